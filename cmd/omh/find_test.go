@@ -1,0 +1,164 @@
+package main
+
+import (
+	"reflect"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/omh-notes/omh/retrieve"
+	"github.com/omh-notes/omh/vault/vaulttest"
+)
+
+type provenance struct {
+	key, layer, date string
+	depth            int
+	parent           string
+}
+
+func fromJSON(reply retrieve.JSONReply) []provenance {
+	var out []provenance
+	for _, h := range reply.Hits {
+		out = append(out, provenance{h.Key, h.Layer, h.Date, h.Depth, h.Parent})
+	}
+	return out
+}
+
+func fromTree(t *testing.T, out string) []provenance {
+	t.Helper()
+	tree, err := retrieve.ParseTree(out)
+	if err != nil {
+		t.Fatalf("the tree does not parse: %v\n%s", err, out)
+	}
+	var got []provenance
+	for _, n := range tree.Notes {
+		got = append(got, provenance{n.Key, n.Layer.String(), string(n.Date), n.Depth, n.Parent})
+	}
+	return got
+}
+
+// The printed tree and the JSON reply are two renderings of one answer:
+// parsed back strictly, the tree equals the JSON hits in order, depth and
+// parent included, and every note carries the layer and date it has on disk.
+// Goes red for: a dropped layer, today's date printed, notes de-duplicated by
+// key, a neighbour given its parent's layer, neighbours drawn under the last
+// ranked note.
+func TestTheTreeIsTheJSONAnswerLineForLine(t *testing.T) {
+	r := provenanceRepo(t)
+	tree := ok(t, r.Dir, "find", "credentials")
+	reply := findJSON(t, r.Dir, "credentials")
+	if got, want := fromTree(t, tree), fromJSON(reply); !reflect.DeepEqual(got, want) {
+		t.Fatalf("tree and JSON disagree:\n tree %v\n json %v\n%s", got, want, tree)
+	}
+	// Each note's own provenance, as written on disk.
+	want := map[string]bool{
+		"credentials-the-image-ends-unprivileged team 2026-07-20 0 ":                           true,
+		"mount-returns-ebusy local 2026-08-07 1 credentials-the-image-ends-unprivileged":       true,
+		"sandbox-user-is-uid-1000 local 2026-05-03 1 credentials-the-image-ends-unprivileged":  true,
+		"credentials-are-a-named-volume local 2026-07-02 0 ":                                   true,
+		"accounts-are-single-path-components team 2026-06-14 1 credentials-are-a-named-volume": true,
+		"credentials-are-a-named-volume team 2026-06-12 0 ":                                    true,
+	}
+	got := map[string]bool{}
+	for _, p := range fromJSON(reply) {
+		got[strings.Join([]string{p.key, p.layer, p.date, string(rune('0' + p.depth)), p.parent}, " ")] = true
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("answer set differs:\n got %v\nwant %v", sortedKeys(got), sortedKeys(want))
+	}
+	if reply.Commit == nil || *reply.Commit != r.Git("rev-parse", "HEAD") {
+		t.Errorf("commit %v, want HEAD", reply.Commit)
+	}
+}
+
+func sortedKeys(m map[string]bool) []string {
+	var out []string
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// The question reaches the private note only through a link from a team
+// note: it must keep its own local layer and date.
+func TestANeighbourKeepsItsOwnLayerInARealStore(t *testing.T) {
+	r := provenanceRepo(t)
+	for _, h := range findJSON(t, r.Dir, "unprivileged").Hits {
+		if h.Key == "mount-returns-ebusy" {
+			if h.Depth != 1 || h.Layer != "local" || h.Date != "2026-08-07" || h.Parent != "credentials-the-image-ends-unprivileged" || h.ParentLayer != "team" {
+				t.Errorf("neighbour %+v", h)
+			}
+			return
+		}
+	}
+	t.Error("the private neighbour was not expanded")
+}
+
+func TestFiltersByLayerAndType(t *testing.T) {
+	r := provenanceRepo(t)
+	for _, h := range findJSON(t, r.Dir, "--layer", "team", "credentials").Hits {
+		if h.Layer != "team" {
+			t.Errorf("--layer team answered %s (%s)", h.Key, h.Layer)
+		}
+	}
+	for _, h := range findJSON(t, r.Dir, "--no-worktree", "credentials", "sandbox").Hits {
+		if h.Path == ".omh/notes/sandbox-user-is-uid-1000.md" || (h.Key == "credentials-are-a-named-volume" && h.Layer == "local") {
+			t.Errorf("--no-worktree answered the uncommitted %s", h.Path)
+		}
+	}
+	if hits := findJSON(t, r.Dir, "--type", "decision", "credentials").Hits; len(hits) != 0 {
+		t.Errorf("no note is a decision, got %v", hits)
+	}
+}
+
+func TestTheQuestionIsWordsOrStandardInput(t *testing.T) {
+	r := provenanceRepo(t)
+	words := ok(t, r.Dir, "find", "the", "image", "ends")
+	var out, errOut strings.Builder
+	if status := run([]string{"-C", r.Dir, "find", "-"}, strings.NewReader("the image ends\n"), &out, &errOut); status != 0 {
+		t.Fatalf("exit %d: %s", status, errOut.String())
+	}
+	if out.String() != words {
+		t.Errorf("stdin question answered differently:\n%s\n%s", out.String(), words)
+	}
+}
+
+func TestPhrasingsAreEchoedAndScoredBestOf(t *testing.T) {
+	r := provenanceRepo(t)
+	reply := findJSON(t, r.Dir, "kubernetes", "--also", "unprivileged image")
+	if !reflect.DeepEqual(reply.Question, []string{"kubernetes", "unprivileged image"}) || len(reply.Hits) == 0 ||
+		reply.Hits[0].Key != "credentials-the-image-ends-unprivileged" {
+		t.Errorf("got %+v", reply)
+	}
+}
+
+func TestBudgetAndOmittedCount(t *testing.T) {
+	r := provenanceRepo(t)
+	reply := findJSON(t, r.Dir, "--roots", "1", "credentials")
+	roots := 0
+	for _, h := range reply.Hits {
+		if h.Depth == 0 {
+			roots++
+		}
+	}
+	if roots != 1 || reply.Omitted != 2 {
+		t.Errorf("roots %d omitted %d, want 1 and 2", roots, reply.Omitted)
+	}
+	tree, err := retrieve.ParseTree(ok(t, r.Dir, "find", "--roots", "1", "credentials"))
+	if err != nil || tree.Omitted != 2 {
+		t.Errorf("tree omitted %d (%v)", tree.Omitted, err)
+	}
+}
+
+func TestNoMatchAndEmptyStoreAreSentences(t *testing.T) {
+	r := provenanceRepo(t)
+	out := ok(t, r.Dir, "find", "kubernetes")
+	if tree, err := retrieve.ParseTree(out); err != nil || len(tree.Notes) != 0 || !strings.Contains(out, "`kubernetes`") {
+		t.Errorf("no-match answer %q (%v)", out, err)
+	}
+	out = ok(t, vaulttest.New(t).Dir, "find", "anything")
+	if !strings.HasPrefix(out, "The store has no notes yet") || !strings.HasSuffix(out, "@ no commits\n") {
+		t.Errorf("empty store answer %q", out)
+	}
+}

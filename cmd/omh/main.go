@@ -1,0 +1,119 @@
+// Command omh turns a git repository of markdown notes into a memory that
+// people and coding agents can ask questions of.
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"slices"
+
+	"github.com/alecthomas/kong"
+)
+
+// CLI is omh's command line. Its help text is part of the contract.
+type CLI struct {
+	Dir   string `short:"C" name:"dir" placeholder:"DIR" help:"Run as if omh was started in DIR."`
+	JSON  bool   `name:"json" help:"Print JSON for programs instead of text for people."`
+	Quiet bool   `short:"q" help:"Print no warnings or notes on standard error."`
+
+	Find    FindCmd    `cmd:"" help:"Find the notes that answer a question."`
+	Show    ShowCmd    `cmd:"" help:"Print a note with its provenance."`
+	Index   IndexCmd   `cmd:"" help:"Bring the cache up to date (every command also does this by itself)."`
+	Status  StatusCmd  `cmd:"" help:"Say what the cache holds and whether it is up to date, without changing it."`
+	Version VersionCmd `cmd:"" help:"Print omh's version."`
+}
+
+// env is what a command runs with.
+type env struct {
+	cli    *CLI
+	stdin  io.Reader
+	stdout io.Writer
+	stderr io.Writer
+}
+
+// warn prints a note for people on standard error unless --quiet.
+func (e *env) warn(format string, args ...any) {
+	if !e.cli.Quiet {
+		fmt.Fprintf(e.stderr, "omh: "+format+"\n", args...)
+	}
+}
+
+// Exit statuses (SPEC §6).
+const (
+	exitOK       = 0
+	exitRefused  = 1 // the command refused or found problems
+	exitUsage    = 2
+	exitInternal = 3 // an unrecoverable repository or cache error
+)
+
+// cmdError is an error with the exit status and stable code it ends with.
+type cmdError struct {
+	status int
+	code   string
+	err    error
+}
+
+func (e *cmdError) Error() string { return e.err.Error() }
+func (e *cmdError) Unwrap() error { return e.err }
+
+func refuse(code string, err error) error { return &cmdError{exitRefused, code, err} }
+
+type exitRequest int
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+}
+
+// run executes one command line and returns its exit status.
+func run(args []string, stdin io.Reader, stdout, stderr io.Writer) (status int) {
+	var cli CLI
+	jsonMode := slices.Contains(args, "--json")
+	defer func() {
+		if r := recover(); r != nil {
+			req, ok := r.(exitRequest)
+			if !ok {
+				panic(r)
+			}
+			status = int(req)
+		}
+	}()
+	parser, err := kong.New(&cli,
+		kong.Name("omh"),
+		kong.Description("Ask a git repository of markdown notes what it knows."),
+		kong.Writers(stdout, stderr),
+		kong.Exit(func(code int) { panic(exitRequest(code)) }),
+		kong.ConfigureHelp(kong.HelpOptions{Compact: true}),
+	)
+	if err != nil {
+		panic(err) // the CLI definition itself is wrong
+	}
+	ctx, err := parser.Parse(args)
+	if err != nil {
+		return report(stderr, jsonMode, &cmdError{exitUsage, "usage", err}, "run omh --help for usage")
+	}
+	e := &env{cli: &cli, stdin: stdin, stdout: stdout, stderr: stderr}
+	if err := ctx.Run(e); err != nil {
+		return report(stderr, cli.JSON, err, "")
+	}
+	return exitOK
+}
+
+// report prints err (as one JSON object in --json mode) and returns its
+// exit status.
+func report(w io.Writer, jsonMode bool, err error, hint string) int {
+	ce := &cmdError{exitInternal, "internal", err}
+	errors.As(err, &ce)
+	if jsonMode {
+		b, _ := json.Marshal(map[string]any{"error": map[string]string{"code": ce.code, "message": err.Error()}})
+		fmt.Fprintf(w, "%s\n", b)
+		return ce.status
+	}
+	fmt.Fprintf(w, "omh: %v\n", err)
+	if hint != "" {
+		fmt.Fprintf(w, "omh: %s\n", hint)
+	}
+	return ce.status
+}

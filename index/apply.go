@@ -1,0 +1,595 @@
+package index
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/omh-notes/omh/retrieve"
+	"github.com/omh-notes/omh/vault"
+)
+
+// apply writes the recorded changes into the snapshot: document rows,
+// posting lists, names, resolved links, link counts and the packed info
+// ranking reads. Each step touches only what the changes reach.
+func (rf *refresher) apply() error {
+	if err := rf.settle(); err != nil {
+		return err
+	}
+	if len(rf.changes) == 0 {
+		return nil
+	}
+	rf.assignOrds()
+	touched, err := rf.writeDocs()
+	if err != nil {
+		return err
+	}
+	if err := rf.writePostings(); err != nil {
+		return err
+	}
+	keys, err := rf.resolveLinks(touched)
+	if err != nil {
+		return err
+	}
+	return rf.writeInfo(keys)
+}
+
+// settle dates each new document and drops changes that change nothing.
+func (rf *refresher) settle() error {
+	kept := rf.changes[:0]
+	for _, ch := range rf.changes {
+		if d := ch.new; d != nil {
+			b, err := rf.blob(d.blob)
+			if err != nil {
+				return err
+			}
+			d.date, d.source = dateOf(b.meta, d)
+			if old := ch.old; old != nil && sameDoc(old, d) {
+				continue
+			}
+		}
+		kept = append(kept, ch)
+	}
+	rf.changes = kept
+	return nil
+}
+
+// dateOf is a note's date: a valid recorded date, else the frontmatter's
+// date or created, else the last commit that changed a team file or a local
+// file's modification time (in UTC). Never today.
+func dateOf(m blobMeta, d *doc) (vault.Date, vault.DateSource) {
+	switch {
+	case m.Recorded != "":
+		return m.Recorded, vault.FromRecorded
+	case m.Dated != "":
+		return m.Dated, vault.FromFrontmatter
+	case d.layer == vault.Team:
+		return d.gitDate, vault.FromGit
+	}
+	return vault.DateOf(unixNano(d.mtime)), vault.FromMtime
+}
+
+func sameDoc(a, b *doc) bool {
+	return a.part == b.part && a.layer == b.layer && a.key == b.key && a.path == b.path && a.blob == b.blob &&
+		a.gitDate == b.gitDate && a.mtime == b.mtime && a.date == b.date && a.source == b.source
+}
+
+// assignOrds numbers new documents, reusing the numbers of removed ones so
+// the snapshot's arrays stay as long as the store.
+func (rf *refresher) assignOrds() {
+	span := rf.snap.span()
+	var free []uint32
+	for ord := 0; ord < span; ord++ {
+		if !getInfo(rf.snap.info, uint32(ord)).present {
+			free = append(free, uint32(ord))
+		}
+	}
+	for _, ch := range rf.changes {
+		if ch.old != nil && ch.new == nil {
+			free = append(free, ch.old.ord)
+		}
+	}
+	sort.Slice(free, func(i, j int) bool { return free[i] < free[j] })
+	for _, ch := range rf.changes {
+		if ch.new == nil || ch.old != nil {
+			continue
+		}
+		if len(free) > 0 {
+			ch.new.ord, free = free[0], free[1:]
+		} else {
+			ch.new.ord = uint32(span)
+			span++
+		}
+	}
+}
+
+// writeDocs rewrites the changed documents' rows and names, first removing
+// every old row so that a reused number never meets its former owner's rows.
+// It returns the names whose meaning changed.
+func (rf *refresher) writeDocs() (map[string]bool, error) {
+	touched := map[string]bool{}
+	oldNames := map[string]uint32{}
+	for _, ch := range rf.changes {
+		if ch.old == nil {
+			continue
+		}
+		for _, table := range []string{"doc", "name", "rawlink"} {
+			if _, err := rf.tx.Exec(`DELETE FROM `+table+` WHERE snap = ? AND ord = ?`, rf.snap.id, ch.old.ord); err != nil {
+				return nil, fmt.Errorf("removing %s: %w", ch.old.path, err)
+			}
+		}
+		names, err := rf.namesOf(ch.old)
+		if err != nil {
+			return nil, err
+		}
+		for n := range names {
+			oldNames[n+"\x00"+fmt.Sprint(ch.old.ord)] = ch.old.ord
+		}
+	}
+	for _, ch := range rf.changes {
+		d := ch.new
+		if d == nil {
+			continue
+		}
+		_, err := rf.tx.Exec(`INSERT INTO doc (snap, ord, part, layer, key, path, blob, git_date, mtime, date, date_source, title, type, links)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+			rf.snap.id, d.ord, d.part, d.layer, d.key, d.path, d.blob, d.gitDate, d.mtime, d.date, d.source, d.title, d.typ, strings.Join(d.links, "\n"))
+		if err != nil {
+			return nil, fmt.Errorf("writing %s: %w", d.path, err)
+		}
+		names, err := rf.namesOf(d)
+		if err != nil {
+			return nil, err
+		}
+		for n, kind := range names {
+			if _, err := rf.tx.Exec(`INSERT INTO name (snap, name, ord, kind) VALUES (?, ?, ?, ?)`, rf.snap.id, n, d.ord, kind); err != nil {
+				return nil, fmt.Errorf("writing names of %s: %w", d.path, err)
+			}
+			pair := n + "\x00" + fmt.Sprint(d.ord)
+			if _, had := oldNames[pair]; had {
+				delete(oldNames, pair)
+			} else {
+				touched[n] = true
+			}
+		}
+		targets, err := rf.linkNames(d)
+		if err != nil {
+			return nil, err
+		}
+		for t := range targets {
+			if _, err := rf.tx.Exec(`INSERT INTO rawlink (snap, target, ord) VALUES (?, ?, ?)`, rf.snap.id, t, d.ord); err != nil {
+				return nil, fmt.Errorf("writing links of %s: %w", d.path, err)
+			}
+		}
+	}
+	for pair := range oldNames {
+		touched[pair[:strings.IndexByte(pair, 0)]] = true
+	}
+	return touched, nil
+}
+
+func (rf *refresher) namesOf(d *doc) (map[string]vault.NameKind, error) {
+	b, err := rf.blob(d.blob)
+	if err != nil {
+		return nil, err
+	}
+	return vault.NamesOf(d.key, b.meta.Aliases), nil
+}
+
+func (rf *refresher) linkNames(d *doc) (map[string]bool, error) {
+	b, err := rf.blob(d.blob)
+	if err != nil {
+		return nil, err
+	}
+	out := map[string]bool{}
+	for _, l := range b.meta.Links {
+		for _, n := range vault.LinkNames(l, d.key) {
+			out[n] = true
+		}
+	}
+	return out, nil
+}
+
+// vector is a document's terms: its blob's, plus its key's and, when the
+// note has no title of its own, the title it takes from its key. Key terms
+// belong to the document, not the blob, since one content can live under
+// many paths.
+func (rf *refresher) vector(d *doc) (map[int64]termEntry, error) {
+	b, err := rf.blob(d.blob)
+	if err != nil {
+		return nil, err
+	}
+	v := make(map[int64]termEntry, len(b.terms)+8)
+	for _, e := range b.terms {
+		v[e.ID] = e
+	}
+	add := func(text string, f retrieve.Field) error {
+		var err error
+		retrieve.EachToken(text, func(_, _ int, term string) {
+			if err != nil {
+				return
+			}
+			var id int64
+			if id, err = rf.dict.id(term); err == nil {
+				e := v[id]
+				e.ID = id
+				e.Fields |= f
+				v[id] = e
+			}
+		})
+		return err
+	}
+	if err := add(d.key, retrieve.InKey); err != nil {
+		return nil, err
+	}
+	if b.meta.Title == "" {
+		if err := add(vault.TitleFromKey(d.key), retrieve.InTitle); err != nil {
+			return nil, err
+		}
+	}
+	return v, nil
+}
+
+type listKey struct {
+	part int
+	term int64
+}
+
+type listEdit struct {
+	drop map[uint32]bool
+	add  []retrieve.Posting
+}
+
+// writePostings updates the posting lists of exactly the terms whose entry
+// for some document changed.
+func (rf *refresher) writePostings() error {
+	edits := map[listKey]*listEdit{}
+	edit := func(k listKey) *listEdit {
+		e := edits[k]
+		if e == nil {
+			e = &listEdit{drop: map[uint32]bool{}}
+			edits[k] = e
+		}
+		return e
+	}
+	for _, ch := range rf.changes {
+		var oldV, newV map[int64]termEntry
+		var err error
+		if ch.old != nil {
+			if oldV, err = rf.vector(ch.old); err != nil {
+				return err
+			}
+		}
+		if ch.new != nil {
+			if newV, err = rf.vector(ch.new); err != nil {
+				return err
+			}
+		}
+		moved := ch.old != nil && ch.new != nil && (ch.old.ord != ch.new.ord || ch.old.part != ch.new.part)
+		for id, e := range oldV {
+			if n, ok := newV[id]; moved || !ok || n != e {
+				edit(listKey{ch.old.part, id}).drop[ch.old.ord] = true
+			}
+		}
+		for id, e := range newV {
+			if o, ok := oldV[id]; moved || !ok || o != e {
+				le := edit(listKey{ch.new.part, id})
+				le.drop[ch.new.ord] = true
+				le.add = append(le.add, retrieve.Posting{Doc: ch.new.ord, TF: e.TF, Fields: e.Fields})
+			}
+		}
+	}
+	keys := make([]listKey, 0, len(edits))
+	for k := range edits {
+		keys = append(keys, k)
+	}
+	sort.Slice(keys, func(i, j int) bool {
+		if keys[i].part != keys[j].part {
+			return keys[i].part < keys[j].part
+		}
+		return keys[i].term < keys[j].term
+	})
+	for _, k := range keys {
+		if err := rf.editList(k, edits[k]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (rf *refresher) editList(k listKey, e *listEdit) error {
+	var raw []byte
+	err := rf.tx.QueryRow(`SELECT list FROM posting WHERE snap = ? AND part = ? AND term = ?`, rf.snap.id, k.part, k.term).Scan(&raw)
+	if err != nil && !isNoRows(err) {
+		return fmt.Errorf("reading a posting list: %w", err)
+	}
+	old, err := decodePostings(raw)
+	if err != nil {
+		return err
+	}
+	list := mergePostings(old, e.drop, e.add)
+	if len(list) == 0 {
+		_, err = rf.tx.Exec(`DELETE FROM posting WHERE snap = ? AND part = ? AND term = ?`, rf.snap.id, k.part, k.term)
+	} else {
+		_, err = rf.tx.Exec(`INSERT OR REPLACE INTO posting (snap, part, term, list) VALUES (?, ?, ?, ?)`, rf.snap.id, k.part, k.term, encodePostings(list))
+	}
+	if err != nil {
+		return fmt.Errorf("writing a posting list: %w", err)
+	}
+	return nil
+}
+
+// sqlNames looks names up in the snapshot being written.
+type sqlNames struct{ rf *refresher }
+
+func (n sqlNames) Lookup(lower string) ([]vault.Name, error) {
+	rows, err := n.rf.tx.Query(`SELECT d.key, m.kind FROM name m JOIN doc d ON d.snap = m.snap AND d.ord = m.ord
+		WHERE m.snap = ? AND m.name = ?`, n.rf.snap.id, lower)
+	if err != nil {
+		return nil, fmt.Errorf("looking up %q: %w", lower, err)
+	}
+	defer rows.Close()
+	var out []vault.Name
+	for rows.Next() {
+		var nm vault.Name
+		if err := rows.Scan(&nm.Key, &nm.Kind); err != nil {
+			return nil, err
+		}
+		out = append(out, nm)
+	}
+	return out, rows.Err()
+}
+
+// inboundDelta is a change in how many notes link to a key: from any note,
+// and from notes other than uncommitted working copies.
+type inboundDelta struct{ all, base int }
+
+// resolveLinks resolves again the links of every changed document and of
+// every note linking by a name whose meaning changed, and counts how the
+// number of notes linking to each key moved. It returns those keys.
+func (rf *refresher) resolveLinks(touched map[string]bool) (map[string]inboundDelta, error) {
+	deltas := map[string]inboundDelta{}
+	count := func(src *doc, links []string, sign int) {
+		for _, k := range links {
+			if k == src.key {
+				continue // a note linking to its own key is not pointed at by the store
+			}
+			d := deltas[k]
+			d.all += sign
+			if src.part == partBase {
+				d.base += sign
+			}
+			deltas[k] = d
+		}
+	}
+	redo := map[uint32]*doc{}
+	for _, ch := range rf.changes {
+		if ch.old != nil {
+			count(ch.old, ch.old.links, -1)
+		}
+		if ch.new != nil {
+			redo[ch.new.ord] = ch.new
+		}
+	}
+	// Notes linking by a name that now means something else.
+	names := make([]string, 0, len(touched))
+	for n := range touched {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		srcs, err := rf.docs(`d.ord IN (SELECT ord FROM rawlink WHERE snap = ? AND target = ?)`, rf.snap.id, n)
+		if err != nil {
+			return nil, err
+		}
+		for _, d := range srcs {
+			if _, ok := redo[d.ord]; !ok {
+				count(d, d.links, -1)
+				redo[d.ord] = d
+			}
+		}
+	}
+	ords := make([]uint32, 0, len(redo))
+	for o := range redo {
+		ords = append(ords, o)
+	}
+	sort.Slice(ords, func(i, j int) bool { return ords[i] < ords[j] })
+	for _, o := range ords {
+		d := redo[o]
+		links, err := rf.resolve(d)
+		if err != nil {
+			return nil, err
+		}
+		count(d, links, +1)
+		if strings.Join(links, "\n") != strings.Join(d.links, "\n") {
+			d.links = links
+			if _, err := rf.tx.Exec(`UPDATE doc SET links = ? WHERE snap = ? AND ord = ?`, strings.Join(links, "\n"), rf.snap.id, o); err != nil {
+				return nil, fmt.Errorf("writing links of %s: %w", d.path, err)
+			}
+		}
+	}
+	for k, d := range deltas {
+		if d == (inboundDelta{}) {
+			delete(deltas, k)
+		}
+	}
+	return deltas, nil
+}
+
+// resolve lists the keys a document's links reach, in order of first
+// appearance, each once. Ambiguous and dangling links reach nothing.
+func (rf *refresher) resolve(d *doc) ([]string, error) {
+	b, err := rf.blob(d.blob)
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	seen := map[string]bool{}
+	for _, l := range b.meta.Links {
+		res, err := vault.Resolve(l, d.key, sqlNames{rf})
+		if err != nil {
+			return nil, err
+		}
+		if res.Key != "" && !seen[res.Key] {
+			seen[res.Key] = true
+			out = append(out, res.Key)
+		}
+	}
+	return out, nil
+}
+
+// writeInfo applies the link counts and rewrites the packed info of every
+// document whose date, type, counts or place in name order changed.
+func (rf *refresher) writeInfo(deltas map[string]inboundDelta) error {
+	st := &rf.snap.state
+	types := map[string]uint16{}
+	for i, t := range st.Types {
+		types[t] = uint16(i)
+	}
+	typeIndex := func(t string) uint16 {
+		i, ok := types[t]
+		if !ok {
+			i = uint16(len(st.Types))
+			st.Types = append(st.Types, t)
+			types[t] = i
+		}
+		return i
+	}
+	keys := make([]string, 0, len(deltas))
+	for k := range deltas {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	counts := map[string]inboundDelta{}
+	for _, k := range keys {
+		n, err := rf.applyInbound(k, deltas[k])
+		if err != nil {
+			return err
+		}
+		counts[k] = n
+	}
+	reorder := false
+	for _, ch := range rf.changes {
+		if ch.old != nil && (ch.new == nil || ch.new.key != ch.old.key) {
+			rf.snap.info = putInfo(rf.snap.info, ch.old.ord, docInfo{})
+			reorder = true
+		}
+	}
+	for _, ch := range rf.changes {
+		d := ch.new
+		if d == nil {
+			continue
+		}
+		n, ok := counts[d.key]
+		if !ok {
+			var err error
+			if n, err = rf.inbound(d.key); err != nil {
+				return err
+			}
+		}
+		prev := getInfo(rf.snap.info, d.ord)
+		rf.snap.info = putInfo(rf.snap.info, d.ord, docInfo{
+			present: true, worktree: d.part == partWorktree, layer: uint8(d.layer), typ: typeIndex(d.typ),
+			day: uint32(d.date.Number()), inboundAll: uint32(n.all), inboundBase: uint32(n.base), nameRank: prev.nameRank,
+		})
+		if ch.old == nil {
+			reorder = true
+		}
+	}
+	// Documents whose key gained or lost a linking note.
+	for _, k := range keys {
+		rows, err := rf.tx.Query(`SELECT ord FROM doc WHERE snap = ? AND key = ?`, rf.snap.id, k)
+		if err != nil {
+			return fmt.Errorf("finding notes of %s: %w", k, err)
+		}
+		var ords []uint32
+		for rows.Next() {
+			var o uint32
+			if err := rows.Scan(&o); err != nil {
+				rows.Close()
+				return err
+			}
+			ords = append(ords, o)
+		}
+		rows.Close()
+		for _, o := range ords {
+			info := getInfo(rf.snap.info, o)
+			info.inboundAll, info.inboundBase = uint32(counts[k].all), uint32(counts[k].base)
+			rf.snap.info = putInfo(rf.snap.info, o, info)
+		}
+	}
+	if reorder {
+		if err := rf.rankNames(); err != nil {
+			return err
+		}
+	}
+	rf.trimInfo()
+	st.CountAll, st.CountBase = 0, 0
+	for o := 0; o < rf.snap.span(); o++ {
+		if info := getInfo(rf.snap.info, uint32(o)); info.present {
+			st.CountAll++
+			if !info.worktree {
+				st.CountBase++
+			}
+		}
+	}
+	return nil
+}
+
+func (rf *refresher) applyInbound(key string, d inboundDelta) (inboundDelta, error) {
+	n, err := rf.inbound(key)
+	if err != nil {
+		return n, err
+	}
+	n.all += d.all
+	n.base += d.base
+	if n.all < 0 || n.base < 0 {
+		return n, fmt.Errorf("link count of %s went below zero: %w", key, errDamaged)
+	}
+	if n == (inboundDelta{}) {
+		_, err = rf.tx.Exec(`DELETE FROM inbound WHERE snap = ? AND key = ?`, rf.snap.id, key)
+	} else {
+		_, err = rf.tx.Exec(`INSERT OR REPLACE INTO inbound (snap, key, n_all, n_base) VALUES (?, ?, ?, ?)`, rf.snap.id, key, n.all, n.base)
+	}
+	return n, err
+}
+
+func (rf *refresher) inbound(key string) (inboundDelta, error) {
+	var n inboundDelta
+	err := rf.tx.QueryRow(`SELECT n_all, n_base FROM inbound WHERE snap = ? AND key = ?`, rf.snap.id, key).Scan(&n.all, &n.base)
+	if err != nil && !isNoRows(err) {
+		return n, fmt.Errorf("reading the link count of %s: %w", key, err)
+	}
+	return n, nil
+}
+
+// rankNames numbers every document by (key, layer, path), the last
+// tie-break of the ranking.
+func (rf *refresher) rankNames() error {
+	rows, err := rf.tx.Query(`SELECT ord FROM doc WHERE snap = ? ORDER BY key, layer, path`, rf.snap.id)
+	if err != nil {
+		return fmt.Errorf("ordering notes by name: %w", err)
+	}
+	defer rows.Close()
+	rank := uint32(0)
+	for rows.Next() {
+		var o uint32
+		if err := rows.Scan(&o); err != nil {
+			return err
+		}
+		info := getInfo(rf.snap.info, o)
+		info.nameRank = rank
+		rf.snap.info = putInfo(rf.snap.info, o, info)
+		rank++
+	}
+	return rows.Err()
+}
+
+// trimInfo drops trailing numbers no document holds.
+func (rf *refresher) trimInfo() {
+	n := rf.snap.span()
+	for n > 0 && !getInfo(rf.snap.info, uint32(n-1)).present {
+		n--
+	}
+	rf.snap.info = rf.snap.info[:n*infoSize]
+}

@@ -1,0 +1,230 @@
+// Package index is omh's cache: parsed notes keyed by git blob id, and per
+// working tree a snapshot of the store (documents, posting lists, link
+// counts) that answers questions without reading the notes again.
+//
+// The cache is disposable. Deleting it is always safe; every answer it gives
+// is the answer a rebuild from the files gives.
+package index
+
+import (
+	"crypto/sha256"
+	"database/sql"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"syscall"
+
+	"modernc.org/sqlite"
+	sqlite3 "modernc.org/sqlite/lib"
+
+	"github.com/omh-notes/omh/retrieve"
+)
+
+// SchemaVersion changes whenever the tables or any stored encoding change.
+// With the tokenizer's version it names the database file, so a binary that
+// reads differently never opens an older file: it builds its own, and no
+// command pays for a version check.
+const SchemaVersion = 1
+
+var filePrefix = fmt.Sprintf("cache-s%dt%d-", SchemaVersion, retrieve.TokenizerVersion)
+
+// Cache is an open cache database.
+type Cache struct {
+	Dir  string // the folder holding the cache's files
+	Path string // the database file in use
+	db   *sql.DB
+	use  *os.File // shared lock held while this process uses Path
+}
+
+// ErrNoCachePlace means neither the repository nor the user's cache folder
+// can hold the cache.
+var ErrNoCachePlace = errors.New("no writable place for the cache")
+
+// Open opens the newest cache generation in commonDir/omh (the git directory
+// every worktree of a clone shares), creating one if there is none. When the
+// repository is read-only, the user's cache folder is used instead.
+func Open(commonDir string) (*Cache, error) {
+	dir, err := cacheDir(commonDir)
+	if err != nil {
+		return nil, err
+	}
+	gens, err := generations(dir)
+	if err != nil {
+		return nil, err
+	}
+	if len(gens) == 0 {
+		return create(dir, 1)
+	}
+	return open(dir, gens[len(gens)-1])
+}
+
+func cacheDir(commonDir string) (string, error) {
+	dir := filepath.Join(commonDir, "omh")
+	if err := os.MkdirAll(dir, 0o755); err == nil && writable(dir) {
+		return dir, nil
+	}
+	base, err := os.UserCacheDir()
+	if err != nil {
+		return "", fmt.Errorf("%w: %s is read-only and there is no user cache folder: %v", ErrNoCachePlace, commonDir, err)
+	}
+	sum := sha256.Sum256([]byte(commonDir))
+	dir = filepath.Join(base, "omh", hex.EncodeToString(sum[:8]))
+	if err := os.MkdirAll(dir, 0o755); err != nil || !writable(dir) {
+		return "", fmt.Errorf("%w: neither %s nor %s can be written", ErrNoCachePlace, commonDir, dir)
+	}
+	return dir, nil
+}
+
+func writable(dir string) bool {
+	return syscall.Access(dir, 2 /* W_OK */) == nil
+}
+
+// generations lists this schema's database generations, oldest first.
+func generations(dir string) ([]int, error) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, fmt.Errorf("listing the cache folder: %w", err)
+	}
+	var gens []int
+	for _, e := range entries {
+		name, ok := strings.CutPrefix(e.Name(), filePrefix)
+		if !ok {
+			continue
+		}
+		if n, err := strconv.Atoi(strings.TrimSuffix(name, ".db")); err == nil && strings.HasSuffix(name, ".db") {
+			gens = append(gens, n)
+		}
+	}
+	sort.Ints(gens)
+	return gens, nil
+}
+
+func genPath(dir string, gen int) string {
+	return filepath.Join(dir, fmt.Sprintf("%s%d.db", filePrefix, gen))
+}
+
+// create makes generation gen: the schema is written to a temporary file
+// that is renamed into place, so no process ever opens a half-made file.
+func create(dir string, gen int) (*Cache, error) {
+	final := genPath(dir, gen)
+	tmp := fmt.Sprintf("%s.%d.tmp", final, os.Getpid())
+	db, err := sql.Open("sqlite", dsn(tmp))
+	if err == nil {
+		_, err = db.Exec(schema)
+		if cerr := db.Close(); err == nil {
+			err = cerr
+		}
+	}
+	if err == nil {
+		err = os.Rename(tmp, final)
+	}
+	if err != nil {
+		os.Remove(tmp)
+		return nil, fmt.Errorf("creating the cache %s: %w", final, err)
+	}
+	return open(dir, gen)
+}
+
+func open(dir string, gen int) (*Cache, error) {
+	path := genPath(dir, gen)
+	use, err := os.OpenFile(path+".use", os.O_CREATE|os.O_RDWR, 0o644)
+	if err != nil {
+		return nil, fmt.Errorf("opening the cache's use lock: %w", err)
+	}
+	if err := syscall.Flock(int(use.Fd()), syscall.LOCK_SH); err != nil {
+		use.Close()
+		return nil, fmt.Errorf("locking the cache for use: %w", err)
+	}
+	db, err := sql.Open("sqlite", dsn(path))
+	if err != nil {
+		use.Close()
+		return nil, fmt.Errorf("opening the cache %s: %w", path, err)
+	}
+	// A command holds at most a read transaction and a write one at a time;
+	// SQLite's own locks order them.
+	db.SetMaxOpenConns(4)
+	return &Cache{Dir: dir, Path: path, db: db, use: use}, nil
+}
+
+func dsn(path string) string {
+	return "file:" + path + "?_pragma=busy_timeout(20000)&_pragma=journal_mode(WAL)&_pragma=synchronous(NORMAL)&_pragma=mmap_size(1073741824)&_txlock=immediate"
+}
+
+// Close releases the database and this process's use of it.
+func (c *Cache) Close() error {
+	err := c.db.Close()
+	c.use.Close()
+	return err
+}
+
+// Replace starts a new, empty generation beside this one, for a cache found
+// damaged or asked to be rebuilt. The old file is not touched while any
+// process still uses it; generations nobody uses are removed.
+func (c *Cache) Replace() (*Cache, error) {
+	gens, err := generations(c.Dir)
+	if err != nil {
+		return nil, err
+	}
+	next, err := create(c.Dir, gens[len(gens)-1]+1)
+	if err != nil {
+		return nil, err
+	}
+	c.Close()
+	for _, g := range gens {
+		removeIfUnused(genPath(c.Dir, g))
+	}
+	return next, nil
+}
+
+// removeIfUnused deletes a generation's files when no process holds its use
+// lock, removing other schemas' files too is left to them.
+func removeIfUnused(path string) {
+	use, err := os.OpenFile(path+".use", os.O_RDWR, 0)
+	if err != nil {
+		return
+	}
+	defer use.Close()
+	if syscall.Flock(int(use.Fd()), syscall.LOCK_EX|syscall.LOCK_NB) != nil {
+		return
+	}
+	for _, suffix := range []string{"", "-wal", "-shm", ".use"} {
+		os.Remove(path + suffix)
+	}
+}
+
+// Size is the bytes the cache's current generation occupies on disk.
+func (c *Cache) Size() int64 {
+	var n int64
+	for _, suffix := range []string{"", "-wal"} {
+		if fi, err := os.Stat(c.Path + suffix); err == nil {
+			n += fi.Size()
+		}
+	}
+	return n
+}
+
+// IsDamaged reports whether err means the database file cannot be trusted:
+// not a database, corrupt, cut short, or missing the tables it should hold.
+// Such a cache is replaced, never repaired.
+func IsDamaged(err error) bool {
+	var e *sqlite.Error
+	if errors.As(err, &e) {
+		switch e.Code() & 0xff {
+		case sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB, sqlite3.SQLITE_FORMAT:
+			return true
+		case sqlite3.SQLITE_IOERR:
+			return e.Code() == sqlite3.SQLITE_IOERR_SHORT_READ
+		case sqlite3.SQLITE_ERROR:
+			return strings.Contains(e.Error(), "no such table") || strings.Contains(e.Error(), "no such column")
+		}
+	}
+	return errors.Is(err, errDamaged)
+}
+
+// errDamaged marks stored values that do not decode.
+var errDamaged = errors.New("the cache holds a value it cannot read")

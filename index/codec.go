@@ -1,0 +1,163 @@
+package index
+
+import (
+	"encoding/binary"
+	"sort"
+
+	"github.com/omh-notes/omh/retrieve"
+)
+
+// termEntry is one term of a document: how often it occurs in the body and
+// in which fields.
+type termEntry struct {
+	ID     int64
+	TF     uint32
+	Fields retrieve.Field
+}
+
+// encodeTerms packs a term vector sorted by term id: id delta, tf, fields.
+func encodeTerms(v []termEntry) []byte {
+	sort.Slice(v, func(i, j int) bool { return v[i].ID < v[j].ID })
+	b := make([]byte, 0, len(v)*4)
+	prev := int64(0)
+	for _, e := range v {
+		b = binary.AppendUvarint(b, uint64(e.ID-prev))
+		b = binary.AppendUvarint(b, uint64(e.TF))
+		b = append(b, byte(e.Fields))
+		prev = e.ID
+	}
+	return b
+}
+
+func decodeTerms(b []byte) ([]termEntry, error) {
+	var out []termEntry
+	prev := int64(0)
+	for len(b) > 0 {
+		d, n := binary.Uvarint(b)
+		if n <= 0 {
+			return nil, errDamaged
+		}
+		b = b[n:]
+		tf, m := binary.Uvarint(b)
+		if m <= 0 || len(b) <= m {
+			return nil, errDamaged
+		}
+		prev += int64(d)
+		out = append(out, termEntry{ID: prev, TF: uint32(tf), Fields: retrieve.Field(b[m])})
+		b = b[m+1:]
+	}
+	return out, nil
+}
+
+// encodePostings packs a posting list sorted by document: doc delta, tf,
+// fields. About three bytes a posting, so the list of a term held by every
+// note of a large store still reads in one blob.
+func encodePostings(list []retrieve.Posting) []byte {
+	b := make([]byte, 0, len(list)*3)
+	prev := uint32(0)
+	for _, p := range list {
+		b = binary.AppendUvarint(b, uint64(p.Doc-prev))
+		b = binary.AppendUvarint(b, uint64(p.TF))
+		b = append(b, byte(p.Fields))
+		prev = p.Doc
+	}
+	return b
+}
+
+func decodePostings(b []byte) ([]retrieve.Posting, error) {
+	out := make([]retrieve.Posting, 0, len(b)/3)
+	prev := uint32(0)
+	for len(b) > 0 {
+		d, n := binary.Uvarint(b)
+		if n <= 0 {
+			return nil, errDamaged
+		}
+		b = b[n:]
+		tf, m := binary.Uvarint(b)
+		if m <= 0 || len(b) <= m {
+			return nil, errDamaged
+		}
+		prev += uint32(d)
+		out = append(out, retrieve.Posting{Doc: prev, TF: uint32(tf), Fields: retrieve.Field(b[m])})
+		b = b[m+1:]
+	}
+	return out, nil
+}
+
+// mergePostings applies edits to a sorted list: every document in drop is
+// removed, then add (sorted by doc) is merged in.
+func mergePostings(old []retrieve.Posting, drop map[uint32]bool, add []retrieve.Posting) []retrieve.Posting {
+	sort.Slice(add, func(i, j int) bool { return add[i].Doc < add[j].Doc })
+	out := make([]retrieve.Posting, 0, len(old)+len(add))
+	i := 0
+	for _, p := range old {
+		if drop[p.Doc] {
+			continue
+		}
+		for i < len(add) && add[i].Doc < p.Doc {
+			out = append(out, add[i])
+			i++
+		}
+		out = append(out, p)
+	}
+	return append(out, add[i:]...)
+}
+
+// Per-document info is fixed-width so ranking reads one document's record
+// straight out of the snapshot's blob, with nothing to decode up front.
+const infoSize = 19
+
+const (
+	flagPresent  = 1 << 0
+	flagWorktree = 1 << 1 // the document is an uncommitted working copy
+	layerShift   = 2
+)
+
+type docInfo struct {
+	present, worktree bool
+	layer             uint8
+	typ               uint16 // index into the snapshot's type names
+	day               uint32 // YYYYMMDD
+	inboundAll        uint32
+	inboundBase       uint32 // links from uncommitted working copies left out
+	nameRank          uint32
+}
+
+func putInfo(b []byte, ord uint32, d docInfo) []byte {
+	need := int(ord+1) * infoSize
+	if len(b) < need {
+		b = append(b, make([]byte, need-len(b))...)
+	}
+	r := b[int(ord)*infoSize:]
+	var flags byte
+	if d.present {
+		flags |= flagPresent
+	}
+	if d.worktree {
+		flags |= flagWorktree
+	}
+	r[0] = flags | d.layer<<layerShift
+	binary.LittleEndian.PutUint16(r[1:], d.typ)
+	binary.LittleEndian.PutUint32(r[3:], d.day)
+	binary.LittleEndian.PutUint32(r[7:], d.inboundAll)
+	binary.LittleEndian.PutUint32(r[11:], d.inboundBase)
+	binary.LittleEndian.PutUint32(r[15:], d.nameRank)
+	return b
+}
+
+func getInfo(b []byte, ord uint32) docInfo {
+	if int(ord+1)*infoSize > len(b) {
+		return docInfo{}
+	}
+	r := b[int(ord)*infoSize:]
+	return docInfo{
+		present:     r[0]&flagPresent != 0,
+		worktree:    r[0]&flagWorktree != 0,
+		layer:       r[0] >> layerShift,
+		typ:         binary.LittleEndian.Uint16(r[1:]),
+		day:         binary.LittleEndian.Uint32(r[3:]),
+		inboundAll:  binary.LittleEndian.Uint32(r[7:]),
+		inboundBase: binary.LittleEndian.Uint32(r[11:]),
+		nameRank:    binary.LittleEndian.Uint32(r[15:]),
+	}
+}

@@ -1,0 +1,324 @@
+package index
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"os"
+	"path/filepath"
+	"syscall"
+	"time"
+
+	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/zeebo/blake3"
+
+	"github.com/omh-notes/omh/vault"
+)
+
+// Options are a command's choices about what the store includes.
+type Options struct {
+	NoWorktree bool      // leave uncommitted working copies out, and skip looking for them
+	Now        time.Time // the moment of the scan; zero means time.Now
+	// LockWait is how long to wait for another process's refresh before
+	// answering from the last snapshot. Zero waits as long as it takes.
+	LockWait time.Duration
+}
+
+// Report says what bringing the cache up to date did.
+type Report struct {
+	Refreshed bool     // the snapshot was rewritten
+	Parsed    int      // blobs parsed by this refresh
+	Stale     bool     // another process was refreshing; the answer is from the last snapshot
+	Warnings  []string // files skipped or read in part, said once when first met
+}
+
+// SnapshotName names the snapshot of a working tree.
+func SnapshotName(r *vault.Repo) string { return "worktree:" + r.GitDir }
+
+// view is the store as it is now on disk, read without writing anything.
+type view struct {
+	cfg       vault.Config
+	head      plumbing.Hash
+	notesDir  string
+	snap      *snapRow // nil when no snapshot exists
+	teamFresh bool
+	private   string
+	local     []vault.LocalFile
+	skips     []vault.Skip
+	fresh     bool // nothing differs from the snapshot
+}
+
+// look compares the store with its snapshot, reading through q. The team
+// layer costs one ref read and one comparison; the local layer a stat per
+// note file.
+func (c *Cache) look(q querier, r *vault.Repo, opt Options) (*view, error) {
+	cfg, err := vault.LoadConfig(r.Root)
+	if err != nil {
+		return nil, err
+	}
+	v := &view{cfg: cfg}
+	if v.head, err = r.Head(); err != nil {
+		return nil, err
+	}
+	if v.snap, err = loadSnap(q, SnapshotName(r)); err != nil {
+		return nil, err
+	}
+	if v.notesDir, err = notesDir(r, cfg, v.head, v.snap); err != nil {
+		return nil, err
+	}
+	s := v.snap
+	if s == nil {
+		return v, nil
+	}
+	if v.private, err = r.PrivateDir(plumbing.NewHash(s.state.Root)); err != nil {
+		return nil, err
+	}
+	v.teamFresh = s.state.Commit == commitString(v.head) && s.state.NotesDir == v.notesDir && s.state.ConfigHash == configHash(cfg)
+	if !v.teamFresh {
+		return v, nil
+	}
+	var tracked map[string]plumbing.Hash
+	worktree := !opt.NoWorktree && cfg.Worktree
+	if worktree {
+		if tracked, err = s.tracked(); err != nil {
+			return nil, err
+		}
+	}
+	scan := vault.LocalScan{Repo: r, NotesDir: v.notesDir, Exclude: cfg.Exclude, Tracked: tracked, Private: v.private, Worktree: worktree}
+	if v.local, v.skips, err = scan.Run(s.scanState(), opt.now()); err != nil {
+		return nil, err
+	}
+	v.fresh, err = sameLocal(q, s.id, v.local, !worktree)
+	return v, err
+}
+
+func (o Options) now() time.Time {
+	if o.Now.IsZero() {
+		return time.Now()
+	}
+	return o.Now
+}
+
+func commitString(h plumbing.Hash) string {
+	if h.IsZero() {
+		return ""
+	}
+	return h.String()
+}
+
+func configHash(cfg vault.Config) string {
+	sum := blake3.Sum256(cfg.Raw)
+	return fmt.Sprintf("%x", sum[:16])
+}
+
+// notesDir applies the rule for the notes root: the config's, else
+// .omh/notes when it exists in the working tree or at HEAD, else the
+// repository root.
+func notesDir(r *vault.Repo, cfg vault.Config, head plumbing.Hash, s *snapRow) (string, error) {
+	if cfg.Notes != "" {
+		return cfg.Notes, nil
+	}
+	if fi, err := os.Stat(filepath.Join(r.Root, filepath.FromSlash(vault.DefaultNotesDir))); err == nil && fi.IsDir() {
+		return vault.DefaultNotesDir, nil
+	}
+	if head.IsZero() {
+		return "", nil
+	}
+	if s != nil && s.state.Commit == head.String() {
+		// HEAD has not moved, so neither has what its tree holds; and the
+		// working tree lacks the folder, so the snapshot's choice stands
+		// unless it was made for a folder that only the working tree had.
+		if s.state.NotesDir != vault.DefaultNotesDir || s.state.Tree != "" {
+			return s.state.NotesDir, nil
+		}
+	}
+	tree, err := r.NotesTree(head, vault.DefaultNotesDir)
+	if err != nil {
+		return "", err
+	}
+	if tree.IsZero() {
+		return "", nil
+	}
+	return vault.DefaultNotesDir, nil
+}
+
+// sameLocal reports whether the local notes found equal the snapshot's.
+// Without the working tree, only private notes are compared.
+func sameLocal(q querier, snap int64, found []vault.LocalFile, privateOnly bool) (bool, error) {
+	rows, err := q.Query(`SELECT d.path, d.part, b.oid, d.mtime FROM doc d JOIN blob b ON b.id = d.blob
+		WHERE d.snap = ? AND d.layer = ? ORDER BY d.path`, snap, vault.Local)
+	if err != nil {
+		return false, fmt.Errorf("reading local notes: %w", err)
+	}
+	defer rows.Close()
+	type local struct {
+		worktree bool
+		oid      plumbing.Hash
+		mtime    int64
+	}
+	stored := map[string]local{}
+	for rows.Next() {
+		var path string
+		var part int
+		var oid []byte
+		var l local
+		if err := rows.Scan(&path, &part, &oid, &l.mtime); err != nil {
+			return false, err
+		}
+		l.worktree = part == partWorktree
+		copy(l.oid[:], oid)
+		if privateOnly && l.worktree {
+			continue
+		}
+		stored[path] = l
+	}
+	if err := rows.Err(); err != nil {
+		return false, err
+	}
+	n := 0
+	for _, f := range found {
+		if privateOnly && !f.Private {
+			continue
+		}
+		n++
+		l, ok := stored[f.Path]
+		if !ok || l.worktree == f.Private || l.oid != f.Blob || l.mtime != f.Mtime {
+			return false, nil
+		}
+	}
+	return n == len(stored), nil
+}
+
+// Fresh brings the working tree's snapshot up to date, when it is not, and
+// opens it for reading. The caller closes the snapshot.
+func (c *Cache) Fresh(r *vault.Repo, opt Options) (*Snapshot, Report, error) {
+	tx, err := c.readTx()
+	if err != nil {
+		return nil, Report{}, err
+	}
+	v, err := c.look(tx, r, opt)
+	if err != nil {
+		tx.Rollback()
+		return nil, Report{}, err
+	}
+	if v.fresh && !v.snap.scanState().Changed() {
+		s, err := newSnapshot(tx, v.snap, opt)
+		return s, Report{}, err
+	}
+	tx.Rollback()
+	if v.fresh {
+		// Only stat data moved (a touched file): remember it, so the file is
+		// not read again, when no refresh is writing right now.
+		c.saveScan(v.snap)
+		s, err := c.openSnapshot(r, opt)
+		return s, Report{}, err
+	}
+	unlock, ok, err := c.lockRefresh(opt.LockWait)
+	if err != nil {
+		return nil, Report{}, err
+	}
+	if !ok {
+		if v.snap != nil {
+			s, err := c.openSnapshot(r, opt)
+			return s, Report{Stale: true}, err
+		}
+		if unlock, _, err = c.lockRefresh(0); err != nil {
+			return nil, Report{}, err
+		}
+	}
+	defer unlock()
+	rep, err := c.refresh(r, opt)
+	if err != nil {
+		return nil, rep, err
+	}
+	s, err := c.openSnapshot(r, opt)
+	return s, rep, err
+}
+
+// readTx starts a read transaction: every query of one answer sees the same
+// committed snapshot, however many refreshes commit meanwhile.
+func (c *Cache) readTx() (*sql.Tx, error) {
+	tx, err := c.db.BeginTx(context.Background(), &sql.TxOptions{ReadOnly: true})
+	if err != nil {
+		return nil, fmt.Errorf("reading the cache: %w", err)
+	}
+	return tx, nil
+}
+
+func (c *Cache) saveScan(s *snapRow) {
+	b, err := s.scanState().MarshalBinary()
+	if err != nil {
+		return
+	}
+	unlock, ok, err := c.lockRefresh(time.Millisecond)
+	if err != nil || !ok {
+		return
+	}
+	defer unlock()
+	c.db.Exec(`UPDATE snap SET scan = ? WHERE id = ?`, b, s.id)
+}
+
+// lockRefresh takes the lock every refresh holds, so two processes never
+// refresh at once. With a positive wait it gives up after that long.
+func (c *Cache) lockRefresh(wait time.Duration) (unlock func(), ok bool, err error) {
+	f, err := os.OpenFile(filepath.Join(c.Dir, "refresh.lock"), os.O_CREATE|os.O_RDWR, 0o644)
+	if err != nil {
+		return nil, false, fmt.Errorf("opening the refresh lock: %w", err)
+	}
+	how := syscall.LOCK_EX
+	if wait > 0 {
+		how |= syscall.LOCK_NB
+	}
+	deadline := time.Now().Add(wait)
+	for {
+		err = syscall.Flock(int(f.Fd()), how)
+		if err == nil {
+			return func() { f.Close() }, true, nil
+		}
+		if err != syscall.EWOULDBLOCK || time.Now().After(deadline) {
+			f.Close()
+			if err == syscall.EWOULDBLOCK {
+				return nil, false, nil
+			}
+			return nil, false, fmt.Errorf("taking the refresh lock: %w", err)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// refresh rebuilds what changed of the working tree's snapshot in one
+// transaction. It runs under the refresh lock.
+func (c *Cache) refresh(r *vault.Repo, opt Options) (Report, error) {
+	tx, err := c.db.Begin()
+	if err != nil {
+		return Report{}, fmt.Errorf("starting a refresh: %w", err)
+	}
+	defer tx.Rollback()
+	rf, err := newRefresher(c, tx, r, opt)
+	if err != nil {
+		return Report{}, err
+	}
+	if err := rf.run(); err != nil {
+		return Report{}, err
+	}
+	if err := tx.Commit(); err != nil {
+		return Report{}, fmt.Errorf("committing the refresh: %w", err)
+	}
+	return Report{Refreshed: true, Parsed: rf.parsed, Warnings: rf.warnings}, nil
+}
+
+// Rebuild discards every snapshot and parsed blob of this cache by starting
+// a new generation, then builds the working tree's snapshot from the files.
+func (c *Cache) Rebuild(r *vault.Repo, opt Options) (*Cache, Report, error) {
+	unlock, _, err := c.lockRefresh(0)
+	if err != nil {
+		return c, Report{}, err
+	}
+	defer unlock()
+	next, err := c.Replace()
+	if err != nil {
+		return c, Report{}, err
+	}
+	rep, err := next.refresh(r, opt)
+	return next, rep, err
+}

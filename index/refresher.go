@@ -1,0 +1,541 @@
+package index
+
+import (
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"github.com/go-git/go-git/v5/plumbing"
+
+	"github.com/omh-notes/omh/vault"
+)
+
+// Parts of a snapshot. Posting lists are kept per part so that a question
+// asked with --no-worktree counts rarity over exactly the notes it searches.
+const (
+	partBase     = 0 // team notes and private notes
+	partWorktree = 1 // uncommitted working copies
+)
+
+// doc is one document of a snapshot.
+type doc struct {
+	ord     uint32
+	part    int
+	layer   vault.Layer
+	key     string
+	path    string
+	blob    int64
+	oid     plumbing.Hash
+	gitDate vault.Date // team notes: the last first-parent commit that changed the file
+	mtime   int64      // local notes: modification time, nanoseconds
+	date    vault.Date
+	source  vault.DateSource
+	title   string
+	typ     string
+	links   []string // keys the note's links reach, in order of first appearance
+}
+
+// docChange is one document added (old nil), removed (new nil) or changed.
+type docChange struct {
+	old, new *doc
+}
+
+// refresher brings one snapshot up to date inside one transaction.
+type refresher struct {
+	c        *Cache
+	tx       *sql.Tx
+	repo     *vault.Repo
+	opt      Options
+	snap     *snapRow
+	dict     *termDict
+	blobIDs  map[plumbing.Hash]int64
+	loaded   map[int64]*blobData
+	parsed   int
+	warnings []string
+	changes  []docChange
+	shallow  map[plumbing.Hash]bool
+}
+
+func newRefresher(c *Cache, tx *sql.Tx, r *vault.Repo, opt Options) (*refresher, error) {
+	dict, err := newTermDict(tx)
+	if err != nil {
+		return nil, err
+	}
+	rf := &refresher{c: c, tx: tx, repo: r, opt: opt, dict: dict,
+		blobIDs: map[plumbing.Hash]int64{}, loaded: map[int64]*blobData{}, shallow: map[plumbing.Hash]bool{}}
+	shallow, err := r.Shallow()
+	if err != nil {
+		return nil, fmt.Errorf("reading the shallow clone's boundary: %w", err)
+	}
+	for _, h := range shallow {
+		rf.shallow[h] = true
+	}
+	return rf, nil
+}
+
+func (rf *refresher) warn(format string, args ...any) {
+	rf.warnings = append(rf.warnings, fmt.Sprintf(format, args...))
+}
+
+func (rf *refresher) run() error {
+	cfg, err := vault.LoadConfig(rf.repo.Root)
+	if err != nil {
+		return err
+	}
+	head, err := rf.repo.Head()
+	if err != nil {
+		return err
+	}
+	name := SnapshotName(rf.repo)
+	if rf.snap, err = loadSnap(rf.tx, name); err != nil {
+		return err
+	}
+	if rf.snap == nil {
+		if rf.snap, err = rf.createSnap(name); err != nil {
+			return err
+		}
+	}
+	dir, err := notesDir(rf.repo, cfg, head, rf.snap)
+	if err != nil {
+		return err
+	}
+	st := &rf.snap.state
+	if st.NotesDir != dir || st.ConfigHash != configHash(cfg) {
+		// What counts as a note changed: start the snapshot over. Parsed
+		// blobs are kept, so nothing is parsed again.
+		if err := rf.clearSnap(); err != nil {
+			return err
+		}
+		st.NotesDir, st.ConfigHash = dir, configHash(cfg)
+	}
+	tracked, err := rf.teamChanges(head, dir, cfg.Exclude)
+	if err != nil {
+		return err
+	}
+	if err := rf.localChanges(cfg, tracked); err != nil {
+		return err
+	}
+	if err := rf.apply(); err != nil {
+		return err
+	}
+	st.Parsed = rf.parsed
+	return rf.saveSnap(tracked)
+}
+
+func (rf *refresher) createSnap(name string) (*snapRow, error) {
+	state, _ := json.Marshal(snapState{})
+	res, err := rf.tx.Exec(`INSERT INTO snap (name, state, info, tracked, scan) VALUES (?, ?, x'', x'', x'')`, name, state)
+	if err != nil {
+		return nil, fmt.Errorf("creating snapshot %s: %w", name, err)
+	}
+	id, err := res.LastInsertId()
+	return &snapRow{id: id}, err
+}
+
+func (rf *refresher) clearSnap() error {
+	for _, table := range []string{"doc", "posting", "name", "rawlink", "inbound"} {
+		if _, err := rf.tx.Exec(`DELETE FROM `+table+` WHERE snap = ?`, rf.snap.id); err != nil {
+			return fmt.Errorf("clearing snapshot: %w", err)
+		}
+	}
+	rf.snap.state = snapState{}
+	rf.snap.info = nil
+	rf.snap.rawTracked = nil
+	return nil
+}
+
+func (rf *refresher) saveSnap(tracked map[string]plumbing.Hash) error {
+	state, err := json.Marshal(rf.snap.state)
+	if err != nil {
+		return err
+	}
+	scan, err := rf.snap.scanState().MarshalBinary()
+	if err != nil {
+		return err
+	}
+	info := rf.snap.info
+	if info == nil {
+		info = []byte{} // an empty store, not a missing value
+	}
+	_, err = rf.tx.Exec(`UPDATE snap SET state = ?, info = ?, tracked = ?, scan = ? WHERE id = ?`,
+		state, info, vault.EncodeTracked(tracked), scan, rf.snap.id)
+	if err != nil {
+		return fmt.Errorf("saving snapshot: %w", err)
+	}
+	return nil
+}
+
+// teamChanges reads what changed in the team layer since the snapshot's
+// commit, walking only the subtrees whose ids differ, and returns HEAD's
+// note files.
+func (rf *refresher) teamChanges(head plumbing.Hash, dir string, exclude []string) (map[string]plumbing.Hash, error) {
+	st := &rf.snap.state
+	tracked, err := rf.snap.tracked()
+	if err != nil {
+		return nil, err
+	}
+	var tree plumbing.Hash
+	if !head.IsZero() {
+		if tree, err = rf.repo.NotesTree(head, dir); err != nil {
+			return nil, err
+		}
+	}
+	changes, skips, err := rf.repo.DiffNotes(plumbing.NewHash(st.Tree), tree, dir, exclude)
+	if err != nil {
+		return nil, err
+	}
+	for _, s := range skips {
+		rf.warn("%s skipped: %s", s.Path, s.Reason)
+	}
+	changed := map[string]plumbing.Hash{}
+	for _, ch := range changes {
+		if ch.New.Blob.IsZero() {
+			delete(tracked, ch.New.Path)
+		} else {
+			tracked[ch.New.Path] = ch.New.Blob
+		}
+		changed[ch.New.Path] = ch.New.Blob
+		if err := rf.teamChange(ch); err != nil {
+			return nil, err
+		}
+	}
+	dates, complete, root, err := rf.gitDates(head, plumbing.NewHash(st.Commit), tracked, changed)
+	if err != nil {
+		return nil, err
+	}
+	if err := rf.applyGitDates(dates, complete, changed); err != nil {
+		return nil, err
+	}
+	st.Commit, st.Root = commitString(head), commitString(root)
+	st.Tree = ""
+	if !tree.IsZero() {
+		st.Tree = tree.String()
+	}
+	st.Shallow = len(rf.shallow) > 0
+	return tracked, nil
+}
+
+// teamChange records one changed team file. Its git date is filled in by
+// applyGitDates.
+func (rf *refresher) teamChange(ch vault.NoteChange) error {
+	old, err := rf.docAt(vault.Team, ch.New.Path)
+	if err != nil {
+		return err
+	}
+	if ch.New.Blob.IsZero() {
+		if old != nil {
+			rf.changes = append(rf.changes, docChange{old: old})
+		}
+		return nil
+	}
+	blob := ch.New.Blob
+	nd, err := rf.newDoc(old, partBase, vault.Team, ch.New.Path, ch.New.Key, blob, func() ([]byte, int64, error) {
+		return rf.repo.ReadBlob(blob, maxNoteBytes)
+	})
+	if err != nil || (nd == nil && old == nil) {
+		return err
+	}
+	rf.changes = append(rf.changes, docChange{old: old, new: nd})
+	return nil
+}
+
+// newDoc builds the document for a file's current content, parsing the
+// blob unless it is stored already. It returns nil for a file that is not a
+// note after all (binary).
+func (rf *refresher) newDoc(old *doc, part int, layer vault.Layer, path, key string, oid plumbing.Hash, read func() ([]byte, int64, error)) (*doc, error) {
+	id, parsed, err := rf.storeBlob(oid, read)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	b, err := rf.blob(id)
+	if err != nil {
+		return nil, err
+	}
+	if parsed {
+		rf.parsed++
+		rf.reportBlob(path, b.meta)
+	}
+	if b.meta.Binary {
+		return nil, nil
+	}
+	d := &doc{part: part, layer: layer, key: key, path: path, blob: id, oid: oid, title: b.meta.Title, typ: b.meta.Type}
+	if d.title == "" {
+		d.title = vault.TitleFromKey(key)
+	}
+	if d.typ == "" {
+		d.typ = "note"
+	}
+	if old != nil {
+		d.ord, d.gitDate, d.links = old.ord, old.gitDate, old.links
+	}
+	return d, nil
+}
+
+// reportBlob warns, once when a file is first parsed, about what makes it
+// read in part or not at all.
+func (rf *refresher) reportBlob(path string, m blobMeta) {
+	switch {
+	case m.Binary:
+		rf.warn("%s skipped: binary content, not a note", path)
+	case m.Cut:
+		rf.warn("%s is %d bytes; only the first %d are indexed", path, m.Size, maxNoteBytes)
+	}
+	for _, p := range m.Problems {
+		if strings.HasPrefix(p.Rule, "frontmatter-") {
+			rf.warn("%s:%d: %s; the note is indexed from its body", path, p.Line, p.Message)
+		}
+	}
+}
+
+// gitDates finds, for team files, the author date of the last first-parent
+// commit that changed each. The walk from HEAD stops at the snapshot's old
+// commit when it is an ancestor (paths it did not change keep their dates;
+// complete is false), or once every file that needs a git date has one
+// (complete is true).
+func (rf *refresher) gitDates(head, old plumbing.Hash, tracked, changed map[string]plumbing.Hash) (dates map[string]vault.Date, complete bool, root plumbing.Hash, err error) {
+	dates = map[string]vault.Date{}
+	if head.IsZero() {
+		return dates, true, plumbing.ZeroHash, nil
+	}
+	var need map[string]bool // files still needing a date; nil until known
+	c := head
+	for steps := 0; ; steps++ {
+		if c == old {
+			return dates, false, plumbing.NewHash(rf.snap.state.Root), nil
+		}
+		if need == nil && (steps >= 64 || old.IsZero()) {
+			// The old commit is not close behind: find which files need a
+			// date, so the walk can stop as soon as all have one.
+			if need, err = rf.needGitDates(tracked, changed); err != nil {
+				return nil, false, plumbing.ZeroHash, err
+			}
+			for p := range dates {
+				delete(need, p)
+			}
+		}
+		if need != nil && len(need) == 0 {
+			root, err := rf.repo.RootOf(c, rf.shallow)
+			return dates, true, root, err
+		}
+		step, err := rf.step(c)
+		if err != nil {
+			return nil, false, plumbing.ZeroHash, err
+		}
+		for _, p := range step.Changed {
+			if _, seen := dates[p]; !seen {
+				dates[p] = step.Author
+				delete(need, p)
+			}
+		}
+		if step.Parent.IsZero() {
+			return dates, true, c, nil
+		}
+		c = step.Parent
+	}
+}
+
+// needGitDates lists the team files whose date comes from git: those whose
+// frontmatter gives none.
+func (rf *refresher) needGitDates(tracked, changed map[string]plumbing.Hash) (map[string]bool, error) {
+	need := map[string]bool{}
+	for _, ch := range rf.changes {
+		if ch.new != nil && ch.new.layer == vault.Team {
+			if m := rf.loaded[ch.new.blob].meta; m.Recorded == "" && m.Dated == "" {
+				need[ch.new.path] = true
+			}
+		}
+	}
+	rows, err := rf.tx.Query(`SELECT path FROM doc WHERE snap = ? AND layer = ? AND date_source = ?`, rf.snap.id, vault.Team, vault.FromGit)
+	if err != nil {
+		return nil, fmt.Errorf("listing git-dated notes: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var p string
+		if err := rows.Scan(&p); err != nil {
+			return nil, err
+		}
+		if _, isChanged := changed[p]; !isChanged && !tracked[p].IsZero() {
+			need[p] = true
+		}
+	}
+	return need, rows.Err()
+}
+
+// step reads one history step, from the cache when it was read before.
+func (rf *refresher) step(c plumbing.Hash) (vault.Step, error) {
+	var data []byte
+	err := rf.tx.QueryRow(`SELECT data FROM step WHERE oid = ?`, c[:]).Scan(&data)
+	if err == nil {
+		var s vault.Step
+		if json.Unmarshal(data, &s) == nil && s.Commit == c && s.Boundary == rf.shallow[c] {
+			return s, nil
+		}
+	} else if !errors.Is(err, sql.ErrNoRows) {
+		return vault.Step{}, fmt.Errorf("reading history cache: %w", err)
+	}
+	s, err := rf.repo.StepOf(c, rf.shallow)
+	if err != nil {
+		return s, err
+	}
+	if data, err = json.Marshal(s); err == nil {
+		_, err = rf.tx.Exec(`INSERT OR REPLACE INTO step (oid, data) VALUES (?, ?)`, c[:], data)
+	}
+	return s, err
+}
+
+// applyGitDates gives changed team documents their git dates and records
+// date-only changes for the rest.
+func (rf *refresher) applyGitDates(dates map[string]vault.Date, complete bool, changed map[string]plumbing.Hash) error {
+	for _, ch := range rf.changes {
+		if ch.new != nil && ch.new.layer == vault.Team {
+			if d, ok := dates[ch.new.path]; ok {
+				ch.new.gitDate = d
+			}
+		}
+	}
+	var others []*doc
+	if complete {
+		all, err := rf.docs(`d.layer = ?`, vault.Team)
+		if err != nil {
+			return err
+		}
+		others = all
+	} else {
+		for p := range dates {
+			if _, ok := changed[p]; ok {
+				continue
+			}
+			d, err := rf.docAt(vault.Team, p)
+			if err != nil {
+				return err
+			}
+			if d != nil {
+				others = append(others, d)
+			}
+		}
+	}
+	for _, old := range others {
+		if _, ok := changed[old.path]; ok {
+			continue
+		}
+		if d, ok := dates[old.path]; ok && d != old.gitDate {
+			nd := *old
+			nd.gitDate = d
+			rf.changes = append(rf.changes, docChange{old: old, new: &nd})
+		}
+	}
+	return nil
+}
+
+// localChanges finds the private notes and uncommitted working copies and
+// records what differs from the snapshot.
+func (rf *refresher) localChanges(cfg vault.Config, tracked map[string]plumbing.Hash) error {
+	st := &rf.snap.state
+	private, err := rf.repo.PrivateDir(plumbing.NewHash(st.Root))
+	if err != nil {
+		return err
+	}
+	worktree := !rf.opt.NoWorktree && cfg.Worktree
+	scan := vault.LocalScan{Repo: rf.repo, NotesDir: st.NotesDir, Exclude: cfg.Exclude, Tracked: tracked, Private: private, Worktree: worktree}
+	found, skips, err := scan.Run(rf.snap.scanState(), rf.opt.now())
+	if err != nil {
+		return err
+	}
+	for _, s := range skips {
+		rf.warn("%s skipped: %s", s.Path, s.Reason)
+	}
+	stored, err := rf.docs(`d.layer = ?`, vault.Local)
+	if err != nil {
+		return err
+	}
+	byPath := map[string]*doc{}
+	for _, d := range stored {
+		byPath[d.path] = d
+	}
+	seen := map[string]bool{}
+	for _, f := range found {
+		seen[f.Path] = true
+		old := byPath[f.Path]
+		part, abs := partWorktree, filepath.Join(rf.repo.Root, filepath.FromSlash(f.Path))
+		if f.Private {
+			part, abs = partBase, f.Path
+		}
+		if old != nil && old.part == part && old.mtime == f.Mtime && old.oid == f.Blob {
+			continue
+		}
+		oid := f.Blob
+		nd, err := rf.newDoc(old, part, vault.Local, f.Path, f.Key, oid, func() ([]byte, int64, error) {
+			id, content, size, err := vault.ReadFile(abs, maxNoteBytes)
+			if err == nil && id != oid {
+				err = fmt.Errorf("%s changed while being indexed; run the command again", abs)
+			}
+			return content, size, err
+		})
+		if err != nil {
+			return err
+		}
+		if nd != nil {
+			nd.mtime = f.Mtime
+		}
+		if nd != nil || old != nil {
+			rf.changes = append(rf.changes, docChange{old: old, new: nd})
+		}
+	}
+	for _, d := range stored {
+		if !seen[d.path] && (worktree || d.part == partBase) {
+			rf.changes = append(rf.changes, docChange{old: d})
+		}
+	}
+	return nil
+}
+
+const docColumns = `d.ord, d.part, d.layer, d.key, d.path, d.blob, b.oid, d.git_date, d.mtime, d.date, d.date_source, d.title, d.type, d.links
+	FROM doc d JOIN blob b ON b.id = d.blob`
+
+func scanDoc(row interface{ Scan(...any) error }) (*doc, error) {
+	d := &doc{}
+	var links string
+	var oid []byte
+	if err := row.Scan(&d.ord, &d.part, &d.layer, &d.key, &d.path, &d.blob, &oid, &d.gitDate, &d.mtime, &d.date, &d.source, &d.title, &d.typ, &links); err != nil {
+		return nil, err
+	}
+	copy(d.oid[:], oid)
+	if links != "" {
+		d.links = strings.Split(links, "\n")
+	}
+	return d, nil
+}
+
+// docAt loads the document at (layer, path), or nil.
+func (rf *refresher) docAt(layer vault.Layer, path string) (*doc, error) {
+	d, err := scanDoc(rf.tx.QueryRow(`SELECT `+docColumns+` WHERE d.snap = ? AND d.layer = ? AND d.path = ?`, rf.snap.id, layer, path))
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("reading document %s: %w", path, err)
+	}
+	return d, nil
+}
+
+// docs loads the documents matching a condition on the doc table.
+func (rf *refresher) docs(where string, args ...any) ([]*doc, error) {
+	rows, err := rf.tx.Query(`SELECT `+docColumns+` WHERE d.snap = ? AND `+where+` ORDER BY d.ord`, append([]any{rf.snap.id}, args...)...)
+	if err != nil {
+		return nil, fmt.Errorf("reading documents: %w", err)
+	}
+	defer rows.Close()
+	var out []*doc
+	for rows.Next() {
+		d, err := scanDoc(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, d)
+	}
+	return out, rows.Err()
+}

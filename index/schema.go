@@ -1,0 +1,90 @@
+package index
+
+// schema is the whole database. There is no migration code: a change here
+// bumps SchemaVersion and the next command builds a new file.
+//
+//   - blob: one row per distinct note content ever parsed, keyed by its git
+//     blob id, whichever commit, path or layer it appeared under.
+//   - term: the dictionary of terms, so posting lists and term vectors hold
+//     small integers.
+//   - snap: one row per snapshot (a working tree, or a past commit), with the
+//     packed per-document info ranking reads on every question.
+//   - doc: the documents of a snapshot, numbered by ord.
+//   - posting: per snapshot, part (committed-and-private, or uncommitted) and
+//     term, the packed list of documents holding the term.
+//   - name, rawlink, inbound: what link resolution needs to stay incremental:
+//     every name a note can be linked by, every link target written, and how
+//     many notes link to each key.
+//   - step: cached first-parent history steps, for git dates.
+const schema = `
+PRAGMA page_size = 8192;
+PRAGMA journal_mode = WAL;
+CREATE TABLE blob (
+	id INTEGER PRIMARY KEY,
+	oid BLOB NOT NULL UNIQUE,
+	meta BLOB NOT NULL,
+	terms BLOB NOT NULL
+);
+CREATE TABLE term (
+	id INTEGER PRIMARY KEY,
+	text TEXT NOT NULL UNIQUE
+);
+CREATE TABLE snap (
+	id INTEGER PRIMARY KEY,
+	name TEXT NOT NULL UNIQUE,
+	state BLOB NOT NULL,
+	info BLOB NOT NULL,
+	tracked BLOB NOT NULL,
+	scan BLOB NOT NULL
+);
+CREATE TABLE doc (
+	snap INTEGER NOT NULL,
+	ord INTEGER NOT NULL,
+	part INTEGER NOT NULL,
+	layer INTEGER NOT NULL,
+	key TEXT NOT NULL,
+	path TEXT NOT NULL,
+	blob INTEGER NOT NULL,
+	git_date TEXT NOT NULL,
+	mtime INTEGER NOT NULL,
+	date TEXT NOT NULL,
+	date_source INTEGER NOT NULL,
+	title TEXT NOT NULL,
+	type TEXT NOT NULL,
+	links TEXT NOT NULL,
+	PRIMARY KEY (snap, ord)
+) WITHOUT ROWID;
+CREATE INDEX doc_key ON doc (snap, key, layer, path);
+CREATE UNIQUE INDEX doc_path ON doc (snap, layer, path);
+CREATE TABLE posting (
+	snap INTEGER NOT NULL,
+	part INTEGER NOT NULL,
+	term INTEGER NOT NULL,
+	list BLOB NOT NULL,
+	PRIMARY KEY (snap, part, term)
+) WITHOUT ROWID;
+CREATE TABLE name (
+	snap INTEGER NOT NULL,
+	name TEXT NOT NULL,
+	ord INTEGER NOT NULL,
+	kind INTEGER NOT NULL,
+	PRIMARY KEY (snap, name, ord)
+) WITHOUT ROWID;
+CREATE TABLE rawlink (
+	snap INTEGER NOT NULL,
+	target TEXT NOT NULL,
+	ord INTEGER NOT NULL,
+	PRIMARY KEY (snap, target, ord)
+) WITHOUT ROWID;
+CREATE TABLE inbound (
+	snap INTEGER NOT NULL,
+	key TEXT NOT NULL,
+	n_all INTEGER NOT NULL,
+	n_base INTEGER NOT NULL,
+	PRIMARY KEY (snap, key)
+) WITHOUT ROWID;
+CREATE TABLE step (
+	oid BLOB PRIMARY KEY,
+	data BLOB NOT NULL
+) WITHOUT ROWID;
+`

@@ -1,0 +1,204 @@
+package index
+
+import (
+	"database/sql"
+	"fmt"
+	"strings"
+
+	"github.com/omh-notes/omh/retrieve"
+	"github.com/omh-notes/omh/vault"
+)
+
+// Snapshot is one consistent state of the store, read for answering inside
+// one read transaction. It implements retrieve.Corpus. Close it when done.
+type Snapshot struct {
+	tx         *sql.Tx
+	row        *snapRow
+	state      snapState
+	info       []byte
+	noWorktree bool
+	stmts      map[string]*sql.Stmt
+}
+
+var _ retrieve.Corpus = (*Snapshot)(nil)
+
+func newSnapshot(tx *sql.Tx, row *snapRow, opt Options) (*Snapshot, error) {
+	if row == nil {
+		tx.Rollback()
+		return nil, fmt.Errorf("opening the snapshot: %w", errDamaged)
+	}
+	return &Snapshot{tx: tx, row: row, state: row.state, info: row.info, noWorktree: opt.NoWorktree, stmts: map[string]*sql.Stmt{}}, nil
+}
+
+func (c *Cache) openSnapshot(r *vault.Repo, opt Options) (*Snapshot, error) {
+	tx, err := c.readTx()
+	if err != nil {
+		return nil, err
+	}
+	row, err := loadSnap(tx, SnapshotName(r))
+	if err != nil {
+		tx.Rollback()
+		return nil, err
+	}
+	return newSnapshot(tx, row, opt)
+}
+
+// Close ends the snapshot's read transaction.
+func (s *Snapshot) Close() error { return s.tx.Rollback() }
+
+// stmt prepares each query once per answer: preparing costs more than
+// running these small lookups.
+func (s *Snapshot) stmt(query string) (*sql.Stmt, error) {
+	if st, ok := s.stmts[query]; ok {
+		return st, nil
+	}
+	st, err := s.tx.Prepare(query)
+	if err != nil {
+		return nil, fmt.Errorf("preparing a query: %w", err)
+	}
+	s.stmts[query] = st
+	return st, nil
+}
+
+func (s *Snapshot) queryRow(query string, args ...any) *sql.Row {
+	st, err := s.stmt(query)
+	if err != nil {
+		// Surface the preparation error through Scan.
+		return s.tx.QueryRow(query, args...)
+	}
+	return st.QueryRow(args...)
+}
+
+// Commit is the commit the team layer was read at; "" before the first.
+func (s *Snapshot) Commit() string { return s.state.Commit }
+
+// Count is the number of notes that count for rarity.
+func (s *Snapshot) Count() int {
+	if s.noWorktree {
+		return s.state.CountBase
+	}
+	return s.state.CountAll
+}
+
+func (s *Snapshot) Span() int { return len(s.info) / infoSize }
+
+// Postings reads a term's lists: committed and private notes, and unless
+// the working tree is left out, uncommitted working copies.
+func (s *Snapshot) Postings(term string) ([]retrieve.Posting, error) {
+	var id int64
+	err := s.queryRow(`SELECT id FROM term WHERE text = ?`, term).Scan(&id)
+	if isNoRows(err) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("looking up %q: %w", term, err)
+	}
+	var out []retrieve.Posting
+	for part := partBase; part <= partWorktree; part++ {
+		if part == partWorktree && s.noWorktree {
+			break
+		}
+		var raw []byte
+		err := s.queryRow(`SELECT list FROM posting WHERE snap = ? AND part = ? AND term = ?`, s.row.id, part, id).Scan(&raw)
+		if isNoRows(err) {
+			continue
+		}
+		if err != nil {
+			return nil, fmt.Errorf("reading postings of %q: %w", term, err)
+		}
+		list, err := decodePostings(raw)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, list...)
+	}
+	return out, nil
+}
+
+func (s *Snapshot) Info(doc uint32) retrieve.DocInfo {
+	d := getInfo(s.info, doc)
+	out := retrieve.DocInfo{
+		Present:  d.present && !(s.noWorktree && d.worktree),
+		Layer:    vault.Layer(d.layer),
+		Day:      int(d.day),
+		Inbound:  int(d.inboundAll),
+		NameRank: int(d.nameRank),
+	}
+	if s.noWorktree {
+		out.Inbound = int(d.inboundBase)
+	}
+	if int(d.typ) < len(s.state.Types) {
+		out.Type = s.state.Types[d.typ]
+	}
+	return out
+}
+
+func (s *Snapshot) Note(doc uint32) (retrieve.Note, error) {
+	var n retrieve.Note
+	var oid []byte
+	err := s.queryRow(`SELECT d.key, d.layer, d.path, d.date, d.date_source, d.title, d.type, b.oid
+		FROM doc d JOIN blob b ON b.id = d.blob WHERE d.snap = ? AND d.ord = ?`, s.row.id, doc).
+		Scan(&n.Key, &n.Layer, &n.Path, &n.Date, &n.DateSource, &n.Title, &n.Type, &oid)
+	if err != nil {
+		return n, fmt.Errorf("reading note #%d: %w", doc, err)
+	}
+	copy(n.Blob[:], oid)
+	return n, nil
+}
+
+func (s *Snapshot) Links(doc uint32) ([]uint32, error) {
+	var links string
+	if err := s.queryRow(`SELECT links FROM doc WHERE snap = ? AND ord = ?`, s.row.id, doc).Scan(&links); err != nil {
+		return nil, fmt.Errorf("reading links of note #%d: %w", doc, err)
+	}
+	if links == "" {
+		return nil, nil
+	}
+	var out []uint32
+	for _, key := range strings.Split(links, "\n") {
+		ords, err := s.ordsOf(key)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, ords...)
+	}
+	return out, nil
+}
+
+// ordsOf lists the documents holding key, in name order (team first).
+func (s *Snapshot) ordsOf(key string) ([]uint32, error) {
+	st, err := s.stmt(`SELECT ord FROM doc WHERE snap = ? AND key = ? ORDER BY layer, path`)
+	if err != nil {
+		return nil, err
+	}
+	rows, err := st.Query(s.row.id, key)
+	if err != nil {
+		return nil, fmt.Errorf("finding notes of %s: %w", key, err)
+	}
+	defer rows.Close()
+	var out []uint32
+	for rows.Next() {
+		var o uint32
+		if err := rows.Scan(&o); err != nil {
+			return nil, err
+		}
+		out = append(out, o)
+	}
+	return out, rows.Err()
+}
+
+// Find lists the documents with this key, optionally in one layer, for
+// commands that name a note.
+func (s *Snapshot) Find(key string, layer vault.Layer) ([]uint32, error) {
+	ords, err := s.ordsOf(key)
+	if err != nil {
+		return nil, err
+	}
+	out := ords[:0]
+	for _, o := range ords {
+		if info := s.Info(o); info.Present && (layer == 0 || info.Layer == layer) {
+			out = append(out, o)
+		}
+	}
+	return out, nil
+}

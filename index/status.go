@@ -1,0 +1,147 @@
+package index
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/zeebo/blake3"
+
+	"github.com/omh-notes/omh/vault"
+)
+
+// Status is what the cache holds and whether it is current, in one value
+// with two renderings: JSON tags for programs, String for people.
+type Status struct {
+	Indexed     *string    `json:"indexed"` // commit the snapshot holds; null with no snapshot or no commits
+	Head        *string    `json:"head"`    // HEAD's commit; null before the first commit
+	Fresh       bool       `json:"fresh"`   // the snapshot equals the store on disk
+	Notes       NoteCounts `json:"notes"`
+	Uncommitted []string   `json:"uncommitted"` // keys of working copies that differ from HEAD
+	Parsed      int        `json:"parsed"`      // blobs the last refresh parsed
+	NotesRoot   string     `json:"notes_root"`
+	PrivateDir  string     `json:"private_dir"`
+	Shallow     bool       `json:"shallow"`
+	Cache       CacheFile  `json:"cache"`
+	Fingerprint string     `json:"fingerprint"` // BLAKE3 of the sorted (layer, key, blob) list
+}
+
+type NoteCounts struct {
+	Team  int `json:"team"`
+	Local int `json:"local"`
+}
+
+type CacheFile struct {
+	Path string `json:"path"`
+	Size int64  `json:"size"`
+}
+
+// Status reports on the working tree's snapshot without changing anything.
+func (c *Cache) Status(r *vault.Repo) (Status, error) {
+	tx, err := c.readTx()
+	if err != nil {
+		return Status{}, err
+	}
+	defer tx.Rollback()
+	v, err := c.look(tx, r, Options{})
+	if err != nil {
+		return Status{}, err
+	}
+	st := Status{Fresh: v.fresh, Uncommitted: []string{}, NotesRoot: v.notesDir, PrivateDir: v.private,
+		Cache: CacheFile{Path: c.Path, Size: c.Size()}}
+	if !v.head.IsZero() {
+		h := v.head.String()
+		st.Head = &h
+	}
+	if v.snap == nil {
+		return st, nil
+	}
+	if v.snap.state.Commit != "" {
+		st.Indexed = &v.snap.state.Commit
+	}
+	st.Parsed, st.Shallow = v.snap.state.Parsed, v.snap.state.Shallow
+	for o := 0; o < v.snap.span(); o++ {
+		switch info := getInfo(v.snap.info, uint32(o)); {
+		case !info.present:
+		case vault.Layer(info.layer) == vault.Team:
+			st.Notes.Team++
+		default:
+			st.Notes.Local++
+		}
+	}
+	rows, err := tx.Query(`SELECT key FROM doc WHERE snap = ? AND part = ? ORDER BY key, path`, v.snap.id, partWorktree)
+	if err != nil {
+		return st, fmt.Errorf("listing uncommitted notes: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var k string
+		if err := rows.Scan(&k); err != nil {
+			return st, err
+		}
+		st.Uncommitted = append(st.Uncommitted, k)
+	}
+	if err := rows.Err(); err != nil {
+		return st, err
+	}
+	st.Fingerprint, err = fingerprint(tx, v.snap.id)
+	return st, err
+}
+
+// fingerprint hashes a snapshot's sorted (layer, key, blob id) list: equal
+// fingerprints mean equal stores.
+func fingerprint(q querier, snap int64) (string, error) {
+	rows, err := q.Query(`SELECT d.layer, d.key, b.oid FROM doc d JOIN blob b ON b.id = d.blob
+		WHERE d.snap = ? ORDER BY d.layer, d.key, d.path`, snap)
+	if err != nil {
+		return "", fmt.Errorf("fingerprinting the snapshot: %w", err)
+	}
+	defer rows.Close()
+	h := blake3.New()
+	for rows.Next() {
+		var layer vault.Layer
+		var key string
+		var oid []byte
+		if err := rows.Scan(&layer, &key, &oid); err != nil {
+			return "", err
+		}
+		fmt.Fprintf(h, "%s\x00%s\x00%x\n", layer, key, oid)
+	}
+	if err := rows.Err(); err != nil {
+		return "", err
+	}
+	return fmt.Sprintf("%x", h.Sum(nil)), nil
+}
+
+// String renders the status for people.
+func (s Status) String() string {
+	var b strings.Builder
+	orNone := func(p *string) string {
+		if p == nil {
+			return "none"
+		}
+		return *p
+	}
+	fresh := "no: the next command refreshes it"
+	if s.Fresh {
+		fresh = "yes"
+	}
+	fmt.Fprintf(&b, "indexed      %s\n", orNone(s.Indexed))
+	fmt.Fprintf(&b, "head         %s\n", orNone(s.Head))
+	fmt.Fprintf(&b, "fresh        %s\n", fresh)
+	fmt.Fprintf(&b, "notes        %d team, %d local\n", s.Notes.Team, s.Notes.Local)
+	root := s.NotesRoot
+	if root == "" {
+		root = "the repository root"
+	}
+	fmt.Fprintf(&b, "notes root   %s\n", root)
+	fmt.Fprintf(&b, "private      %s\n", s.PrivateDir)
+	if len(s.Uncommitted) > 0 {
+		fmt.Fprintf(&b, "uncommitted  %s\n", strings.Join(s.Uncommitted, ", "))
+	}
+	fmt.Fprintf(&b, "parsed       %d blobs in the last refresh\n", s.Parsed)
+	fmt.Fprintf(&b, "cache        %s (%d bytes)\n", s.Cache.Path, s.Cache.Size)
+	if s.Shallow {
+		b.WriteString("history      shallow clone: dates of old notes are those of its oldest commit\n")
+	}
+	return b.String()
+}

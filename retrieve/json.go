@@ -1,0 +1,55 @@
+package retrieve
+
+// SchemaVersion is the version of the JSON reply. Within a version fields
+// are only ever added, never renamed or removed.
+const SchemaVersion = 1
+
+// JSONHit is one hit of a JSON reply.
+type JSONHit struct {
+	Key         string `json:"key"`
+	Layer       string `json:"layer"`
+	Date        string `json:"date"`
+	DateSource  string `json:"date_source"`
+	Depth       int    `json:"depth"`
+	Parent      string `json:"parent,omitempty"`
+	ParentLayer string `json:"parent_layer,omitempty"`
+	Score       int64  `json:"score"`
+	Title       string `json:"title"`
+	Type        string `json:"type"`
+	Path        string `json:"path"`
+	Blob        string `json:"blob"`
+}
+
+// JSONReply is the answer for programs.
+type JSONReply struct {
+	SchemaVersion int       `json:"schema_version"`
+	Commit        *string   `json:"commit"` // null in a repository without commits
+	Question      []string  `json:"question"`
+	Hits          []JSONHit `json:"hits"`
+	Omitted       int       `json:"omitted"`
+	StoreEmpty    bool      `json:"store_empty"`
+}
+
+// ToJSON converts r; commit is "" before the first commit.
+func ToJSON(r Result, commit string) JSONReply {
+	out := JSONReply{SchemaVersion: SchemaVersion, Question: r.Question, Hits: []JSONHit{}, Omitted: r.Omitted, StoreEmpty: r.StoreEmpty}
+	if commit != "" {
+		out.Commit = &commit
+	}
+	if out.Question == nil {
+		out.Question = []string{}
+	}
+	for _, h := range r.Hits {
+		j := JSONHit{
+			Key: h.Note.Key, Layer: h.Note.Layer.String(), Date: string(h.Note.Date),
+			DateSource: h.Note.DateSource.String(), Depth: h.Depth, Score: h.Score,
+			Title: h.Note.Title, Type: h.Note.Type, Path: h.Note.Path, Blob: h.Note.Blob.String(),
+		}
+		if h.Parent >= 0 {
+			p := r.Hits[h.Parent].Note
+			j.Parent, j.ParentLayer = p.Key, p.Layer.String()
+		}
+		out.Hits = append(out.Hits, j)
+	}
+	return out
+}

@@ -1,0 +1,271 @@
+// Package retrieve ranks the notes of a store against a question, expands one
+// hop along their links, and renders the answer.
+//
+// Ranking orders notes by the rarity of the question's terms they contain. A
+// word in every note cannot tell two notes apart, so it barely counts; a word
+// in one note counts a lot. That replaces a stopword list, which would need
+// maintaining per language and a cut-off to calibrate. Matching is on whole
+// terms (see EachToken). Ties fall to recency, then to how many notes link to
+// a note, then to its name; never to its layer, because choosing between a
+// team note and a local one that disagree is the reader's call, made with
+// both in hand.
+package retrieve
+
+import (
+	"container/heap"
+	"fmt"
+	"math"
+
+	"github.com/go-git/go-git/v5/plumbing"
+
+	"github.com/omh-notes/omh/vault"
+)
+
+// Field records where in a note a term occurs.
+type Field uint8
+
+const (
+	InKey Field = 1 << iota
+	InTitle
+	InHeading
+	InAnswers
+	InBody
+)
+
+// askedFields hold text written to name the note rather than to be read; a
+// term found there is about the note's subject and counts double.
+const askedFields = InKey | InTitle
+
+// Posting is one note's entry in a term's list.
+type Posting struct {
+	Doc    uint32
+	TF     uint32 // occurrences in the body
+	Fields Field
+}
+
+// DocInfo is what ranking needs of every candidate: enough to filter and to
+// break ties without loading the note.
+type DocInfo struct {
+	Present  bool // false for ids the corpus does not currently hold
+	Layer    vault.Layer
+	Type     string
+	Day      int // the note's date as YYYYMMDD, so newer is larger
+	Inbound  int // distinct notes, of either layer, linking to this note's key
+	NameRank int // position of (key, layer, path) in the corpus's sorted order
+}
+
+// Note is what an answer prints about a note.
+type Note struct {
+	Key        string
+	Layer      vault.Layer
+	Path       string
+	Date       vault.Date
+	DateSource vault.DateSource
+	Title      string
+	Type       string
+	Blob       plumbing.Hash // git blob id of the content the answer was computed from
+}
+
+// Corpus is a store as ranking reads it. Documents are numbered by ids below
+// Span; Postings and Count cover exactly the documents whose Info is Present.
+type Corpus interface {
+	Count() int
+	Span() int
+	Postings(term string) ([]Posting, error)
+	Info(doc uint32) DocInfo
+	Note(doc uint32) (Note, error)
+	// Links returns the documents a note links to, in the order the links
+	// first appear in it, each once; a key held in both layers yields both.
+	Links(doc uint32) ([]uint32, error)
+}
+
+// Query is one question, possibly asked several ways.
+type Query struct {
+	Phrasings []string
+	Roots     int         // how many ranked notes to print; the rest are counted
+	Layer     vault.Layer // 0 for both layers
+	Type      string      // "" for every type; filters ranked notes only
+}
+
+// DefaultRoots is the budget of ranked notes per answer.
+const DefaultRoots = 8
+
+// Hit is one note in an answer. Its position in Result.Hits is its rank;
+// there is no second copy of the ranking to keep in step.
+type Hit struct {
+	Doc    uint32
+	Note   Note
+	Depth  int   // 0 for a ranked note, 1 for a note one link away from it
+	Parent int   // index in Result.Hits of the ranked note that reached this one; -1 on ranked notes
+	Score  int64 // thousandths; 0 on neighbours
+}
+
+// Result is the answer to a Query.
+type Result struct {
+	Question   []string
+	Hits       []Hit
+	Omitted    int  // matching notes beyond the budget, never silently dropped
+	StoreEmpty bool // the corpus holds no notes at all
+}
+
+// Contribution is a matched term's share of a score in thousandths:
+// ln((n+1)/df), doubled for an asked term, rounded so that scores are exact
+// integers on every machine. The +1 keeps a term held by every note positive
+// (rarity orders, it never excludes), and the floor of one thousandth keeps it
+// positive after rounding in a large store.
+func Contribution(n, df int, asked bool) int64 {
+	r := math.Log(float64(n+1) / float64(df))
+	if asked {
+		r *= 2
+	}
+	return max(1, int64(math.Round(r*1000)))
+}
+
+// Search ranks the corpus against q and expands one hop from each ranked note.
+func Search(c Corpus, q Query) (Result, error) {
+	res := Result{Question: q.Phrasings}
+	n := c.Count()
+	if n == 0 {
+		res.StoreEmpty = true
+		return res, nil
+	}
+	best, err := bestScores(c, n, q.Phrasings)
+	if err != nil {
+		return res, err
+	}
+
+	top := &rankHeap{}
+	matches := 0
+	for doc, score := range best {
+		if score == 0 {
+			continue
+		}
+		info := c.Info(uint32(doc))
+		if !info.Present || (q.Layer != 0 && info.Layer != q.Layer) || (q.Type != "" && info.Type != q.Type) {
+			continue
+		}
+		matches++
+		heap.Push(top, ranked{uint32(doc), score, info})
+		if top.Len() > q.Roots {
+			heap.Pop(top) // the heap's minimum is the worst of the kept ones
+		}
+	}
+	roots := make([]ranked, top.Len())
+	for i := len(roots) - 1; i >= 0; i-- {
+		roots[i] = heap.Pop(top).(ranked)
+	}
+	res.Omitted = matches - len(roots)
+	return expand(c, q, roots, res)
+}
+
+// bestScores scores every phrasing on its own and keeps each note's best.
+// Pooling the phrasings' words instead would let two vague phrasings outvote
+// a precise one, so adding a phrasing could make the answer worse.
+func bestScores(c Corpus, n int, phrasings []string) ([]int64, error) {
+	best := make([]int64, c.Span())
+	score := make([]int64, c.Span())
+	lists := map[string][]Posting{}
+	for _, phrasing := range phrasings {
+		var touched []uint32
+		for _, term := range Terms(phrasing) {
+			list, seen := lists[term]
+			if !seen {
+				var err error
+				if list, err = c.Postings(term); err != nil {
+					return nil, fmt.Errorf("reading postings of %q: %w", term, err)
+				}
+				lists[term] = list
+			}
+			if len(list) == 0 {
+				continue
+			}
+			plain, asked := Contribution(n, len(list), false), Contribution(n, len(list), true)
+			for _, p := range list {
+				if score[p.Doc] == 0 {
+					touched = append(touched, p.Doc)
+				}
+				if p.Fields&askedFields != 0 {
+					score[p.Doc] += asked
+				} else {
+					score[p.Doc] += plain
+				}
+			}
+		}
+		for _, doc := range touched {
+			best[doc] = max(best[doc], score[doc])
+			score[doc] = 0
+		}
+	}
+	return best, nil
+}
+
+type ranked struct {
+	doc   uint32
+	score int64
+	info  DocInfo
+}
+
+// before is the answer's order: score, then the newer note, then the note
+// more of the store links to, then name. Layer only separates notes whose
+// key is the same, and then by a fixed rule, not as a preference.
+func before(a, b ranked) bool {
+	if a.score != b.score {
+		return a.score > b.score
+	}
+	if a.info.Day != b.info.Day {
+		return a.info.Day > b.info.Day
+	}
+	if a.info.Inbound != b.info.Inbound {
+		return a.info.Inbound > b.info.Inbound
+	}
+	return a.info.NameRank < b.info.NameRank
+}
+
+// rankHeap keeps the best Roots candidates with the worst on top.
+type rankHeap []ranked
+
+func (h rankHeap) Len() int           { return len(h) }
+func (h rankHeap) Less(i, j int) bool { return before(h[j], h[i]) }
+func (h rankHeap) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
+func (h *rankHeap) Push(x any)        { *h = append(*h, x.(ranked)) }
+func (h *rankHeap) Pop() any {
+	old := *h
+	x := old[len(old)-1]
+	*h = old[:len(old)-1]
+	return x
+}
+
+// expand lists each ranked note followed by the notes it links to. A visited
+// set, seeded with every ranked note, lists a note reachable from two roots
+// once and stops cycles; each neighbour carries its own layer and date.
+func expand(c Corpus, q Query, roots []ranked, res Result) (Result, error) {
+	visited := make(map[uint32]bool, len(roots))
+	for _, r := range roots {
+		visited[r.doc] = true
+	}
+	for _, r := range roots {
+		note, err := c.Note(r.doc)
+		if err != nil {
+			return res, err
+		}
+		parent := len(res.Hits)
+		res.Hits = append(res.Hits, Hit{Doc: r.doc, Note: note, Parent: -1, Score: r.score})
+		targets, err := c.Links(r.doc)
+		if err != nil {
+			return res, err
+		}
+		for _, t := range targets {
+			info := c.Info(t)
+			if visited[t] || !info.Present || (q.Layer != 0 && info.Layer != q.Layer) {
+				continue
+			}
+			visited[t] = true
+			note, err := c.Note(t)
+			if err != nil {
+				return res, err
+			}
+			res.Hits = append(res.Hits, Hit{Doc: t, Note: note, Depth: 1, Parent: parent})
+		}
+	}
+	return res, nil
+}

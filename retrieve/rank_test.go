@@ -1,0 +1,510 @@
+package retrieve
+
+import (
+	"math"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/omh-notes/omh/vault"
+)
+
+const (
+	team  = vault.Team
+	local = vault.Local
+)
+
+// provenanceStore is built so that a wrong implementation cannot pass by
+// accident:
+//   - every date differs, so printing a constant, today, or the parent's date
+//     is caught;
+//   - both layers appear among ranked notes and among neighbours, with a team
+//     note whose neighbour is local, so an inherited layer is caught;
+//   - one key exists in both layers, so de-duplicating by key is caught;
+//   - one note is reachable from two ranked notes, so listing it twice is
+//     caught;
+//   - two ranked notes each have their own neighbour, so drawing neighbours
+//     under the wrong ranked note is caught.
+func provenanceStore() []memNote {
+	return []memNote{
+		surprise(team, "credentials-are-a-named-volume", "2026-06-12",
+			"credentials-file-mount-returns-ebusy", "accounts-are-single-path-components"),
+		surprise(local, "credentials-are-a-named-volume", "2026-07-02"),
+		surprise(local, "credentials-file-mount-returns-ebusy", "2026-08-07"),
+		surprise(team, "accounts-are-single-path-components", "2026-06-14"),
+		surprise(team, "credentials-the-image-ends-unprivileged", "2026-07-20",
+			"credentials-file-mount-returns-ebusy", "sandbox-user-is-uid-1000"),
+		surprise(local, "sandbox-user-is-uid-1000", "2026-05-03"),
+	}
+}
+
+func search(t *testing.T, notes []memNote, q Query) Result {
+	t.Helper()
+	if q.Roots == 0 {
+		q.Roots = DefaultRoots
+	}
+	r, err := Search(newCorpus(notes...), q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+func ask(t *testing.T, notes []memNote, phrasings ...string) Result {
+	t.Helper()
+	return search(t, notes, Query{Phrasings: phrasings})
+}
+
+func keys(r Result) []string {
+	var out []string
+	for _, h := range r.Hits {
+		out = append(out, h.Note.Key)
+	}
+	return out
+}
+
+func first(r Result) string {
+	if len(r.Hits) == 0 {
+		return ""
+	}
+	return r.Hits[0].Note.Key
+}
+
+// treeFromHits is what the tree must say: each hit's own provenance and the
+// ranked note it hangs under.
+func treeFromHits(r Result) []TreeNote {
+	var want []TreeNote
+	for _, h := range r.Hits {
+		n := TreeNote{Key: h.Note.Key, Layer: h.Note.Layer, Date: h.Note.Date, Depth: h.Depth}
+		if h.Parent >= 0 {
+			n.Parent, n.ParentLayer = r.Hits[h.Parent].Note.Key, r.Hits[h.Parent].Note.Layer
+		}
+		want = append(want, n)
+	}
+	return want
+}
+
+// Every printed note carries its own layer and date, and the printed tree is
+// the answer exactly: parsed back line by line it equals the hits in order,
+// depth and parent included. A `contains` check would pass with one date on
+// every line, a child printed with its parent's layer, or a twin dropped.
+//
+// Goes red for: dropping the layer from the line (a line fails to parse);
+// printing today instead of the note's date (dates differ); de-duplicating by
+// key (the local twin is missing); drawing neighbours under the last root
+// (parents differ).
+func TestThePrintedTreeIsTheAnswerNoteForNote(t *testing.T) {
+	r := ask(t, provenanceStore(), "credentials")
+	if len(r.Hits) < 6 {
+		t.Fatalf("the fixture must reach every note, got %v", keys(r))
+	}
+	tree, err := ParseTree(RenderTree(r, "0123456789abcdef0123456789abcdef01234567"))
+	if err != nil {
+		t.Fatalf("every line must parse: %v\n%s", err, RenderTree(r, ""))
+	}
+	if !reflect.DeepEqual(tree.Notes, treeFromHits(r)) {
+		t.Errorf("tree and hits disagree:\n got %+v\nwant %+v\n%s", tree.Notes, treeFromHits(r), RenderTree(r, ""))
+	}
+	if tree.Commit != "0123456789abcdef0123456789abcdef01234567" {
+		t.Errorf("commit line read back as %q", tree.Commit)
+	}
+}
+
+// Two ranked notes each reaching their own neighbour: each neighbour is drawn
+// under the note that reached it, not under the last ranked note.
+func TestNeighboursHangUnderTheRankedNoteThatReachedThem(t *testing.T) {
+	r := ask(t, provenanceStore(), "credentials")
+	parents := map[string]string{}
+	for _, h := range r.Hits {
+		if h.Depth == 1 {
+			parents[h.Note.Key] = r.Hits[h.Parent].Note.Key
+		}
+	}
+	want := map[string]string{
+		"sandbox-user-is-uid-1000":            "credentials-the-image-ends-unprivileged",
+		"accounts-are-single-path-components": "credentials-are-a-named-volume",
+	}
+	for k, p := range want {
+		if parents[k] != p {
+			t.Errorf("%s hangs under %q, want %q", k, parents[k], p)
+		}
+	}
+	tree, err := ParseTree(RenderTree(r, ""))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range tree.Notes {
+		if p, ok := want[n.Key]; ok && n.Parent != p {
+			t.Errorf("printed tree puts %s under %q, want %q", n.Key, n.Parent, p)
+		}
+	}
+}
+
+// One key in two layers is two notes. De-duplicating by key would hide a
+// teammate's note behind this machine's, and the reader would never know.
+func TestAKeyInBothLayersIsTwoNotes(t *testing.T) {
+	r := ask(t, provenanceStore(), "credentials-are-a-named-volume")
+	layers := map[vault.Layer]vault.Date{}
+	for _, h := range r.Hits {
+		if h.Note.Key == "credentials-are-a-named-volume" {
+			layers[h.Note.Layer] = h.Note.Date
+		}
+	}
+	want := map[vault.Layer]vault.Date{team: "2026-06-12", local: "2026-07-02"}
+	if !reflect.DeepEqual(layers, want) {
+		t.Errorf("got %v, want both layers with their own dates %v", layers, want)
+	}
+}
+
+// A local neighbour of a team note must not read as reviewed. The question
+// reaches the neighbours only through links (an earlier suite asked something
+// they matched directly, so the expansion path never ran).
+func TestANeighbourCarriesItsOwnLayerAndDate(t *testing.T) {
+	r := ask(t, provenanceStore(), "named volume")
+	byKey := map[string]Hit{}
+	for _, h := range r.Hits {
+		byKey[h.Note.Key+"/"+h.Note.Layer.String()] = h
+	}
+	child, ok := byKey["credentials-file-mount-returns-ebusy/local"]
+	if !ok || child.Depth != 1 {
+		t.Fatalf("the local neighbour must arrive by expansion: %+v", r.Hits)
+	}
+	if parent := r.Hits[child.Parent].Note; parent.Layer != team || child.Note.Date != "2026-08-07" {
+		t.Errorf("neighbour %+v under %+v: want its own local layer and 2026-08-07", child.Note, parent)
+	}
+	sibling, ok := byKey["accounts-are-single-path-components/team"]
+	if !ok || sibling.Depth != 1 || sibling.Note.Date != "2026-06-14" {
+		t.Errorf("the team neighbour must be expanded with its own date: %+v", sibling)
+	}
+}
+
+func TestANoteReachableFromTwoRankedNotesIsListedOnce(t *testing.T) {
+	r := ask(t, provenanceStore(), "credentials")
+	n := 0
+	for _, h := range r.Hits {
+		if h.Note.Key == "credentials-file-mount-returns-ebusy" {
+			n++
+		}
+	}
+	if n != 1 {
+		t.Errorf("listed %d times: %v", n, keys(r))
+	}
+}
+
+func TestALinkCycleTerminates(t *testing.T) {
+	notes := []memNote{surprise(local, "alpha", "2026-01-01", "beta"), surprise(local, "beta", "2026-01-02", "alpha")}
+	if got := keys(ask(t, notes, "alpha")); !reflect.DeepEqual(got, []string{"alpha", "beta"}) {
+		t.Errorf("got %v", got)
+	}
+}
+
+// The widest label may be a neighbour's, tree glyphs included; measuring bare
+// keys once fused `…-ebusylocal · date` into one word.
+func TestALongKeyNeverRunsIntoItsProvenance(t *testing.T) {
+	notes := []memNote{
+		surprise(team, "short", "2026-01-01", "a-very-much-longer-key-than-its-parent"),
+		surprise(local, "a-very-much-longer-key-than-its-parent", "2026-02-02"),
+		surprise(team, "短い-ノート-についての-メモ", "2026-03-03"),
+	}
+	r := ask(t, notes, "short メモ")
+	out := RenderTree(r, "")
+	tree, err := ParseTree(out)
+	if err != nil || len(tree.Notes) != 3 {
+		t.Fatalf("provenance must stay separable: %v\n%s", err, out)
+	}
+	columns := map[int]bool{}
+	for _, line := range strings.Split(out, "\n") {
+		if i := strings.Index(line, " · "); i > 0 {
+			layerStart := strings.LastIndex(line[:i], " ") + 1
+			columns[displayWidth(line[:layerStart])] = true
+		}
+	}
+	if len(columns) != 1 {
+		t.Errorf("layers start in different columns %v:\n%s", columns, out)
+	}
+}
+
+// Order among equal scores is recency, whichever layer the newer note is in.
+// Checked both ways, or "team first" would pass.
+func TestRecencyNotLayerOrdersEqualScores(t *testing.T) {
+	for _, notes := range [][]memNote{
+		{surprise(team, "deploy", "2026-01-01"), surprise(local, "deploy", "2026-09-09")},
+		{surprise(team, "deploy", "2026-09-09"), surprise(local, "deploy", "2026-01-01")},
+	} {
+		r := ask(t, notes, "deploy")
+		if r.Hits[0].Note.Date != "2026-09-09" {
+			t.Errorf("the newer note must lead, got %+v", r.Hits[0].Note)
+		}
+	}
+}
+
+// Truncating silently tells the reader they saw everything.
+func TestMatchesBeyondTheBudgetAreCounted(t *testing.T) {
+	r := search(t, provenanceStore(), Query{Phrasings: []string{"credentials"}, Roots: 1})
+	tree, err := ParseTree(RenderTree(r, ""))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Omitted != 3 || tree.Omitted != 3 {
+		t.Errorf("omitted %d, printed %d; want 3 of 4 matches left out", r.Omitted, tree.Omitted)
+	}
+}
+
+func TestAnEmptyStoreSaysSoInAWholeSentence(t *testing.T) {
+	r := ask(t, nil, "anything")
+	out := RenderTree(r, "")
+	tree, err := ParseTree(out)
+	if err != nil || len(tree.Notes) != 0 || !r.StoreEmpty || !strings.HasPrefix(out, emptyStoreSentence) {
+		t.Errorf("want the empty-store sentence and no note lines, got %q (%v)", out, err)
+	}
+}
+
+func TestAQuestionMatchingNothingSaysSoRatherThanReturningTheStore(t *testing.T) {
+	r := ask(t, provenanceStore(), "kubernetes")
+	out := RenderTree(r, "")
+	if len(r.Hits) != 0 || !strings.Contains(out, "`kubernetes`") || !strings.Contains(out, noMatchSuffix) {
+		t.Errorf("got %v\n%s", keys(r), out)
+	}
+	if _, err := ParseTree(out); err != nil {
+		t.Error(err)
+	}
+}
+
+func TestAnInflectedQuestionFindsTheNote(t *testing.T) {
+	notes := []memNote{surprise(local, "the-harness-rewrites-in-place", "2026-01-01"), surprise(local, "an-unrelated-topic", "2026-01-02")}
+	if got := first(ask(t, notes, "rewriting")); got != "the-harness-rewrites-in-place" {
+		t.Errorf("got %q", got)
+	}
+	notes = []memNote{surprise(local, "credentials-refresh-in-place", "2026-01-01"), surprise(local, "an-unrelated-topic", "2026-01-02")}
+	if got := first(ask(t, notes, "refreshing credential")); got != "credentials-refresh-in-place" {
+		t.Errorf("neither word is in the note as written, got %q", got)
+	}
+}
+
+func TestANoteIsFoundByTheQuestionItDeclares(t *testing.T) {
+	notes := []memNote{
+		asking("one-inode", "2026-01-01", "the harness rewrites the file in place", "why does my login not persist"),
+		asking("unrelated", "2026-01-02", "editors connect over ssh", "how do I attach an editor"),
+	}
+	if got := first(ask(t, notes, "login does not persist")); got != "one-inode" {
+		t.Errorf("got %q", got)
+	}
+}
+
+func TestADeclaredQuestionOutranksTheSameWordsScatteredInProse(t *testing.T) {
+	notes := []memNote{
+		asking("declared", "2026-01-01", "unrelated observation about mounting", "how does caching behave"),
+		asking("buried", "2026-01-02", "a long observation that mentions how caching behaves in passing", "something else entirely"),
+	}
+	if got := first(ask(t, notes, "how does caching behave")); got != "declared" {
+		t.Errorf("got %q", got)
+	}
+}
+
+func TestASecondPhrasingFindsWhatTheFirstMissed(t *testing.T) {
+	notes := []memNote{
+		asking("ebusy", "2026-01-01", "one inode, so the write fails", "why does mounting a token file fail"),
+		asking("other", "2026-01-02", "sessions stop", "how do sessions end"),
+	}
+	if first(ask(t, notes, "credential persistence")) == "ebusy" {
+		t.Fatal("the fixture must miss on the first phrasing")
+	}
+	if got := first(ask(t, notes, "credential persistence", "mounting a token file fails")); got != "ebusy" {
+		t.Errorf("got %q", got)
+	}
+}
+
+// Phrasings are scored alone and a note keeps its best. The fixture is
+// built so that pooling the words of both phrasings puts the noise first:
+// it matches three common words of the precise phrasing and every word of
+// the vague one, while the target matches only the precise one.
+func TestAddingAPhrasingNeverDemotesWhatABetterOneFound(t *testing.T) {
+	notes := []memNote{
+		asking("target", "2026-01-01", "one inode", "why does mounting a token file fail"),
+		asking("noise", "2026-01-02", "sessions and state and work; a mount file",
+			"what is a session", "how do I start work", "where does state live"),
+	}
+	precise := "mounting a token file fail"
+	if got := first(ask(t, notes, precise)); got != "target" {
+		t.Fatalf("alone: got %q", got)
+	}
+	if got := first(ask(t, notes, precise+" session state work")); got != "noise" {
+		t.Fatalf("the fixture must make pooled words favour the noise, got %q", got)
+	}
+	if got := first(ask(t, notes, precise, "session state work")); got != "target" {
+		t.Errorf("a vague second phrasing outvoted a precise one: got %q", got)
+	}
+}
+
+func TestOnePhrasingIsTheSameAsAskingOnce(t *testing.T) {
+	notes := provenanceStore()
+	once := RenderTree(ask(t, notes, "named volume"), "")
+	twice := RenderTree(ask(t, notes, "named volume", "named volume"), "")
+	if strings.Replace(twice, "`named volume` or ", "", 1) != once {
+		t.Errorf("repeating a phrasing changed the answer:\n%s\n%s", once, twice)
+	}
+}
+
+// `a` inside `named` is not a match: substring matching once returned a
+// whole ten-note store for a one-letter question.
+func TestAQuestionMatchesWholeTermsNotFragments(t *testing.T) {
+	notes := []memNote{surprise(local, "named-volume-mounts", "2026-01-01"), surprise(local, "a-thing", "2026-01-02")}
+	if got := keys(ask(t, notes, "a")); !reflect.DeepEqual(got, []string{"a-thing"}) {
+		t.Errorf("got %v, want only a-thing", got)
+	}
+}
+
+// The answer matches one rare term; its rivals match two common ones, and it
+// is the oldest note: only rarity can put it first.
+func TestOneRareTermBeatsTwoCommonOnes(t *testing.T) {
+	var notes []memNote
+	for i := range 9 {
+		notes = append(notes, surprise(local, "the-note-about-things-"+string(rune('a'+i)), vault.Date("2026-02-0"+string(rune('1'+i)))))
+	}
+	notes = append(notes, surprise(local, "ebusy-on-file-mounts", "2026-01-01"))
+	if got := first(ask(t, notes, "the note ebusy")); got != "ebusy-on-file-mounts" {
+		t.Errorf("got %q", got)
+	}
+}
+
+func TestARealQuestionPutsTheNoteThatAnswersItFirst(t *testing.T) {
+	notes := []memNote{
+		surprise(local, "mounting-a-credential-file-returns-ebusy", "2026-01-01"),
+		surprise(local, "the-graph-cache-is-keyed-by-repo", "2026-06-01"),
+		surprise(local, "a-latest-tag-skips-the-rebuild", "2026-06-02"),
+		surprise(local, "the-image-ends-unprivileged", "2026-06-03"),
+	}
+	r := ask(t, notes, "why does a credential mount fail")
+	if first(r) != "mounting-a-credential-file-returns-ebusy" {
+		t.Errorf("got %v", keys(r))
+	}
+	for _, k := range keys(r) {
+		if k == "the-graph-cache-is-keyed-by-repo" {
+			t.Errorf("a note sharing no word of the question matched: %v", keys(r))
+		}
+	}
+}
+
+func TestATermTheStoreNeverSawMatchesNothing(t *testing.T) {
+	notes := []memNote{surprise(local, "credentials", "2026-01-01")}
+	if r := ask(t, notes, "kubernetes"); len(r.Hits) != 0 {
+		t.Errorf("got %v", keys(r))
+	}
+	if r := ask(t, notes, "kubernetes credentials"); len(r.Hits) != 1 {
+		t.Errorf("an unknown term must not poison a known one: %v", keys(r))
+	}
+}
+
+// Rarity orders and never excludes: a store whose every note is about one
+// subject must still answer questions about it, even a large one where the
+// rounded rarity of a universal term would be zero.
+func TestATermInEveryNoteStillRetrieves(t *testing.T) {
+	notes := []memNote{surprise(local, "credentials-are-a-named-volume", "2026-01-01"), surprise(local, "credentials-refresh-in-place", "2026-01-02")}
+	if r := ask(t, notes, "credentials"); len(r.Hits) != 2 {
+		t.Errorf("got %v", keys(r))
+	}
+	if c := Contribution(100000, 100000, false); c <= 0 {
+		t.Errorf("a universal term in a large store contributes %d", c)
+	}
+}
+
+// Equal score and date: the note the store points at leads. Both ways: it
+// overtakes the alphabetically first note, and without the link the
+// alphabetical order returns.
+func TestANoteTheStorePointsAtWinsATie(t *testing.T) {
+	tied := []memNote{surprise(local, "alpha-topic", "2026-01-01"), surprise(local, "beta-topic", "2026-01-01")}
+	if got := keys(ask(t, tied, "topic")); !reflect.DeepEqual(got, []string{"alpha-topic", "beta-topic"}) {
+		t.Errorf("without links: %v", got)
+	}
+	linked := append(tied, surprise(local, "referrer", "2026-01-01", "beta-topic"))
+	if got := keys(ask(t, linked, "topic")); len(got) < 2 || got[0] != "beta-topic" {
+		t.Errorf("with a link to beta: %v", got)
+	}
+}
+
+func TestScoresAreRoundedThousandthsOfRarity(t *testing.T) {
+	for _, tc := range []struct {
+		n, df int
+		asked bool
+		want  int64
+	}{
+		{9, 1, false, int64(math.Round(math.Log(10) * 1000))},
+		{9, 1, true, int64(math.Round(math.Log(10) * 2000))},
+		{9, 9, false, int64(math.Round(math.Log(10.0/9) * 1000))},
+	} {
+		if got := Contribution(tc.n, tc.df, tc.asked); got != tc.want {
+			t.Errorf("Contribution(%d, %d, %v) = %d, want %d", tc.n, tc.df, tc.asked, got, tc.want)
+		}
+	}
+	// n = 6. "unprivileg" is in one key (doubled); "ebusi" is in one key and
+	// in the bodies of the two notes linking to it, so df is 3.
+	r := ask(t, provenanceStore(), "unprivileged ebusy")
+	want := Contribution(6, 1, true) + Contribution(6, 3, false)
+	if first(r) != "credentials-the-image-ends-unprivileged" || r.Hits[0].Score != want {
+		t.Errorf("top hit %s scored %d, want credentials-the-image-ends-unprivileged at %d", first(r), r.Hits[0].Score, want)
+	}
+}
+
+func TestTheAnswerDoesNotDependOnTheOrderNotesWereRead(t *testing.T) {
+	notes := provenanceStore()
+	reversed := make([]memNote, len(notes))
+	for i, n := range notes {
+		reversed[len(notes)-1-i] = n
+	}
+	a, b := RenderTree(ask(t, notes, "credentials"), ""), RenderTree(ask(t, reversed, "credentials"), "")
+	if a != b {
+		t.Errorf("answers differ:\n%s\n%s", a, b)
+	}
+}
+
+func TestTheLayerFilterAppliesToNeighboursToo(t *testing.T) {
+	r := search(t, provenanceStore(), Query{Phrasings: []string{"credentials"}, Layer: team})
+	for _, h := range r.Hits {
+		if h.Note.Layer != team {
+			t.Errorf("a team-only answer holds %s (%s)", h.Note.Key, h.Note.Layer)
+		}
+	}
+	if len(r.Hits) != 3 {
+		t.Errorf("want the two team roots and their team neighbour, got %v", keys(r))
+	}
+}
+
+func TestTheTypeFilterKeepsOnlyRankedNotesOfThatType(t *testing.T) {
+	notes := provenanceStore()
+	notes[4].typ = "decision"
+	r := search(t, notes, Query{Phrasings: []string{"credentials"}, Type: "decision"})
+	var roots []string
+	for _, h := range r.Hits {
+		if h.Depth == 0 {
+			roots = append(roots, h.Note.Key)
+		}
+	}
+	if !reflect.DeepEqual(roots, []string{"credentials-the-image-ends-unprivileged"}) || r.Omitted != 0 {
+		t.Errorf("roots %v, omitted %d", roots, r.Omitted)
+	}
+}
+
+// The parser guards the tree, so it must be strict itself.
+func TestTheTreeParserRejectsALineMissingItsProvenance(t *testing.T) {
+	for _, bad := range []string{
+		"just-a-key\n@ no commits\n",
+		"a-key  team\n@ no commits\n",
+		"a-key  team · not-a-date\n@ no commits\n",
+		"a-key  team · 2026-02-30\n@ no commits\n",
+		"a-key  sideways · 2026-08-07\n@ no commits\n",
+		"a-key team · 2026-08-07\n@ no commits\n",
+		"a-key  team · 2026-08-07\n",
+		"├─ orphan  team · 2026-08-07\n@ no commits\n",
+		"root  team · 2026-08-07\n├─ child  local · 2026-08-06\n@ no commits\n",
+		"root  team · 2026-08-07\n└─ child  local · 2026-08-06\n└─ child2  local · 2026-08-05\n@ no commits\n",
+		"… 3 more matches; ask a narrower question.\nroot  team · 2026-08-07\n@ no commits\n",
+	} {
+		if _, err := ParseTree(bad); err == nil {
+			t.Errorf("accepted %q", bad)
+		}
+	}
+	if tree, err := ParseTree("a key with  spaces  team · 2026-08-07\n└─ c  local · 2026-08-06\n… 1 more match; ask a narrower question.\n@ abc\n"); err != nil ||
+		len(tree.Notes) != 2 || tree.Notes[0].Key != "a key with  spaces" || tree.Notes[1].Parent != "a key with  spaces" || tree.Omitted != 1 {
+		t.Errorf("rejected or misread a valid tree: %+v %v", tree, err)
+	}
+}

@@ -1,0 +1,113 @@
+package retrieve
+
+import (
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// Inflections of one verb must meet on one term, or a question worded
+// differently from the note misses it. The silent-e rule exists for the
+// first pair: without it "rewrites" keeps its e and "rewriting" does not.
+func TestInflectedFormsShareATerm(t *testing.T) {
+	for _, group := range [][]string{
+		{"rewrites", "rewriting", "rewrite", "rewrited"},
+		{"refresh", "refreshing", "refreshed", "refreshes"},
+		{"credential", "credentials"},
+		{"pony", "ponies"},
+		{"hop", "hopping", "hopped"},
+		{"file", "filing", "files", "filed"},
+		{"agree", "agreed"},
+		{"conflate", "conflated", "conflating"},
+		{"mount", "mounts", "mounted", "mounting"},
+	} {
+		want := Term(group[0])
+		for _, w := range group[1:] {
+			if got := Term(w); got != want {
+				t.Errorf("Term(%q) = %q, want %q like %q", w, got, want, group[0])
+			}
+		}
+	}
+}
+
+// Over-stemming merges unrelated words, and a merged term is a commoner term:
+// it weakens exactly the rarity the ranking relies on.
+func TestLookAlikeWordsStayApart(t *testing.T) {
+	for _, pair := range [][2]string{
+		{"sing", "sin"}, {"bring", "brin"}, {"mount", "mound"},
+		{"session", "sessile"}, {"feed", "fe"},
+	} {
+		if Term(pair[0]) == Term(pair[1]) {
+			t.Errorf("%q and %q collapsed onto %q", pair[0], pair[1], Term(pair[0]))
+		}
+	}
+}
+
+// A word stemmed to nothing would be a term that matches everything or
+// nothing.
+func TestAWordIsNeverStemmedIntoNothing(t *testing.T) {
+	for _, w := range []string{"s", "is", "as", "ing", "ed", "ss", "ies", "a", "i", "eed", "sses", "y", "e"} {
+		if Term(w) == "" {
+			t.Errorf("Term(%q) vanished", w)
+		}
+	}
+}
+
+func TestStemmerFollowsPortersStepOne(t *testing.T) {
+	for in, want := range map[string]string{
+		"caresses": "caress", "ponies": "poni", "ties": "ti", "caress": "caress", "cats": "cat",
+		"feed": "feed", "agreed": "agre", "plastered": "plaster", "bled": "bled",
+		"motoring": "motor", "sing": "sing", "conflated": "conflat", "troubled": "troubl",
+		"sized": "size", "hopping": "hop", "tanned": "tan", "falling": "fall", "hissing": "hiss",
+		"fizzed": "fizz", "failing": "fail", "filing": "file", "happy": "happi", "sky": "sky",
+		"rate": "rate", "cease": "ceas", "probate": "probat",
+	} {
+		if got := stem(in); got != want {
+			t.Errorf("stem(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func tokenList(text string) []string {
+	var out []string
+	EachToken(text, func(start, end int, term string) {
+		out = append(out, text[start:end]+"="+term)
+	})
+	return out
+}
+
+func TestTokensAreWholeWordsWithTheirSpans(t *testing.T) {
+	for _, tc := range []struct {
+		text string
+		want []string
+	}{
+		{"named-volume mounts", []string{"named=name", "volume=volum", "mounts=mount"}},
+		{"a thing", []string{"a=a", "thing=thing"}},
+		{"HTTP2 EBUSY_errors", []string{"HTTP2=http2", "EBUSY=ebusi", "errors=error"}},
+		// Vowel signs are combining marks: the Bengali word stays one token.
+		{"বাংলা ভাষা", []string{"বাংলা=বাংলা", "ভাষা=ভাষা"}},
+		{"Ünïcode Café", []string{"Ünïcode=ünïcode", "Café=café"}},
+		{"bad\xffbyte", []string{"bad=bad", "byte=byte"}},
+		{"", nil},
+	} {
+		if got := tokenList(tc.text); !reflect.DeepEqual(got, tc.want) {
+			t.Errorf("tokens(%q) = %q, want %q", tc.text, got, tc.want)
+		}
+	}
+}
+
+func TestTermsAreDistinctInFirstAppearanceOrder(t *testing.T) {
+	got := Terms("Mounts fail; the mount failed again, mounting")
+	want := []string{"mount", "fail", "the", "again"}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("Terms = %q, want %q", got, want)
+	}
+}
+
+func TestAnOverlongRunIsCutOnARuneBoundary(t *testing.T) {
+	long := strings.Repeat("é", 200)
+	term := Term(long)
+	if len(term) > maxTermBytes || !strings.HasPrefix(long, term) {
+		t.Fatalf("Term of a 400-byte run = %d bytes, not a prefix cut on a rune boundary", len(term))
+	}
+}

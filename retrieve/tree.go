@@ -1,0 +1,230 @@
+package retrieve
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"unicode"
+
+	"golang.org/x/text/width"
+
+	"github.com/omh-notes/omh/vault"
+)
+
+// The tree is the answer for people: one line per note, `key  layer · date`,
+// neighbours drawn under the ranked note that reached them. Every line that
+// names a note carries that note's own layer and date, and ParseTree reads
+// the lines back, so tests can hold the printed form to the hits it came from.
+
+const (
+	provenanceSep = " · "
+	branchMid     = "├─ "
+	branchLast    = "└─ "
+	omittedPrefix = "… "
+	commitPrefix  = "@ "
+)
+
+// Sentences printed instead of notes. ParseTree accepts exactly these.
+const (
+	emptyStoreSentence = "The store has no notes yet, so there is nothing to search."
+	noMatchPrefix      = "No note contains any word of "
+	noMatchSuffix      = "; the store holds nothing on this yet."
+)
+
+// CommitLabel is how an answer names the commit it was computed at.
+func CommitLabel(commit string) string {
+	if commit == "" {
+		return "no commits"
+	}
+	return commit
+}
+
+// RenderTree prints r as a provenance tree ending with the commit line.
+func RenderTree(r Result, commit string) string {
+	var b strings.Builder
+	switch {
+	case r.StoreEmpty:
+		b.WriteString(emptyStoreSentence + "\n")
+	case len(r.Hits) == 0 && r.Omitted == 0:
+		b.WriteString(noMatchPrefix + quoteQuestion(r.Question) + noMatchSuffix + "\n")
+	}
+	labels := make([]string, len(r.Hits))
+	column := 0
+	for i := range r.Hits {
+		labels[i] = treeLabel(r.Hits, i)
+		column = max(column, displayWidth(labels[i]))
+	}
+	// Two spaces at least between the widest label and its provenance, so a
+	// long key never runs into its layer.
+	column += 2
+	for i, h := range r.Hits {
+		b.WriteString(labels[i])
+		b.WriteString(strings.Repeat(" ", column-displayWidth(labels[i])))
+		fmt.Fprintf(&b, "%s%s%s\n", h.Note.Layer, provenanceSep, h.Note.Date)
+	}
+	if r.Omitted > 0 {
+		fmt.Fprintf(&b, "%s%d more %s; ask a narrower question.\n", omittedPrefix, r.Omitted, plural(r.Omitted, "match", "matches"))
+	}
+	b.WriteString(commitPrefix + CommitLabel(commit) + "\n")
+	return b.String()
+}
+
+func treeLabel(hits []Hit, i int) string {
+	h := hits[i]
+	if h.Depth == 0 {
+		return h.Note.Key
+	}
+	if i+1 < len(hits) && hits[i+1].Depth > 0 {
+		return branchMid + h.Note.Key
+	}
+	return branchLast + h.Note.Key
+}
+
+func quoteQuestion(q []string) string {
+	quoted := make([]string, len(q))
+	for i, p := range q {
+		quoted[i] = "`" + strings.TrimSpace(p) + "`"
+	}
+	return strings.Join(quoted, " or ")
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
+// displayWidth counts terminal columns: wide East Asian characters take two,
+// combining marks and format characters none.
+func displayWidth(s string) int {
+	w := 0
+	for _, r := range s {
+		switch {
+		case unicode.In(r, unicode.Mn, unicode.Me, unicode.Cf):
+		case width.LookupRune(r).Kind() == width.EastAsianWide, width.LookupRune(r).Kind() == width.EastAsianFullwidth:
+			w += 2
+		default:
+			w++
+		}
+	}
+	return w
+}
+
+// TreeNote is one note line of a rendered tree.
+type TreeNote struct {
+	Key         string
+	Layer       vault.Layer
+	Date        vault.Date
+	Depth       int
+	Parent      string // key of the ranked note above a neighbour
+	ParentLayer vault.Layer
+}
+
+// Tree is a rendered answer read back.
+type Tree struct {
+	Notes   []TreeNote
+	Omitted int
+	Commit  string // "" for "no commits"
+}
+
+// ParseTree reads RenderTree's output back. It is strict and total: a line
+// it cannot take apart completely is an error, so a note printed without its
+// layer or date fails rather than quietly not matching.
+func ParseTree(s string) (Tree, error) {
+	var t Tree
+	if !strings.HasSuffix(s, "\n") {
+		return t, errors.New("the answer does not end with a newline")
+	}
+	lines := strings.Split(strings.TrimSuffix(s, "\n"), "\n")
+	last := lines[len(lines)-1]
+	commit, ok := strings.CutPrefix(last, commitPrefix)
+	if !ok || commit == "" {
+		return t, fmt.Errorf("last line %q does not name a commit", last)
+	}
+	if commit != "no commits" {
+		t.Commit = commit
+	}
+	root := -1
+	for i, line := range lines[:len(lines)-1] {
+		switch {
+		case line == emptyStoreSentence, strings.HasPrefix(line, noMatchPrefix) && strings.HasSuffix(line, noMatchSuffix):
+			if i != 0 || len(lines) != 2 {
+				return t, fmt.Errorf("line %d: %q must be the whole answer", i+1, line)
+			}
+		case strings.HasPrefix(line, omittedPrefix):
+			n, err := parseOmitted(line)
+			if err != nil || i != len(lines)-2 {
+				return t, fmt.Errorf("line %d: %q is not a closing omitted-count line", i+1, line)
+			}
+			t.Omitted = n
+		default:
+			note, err := parseNoteLine(line)
+			if err != nil {
+				return t, fmt.Errorf("line %d: %w", i+1, err)
+			}
+			if note.Depth == 0 {
+				root = len(t.Notes)
+			} else {
+				if root < 0 {
+					return t, fmt.Errorf("line %d: a neighbour comes before any ranked note", i+1)
+				}
+				isLast := strings.HasPrefix(line, branchLast)
+				nextIsChild := i+1 < len(lines)-1 && (strings.HasPrefix(lines[i+1], branchMid) || strings.HasPrefix(lines[i+1], branchLast))
+				if isLast == nextIsChild {
+					return t, fmt.Errorf("line %d: branch glyph does not match what follows", i+1)
+				}
+				note.Parent, note.ParentLayer = t.Notes[root].Key, t.Notes[root].Layer
+			}
+			t.Notes = append(t.Notes, note)
+		}
+	}
+	return t, nil
+}
+
+func parseOmitted(line string) (int, error) {
+	rest := strings.TrimPrefix(line, omittedPrefix)
+	num, tail, ok := strings.Cut(rest, " ")
+	n, err := strconv.Atoi(num)
+	if !ok || err != nil || n <= 0 {
+		return 0, fmt.Errorf("no count in %q", line)
+	}
+	if tail != plural(n, "more match", "more matches")+"; ask a narrower question." {
+		return 0, fmt.Errorf("unexpected wording in %q", line)
+	}
+	return n, nil
+}
+
+func parseNoteLine(line string) (TreeNote, error) {
+	var n TreeNote
+	label := line
+	for _, glyph := range []string{branchMid, branchLast} {
+		if rest, ok := strings.CutPrefix(line, glyph); ok {
+			label, n.Depth = rest, 1
+		}
+	}
+	sep := strings.LastIndex(label, provenanceSep)
+	if sep < 0 {
+		return n, fmt.Errorf("%q carries no layer and date", line)
+	}
+	date := vault.Date(label[sep+len(provenanceSep):])
+	if !date.Valid() {
+		return n, fmt.Errorf("%q carries %q, which is not a date", line, date)
+	}
+	head := label[:sep]
+	gap := strings.LastIndex(head, "  ")
+	if gap < 0 {
+		return n, fmt.Errorf("%q has no gap between key and layer", line)
+	}
+	layer, err := vault.ParseLayer(head[gap+2:])
+	if err != nil {
+		return n, fmt.Errorf("%q: %w", line, err)
+	}
+	key := strings.TrimRight(head[:gap], " ")
+	if key == "" || strings.HasPrefix(key, " ") {
+		return n, fmt.Errorf("%q has no key", line)
+	}
+	n.Key, n.Layer, n.Date = key, layer, date
+	return n, nil
+}

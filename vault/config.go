@@ -1,0 +1,166 @@
+package vault
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// ConfigPath is where a repository's shared omh settings live, relative to
+// the working tree's root.
+const ConfigPath = ".omh/config.yaml"
+
+// DefaultNotesDir is the notes root used when the config names none and this
+// folder exists; otherwise the repository root is the notes root, so an
+// existing Obsidian or Dendron vault works with no set-up.
+const DefaultNotesDir = ".omh/notes"
+
+// ErrBadConfig marks a config file omh cannot use.
+var ErrBadConfig = errors.New("bad config")
+
+// Config is the repository's shared settings. Per-machine settings (where the
+// private folder is) never live here.
+type Config struct {
+	Notes    string   // notes root relative to the repository root; "" when not set
+	Exclude  []string // globs of markdown files that are not notes
+	Worktree bool     // false skips uncommitted files (config `worktree: false`)
+	Raw      []byte   // the file as read, so a cache can tell when it changed
+	Warnings []string
+}
+
+// LoadConfig reads ConfigPath under root. A missing file is the default
+// config. Unknown keys are warnings; a known key of the wrong type is an
+// error that names it.
+func LoadConfig(root string) (Config, error) {
+	cfg := Config{Worktree: true}
+	raw, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(ConfigPath)))
+	if errors.Is(err, fs.ErrNotExist) {
+		return cfg, nil
+	}
+	if err != nil {
+		return cfg, fmt.Errorf("reading %s: %w", ConfigPath, err)
+	}
+	cfg.Raw = raw
+	var doc yaml.Node
+	if err := yaml.Unmarshal(raw, &doc); err != nil {
+		return cfg, fmt.Errorf("%w: %s: %v", ErrBadConfig, ConfigPath, err)
+	}
+	if len(doc.Content) == 0 {
+		return cfg, nil
+	}
+	top := doc.Content[0]
+	if top.Kind != yaml.MappingNode {
+		return cfg, fmt.Errorf("%w: %s: the top level must be a mapping of settings", ErrBadConfig, ConfigPath)
+	}
+	for i := 0; i+1 < len(top.Content); i += 2 {
+		name, value := top.Content[i].Value, top.Content[i+1]
+		wrong := func(want string) error {
+			return fmt.Errorf("%w: %s line %d: %q must be %s", ErrBadConfig, ConfigPath, value.Line, name, want)
+		}
+		switch name {
+		case "notes":
+			if value.Kind != yaml.ScalarNode || value.Tag != "!!str" {
+				return cfg, wrong("a folder path")
+			}
+			notes, err := cleanNotesDir(value.Value)
+			if err != nil {
+				return cfg, fmt.Errorf("%w: %s line %d: notes: %v", ErrBadConfig, ConfigPath, value.Line, err)
+			}
+			cfg.Notes = notes
+		case "exclude":
+			globs, ok := stringList(value)
+			if !ok {
+				return cfg, wrong("a list of globs")
+			}
+			cfg.Exclude = globs
+		case "worktree":
+			if value.Kind != yaml.ScalarNode || value.Tag != "!!bool" {
+				return cfg, wrong("true or false")
+			}
+			cfg.Worktree = value.Value == "true"
+		default:
+			cfg.Warnings = append(cfg.Warnings, fmt.Sprintf("%s line %d: unknown setting %q is ignored", ConfigPath, top.Content[i].Line, name))
+		}
+	}
+	return cfg, nil
+}
+
+// cleanNotesDir keeps the notes root inside the repository.
+func cleanNotesDir(dir string) (string, error) {
+	d := path.Clean(strings.TrimSpace(filepath.ToSlash(dir)))
+	switch {
+	case d == "." || d == "":
+		return "", nil
+	case path.IsAbs(d), d == "..", strings.HasPrefix(d, "../"):
+		return "", fmt.Errorf("%q is outside the repository", dir)
+	}
+	return d, nil
+}
+
+// stringList accepts a list of strings or a single string.
+func stringList(n *yaml.Node) ([]string, bool) {
+	if n.Kind == yaml.ScalarNode && n.Tag == "!!str" {
+		return []string{n.Value}, true
+	}
+	if n.Kind != yaml.SequenceNode {
+		return nil, false
+	}
+	out := make([]string, 0, len(n.Content))
+	for _, item := range n.Content {
+		if item.Kind != yaml.ScalarNode {
+			return nil, false
+		}
+		out = append(out, item.Value)
+	}
+	return out, true
+}
+
+// Excluded reports whether the note file at rel (relative to the notes root)
+// is excluded by one of the globs. A glob without "/" matches the file's name
+// at any depth (README.md); one with "/" is anchored at the notes root; "*"
+// and "?" stay within a path segment and "**" spans any number of segments
+// (.github/**).
+func Excluded(globs []string, rel string) bool {
+	parts := strings.Split(rel, "/")
+	for _, g := range globs {
+		g = strings.TrimPrefix(strings.TrimSpace(g), "/")
+		if g == "" {
+			continue
+		}
+		if !strings.Contains(g, "/") {
+			if ok, _ := path.Match(g, parts[len(parts)-1]); ok {
+				return true
+			}
+			continue
+		}
+		if matchSegments(strings.Split(g, "/"), parts) {
+			return true
+		}
+	}
+	return false
+}
+
+func matchSegments(pattern, parts []string) bool {
+	if len(pattern) == 0 {
+		return len(parts) == 0
+	}
+	if pattern[0] == "**" {
+		for i := 0; i <= len(parts); i++ {
+			if matchSegments(pattern[1:], parts[i:]) {
+				return true
+			}
+		}
+		return false
+	}
+	if len(parts) == 0 {
+		return false
+	}
+	ok, _ := path.Match(pattern[0], parts[0])
+	return ok && matchSegments(pattern[1:], parts[1:])
+}

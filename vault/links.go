@@ -1,0 +1,396 @@
+package vault
+
+import (
+	"bytes"
+	"cmp"
+	"net/url"
+	"regexp"
+	"slices"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/yuin/goldmark/ast"
+	"github.com/yuin/goldmark/util"
+)
+
+// LinkKind tells which syntax a link was written in.
+type LinkKind uint8
+
+const (
+	WikiLink     LinkKind = iota + 1 // [[target]] and its variants
+	EmbedLink                        // ![[target]]
+	MarkdownLink                     // [text](relative/path.md)
+)
+
+// Link is one reference from a note to another note or a part of one.
+//
+// Target drops a trailing ".md" and is otherwise as written: a wiki link's
+// name, or a markdown link's URL-decoded path, which keeps a leading "/",
+// "./" or "../" for resolution to interpret. Lead lets a linter report a
+// misspelled verb such as "supercedes".
+type Link struct {
+	Kind       LinkKind
+	Target     string // the note linked to, never empty; see below
+	Fragment   string // heading, or "^block" for a block reference; "" if none
+	Label      string // text after "|" in a wiki link, or a markdown link's text
+	Verb       string // one of Verbs when a list item reads "verb [[link]]…"
+	Lead       string // the word when a list item reads "word [[link]]…" and word is no verb
+	Start, End int    // byte offsets of the link syntax in the file
+	Line       int    // 1-based line of Start
+}
+
+// Verbs are the typed-link verbs, in their documented order.
+var Verbs = []string{"cites", "derives_from", "supersedes", "invalidates", "resolves", "rejects", "mitigates", "attaches"}
+
+// byteSpan is a half-open byte range [start, end).
+type byteSpan struct{ start, end int }
+
+// findLinks returns the body's links in order of their start, with
+// offsets relative to src.
+func findLinks(src []byte, nodes *bodyNodes) []Link {
+	links := findWikiLinks(src, nodes.code)
+	for _, item := range nodes.items {
+		markTypedLink(src, item, links)
+	}
+	links = append(links, markdownLinks(src, nodes)...)
+	slices.SortStableFunc(links, func(x, y Link) int { return cmp.Compare(x.Start, y.Start) })
+	return links
+}
+
+// markdownLinks returns the links goldmark found that point at notes.
+func markdownLinks(src []byte, nodes *bodyNodes) []Link {
+	var links []Link
+	// A block may hold many links; its text is built once.
+	texts := map[ast.Node]*inlineText{}
+	for _, l := range nodes.links {
+		target, fragment, ok := noteDestination(string(util.UnescapePunctuations(l.Destination)))
+		if !ok {
+			continue
+		}
+		block := enclosingBlock(l)
+		if texts[block] == nil {
+			texts[block] = newInlineText(src, block)
+		}
+		links = append(links, Link{
+			Kind:     MarkdownLink,
+			Target:   validUTF8(target),
+			Fragment: validUTF8(fragment),
+			Label:    plainText(l, src),
+			Start:    l.Pos(),
+			End:      texts[block].linkEnd(l, nodes.opaque),
+		})
+	}
+	return links
+}
+
+func enclosingBlock(n ast.Node) ast.Node {
+	for n.Type() != ast.TypeBlock {
+		n = n.Parent()
+	}
+	return n
+}
+
+// findWikiLinks scans src for wiki links and embeds outside the sorted code
+// ranges. A link may not overlap code (the markdown parser gives code
+// precedence over brackets) nor span lines.
+func findWikiLinks(src []byte, code []byteSpan) []Link {
+	var links []Link
+	from := 0
+	for _, c := range code {
+		links = wikiLinksInText(links, src, from, c.start)
+		from = max(from, c.end)
+	}
+	return wikiLinksInText(links, src, from, len(src))
+}
+
+// wikiLinksInText appends the links in src[start:end], which holds no code,
+// scanning each line on its own.
+func wikiLinksInText(links []Link, src []byte, start, end int) []Link {
+	for start < end {
+		lineEnd := end
+		if n := bytes.IndexByte(src[start:end], '\n'); n >= 0 {
+			lineEnd = start + n
+		}
+		links = wikiLinksInLine(links, src, start, lineEnd)
+		start = lineEnd + 1
+	}
+	return links
+}
+
+// wikiLinksInLine appends the links in src[start:end], part of one line.
+func wikiLinksInLine(links []Link, src []byte, start, end int) []Link {
+	for i := start; ; {
+		n := bytes.Index(src[i:end], []byte("[["))
+		if n < 0 {
+			return links
+		}
+		i += n
+		n = bytes.Index(src[i+2:end], []byte("]]"))
+		if n < 0 {
+			return links
+		}
+		closing := i + 2 + n
+		// The last "[[" before the closing brackets opens the link, as in
+		// "[[[x]]".
+		opening := i + bytes.LastIndex(src[i:closing], []byte("[["))
+		if l, ok := wikiLinkAt(src, opening, closing); ok {
+			links = append(links, l)
+		}
+		i = closing + 2
+	}
+}
+
+// wikiLinkAt reads the wiki link whose "[[" is at opening and "]]" at
+// closing.
+func wikiLinkAt(src []byte, opening, closing int) (Link, bool) {
+	if backslashEscaped(src, opening) {
+		return Link{}, false
+	}
+	l := Link{Kind: WikiLink, Start: opening, End: closing + 2}
+	if opening > 0 && src[opening-1] == '!' && !backslashEscaped(src, opening-1) {
+		l.Kind, l.Start = EmbedLink, opening-1
+	}
+	l.Target, l.Fragment, l.Label = splitWikiInner(validUTF8(string(src[opening+2 : closing])))
+	return l, l.Target != ""
+}
+
+// backslashEscaped reports whether the byte at i follows an odd run of backslashes.
+func backslashEscaped(src []byte, i int) bool {
+	n := 0
+	for i-n > 0 && src[i-n-1] == '\\' {
+		n++
+	}
+	return n%2 == 1
+}
+
+// splitWikiInner splits "target#heading|label", "target^block" and
+// "target#^block" into their parts.
+func splitWikiInner(inner string) (target, fragment, label string) {
+	ref, label, hasLabel := strings.Cut(inner, "|")
+	if hasLabel {
+		// Inside tables the pipe is written "\|".
+		ref = strings.TrimSuffix(ref, `\`)
+	}
+	target = ref
+	if i := strings.IndexAny(ref, "#^"); i >= 0 {
+		target, fragment = ref[:i], ref[i:]
+		// "#^block" and "^block" both keep the caret, so that a block
+		// reference never reads as a heading.
+		fragment = strings.TrimPrefix(fragment, "#")
+	}
+	return trimNoteExt(strings.TrimSpace(target)), strings.TrimSpace(fragment), strings.TrimSpace(label)
+}
+
+// trimNoteExt drops a trailing ".md" in any letter case.
+func trimNoteExt(s string) string {
+	if len(s) >= 3 && strings.EqualFold(s[len(s)-3:], ".md") {
+		return s[:len(s)-3]
+	}
+	return s
+}
+
+// urlScheme matches destinations that leave the vault, such as "https:".
+var urlScheme = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9+.-]*:`)
+
+// noteDestination reads a markdown link destination that points at a note:
+// one ending in ".md" or naming a file without extension. Anything else
+// (URLs, anchors within the note, images, documents) is not a note link.
+func noteDestination(dest string) (target, fragment string, ok bool) {
+	dest = strings.TrimSpace(dest)
+	if dest == "" || dest[0] == '#' || urlScheme.MatchString(dest) {
+		return "", "", false
+	}
+	dest, fragment, _ = strings.Cut(dest, "#")
+	dest, _, _ = strings.Cut(dest, "?")
+	dest, fragment = pathUnescape(dest), pathUnescape(fragment)
+	last := dest[strings.LastIndexByte(dest, '/')+1:]
+	switch {
+	case len(last) >= 3 && strings.EqualFold(last[len(last)-3:], ".md"):
+		dest = dest[:len(dest)-3]
+	case strings.Contains(last, "."):
+		return "", "", false
+	}
+	return dest, fragment, dest != ""
+}
+
+// pathUnescape decodes %XX escapes, keeping s as written when they are
+// malformed.
+func pathUnescape(s string) string {
+	if u, err := url.PathUnescape(s); err == nil {
+		return u
+	}
+	return s
+}
+
+// inlineText is a block's inline content as goldmark's inline parser reads
+// it: the block's lines joined without the container prefixes (such as
+// "> ") between them.
+type inlineText struct {
+	buf  []byte
+	offs []int // offs[k] is the offset in the body of buf[k]
+}
+
+func newInlineText(src []byte, block ast.Node) *inlineText {
+	t := &inlineText{}
+	lines := block.Lines()
+	for k := 0; k < lines.Len(); k++ {
+		seg := lines.At(k)
+		t.buf = append(t.buf, src[seg.Start:seg.Stop]...)
+		for o := seg.Start; o < seg.Stop; o++ {
+			t.offs = append(t.offs, o)
+		}
+	}
+	return t
+}
+
+// linkEnd returns the body offset just past the syntax of link, which is
+// part of t. goldmark records where a link starts but not where it ends, so
+// its syntax is read again. opaque maps the start of each code span, raw
+// HTML and autolink to its end; brackets inside those do not count.
+func (t *inlineText) linkEnd(link *ast.Link, opaque map[int]int) int {
+	buf := t.buf
+	start, _ := slices.BinarySearch(t.offs, link.Pos())
+	end := closingBracket(buf, t.offs, start, opaque) + 1
+	switch {
+	case link.Reference == nil:
+		end = inlineLinkTail(buf, end)
+	case link.Reference.Type != ast.ReferenceLinkShortcut:
+		end = closureEnd(buf, end+1, ']')
+	}
+	end = min(end, len(buf))
+	if end <= start {
+		// Only if goldmark ever placed a link outside its block's lines;
+		// the "[" is all that is known then.
+		return link.Pos() + 1
+	}
+	return t.offs[end-1] + 1
+}
+
+// closingBracket returns the index of the "]" that closes the "[" at start.
+func closingBracket(buf []byte, offs []int, start int, opaque map[int]int) int {
+	depth := 0
+	for i := start; i < len(buf); i++ {
+		if stop, ok := opaque[offs[i]]; ok {
+			for i+1 < len(buf) && offs[i+1] < stop {
+				i++
+			}
+			continue
+		}
+		switch buf[i] {
+		case '\\':
+			if i+1 < len(buf) && util.IsPunct(buf[i+1]) {
+				i++
+			}
+		case '[':
+			depth++
+		case ']':
+			if depth--; depth == 0 {
+				return i
+			}
+		}
+	}
+	return len(buf)
+}
+
+// inlineLinkTail returns the index just past the "(destination "title")"
+// that starts at i.
+func inlineLinkTail(buf []byte, i int) int {
+	i = skipMarkdownSpace(buf, i+1)
+	if i < len(buf) && buf[i] == '<' {
+		i = closureEnd(buf, i+1, '>')
+	} else {
+		i = bareDestinationEnd(buf, i)
+	}
+	i = skipMarkdownSpace(buf, i)
+	if i < len(buf) && (buf[i] == '"' || buf[i] == '\'' || buf[i] == '(') {
+		closer := buf[i]
+		if closer == '(' {
+			closer = ')'
+		}
+		i = skipMarkdownSpace(buf, closureEnd(buf, i+1, closer))
+	}
+	return min(i+1, len(buf))
+}
+
+// bareDestinationEnd returns the end of a destination not in angle
+// brackets: it stops at a space or at a ")" that closes no "(" of its own.
+func bareDestinationEnd(buf []byte, i int) int {
+	open := 0
+	for ; i < len(buf); i++ {
+		switch c := buf[i]; {
+		case c == '\\' && i+1 < len(buf) && util.IsPunct(buf[i+1]):
+			i++
+		case c == '(':
+			open++
+		case c == ')':
+			if open--; open < 0 {
+				return i
+			}
+		case util.IsSpace(c):
+			return i
+		}
+	}
+	return i
+}
+
+// closureEnd returns the index just past the first unescaped closer at or
+// after i.
+func closureEnd(buf []byte, i int, closer byte) int {
+	for ; i < len(buf); i++ {
+		switch buf[i] {
+		case '\\':
+			if i+1 < len(buf) && util.IsPunct(buf[i+1]) {
+				i++
+			}
+		case closer:
+			return i + 1
+		}
+	}
+	return len(buf)
+}
+
+func skipMarkdownSpace(buf []byte, i int) int {
+	for i < len(buf) && util.IsSpace(buf[i]) {
+		i++
+	}
+	return i
+}
+
+// markTypedLink gives the wiki link that follows a list item's leading word
+// its Verb, or its Lead when the word is not a verb. item is the item's
+// first paragraph; wiki holds the wiki links and embeds sorted by Start.
+func markTypedLink(src []byte, item byteSpan, wiki []Link) {
+	word, at := leadingWord(src, item.start)
+	if word == "" || at >= item.end {
+		return
+	}
+	i, found := slices.BinarySearchFunc(wiki, at, func(l Link, at int) int { return l.Start - at })
+	if !found {
+		return
+	}
+	if slices.Contains(Verbs, word) {
+		wiki[i].Verb = word
+	} else {
+		wiki[i].Lead = word
+	}
+}
+
+// leadingWord reads the word of letters, digits, '_' and '-' at i and the
+// whitespace after it, returning the word and the offset that follows. The
+// word is "" unless whitespace follows it.
+func leadingWord(src []byte, i int) (string, int) {
+	j := i
+	for j < len(src) {
+		r, size := utf8.DecodeRune(src[j:])
+		if !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '_' && r != '-' {
+			break
+		}
+		j += size
+	}
+	k := skipMarkdownSpace(src, j)
+	if j == i || k == j {
+		return "", k
+	}
+	return string(src[i:j]), k
+}

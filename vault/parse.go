@@ -1,0 +1,316 @@
+// Package vault reads a git repository of markdown notes.
+package vault
+
+import (
+	"bytes"
+	"cmp"
+	"slices"
+	"strings"
+
+	"github.com/yuin/goldmark"
+	"github.com/yuin/goldmark/ast"
+	"github.com/yuin/goldmark/text"
+	"github.com/yuin/goldmark/util"
+)
+
+// Heading is one ATX or setext heading of a note's body.
+type Heading struct {
+	Level int
+	Text  string // plain text of the heading's content, markup removed, trimmed
+	Start int    // byte offset in the file where the heading's line starts
+	Line  int
+}
+
+// Problem is something wrong with a note that Parse worked around.
+type Problem struct {
+	Line    int    // 1-based line in the file, 0 when not tied to a line
+	Rule    string // stable id, such as "invalid-date"
+	Message string // one line saying what is wrong and in which field
+}
+
+// Parsed is what Parse learns from a note's bytes.
+type Parsed struct {
+	Title           string // frontmatter title, else the first level-1 heading
+	TitleFromH1     bool
+	Type            string // frontmatter type, trimmed and lower-cased
+	Source          string
+	DeclaredKey     string // frontmatter key
+	Recorded        Date
+	Dated           Date   // frontmatter date, else created
+	DatedField      string // "date" or "created": where Dated came from
+	Retracted       Date
+	RetractedReason string // frontmatter retracted_reason
+	Aliases         []string
+	Tags            []string // without their leading '#'
+	Answers         []string // frontmatter answers, then the Answers section's items
+	Headings        []Heading
+	Links           []Link // in order of Start
+	BodyStart       int    // offset where the markdown body starts
+	// FrontmatterLines counts the lines of the frontmatter block, delimiters
+	// included; 0 without one.
+	FrontmatterLines int
+	Problems         []Problem
+}
+
+// LooksBinary reports whether content has a NUL byte in its first 8000
+// bytes, the test git uses to tell binary files from text.
+func LooksBinary(content []byte) bool {
+	return bytes.IndexByte(content[:min(len(content), 8000)], 0) >= 0
+}
+
+var byteOrderMark = []byte{0xEF, 0xBB, 0xBF}
+
+// Parse reads a note. It depends on nothing but content, so results can be
+// cached by content hash and reused under any path. Offsets in the result
+// refer to content, a leading byte order mark included.
+func Parse(content []byte) Parsed {
+	var p Parsed
+	if bytes.HasPrefix(content, byteOrderMark) {
+		p.BodyStart = len(byteOrderMark)
+	}
+	fm, found, unclosed := splitFrontmatter(content, p.BodyStart)
+	switch {
+	case found:
+		p.BodyStart, p.FrontmatterLines = fm.end, fm.lines
+		decodeFrontmatter(fm, &p)
+	case unclosed:
+		p.problem(1, "frontmatter-unclosed", `frontmatter opened on line 1 is never closed by a "---" line`)
+	}
+	p.parseBody(content)
+	return p
+}
+
+// parseBody reads the markdown after the frontmatter. goldmark sees only the
+// body, so every offset it reports is shifted by BodyStart.
+func (p *Parsed) parseBody(content []byte) {
+	src := content[p.BodyStart:]
+	doc := goldmark.DefaultParser().Parse(text.NewReader(src))
+	nodes := collectNodes(doc, src)
+	lines := newLineStarts(content)
+	for _, h := range nodes.headings {
+		p.addHeading(h, src, lines)
+	}
+	p.Links = findLinks(src, nodes)
+	for i := range p.Links {
+		l := &p.Links[i]
+		l.Start += p.BodyStart
+		l.End += p.BodyStart
+		l.Line = lines.line(l.Start)
+	}
+	p.Answers = append(p.Answers, answersSection(doc, src)...)
+}
+
+func (p *Parsed) addHeading(h *ast.Heading, src []byte, lines lineStarts) {
+	// A byte order mark shares the first line but is not part of the body.
+	start := max(lines.start(p.BodyStart+h.Pos()), p.BodyStart)
+	text := plainText(h, src)
+	p.Headings = append(p.Headings, Heading{Level: h.Level, Text: text, Start: start, Line: lines.line(start)})
+	if p.Title == "" && h.Level == 1 && text != "" {
+		p.Title, p.TitleFromH1 = text, true
+	}
+}
+
+// bodyNodes holds what one walk of the syntax tree gathers.
+type bodyNodes struct {
+	code     []byteSpan  // code blocks, code spans and HTML, sorted
+	opaque   map[int]int // inline code, HTML and autolinks: start to end
+	headings []*ast.Heading
+	links    []*ast.Link
+	items    []byteSpan // the first paragraph of each list item
+}
+
+func collectNodes(doc ast.Node, src []byte) *bodyNodes {
+	b := &bodyNodes{opaque: map[int]int{}}
+	_ = ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
+		if !entering {
+			return ast.WalkContinue, nil
+		}
+		switch n := n.(type) {
+		case *ast.FencedCodeBlock, *ast.CodeBlock, *ast.HTMLBlock:
+			b.code = append(b.code, blockLines(src, n))
+			return ast.WalkSkipChildren, nil
+		case *ast.CodeSpan:
+			b.addInlineCode(byteSpan{n.Pos(), codeSpanEnd(src, n.Pos())})
+			return ast.WalkSkipChildren, nil
+		case *ast.RawHTML:
+			if segs := n.Segments; segs.Len() > 0 {
+				b.addInlineCode(byteSpan{segs.At(0).Start, segs.At(segs.Len() - 1).Stop})
+			}
+		case *ast.AutoLink:
+			b.opaque[n.Pos()] = n.Pos() + bytes.IndexByte(src[n.Pos():], '>') + 1
+		case *ast.Heading:
+			b.headings = append(b.headings, n)
+		case *ast.Link:
+			b.links = append(b.links, n)
+		case *ast.ListItem:
+			if first := n.FirstChild(); isTextBlock(first) && first.Lines().Len() > 0 {
+				lines := first.Lines()
+				b.items = append(b.items, byteSpan{lines.At(0).Start, lines.At(lines.Len() - 1).Stop})
+			}
+		}
+		return ast.WalkContinue, nil
+	})
+	slices.SortFunc(b.code, func(x, y byteSpan) int { return cmp.Compare(x.start, y.start) })
+	return b
+}
+
+func (b *bodyNodes) addInlineCode(s byteSpan) {
+	b.code = append(b.code, s)
+	b.opaque[s.start] = s.end
+}
+
+// blockLines covers whole lines from the block's first to its last content
+// line, so that a fence's info string is covered too.
+func blockLines(src []byte, n ast.Node) byteSpan {
+	last := n.Pos()
+	if lines := n.Lines(); lines.Len() > 0 {
+		last = max(last, lines.At(lines.Len()-1).Stop-1)
+	}
+	if h, ok := n.(*ast.HTMLBlock); ok && h.HasClosure() {
+		last = max(last, h.ClosureLine.Stop-1)
+	}
+	end := len(src)
+	if i := bytes.IndexByte(src[last:], '\n'); i >= 0 {
+		end = last + i + 1
+	}
+	return byteSpan{bytes.LastIndexByte(src[:n.Pos()], '\n') + 1, end}
+}
+
+// codeSpanEnd returns the end of the code span whose backticks start at pos.
+// goldmark's segments cover only the code, not the backticks around it.
+func codeSpanEnd(src []byte, pos int) int {
+	n := backtickRun(src, pos)
+	for i := pos + n; i < len(src); i++ {
+		if m := backtickRun(src, i); m == n {
+			return i + m
+		} else if m > 0 {
+			i += m - 1
+		}
+	}
+	return pos + n
+}
+
+func backtickRun(src []byte, i int) int {
+	n := 0
+	for i+n < len(src) && src[i+n] == '`' {
+		n++
+	}
+	return n
+}
+
+func isTextBlock(n ast.Node) bool {
+	switch n.(type) {
+	case *ast.Paragraph, *ast.TextBlock:
+		return true
+	}
+	return false
+}
+
+// answersSection returns the list items under a top-level "Answers" heading,
+// up to the next heading of the same or a higher level. Deeper headings
+// inside the section do not end it.
+func answersSection(doc ast.Node, src []byte) []string {
+	var answers []string
+	level := 0 // of the Answers heading being read, 0 outside one
+	for n := doc.FirstChild(); n != nil; n = n.NextSibling() {
+		switch n := n.(type) {
+		case *ast.Heading:
+			if level > 0 && n.Level <= level {
+				level = 0
+			}
+			if level == 0 && isAnswersHeading(plainText(n, src)) {
+				level = n.Level
+			}
+		case *ast.List:
+			if level > 0 {
+				answers = append(answers, itemTexts(n, src)...)
+			}
+		}
+	}
+	return answers
+}
+
+func isAnswersHeading(s string) bool {
+	return strings.EqualFold(strings.TrimSpace(strings.TrimSuffix(s, ":")), "answers")
+}
+
+// itemTexts returns the plain text of each item's first paragraph, skipping
+// items without one.
+func itemTexts(list *ast.List, src []byte) []string {
+	var texts []string
+	for item := list.FirstChild(); item != nil; item = item.NextSibling() {
+		if first := item.FirstChild(); isTextBlock(first) {
+			if t := plainText(first, src); t != "" {
+				texts = append(texts, t)
+			}
+		}
+	}
+	return texts
+}
+
+// plainText returns the visible text of n's inline content: markup and raw
+// HTML dropped, backslash escapes resolved, line breaks read as spaces.
+func plainText(n ast.Node, src []byte) string {
+	var sb strings.Builder
+	writePlain(&sb, n, src)
+	return validUTF8(strings.TrimSpace(sb.String()))
+}
+
+func writePlain(sb *strings.Builder, n ast.Node, src []byte) {
+	for c := n.FirstChild(); c != nil; c = c.NextSibling() {
+		switch c := c.(type) {
+		case *ast.Text:
+			writeText(sb, c, src)
+		case *ast.AutoLink:
+			sb.Write(c.Label(src))
+		case *ast.RawHTML:
+			// Tags are markup; the text between them is in sibling nodes.
+		default:
+			writePlain(sb, c, src)
+		}
+	}
+}
+
+func writeText(sb *strings.Builder, t *ast.Text, src []byte) {
+	v := t.Segment.Value(src)
+	if t.IsRaw() {
+		// Code span text keeps its backslashes; its line endings read as
+		// spaces.
+		sb.WriteString(lineEndsToSpaces.Replace(string(v)))
+	} else {
+		sb.Write(util.UnescapePunctuations(v))
+	}
+	if t.SoftLineBreak() || t.HardLineBreak() {
+		sb.WriteByte(' ')
+	}
+}
+
+var lineEndsToSpaces = strings.NewReplacer("\r\n", " ", "\n", " ")
+
+func validUTF8(s string) string {
+	return strings.ToValidUTF8(s, "\uFFFD")
+}
+
+// lineStarts holds the offsets where the lines of a file start.
+type lineStarts []int
+
+func newLineStarts(content []byte) lineStarts {
+	ix := lineStarts{0}
+	for i, c := range content {
+		if c == '\n' {
+			ix = append(ix, i+1)
+		}
+	}
+	return ix
+}
+
+// line returns the 1-based line holding offset off.
+func (ix lineStarts) line(off int) int {
+	n, _ := slices.BinarySearch(ix, off+1)
+	return n
+}
+
+// start returns the offset where the line holding off starts.
+func (ix lineStarts) start(off int) int {
+	return ix[ix.line(off)-1]
+}

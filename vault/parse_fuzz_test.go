@@ -1,0 +1,73 @@
+package vault
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+)
+
+func FuzzParse(f *testing.F) {
+	seeds := []string{
+		"",
+		"---\ntitle: T\ntags: [a, b]\ndate: 2026-03-01\n---\n# H\n\n- resolves [[x]]\n",
+		"\uFEFF---\r\ntitle: T\r\n---\r\n# H\r\n[a](b.md)\r\n",
+		"---\ntitle: [\n---\nbody [[x|y]] ![[z#^b]]\n",
+		"> a [x\n> y](\n> b.md \"t\" ) `c` <b>[[no]]</b>\n",
+		"## Answers\n- one\n### deeper\n- two\n## next\n",
+		"```\n[[x]]\n```\n\n    [[y]]\n\n<div>\n[[z]]\n</div>\n",
+		"[t][r] [r][] [r]\n\n[r]: a.md\n",
+		"[[[x]]] \\[[y]] [[a `b]]` c]] caf\xe9 [[\xff]]\n",
+	}
+	for _, s := range seeds {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, content []byte) {
+		original := bytes.Clone(content)
+		p := Parse(content)
+		if !bytes.Equal(content, original) {
+			t.Fatal("Parse modified its input")
+		}
+		for i, l := range p.Links {
+			if l.Start < 0 || l.Start >= l.End || l.End > len(content) {
+				t.Fatalf("link %d %+v: offsets outside the content of length %d", i, l, len(content))
+			}
+			if l.Target == "" {
+				t.Fatalf("link %d %+v: empty target", i, l)
+			}
+			if i > 0 && l.Start < p.Links[i-1].Start {
+				t.Fatalf("link %d %+v starts before link %d", i, l, i-1)
+			}
+			if !delimitsLink(l.Kind, string(content[l.Start:l.End])) {
+				t.Fatalf("link %d %+v covers %q", i, l, content[l.Start:l.End])
+			}
+		}
+		for _, h := range p.Headings {
+			if h.Start < p.BodyStart || h.Start > len(content) || h.Line < 1 {
+				t.Fatalf("heading %+v outside the body", h)
+			}
+		}
+		for _, pr := range p.Problems {
+			if strings.Contains(pr.Message, "\n") {
+				t.Fatalf("problem %+v has a multi-line message", pr)
+			}
+		}
+		if p.BodyStart < 0 || p.BodyStart > len(content) {
+			t.Fatalf("BodyStart %d outside the content of length %d", p.BodyStart, len(content))
+		}
+		assertValidUTF8(t, p)
+	})
+}
+
+// delimitsLink reports whether syntax opens and closes the way links of the
+// kind are written.
+func delimitsLink(kind LinkKind, syntax string) bool {
+	switch kind {
+	case WikiLink:
+		return strings.HasPrefix(syntax, "[[") && strings.HasSuffix(syntax, "]]")
+	case EmbedLink:
+		return strings.HasPrefix(syntax, "![[") && strings.HasSuffix(syntax, "]]")
+	case MarkdownLink:
+		return strings.HasPrefix(syntax, "[") && (strings.HasSuffix(syntax, ")") || strings.HasSuffix(syntax, "]"))
+	}
+	return false
+}

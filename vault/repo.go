@@ -1,0 +1,152 @@
+package vault
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/go-git/go-billy/v5/osfs"
+	"github.com/go-git/go-git/v5/config"
+	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/cache"
+	"github.com/go-git/go-git/v5/plumbing/object"
+	"github.com/go-git/go-git/v5/plumbing/storer"
+	"github.com/go-git/go-git/v5/storage/filesystem"
+	"github.com/go-git/go-git/v5/storage/filesystem/dotgit"
+)
+
+// ErrNotRepository is returned when no git repository contains the folder.
+var ErrNotRepository = errors.New("not a git repository (or any parent up to the filesystem root)")
+
+// Repo is a git working tree and the repository behind it. Objects are read
+// through go-git's storage layer directly: omh needs no remotes, transports
+// or signatures, and leaving them out of the binary halves its start-up time.
+type Repo struct {
+	Objects   *filesystem.Storage
+	Root      string // the working tree's top folder
+	GitDir    string // this working tree's git directory (differs per linked worktree)
+	CommonDir string // the directory every worktree of the clone shares
+}
+
+// OpenRepo finds the working tree containing dir and opens it. Linked
+// worktrees, whose .git is a file pointing into the main repository, open
+// too.
+func OpenRepo(dir string) (*Repo, error) {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return nil, fmt.Errorf("resolving %s: %w", dir, err)
+	}
+	root, gitDir, err := findGitDir(abs)
+	if err != nil {
+		return nil, err
+	}
+	common := gitDir
+	if b, err := os.ReadFile(filepath.Join(gitDir, "commondir")); err == nil {
+		common = strings.TrimSpace(string(b))
+		if !filepath.IsAbs(common) {
+			common = filepath.Join(gitDir, common)
+		}
+		common = filepath.Clean(common)
+	}
+	if _, err := os.Stat(filepath.Join(common, "objects")); err != nil {
+		return nil, fmt.Errorf("%s is not a usable git directory: %w", common, err)
+	}
+	fs := dotgit.NewRepositoryFilesystem(osfs.New(gitDir), osfs.New(common))
+	storage := filesystem.NewStorage(fs, cache.NewObjectLRUDefault())
+	return &Repo{Objects: storage, Root: root, GitDir: gitDir, CommonDir: common}, nil
+}
+
+func findGitDir(start string) (root, gitDir string, err error) {
+	for d := start; ; {
+		dotGit := filepath.Join(d, ".git")
+		fi, err := os.Stat(dotGit)
+		switch {
+		case err == nil && fi.IsDir():
+			return d, dotGit, nil
+		case err == nil:
+			b, err := os.ReadFile(dotGit)
+			if err != nil {
+				return "", "", fmt.Errorf("reading %s: %w", dotGit, err)
+			}
+			target, ok := strings.CutPrefix(strings.TrimSpace(string(b)), "gitdir:")
+			if !ok {
+				return "", "", fmt.Errorf("%s is neither a directory nor a gitdir pointer", dotGit)
+			}
+			target = strings.TrimSpace(target)
+			if !filepath.IsAbs(target) {
+				target = filepath.Join(d, target)
+			}
+			return d, filepath.Clean(target), nil
+		case !errors.Is(err, fs.ErrNotExist):
+			return "", "", fmt.Errorf("looking for %s: %w", dotGit, err)
+		}
+		parent := filepath.Dir(d)
+		if parent == d {
+			return "", "", ErrNotRepository
+		}
+		d = parent
+	}
+}
+
+// Head returns the commit HEAD points at, or the zero hash in a repository
+// without commits. A detached HEAD is fine.
+func (r *Repo) Head() (plumbing.Hash, error) {
+	ref, err := storer.ResolveReference(r.Objects, plumbing.HEAD)
+	if errors.Is(err, plumbing.ErrReferenceNotFound) {
+		return plumbing.ZeroHash, nil
+	}
+	if err != nil {
+		return plumbing.ZeroHash, fmt.Errorf("reading HEAD: %w", err)
+	}
+	return ref.Hash(), nil
+}
+
+// Shallow lists the commits whose parents this clone does not have.
+func (r *Repo) Shallow() ([]plumbing.Hash, error) {
+	return r.Objects.Shallow()
+}
+
+// Commit reads a commit object.
+func (r *Repo) Commit(h plumbing.Hash) (*object.Commit, error) {
+	c, err := object.GetCommit(r.Objects, h)
+	if err != nil {
+		return nil, fmt.Errorf("reading commit %s: %w", h, err)
+	}
+	return c, nil
+}
+
+// ConfigValue reads a git setting, the repository's own first, then the
+// user's global one; "" when neither sets it.
+func (r *Repo) ConfigValue(section, key string) string {
+	if cfg, err := r.Objects.Config(); err == nil {
+		if v := cfg.Raw.Section(section).Option(key); v != "" {
+			return v
+		}
+	}
+	if cfg, err := config.LoadConfig(config.GlobalScope); err == nil {
+		return cfg.Raw.Section(section).Option(key)
+	}
+	return ""
+}
+
+// ReadBlob returns at most limit bytes of a blob and its full size.
+func (r *Repo) ReadBlob(id plumbing.Hash, limit int64) ([]byte, int64, error) {
+	b, err := object.GetBlob(r.Objects, id)
+	if err != nil {
+		return nil, 0, fmt.Errorf("reading blob %s: %w", id, err)
+	}
+	rd, err := b.Reader()
+	if err != nil {
+		return nil, 0, fmt.Errorf("reading blob %s: %w", id, err)
+	}
+	defer rd.Close()
+	head, err := io.ReadAll(io.LimitReader(rd, limit))
+	if err != nil {
+		return nil, 0, fmt.Errorf("reading blob %s: %w", id, err)
+	}
+	return head, b.Size, nil
+}

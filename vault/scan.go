@@ -1,0 +1,486 @@
+package vault
+
+import (
+	"bufio"
+	"crypto/sha1"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/format/gitignore"
+)
+
+// The local layer is found the way git finds a dirty working tree: by
+// comparing what the file system says about each file (size, times, inode)
+// with what it said last time, and reading only files whose stat changed.
+// New files are found by listing only the folders whose modification time
+// changed. Nothing is re-hashed on a command where nothing changed.
+
+// FileStat is the part of a file's stat that changes when its content does.
+type FileStat struct {
+	Size  int64
+	Mtime int64 // nanoseconds
+	Ctime int64 // nanoseconds; 0 where the platform does not say
+	Ino   uint64
+}
+
+// racyWindow: a file modified this close to the moment it was hashed may
+// change again within the same timestamp tick without its stat changing, so
+// it is hashed again until it has been quiet this long (git's "racy" files).
+const racyWindow = int64(2 * time.Second)
+
+// seenFile is a file as the last scan left it.
+type seenFile struct {
+	FileStat
+	Blob    plumbing.Hash
+	Checked int64 // when the blob id was computed, nanoseconds
+}
+
+// seenDir is a folder as the last scan listed it.
+type seenDir struct {
+	FileStat
+	Notes []string // names of note files in it that git does not ignore
+	Dirs  []string // names of subfolders worth descending into
+}
+
+// ScanState is what scans remember between commands: persisted by the cache
+// as an opaque value (see MarshalBinary).
+type ScanState struct {
+	files   map[string]seenFile
+	dirs    map[string]seenDir
+	ignores map[string]FileStat // ignore files consulted; Size -1 when absent
+	dirty   bool
+}
+
+// NewScanState is the state of a scan that has never run.
+func NewScanState() *ScanState {
+	return &ScanState{files: map[string]seenFile{}, dirs: map[string]seenDir{}, ignores: map[string]FileStat{}}
+}
+
+// Changed reports whether a scan altered the state, so it is worth saving.
+func (s *ScanState) Changed() bool { return s.dirty }
+
+// LocalFile is a note of the local layer.
+type LocalFile struct {
+	Path    string // relative to the repository root for uncommitted files; absolute for private notes
+	Key     string
+	Private bool
+	Blob    plumbing.Hash
+	Mtime   int64 // nanoseconds
+}
+
+// LocalScan says where to look for local notes.
+type LocalScan struct {
+	Repo     *Repo
+	NotesDir string                   // notes root relative to the repository root
+	Exclude  []string                 // config globs
+	Tracked  map[string]plumbing.Hash // HEAD's note files: repository-relative path → blob
+	Private  string                   // the private folder; "" for none
+	Worktree bool                     // also find uncommitted files under the notes root
+}
+
+// Run finds the local notes. It updates state in place and never writes to
+// the file system.
+func (ls LocalScan) Run(state *ScanState, now time.Time) ([]LocalFile, []Skip, error) {
+	if ls.Worktree && state.ignoresChanged() {
+		state.dirs = map[string]seenDir{}
+		state.ignores = map[string]FileStat{}
+		state.dirty = true
+	}
+	warm := len(state.dirs) > 0
+	sc := ls.newScanner(state, now)
+	if err := sc.run(); err != nil {
+		return nil, nil, err
+	}
+	if warm && sc.rulesChanged {
+		// An ignore file appeared or changed under folders listed by earlier
+		// scans: their listings followed the old rules, so list everything again.
+		state.dirs = map[string]seenDir{}
+		sc = ls.newScanner(state, now)
+		if err := sc.run(); err != nil {
+			return nil, nil, err
+		}
+	}
+	// Forget files and folders no longer reached, so the state does not grow
+	// with everything that ever existed; a scan that skipped the working tree
+	// keeps what it knows of it.
+	scanned := func(id string) bool { return ls.Worktree || strings.HasPrefix(id, "p:") }
+	for k := range state.files {
+		if scanned(k) && !sc.visited[k] {
+			delete(state.files, k)
+			state.dirty = true
+		}
+	}
+	for k := range state.dirs {
+		if scanned(k) && !sc.visited["dir:"+k] {
+			delete(state.dirs, k)
+			state.dirty = true
+		}
+	}
+	sort.Slice(sc.found, func(i, j int) bool { return sc.found[i].Path < sc.found[j].Path })
+	return sc.found, sc.skips, nil
+}
+
+type scanner struct {
+	LocalScan
+	state        *ScanState
+	now          int64
+	visited      map[string]bool
+	found        []LocalFile
+	skips        []Skip
+	patterns     map[string][]gitignore.Pattern // by folder, this run only
+	rulesChanged bool                           // an ignore file differs from what the state recorded
+}
+
+func (ls LocalScan) newScanner(state *ScanState, now time.Time) *scanner {
+	return &scanner{LocalScan: ls, state: state, now: now.UnixNano(), visited: map[string]bool{}, patterns: map[string][]gitignore.Pattern{}}
+}
+
+func (sc *scanner) run() error {
+	if sc.Private != "" {
+		if err := sc.walk("p:", sc.Private, ""); err != nil {
+			return err
+		}
+	}
+	if !sc.Worktree || sc.Repo == nil {
+		return nil
+	}
+	// Files HEAD holds: a working copy that differs is a local note, whatever
+	// git's ignore rules say (git never ignores a tracked file).
+	tracked := make([]string, 0, len(sc.Tracked))
+	for p := range sc.Tracked {
+		tracked = append(tracked, p)
+	}
+	sort.Strings(tracked)
+	for _, p := range tracked {
+		blob, ok, err := sc.check("w:"+p, filepath.Join(sc.Repo.Root, filepath.FromSlash(p)))
+		if err != nil {
+			return err
+		}
+		if ok && blob != sc.Tracked[p] {
+			sc.addWorktree(p, blob)
+		}
+	}
+	root := filepath.Join(sc.Repo.Root, filepath.FromSlash(sc.NotesDir))
+	return sc.walk("w:", root, "")
+}
+
+func (sc *scanner) addWorktree(p string, blob plumbing.Hash) {
+	rel := strings.TrimPrefix(p, sc.NotesDir+"/")
+	if sc.NotesDir == "" {
+		rel = p
+	}
+	key, ok := KeyOf(rel)
+	if !ok {
+		sc.skips = append(sc.skips, Skip{p, "its name cannot be a key (control character or empty part)"})
+		return
+	}
+	sc.found = append(sc.found, LocalFile{Path: p, Key: key, Blob: blob, Mtime: sc.state.files["w:"+p].Mtime})
+}
+
+// walk descends from root/rel, listing a folder again only when its stat
+// changed. tag is "p:" for the private folder and "w:" for the working tree,
+// where git's ignore rules apply.
+func (sc *scanner) walk(tag, root, rel string) error {
+	abs := filepath.Join(root, filepath.FromSlash(rel))
+	fi, err := os.Lstat(abs)
+	if err != nil || !fi.IsDir() {
+		return nil // a missing notes root or private folder holds no notes
+	}
+	id := tag + rel
+	sc.visited["dir:"+id] = true
+	st := statOf(fi)
+	d, ok := sc.state.dirs[id]
+	if !ok || d.FileStat != st {
+		if d, err = sc.list(abs, rel, tag == "w:"); err != nil {
+			return err
+		}
+		d.FileStat = st
+		sc.state.dirs[id] = d
+		sc.state.dirty = true
+	}
+	for _, name := range d.Notes {
+		fileRel := path.Join(rel, name)
+		if tag == "p:" {
+			if err := sc.private(root, fileRel); err != nil {
+				return err
+			}
+			continue
+		}
+		repoRel := path.Join(sc.NotesDir, fileRel)
+		if _, isTracked := sc.Tracked[repoRel]; isTracked || Excluded(sc.Exclude, fileRel) {
+			continue
+		}
+		blob, ok, err := sc.check("w:"+repoRel, filepath.Join(abs, name))
+		if err != nil {
+			return err
+		}
+		if ok {
+			sc.addWorktree(repoRel, blob)
+		}
+	}
+	for _, name := range d.Dirs {
+		if err := sc.walk(tag, root, path.Join(rel, name)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (sc *scanner) private(root, rel string) error {
+	abs := filepath.Join(root, filepath.FromSlash(rel))
+	blob, ok, err := sc.check("p:"+rel, abs)
+	if err != nil || !ok {
+		return err
+	}
+	key, valid := KeyOf(rel)
+	if !valid {
+		sc.skips = append(sc.skips, Skip{abs, "its name cannot be a key (control character or empty part)"})
+		return nil
+	}
+	sc.found = append(sc.found, LocalFile{Path: abs, Key: key, Private: true, Blob: blob, Mtime: sc.state.files["p:"+rel].Mtime})
+	return nil
+}
+
+// list reads a folder: its note files and the subfolders worth entering.
+func (sc *scanner) list(abs, rel string, worktree bool) (seenDir, error) {
+	var d seenDir
+	entries, err := os.ReadDir(abs)
+	if err != nil {
+		return d, fmt.Errorf("listing %s: %w", abs, err)
+	}
+	for _, e := range entries {
+		name := e.Name()
+		child := path.Join(rel, name)
+		switch {
+		case e.IsDir():
+			if name == ".git" || (worktree && rel == "" && name == ".omh" && sc.NotesDir == "") {
+				continue // omh's own folder holds no notes unless it holds the notes root
+			}
+			if _, err := os.Lstat(filepath.Join(abs, name, ".git")); err == nil {
+				continue // another repository (a submodule): its notes are its own
+			}
+			if worktree && sc.ignored(child, true) {
+				continue
+			}
+			d.Dirs = append(d.Dirs, name)
+		case !strings.HasSuffix(name, NoteExt):
+		case e.Type()&fs.ModeSymlink != 0:
+			sc.skips = append(sc.skips, Skip{filepath.Join(abs, name), "a symbolic link; omh never follows links"})
+		case e.Type().IsRegular():
+			if worktree && sc.ignored(child, false) {
+				continue
+			}
+			d.Notes = append(d.Notes, name)
+		}
+	}
+	return d, nil
+}
+
+// check returns the blob id of the file at abs, hashing it only when its
+// stat differs from the last scan's or it was racy then. ok is false when
+// the file is gone or not a regular file.
+func (sc *scanner) check(id, abs string) (plumbing.Hash, bool, error) {
+	fi, err := os.Lstat(abs)
+	if err != nil || !fi.Mode().IsRegular() {
+		return plumbing.ZeroHash, false, nil
+	}
+	sc.visited[id] = true
+	st := statOf(fi)
+	prev, ok := sc.state.files[id]
+	if ok && prev.FileStat == st && prev.Checked-prev.Mtime >= racyWindow {
+		return prev.Blob, true, nil
+	}
+	blob, st, err := hashFile(abs)
+	if errors.Is(err, fs.ErrNotExist) {
+		return plumbing.ZeroHash, false, nil
+	}
+	if err != nil {
+		return plumbing.ZeroHash, false, err
+	}
+	sc.state.files[id] = seenFile{FileStat: st, Blob: blob, Checked: sc.now}
+	sc.state.dirty = true
+	return blob, true, nil
+}
+
+// HashBytes returns the git blob id of content.
+func HashBytes(content []byte) plumbing.Hash {
+	h := sha1.New()
+	fmt.Fprintf(h, "blob %d\x00", len(content))
+	h.Write(content)
+	var id plumbing.Hash
+	copy(id[:], h.Sum(nil))
+	return id
+}
+
+// hashFile computes a file's git blob id without holding it in memory, and
+// the stat of the very file read. A file that changes size while being read
+// is read again.
+func hashFile(abs string) (plumbing.Hash, FileStat, error) {
+	for attempt := 0; ; attempt++ {
+		f, err := os.Open(abs)
+		if err != nil {
+			return plumbing.ZeroHash, FileStat{}, err
+		}
+		fi, err := f.Stat()
+		if err != nil {
+			f.Close()
+			return plumbing.ZeroHash, FileStat{}, fmt.Errorf("stat %s: %w", abs, err)
+		}
+		h := sha1.New()
+		fmt.Fprintf(h, "blob %d\x00", fi.Size())
+		n, err := io.Copy(h, f)
+		f.Close()
+		if err != nil {
+			return plumbing.ZeroHash, FileStat{}, fmt.Errorf("reading %s: %w", abs, err)
+		}
+		if n == fi.Size() {
+			var id plumbing.Hash
+			copy(id[:], h.Sum(nil))
+			return id, statOf(fi), nil
+		}
+		if attempt == 3 {
+			return plumbing.ZeroHash, FileStat{}, fmt.Errorf("%s keeps changing while being read", abs)
+		}
+	}
+}
+
+// ignored applies git's ignore rules to a path relative to the notes root:
+// .gitignore files from the repository root down, the repository's
+// info/exclude and the user's global excludes file.
+func (sc *scanner) ignored(rel string, dir bool) bool {
+	full := path.Join(sc.NotesDir, rel)
+	parts := strings.Split(full, "/")
+	return gitignore.NewMatcher(sc.patternsFor(path.Dir(full))).Match(parts, dir)
+}
+
+func (sc *scanner) patternsFor(dir string) []gitignore.Pattern {
+	if dir == "." {
+		dir = ""
+	}
+	if ps, ok := sc.patterns[dir]; ok {
+		return ps
+	}
+	var ps []gitignore.Pattern
+	var domain []string
+	if dir == "" {
+		for _, f := range sc.globalIgnoreFiles() {
+			ps = append(ps, sc.readIgnore(f, nil, true)...)
+		}
+	} else {
+		parent := path.Dir(dir)
+		ps = append(ps, sc.patternsFor(parent)...)
+		domain = strings.Split(dir, "/")
+	}
+	ps = append(ps, sc.readIgnore(filepath.Join(sc.Repo.Root, filepath.FromSlash(dir), ".gitignore"), domain, false)...)
+	sc.patterns[dir] = ps
+	return ps
+}
+
+// globalIgnoreFiles are the ignore files outside the working tree.
+func (sc *scanner) globalIgnoreFiles() []string {
+	files := []string{filepath.Join(sc.Repo.CommonDir, "info", "exclude")}
+	if f := sc.Repo.ConfigValue("core", "excludesfile"); f != "" {
+		if home, err := os.UserHomeDir(); err == nil && strings.HasPrefix(f, "~/") {
+			f = filepath.Join(home, f[2:])
+		}
+		return append(files, f)
+	}
+	base := os.Getenv("XDG_CONFIG_HOME")
+	if base == "" {
+		home, err := os.UserHomeDir()
+		if err != nil {
+			return files
+		}
+		base = filepath.Join(home, ".config")
+	}
+	return append(files, filepath.Join(base, "git", "ignore"))
+}
+
+// readIgnore parses one ignore file and records its stat, so a later edit
+// invalidates every folder listing made under its rules. An absent
+// .gitignore need not be recorded: creating one changes its folder's
+// modification time, which lists the folder again; files outside the working
+// tree are recorded absent too, since nothing else would notice them appear.
+func (sc *scanner) readIgnore(file string, domain []string, recordAbsent bool) []gitignore.Pattern {
+	st := FileStat{Size: -1}
+	var ps []gitignore.Pattern
+	if f, err := os.Open(file); err == nil {
+		if fi, err := f.Stat(); err == nil {
+			st = statOf(fi)
+		}
+		lines := bufio.NewScanner(f)
+		for lines.Scan() {
+			line := strings.TrimSuffix(lines.Text(), "\r")
+			if strings.TrimSpace(line) == "" || strings.HasPrefix(line, "#") {
+				continue
+			}
+			ps = append(ps, gitignore.ParsePattern(line, domain))
+		}
+		f.Close()
+	}
+	if st.Size < 0 && !recordAbsent {
+		return nil
+	}
+	if prev, ok := sc.state.ignores[file]; !ok || prev != st {
+		sc.state.ignores[file] = st
+		sc.state.dirty = true
+		sc.rulesChanged = true
+	}
+	return ps
+}
+
+// ignoresChanged reports whether an ignore file read by an earlier scan has
+// changed since; folder listings made under the old rules are then stale.
+func (s *ScanState) ignoresChanged() bool {
+	for file, was := range s.ignores {
+		st := FileStat{Size: -1}
+		if fi, err := os.Stat(file); err == nil {
+			st = statOf(fi)
+		}
+		if st != was {
+			return true
+		}
+	}
+	return false
+}
+
+// ReadFile reads a local note: its git blob id computed over the whole file,
+// and at most limit bytes of its content, so a huge file is cut rather than
+// held in memory.
+func ReadFile(abs string, limit int64) (plumbing.Hash, []byte, int64, error) {
+	f, err := os.Open(abs)
+	if err != nil {
+		return plumbing.ZeroHash, nil, 0, err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return plumbing.ZeroHash, nil, 0, fmt.Errorf("stat %s: %w", abs, err)
+	}
+	head := make([]byte, min(fi.Size(), limit))
+	if _, err := io.ReadFull(f, head); err != nil {
+		return plumbing.ZeroHash, nil, 0, fmt.Errorf("reading %s: %w", abs, err)
+	}
+	h := sha1.New()
+	fmt.Fprintf(h, "blob %d\x00", fi.Size())
+	h.Write(head)
+	n, err := io.Copy(h, f)
+	if err != nil {
+		return plumbing.ZeroHash, nil, 0, fmt.Errorf("reading %s: %w", abs, err)
+	}
+	if int64(len(head))+n != fi.Size() {
+		return plumbing.ZeroHash, nil, 0, fmt.Errorf("%s changed while being read", abs)
+	}
+	var id plumbing.Hash
+	copy(id[:], h.Sum(nil))
+	return id, head, fi.Size(), nil
+}

@@ -1,0 +1,104 @@
+// Package vaulttest builds real git repositories in temporary folders for
+// tests, driving the git command line the way a user would.
+package vaulttest
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// Repo is a git working tree made for one test.
+type Repo struct {
+	t   testing.TB
+	Dir string
+	// Private is the private notes folder (OMH_LOCAL_DIR) of this test.
+	Private string
+}
+
+// Isolate points HOME, the XDG folders and git's global config at empty
+// temporary folders, so a developer's own settings never leak into a test.
+// It also sets OMH_LOCAL_DIR to a fresh private folder and returns it.
+func Isolate(t testing.TB) string {
+	t.Helper()
+	home := t.TempDir()
+	for k, v := range map[string]string{
+		"HOME":                home,
+		"XDG_CONFIG_HOME":     filepath.Join(home, ".config"),
+		"XDG_DATA_HOME":       filepath.Join(home, ".local", "share"),
+		"XDG_CACHE_HOME":      filepath.Join(home, ".cache"),
+		"GIT_CONFIG_NOSYSTEM": "1",
+		"GIT_CONFIG_GLOBAL":   filepath.Join(home, ".gitconfig"),
+		"OMH_LOCAL_DIR":       filepath.Join(home, "private"),
+		"OMH_SOURCE":          "",
+	} {
+		t.Setenv(k, v)
+	}
+	return os.Getenv("OMH_LOCAL_DIR")
+}
+
+// New makes an empty repository (no commits) in an isolated environment.
+func New(t testing.TB) *Repo {
+	t.Helper()
+	r := &Repo{t: t, Dir: t.TempDir(), Private: Isolate(t)}
+	r.Git("init", "-q", "-b", "main")
+	r.Git("config", "user.name", "Test Author")
+	r.Git("config", "user.email", "author@example.com")
+	r.Git("config", "commit.gpgsign", "false")
+	return r
+}
+
+// Git runs git in the repository and returns its trimmed output.
+func (r *Repo) Git(args ...string) string {
+	r.t.Helper()
+	return r.GitAt("2026-01-01T12:00:00Z", args...)
+}
+
+// GitAt runs git with author and committer dates set to date.
+func (r *Repo) GitAt(date string, args ...string) string {
+	r.t.Helper()
+	cmd := exec.Command("git", args...)
+	cmd.Dir = r.Dir
+	cmd.Env = append(os.Environ(), "GIT_AUTHOR_DATE="+date, "GIT_COMMITTER_DATE="+date)
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		r.t.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, out)
+	}
+	return strings.TrimSpace(string(out))
+}
+
+// Write creates or replaces a file of the working tree.
+func (r *Repo) Write(path, content string) {
+	r.t.Helper()
+	WriteFile(r.t, filepath.Join(r.Dir, filepath.FromSlash(path)), content)
+}
+
+// Remove deletes a file of the working tree.
+func (r *Repo) Remove(path string) {
+	r.t.Helper()
+	if err := os.Remove(filepath.Join(r.Dir, filepath.FromSlash(path))); err != nil {
+		r.t.Fatal(err)
+	}
+}
+
+// Commit stages everything and commits it at date (RFC 3339), returning
+// the new commit's id.
+func (r *Repo) Commit(date, message string) string {
+	r.t.Helper()
+	r.GitAt(date, "add", "-A")
+	r.GitAt(date, "commit", "-q", "--allow-empty", "-m", message)
+	return r.Git("rev-parse", "HEAD")
+}
+
+// WriteFile writes content to path, creating its folders.
+func WriteFile(t testing.TB, path, content string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
