@@ -45,7 +45,8 @@ type view struct {
 	private   string
 	local     []vault.LocalFile
 	skips     []vault.Skip
-	fresh     bool // nothing differs from the snapshot
+	fresh     bool   // nothing differs from the snapshot
+	notice    string // something wrong with the store itself, said on every command
 }
 
 // look compares the store with its snapshot, reading through q. The team
@@ -70,6 +71,7 @@ func (c *Cache) look(q querier, r *vault.Repo, opt Options) (*view, error) {
 	if s == nil {
 		return v, nil
 	}
+	v.notice = notice(r, cfg, s.state)
 	if v.private, err = r.PrivateDir(plumbing.NewHash(s.state.Root)); err != nil {
 		return nil, err
 	}
@@ -118,7 +120,7 @@ func notesDir(r *vault.Repo, cfg vault.Config, head plumbing.Hash, s *snapRow) (
 	if cfg.Notes != "" {
 		return cfg.Notes, nil
 	}
-	if fi, err := os.Stat(filepath.Join(r.Root, filepath.FromSlash(vault.DefaultNotesDir))); err == nil && fi.IsDir() {
+	if isDir(filepath.Join(r.Root, filepath.FromSlash(vault.DefaultNotesDir))) {
 		return vault.DefaultNotesDir, nil
 	}
 	if head.IsZero() {
@@ -140,6 +142,11 @@ func notesDir(r *vault.Repo, cfg vault.Config, head plumbing.Hash, s *snapRow) (
 		return "", nil
 	}
 	return vault.DefaultNotesDir, nil
+}
+
+func isDir(path string) bool {
+	fi, err := os.Stat(path)
+	return err == nil && fi.IsDir()
 }
 
 // sameLocal reports whether the local notes found equal the snapshot's.
@@ -203,7 +210,7 @@ func (c *Cache) Fresh(r *vault.Repo, opt Options) (*Snapshot, Report, error) {
 	}
 	if v.fresh && !v.snap.scanState().Changed() {
 		s, err := newSnapshot(tx, v.snap, opt)
-		return s, Report{}, err
+		return s, v.report(Report{}), err
 	}
 	tx.Rollback()
 	if v.fresh {
@@ -211,7 +218,7 @@ func (c *Cache) Fresh(r *vault.Repo, opt Options) (*Snapshot, Report, error) {
 		// not read again, when no refresh is writing right now.
 		c.saveScan(v.snap)
 		s, err := c.openSnapshot(r, opt)
-		return s, Report{}, err
+		return s, v.report(Report{}), err
 	}
 	unlock, ok, err := c.lockRefresh(opt.LockWait)
 	if err != nil {
@@ -232,7 +239,27 @@ func (c *Cache) Fresh(r *vault.Repo, opt Options) (*Snapshot, Report, error) {
 		return nil, rep, err
 	}
 	s, err := c.openSnapshot(r, opt)
-	return s, rep, err
+	if err != nil {
+		return nil, rep, err
+	}
+	v.notice = notice(r, v.cfg, s.state)
+	return s, v.report(rep), nil
+}
+
+func (v *view) report(rep Report) Report {
+	if v.notice != "" {
+		rep.Warnings = append(rep.Warnings, v.notice)
+	}
+	return rep
+}
+
+// notice says what is wrong with the store itself rather than with one
+// note: a configured notes root that exists nowhere.
+func notice(r *vault.Repo, cfg vault.Config, st snapState) string {
+	if cfg.Notes != "" && st.Tree == "" && !isDir(filepath.Join(r.Root, filepath.FromSlash(cfg.Notes))) {
+		return fmt.Sprintf("the notes root %s named in %s exists neither at HEAD nor in the working tree", cfg.Notes, vault.ConfigPath)
+	}
+	return ""
 }
 
 // readTx starts a read transaction: every query of one answer sees the same

@@ -76,8 +76,16 @@ func newRefresher(c *Cache, tx *sql.Tx, r *vault.Repo, opt Options) (*refresher,
 	return rf, nil
 }
 
+// warn records a warning once: a file can be met by both the team layer's
+// and the working tree's walk.
 func (rf *refresher) warn(format string, args ...any) {
-	rf.warnings = append(rf.warnings, fmt.Sprintf(format, args...))
+	w := fmt.Sprintf(format, args...)
+	for _, seen := range rf.warnings {
+		if seen == w {
+			return
+		}
+	}
+	rf.warnings = append(rf.warnings, w)
 }
 
 func (rf *refresher) run() error {

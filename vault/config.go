@@ -123,17 +123,20 @@ func stringList(n *yaml.Node) ([]string, bool) {
 
 // Excluded reports whether the note file at rel (relative to the notes root)
 // is excluded by one of the globs. A glob without "/" matches the file's name
-// at any depth (README.md); one with "/" is anchored at the notes root; "*"
+// at any depth (README.md); one with "/" (a leading one included) is anchored
+// at the notes root; "*"
 // and "?" stay within a path segment and "**" spans any number of segments
 // (.github/**).
 func Excluded(globs []string, rel string) bool {
 	parts := strings.Split(rel, "/")
 	for _, g := range globs {
-		g = strings.TrimPrefix(strings.TrimSpace(g), "/")
+		g = strings.TrimSpace(g)
+		anchored := strings.Contains(g, "/")
+		g = strings.TrimPrefix(g, "/")
 		if g == "" {
 			continue
 		}
-		if !strings.Contains(g, "/") {
+		if !anchored {
 			if ok, _ := path.Match(g, parts[len(parts)-1]); ok {
 				return true
 			}

@@ -136,10 +136,9 @@ type fieldDecoder struct {
 	dated, created Date
 }
 
+// field decodes one field. Keys that are not scalars have an empty Value,
+// which names no field.
 func (d *fieldDecoder) field(key, value *yaml.Node) {
-	if key.Kind != yaml.ScalarNode {
-		return
-	}
 	name, line := key.Value, d.fm.fileLine(key.Line)
 	p := d.p
 	switch name {

@@ -279,6 +279,7 @@ func TestInvalidYAMLKeepsTheBody(t *testing.T) {
 		{"bad indentation", "title: T\n  tags: [a\nb: c\n", 3},
 		{"unclosed flow list", "title: T\ntags: [a, b\n", 3},
 		{"tab indentation", "title: T\ntags:\n\t- a\n", 4},
+		{"error past the last line", "title: T\ntags: [\n", 4},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -258,10 +258,10 @@ func (t *inlineText) linkEnd(link *ast.Link, opaque map[int]int) int {
 	case link.Reference.Type != ast.ReferenceLinkShortcut:
 		end = closureEnd(buf, end+1, ']')
 	}
+	// goldmark formed the link, so its syntax is complete; the guards
+	// below only keep a future goldmark from making Parse panic.
 	end = min(end, len(buf))
 	if end <= start {
-		// Only if goldmark ever placed a link outside its block's lines;
-		// the "[" is all that is known then.
 		return link.Pos() + 1
 	}
 	return t.offs[end-1] + 1

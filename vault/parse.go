@@ -131,7 +131,6 @@ func collectNodes(doc ast.Node, src []byte) *bodyNodes {
 			return ast.WalkSkipChildren, nil
 		case *ast.CodeSpan:
 			b.addInlineCode(byteSpan{n.Pos(), codeSpanEnd(src, n.Pos())})
-			return ast.WalkSkipChildren, nil
 		case *ast.RawHTML:
 			if segs := n.Segments; segs.Len() > 0 {
 				b.addInlineCode(byteSpan{segs.At(0).Start, segs.At(segs.Len() - 1).Stop})
@@ -159,8 +158,9 @@ func (b *bodyNodes) addInlineCode(s byteSpan) {
 	b.opaque[s.start] = s.end
 }
 
-// blockLines covers whole lines from the block's first to its last content
-// line, so that a fence's info string is covered too.
+// blockLines covers a block from its start to the end of its last line,
+// so that a fence's info string and an HTML block's closing line are
+// covered too.
 func blockLines(src []byte, n ast.Node) byteSpan {
 	last := n.Pos()
 	if lines := n.Lines(); lines.Len() > 0 {
@@ -173,7 +173,7 @@ func blockLines(src []byte, n ast.Node) byteSpan {
 	if i := bytes.IndexByte(src[last:], '\n'); i >= 0 {
 		end = last + i + 1
 	}
-	return byteSpan{bytes.LastIndexByte(src[:n.Pos()], '\n') + 1, end}
+	return byteSpan{n.Pos(), end}
 }
 
 // codeSpanEnd returns the end of the code span whose backticks start at pos.

@@ -274,7 +274,11 @@ func (sc *scanner) list(abs, rel string, worktree bool) (seenDir, error) {
 			d.Dirs = append(d.Dirs, name)
 		case !strings.HasSuffix(name, NoteExt):
 		case e.Type()&fs.ModeSymlink != 0:
-			sc.skips = append(sc.skips, Skip{filepath.Join(abs, name), "a symbolic link; omh never follows links"})
+			where := filepath.Join(abs, name)
+			if worktree {
+				where = path.Join(sc.NotesDir, child)
+			}
+			sc.skips = append(sc.skips, Skip{where, "a symbolic link; omh never follows links"})
 		case e.Type().IsRegular():
 			if worktree && sc.ignored(child, false) {
 				continue

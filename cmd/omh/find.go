@@ -15,7 +15,7 @@ import (
 // FindCmd is `omh find`.
 type FindCmd struct {
 	Question   []string `arg:"" name:"question" help:"The question, in one or more words (no quotes needed); - reads it from standard input."`
-	Also       []string `name:"also" placeholder:"Q" help:"Another phrasing of the same question; each is scored alone and a note keeps its best."`
+	Also       []string `name:"also" sep:"none" placeholder:"Q" help:"Another phrasing of the same question; each is scored alone and a note keeps its best."`
 	Roots      int      `name:"roots" default:"8" placeholder:"N" help:"How many ranked notes to print; the rest are counted."`
 	Layer      string   `name:"layer" enum:"team,local," default:"" placeholder:"team|local" help:"Only notes of this layer (a team-only answer is safe to paste into a pull request)."`
 	Type       string   `name:"type" placeholder:"T" help:"Only ranked notes of this type."`

@@ -162,3 +162,12 @@ func TestNoMatchAndEmptyStoreAreSentences(t *testing.T) {
 		t.Errorf("empty store answer %q", out)
 	}
 }
+
+// A phrasing is a sentence: commas inside it do not split it in two.
+func TestAPhrasingMayContainCommas(t *testing.T) {
+	r := provenanceRepo(t)
+	reply := findJSON(t, r.Dir, "kubernetes", "--also", "image, unprivileged")
+	if !reflect.DeepEqual(reply.Question, []string{"kubernetes", "image, unprivileged"}) {
+		t.Errorf("question %q", reply.Question)
+	}
+}

@@ -85,7 +85,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) (status int) 
 		kong.Description("Ask a git repository of markdown notes what it knows."),
 		kong.Writers(stdout, stderr),
 		kong.Exit(func(code int) { panic(exitRequest(code)) }),
-		kong.ConfigureHelp(kong.HelpOptions{Compact: true}),
+		kong.ConfigureHelp(kong.HelpOptions{Compact: true, WrapUpperBound: 100}),
 	)
 	if err != nil {
 		panic(err) // the CLI definition itself is wrong

@@ -1,0 +1,178 @@
+package vault
+
+import (
+	"os"
+	"path/filepath"
+	"reflect"
+	"sort"
+	"testing"
+	"time"
+
+	"github.com/go-git/go-git/v5/plumbing"
+
+	"github.com/omh-notes/omh/vault/vaulttest"
+)
+
+type scanFixture struct {
+	repo  *vaulttest.Repo
+	r     *Repo
+	state *ScanState
+}
+
+func newScanFixture(t *testing.T) *scanFixture {
+	rp := vaulttest.New(t)
+	rp.Write("notes/a.md", "# A\n")
+	rp.Write("notes/sub/b.md", "# B\n")
+	rp.Write("notes/README.md", "# Readme\n")
+	rp.Write("other/c.md", "# Outside the notes root\n")
+	rp.Commit("2026-01-01T10:00:00Z", "notes")
+	r, err := OpenRepo(rp.Dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &scanFixture{repo: rp, r: r, state: NewScanState()}
+}
+
+// tracked lists HEAD's notes under notes/ the way the team layer does.
+func (f *scanFixture) tracked(t *testing.T) map[string]plumbing.Hash {
+	head, err := f.r.Head()
+	if err != nil {
+		t.Fatal(err)
+	}
+	tree, err := f.r.NotesTree(head, "notes")
+	if err != nil {
+		t.Fatal(err)
+	}
+	changes, _, err := f.r.DiffNotes(plumbing.ZeroHash, tree, "notes", []string{"README.md"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]plumbing.Hash{}
+	for _, c := range changes {
+		out[c.New.Path] = c.New.Blob
+	}
+	return out
+}
+
+// scan runs a scan as of a moment well after every write, so no file is
+// racy and a scan after no change must not read any file.
+func (f *scanFixture) scan(t *testing.T, worktree bool) []string {
+	t.Helper()
+	ls := LocalScan{Repo: f.r, NotesDir: "notes", Exclude: []string{"README.md"}, Tracked: f.tracked(t), Private: f.repo.Private, Worktree: worktree}
+	found, _, err := ls.Run(f.state, time.Now().Add(time.Hour))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, lf := range found {
+		if lf.Private {
+			rel, _ := filepath.Rel(f.repo.Private, lf.Path)
+			out = append(out, "private:"+lf.Key+"="+rel)
+		} else {
+			out = append(out, lf.Key+"="+lf.Path)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+func TestTheLocalLayerIsWhatDiffersFromHead(t *testing.T) {
+	f := newScanFixture(t)
+	if got := f.scan(t, true); got != nil {
+		t.Fatalf("a clean checkout has no local notes, got %v", got)
+	}
+	f.repo.Write("notes/a.md", "# A, edited\n")
+	f.repo.Write("notes/new/d.md", "# New\n")
+	f.repo.Write("notes/README.md", "# Edited but excluded\n")
+	f.repo.Write("other/e.md", "# Outside the notes root\n")
+	f.repo.Remove("notes/sub/b.md")
+	vaulttest.WriteFile(t, filepath.Join(f.repo.Private, "mine.md"), "# Mine\n")
+	want := []string{"a=notes/a.md", "new/d=notes/new/d.md", "private:mine=mine.md"}
+	if got := f.scan(t, true); !reflect.DeepEqual(got, want) {
+		t.Errorf("got %v, want %v", got, want)
+	}
+	if got := f.scan(t, false); !reflect.DeepEqual(got, []string{"private:mine=mine.md"}) {
+		t.Errorf("without the working tree: %v", got)
+	}
+	// Staged but then reverted in the working copy: the working copy equals
+	// HEAD, so it is not a local note.
+	f.repo.Git("add", "notes/a.md")
+	f.repo.Write("notes/a.md", "# A\n")
+	if got := f.scan(t, true); !reflect.DeepEqual(got, []string{"new/d=notes/new/d.md", "private:mine=mine.md"}) {
+		t.Errorf("after reverting a staged edit: %v", got)
+	}
+}
+
+// The second scan of an unchanged tree reads no file and lists no folder:
+// its state is exactly the first scan's.
+func TestAScanOfAnUnchangedTreeReadsNothing(t *testing.T) {
+	f := newScanFixture(t)
+	f.repo.Write("notes/new.md", "# New\n")
+	f.scan(t, true)
+	before, _ := f.state.MarshalBinary()
+	f.state.dirty = false
+	f.scan(t, true)
+	after, _ := f.state.MarshalBinary()
+	if f.state.Changed() || string(before) != string(after) {
+		t.Error("an unchanged tree changed the scan state")
+	}
+	// The state survives a round trip through its encoding.
+	var decoded ScanState
+	if err := decoded.UnmarshalBinary(after); err != nil || !reflect.DeepEqual(decoded.files, f.state.files) {
+		t.Errorf("decode: %v", err)
+	}
+	if err := decoded.UnmarshalBinary(after[:len(after)-3]); err == nil || len(decoded.files) != 0 {
+		t.Error("a cut state must fail to decode and leave an empty state")
+	}
+}
+
+func TestIgnoredFilesAndOtherRepositoriesAreNotNotes(t *testing.T) {
+	f := newScanFixture(t)
+	f.repo.Write("notes/draft.md", "# Draft\n")
+	f.repo.Write("notes/build/out.md", "# Generated\n")
+	f.repo.Write("notes/vendored/.git/HEAD", "ref: refs/heads/main\n")
+	f.repo.Write("notes/vendored/theirs.md", "# Another repository's note\n")
+	f.repo.Write(".gitignore", "build/\n")
+	want := []string{"draft=notes/draft.md"}
+	if got := f.scan(t, true); !reflect.DeepEqual(got, want) {
+		t.Errorf("got %v, want %v", got, want)
+	}
+	// An ignore rule added later drops a note found before.
+	f.repo.Write("notes/.gitignore", "draft.md\n")
+	if got := f.scan(t, true); got != nil {
+		t.Errorf("after ignoring draft.md: %v", got)
+	}
+	// And removing the rule brings it back.
+	f.repo.Remove("notes/.gitignore")
+	if got := f.scan(t, true); !reflect.DeepEqual(got, want) {
+		t.Errorf("after removing the rule: %v", got)
+	}
+}
+
+// A file rewritten within the same clock tick keeps its size and time, so
+// stat alone cannot see the change; a file hashed that close to its
+// modification is read again next time.
+func TestARacyFileIsReadAgain(t *testing.T) {
+	f := newScanFixture(t)
+	path := filepath.Join(f.repo.Dir, "notes", "racy.md")
+	vaulttest.WriteFile(t, path, "# one\n")
+	fi, _ := os.Stat(path)
+	ls := LocalScan{Repo: f.r, NotesDir: "notes", Exclude: []string{"README.md"}, Tracked: f.tracked(t), Worktree: true}
+	first, _, err := ls.Run(f.state, fi.ModTime())
+	if err != nil || len(first) != 1 {
+		t.Fatalf("%v %v", first, err)
+	}
+	// Same size, same mtime, other content; ctime and inode faked back too.
+	vaulttest.WriteFile(t, path, "# two\n")
+	if err := os.Chtimes(path, fi.ModTime(), fi.ModTime()); err != nil {
+		t.Fatal(err)
+	}
+	st := f.state.files["w:notes/racy.md"]
+	now, _ := os.Stat(path)
+	st.FileStat = statOf(now)
+	f.state.files["w:notes/racy.md"] = st
+	second, _, err := ls.Run(f.state, fi.ModTime().Add(time.Second))
+	if err != nil || len(second) != 1 || second[0].Blob == first[0].Blob {
+		t.Errorf("the rewrite was missed: %v %v", second, err)
+	}
+}
