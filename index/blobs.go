@@ -13,10 +13,16 @@ import (
 	"github.com/omh-notes/omh/vault"
 )
 
-// maxNoteBytes bounds what is parsed of one note. A larger file is indexed
+// maxNoteBytes bounds what is indexed of one note. A larger file is indexed
 // from its first part, with a warning, so one huge file can neither exhaust
 // memory nor crowd the cache.
 const maxNoteBytes = 4 << 20
+
+// maxMarkdownBytes bounds what goldmark parses for headings and links:
+// some inputs cost it time out of proportion to their size (160 KB of
+// unclosed link openers took five seconds), and a note's structure is at its
+// start. Its words are indexed up to maxNoteBytes regardless.
+const maxMarkdownBytes = 512 << 10
 
 // blobMeta is what parsing a note's bytes yields, stored per blob.
 type blobMeta struct {
@@ -41,7 +47,7 @@ func analyze(content []byte, size int64, dict *termDict) (blobMeta, []termEntry,
 		meta.Binary = true
 		return meta, nil, nil
 	}
-	meta.Parsed = vault.Parse(content)
+	meta.Parsed = vault.Parse(content[:min(len(content), maxMarkdownBytes)])
 	fields := map[string]*termEntry{}
 	add := func(text string, f retrieve.Field) {
 		retrieve.EachToken(text, func(_, _ int, term string) {

@@ -53,9 +53,9 @@ func isDelimiter(line []byte, mark string) bool {
 }
 
 // fileLine converts a 1-based line of the YAML text, which starts on the
-// file's second line, to a line of the file inside the block.
-func (fm frontmatter) fileLine(yamlLine int) int {
-	return min(max(1+yamlLine, 1), fm.lines)
+// file's second line, to a line of the file.
+func fileLine(yamlLine int) int {
+	return 1 + yamlLine
 }
 
 // yamlErrorLine finds the "line N" that yaml error messages carry.
@@ -78,37 +78,39 @@ var yamlParserErrors = map[string]bool{
 	"found undefined tag handle":             true,
 }
 
-// decodeFrontmatter fills p's frontmatter fields, recording a Problem for
-// every part that cannot be used.
-func decodeFrontmatter(fm frontmatter, p *Parsed) {
+// decodeFrontmatter fills p's fields from the frontmatter's YAML text,
+// recording a Problem for every part that cannot be used.
+func decodeFrontmatter(text []byte, p *Parsed) {
 	var doc yaml.Node
 	// yaml rejects invalid UTF-8 outright; replacing it keeps one stray byte
 	// in a title from discarding every field, and leaves line numbers intact.
-	if err := yaml.Unmarshal(bytes.ToValidUTF8(fm.yaml, []byte("\uFFFD")), &doc); err != nil {
-		p.addYAMLError(fm, err)
+	if err := yaml.Unmarshal(bytes.ToValidUTF8(text, []byte("\uFFFD")), &doc); err != nil {
+		p.addYAMLError(err)
 		return
 	}
 	if len(doc.Content) == 0 {
 		return
 	}
-	root := resolveAlias(doc.Content[0])
+	root := doc.Content[0]
 	if isNullNode(root) {
 		return
 	}
 	if root.Kind != yaml.MappingNode {
-		p.problem(fm.fileLine(root.Line), "frontmatter-not-map",
+		p.problem(fileLine(root.Line), "frontmatter-not-map",
 			"frontmatter must be a map of fields, not %s", describeNode(root))
 		return
 	}
-	d := fieldDecoder{fm: fm, p: p}
+	d := fieldDecoder{p: p}
 	for i := 0; i+1 < len(root.Content); i += 2 {
 		d.field(root.Content[i], resolveAlias(root.Content[i+1]))
 	}
 	d.finish()
 }
 
-func (p *Parsed) addYAMLError(fm frontmatter, err error) {
-	msg := strings.ReplaceAll(err.Error(), "\n", " ")
+// addYAMLError reports err on the line it names, or on the opening
+// delimiter's line when it names none.
+func (p *Parsed) addYAMLError(err error) {
+	msg := err.Error()
 	line := 1
 	if m := yamlErrorLine.FindStringSubmatch(msg); m != nil {
 		n, _ := strconv.Atoi(m[1])
@@ -116,7 +118,7 @@ func (p *Parsed) addYAMLError(fm frontmatter, err error) {
 		if yamlParserErrors[msg] {
 			n++
 		}
-		line = fm.fileLine(n)
+		line = fileLine(n)
 	}
 	msg = strings.TrimPrefix(msg, "yaml: ")
 	p.problem(line, "frontmatter-yaml", "frontmatter is not valid YAML: %s", msg)
@@ -130,7 +132,6 @@ func (p *Parsed) problem(line int, rule, format string, args ...any) {
 // fieldDecoder carries the fields that are only settled once every key has
 // been seen.
 type fieldDecoder struct {
-	fm             frontmatter
 	p              *Parsed
 	title          string
 	dated, created Date
@@ -139,7 +140,7 @@ type fieldDecoder struct {
 // field decodes one field. Keys that are not scalars have an empty Value,
 // which names no field.
 func (d *fieldDecoder) field(key, value *yaml.Node) {
-	name, line := key.Value, d.fm.fileLine(key.Line)
+	name, line := key.Value, fileLine(key.Line)
 	p := d.p
 	switch name {
 	case "title":

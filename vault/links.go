@@ -198,7 +198,7 @@ var urlScheme = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9+.-]*:`)
 // (URLs, anchors within the note, images, documents) is not a note link.
 func noteDestination(dest string) (target, fragment string, ok bool) {
 	dest = strings.TrimSpace(dest)
-	if dest == "" || dest[0] == '#' || urlScheme.MatchString(dest) {
+	if urlScheme.MatchString(dest) {
 		return "", "", false
 	}
 	dest, fragment, _ = strings.Cut(dest, "#")

@@ -127,6 +127,7 @@ func TestMarkdownLinks(t *testing.T) {
 		{"balanced parentheses", "[s](a(1).md)", []wantLink{{syntax: "[s](a(1).md)", kind: MarkdownLink, target: "a(1)", label: "s"}}},
 		{"title", "[s](a.md \"A title\")", []wantLink{{syntax: "[s](a.md \"A title\")", kind: MarkdownLink, target: "a", label: "s"}}},
 		{"escaped quote in title", "[s](a.md \"x \\\" y\") z", []wantLink{{syntax: "[s](a.md \"x \\\" y\")", kind: MarkdownLink, target: "a", label: "s"}}},
+		{"parenthesis inside the title", "[s](a.md \"x) y\") z", []wantLink{{syntax: "[s](a.md \"x) y\")", kind: MarkdownLink, target: "a", label: "s"}}},
 		{"parenthesised title", "[s]( a.md (t) ) x", []wantLink{{syntax: "[s]( a.md (t) )", kind: MarkdownLink, target: "a", label: "s"}}},
 		{"markup in text", "[*big* `code`](a.md)", []wantLink{{syntax: "[*big* `code`](a.md)", kind: MarkdownLink, target: "a", label: "big code"}}},
 		{"brackets in text", "[a [b] c](a.md)", []wantLink{{syntax: "[a [b] c](a.md)", kind: MarkdownLink, target: "a", label: "a [b] c"}}},

@@ -72,7 +72,7 @@ func Parse(content []byte) Parsed {
 	switch {
 	case found:
 		p.BodyStart, p.FrontmatterLines = fm.end, fm.lines
-		decodeFrontmatter(fm, &p)
+		decodeFrontmatter(fm.yaml, &p)
 	case unclosed:
 		p.problem(1, "frontmatter-unclosed", `frontmatter opened on line 1 is never closed by a "---" line`)
 	}

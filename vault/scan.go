@@ -16,6 +16,7 @@ import (
 
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/format/gitignore"
+	"github.com/go-git/go-git/v5/plumbing/format/index"
 )
 
 // The local layer is found the way git finds a dirty working tree: by
@@ -138,6 +139,9 @@ type scanner struct {
 	skips        []Skip
 	patterns     map[string][]gitignore.Pattern // by folder, this run only
 	rulesChanged bool                           // an ignore file differs from what the state recorded
+	gitIndex     map[string]index.Entry         // git's index, read at most once per scan
+	indexTime    int64                          // its modification time
+	indexRead    bool
 }
 
 func (ls LocalScan) newScanner(state *ScanState, now time.Time) *scanner {
@@ -303,6 +307,13 @@ func (sc *scanner) check(id, abs string) (plumbing.Hash, bool, error) {
 	if ok && prev.FileStat == st && prev.Checked-prev.Mtime >= racyWindow {
 		return prev.Blob, true, nil
 	}
+	if rel, inWorktree := strings.CutPrefix(id, "w:"); inWorktree && !ok {
+		if blob, known := sc.fromIndex(rel, st); known {
+			sc.state.files[id] = seenFile{FileStat: st, Blob: blob, Checked: sc.now}
+			sc.state.dirty = true
+			return blob, true, nil
+		}
+	}
 	blob, st, err := hashFile(abs)
 	if errors.Is(err, fs.ErrNotExist) {
 		return plumbing.ZeroHash, false, nil
@@ -313,6 +324,49 @@ func (sc *scanner) check(id, abs string) (plumbing.Hash, bool, error) {
 	sc.state.files[id] = seenFile{FileStat: st, Blob: blob, Checked: sc.now}
 	sc.state.dirty = true
 	return blob, true, nil
+}
+
+// fromIndex takes a file's blob id from git's index when the index holds an
+// entry for it whose stat data match and that git wrote after the file
+// last changed, the test git itself uses. It saves hashing every file the
+// first time a working tree is scanned. An index go-git cannot read (a split
+// or sparse index, a newer format) only means the files are hashed.
+func (sc *scanner) fromIndex(rel string, st FileStat) (plumbing.Hash, bool) {
+	if !sc.indexRead {
+		sc.indexRead = true
+		sc.gitIndex, sc.indexTime = readGitIndex(filepath.Join(sc.Repo.GitDir, "index"))
+	}
+	e, ok := sc.gitIndex[rel]
+	if !ok || e.Stage != index.Merged || e.SkipWorktree || e.IntentToAdd {
+		return plumbing.ZeroHash, false
+	}
+	mtime, ctime := e.ModifiedAt.UnixNano(), e.CreatedAt.UnixNano()
+	if int64(e.Size) != st.Size || mtime != st.Mtime || (st.Ctime != 0 && ctime != st.Ctime) ||
+		(e.Inode != 0 && e.Inode != uint32(st.Ino)) || mtime >= sc.indexTime {
+		return plumbing.ZeroHash, false
+	}
+	return e.Hash, true
+}
+
+func readGitIndex(path string) (map[string]index.Entry, int64) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, 0
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, 0
+	}
+	var idx index.Index
+	if err := index.NewDecoder(bufio.NewReader(f)).Decode(&idx); err != nil {
+		return nil, 0
+	}
+	entries := make(map[string]index.Entry, len(idx.Entries))
+	for _, e := range idx.Entries {
+		entries[e.Name] = *e
+	}
+	return entries, fi.ModTime().UnixNano()
 }
 
 // HashBytes returns the git blob id of content.

@@ -40,7 +40,8 @@ var (
 
 // vocabulary is a word list ordered by rank: rank 0 is the most frequent.
 type vocabulary struct {
-	words []string
+	words   []string
+	fillers int // words[:fillers] are the real English words
 }
 
 // syntheticWords is how many made-up words follow the filler words.
@@ -49,14 +50,12 @@ const syntheticWords = 50000
 // newVocabulary builds the word list from r alone, so it is the same for
 // every N of one seed and questions compare across sizes.
 func newVocabulary(r *rand.Rand) *vocabulary {
+	words := uniqueFields(fillerText)
 	seen := map[string]bool{}
-	var words []string
-	for _, w := range strings.Fields(fillerText) {
-		if !seen[w] {
-			seen[w] = true
-			words = append(words, w)
-		}
+	for _, w := range words {
+		seen[w] = true
 	}
+	fillers := len(words)
 	for made := 0; made < syntheticWords; {
 		w := syntheticWord(r)
 		if seen[w] || len(w) < 3 {
@@ -66,7 +65,7 @@ func newVocabulary(r *rand.Rand) *vocabulary {
 		words = append(words, w)
 		made++
 	}
-	return &vocabulary{words: words}
+	return &vocabulary{words: words, fillers: fillers}
 }
 
 // syntheticWord strings two to four syllables together.
@@ -81,11 +80,6 @@ func syntheticWord(r *rand.Rand) string {
 		}
 	}
 	return b.String()
-}
-
-// fillerCount is the number of real English words at the top ranks.
-func (v *vocabulary) fillerCount() int {
-	return len(uniqueFields(fillerText))
 }
 
 func uniqueFields(s string) []string {
@@ -117,6 +111,15 @@ func newZipfWords(v *vocabulary, r *rand.Rand) *zipfWords {
 
 func (z *zipfWords) next() string { return z.v.words[z.z.Uint64()] }
 
+// phrase is n Zipf-drawn words separated by spaces.
+func (z *zipfWords) phrase(n int) string {
+	words := make([]string, n)
+	for i := range words {
+		words[i] = z.next()
+	}
+	return strings.Join(words, " ")
+}
+
 // question is one fixed benchmark question, the same for every N of a seed.
 type question struct {
 	Words []string `json:"words"`
@@ -125,30 +128,31 @@ type question struct {
 }
 
 // questionShapes says, for each question, the vocabulary rank band of each
-// word: low ranks are common, high ranks rare. "f" picks a real English
-// filler word, "c" a common synthetic word, "m" a mid-frequency one, "r" a
-// rare one and "x" one so rare it may occur nowhere.
+// word: low ranks are common, high ranks rare. "c" picks one of the 40 most
+// common words (in nearly every note), "f" another real English filler
+// word, "m" a mid-frequency synthetic word, "r" a rare one and "x" one so
+// rare it may occur nowhere.
 var questionShapes = []struct{ kind, bands string }{
 	{"2 mid", "mm"},
 	{"2 common", "cc"},
 	{"3 filler+mid", "fmm"},
 	{"4 rare", "rrrr"},
-	{"5 mixed", "fcmmr"},
+	{"5 mixed", "cfmmr"},
 	{"6 mixed", "ffmmrr"},
-	{"8 long", "fffcmmrx"},
+	{"8 long", "ccfmmmrx"},
 	{"3 filler", "fff"},
-	{"7 mixed", "fcmmmrr"},
+	{"7 mixed", "cfmmmrr"},
 	{"2 filler+rare", "fr"},
 }
 
 // rankBand is the half-open range of ranks a band letter draws from.
 func (v *vocabulary) rankBand(band byte) (lo, hi int) {
-	f := v.fillerCount()
+	f := v.fillers
 	switch band {
-	case 'f':
-		return 0, f
 	case 'c':
-		return f, f + 200
+		return 0, 40
+	case 'f':
+		return 40, f
 	case 'm':
 		return f + 200, f + 3000
 	case 'r':

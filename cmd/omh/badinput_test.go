@@ -23,7 +23,9 @@ func TestOutsideARepositoryIsARefusalWithOneLine(t *testing.T) {
 		t.Errorf("exit %d, stderr %q", r.status, r.stderr)
 	}
 	r = omh(t, dir, "--json", "find", "anything")
-	var e struct{ Error struct{ Code, Message string } }
+	var e struct {
+		Error struct{ Code, Message string }
+	}
 	if err := json.Unmarshal([]byte(r.stderr), &e); err != nil || e.Error.Code != "not_a_repository" || r.status != exitRefused {
 		t.Errorf("--json error %q (%v), exit %d", r.stderr, err, r.status)
 	}
@@ -267,7 +269,9 @@ func TestShowPrintsEveryNoteOfTheKeyWithItsProvenance(t *testing.T) {
 		!strings.Contains(out, "Still true") {
 		t.Errorf("got %s", out)
 	}
-	var reply struct{ Notes []struct{ Layer, Content string } }
+	var reply struct {
+		Notes []struct{ Layer, Content string }
+	}
 	if err := json.Unmarshal([]byte(ok(t, r.Dir, "--json", "show", "--layer", "team", "credentials-are-a-named-volume")), &reply); err != nil ||
 		len(reply.Notes) != 1 || reply.Notes[0].Layer != "team" || strings.Contains(reply.Notes[0].Content, "Still true") {
 		t.Errorf("got %+v (%v)", reply, err)

@@ -61,3 +61,45 @@ func TestASubmoduleIsNotPartOfTheStore(t *testing.T) {
 		t.Errorf("got %+v", reply.Hits)
 	}
 }
+
+// git's index only saves hashing; an index go-git cannot read (damaged, or
+// a sparse index) must not change an answer.
+func TestAnUnreadableGitIndexOnlyCostsHashing(t *testing.T) {
+	for name, spoil := range map[string]func(r *vaulttest.Repo){
+		"damaged": func(r *vaulttest.Repo) {
+			vaulttest.WriteFile(t, filepath.Join(r.Dir, ".git", "index"), "DIRC garbage that is not an index")
+		},
+		"sparse": func(r *vaulttest.Repo) {
+			r.Git("sparse-checkout", "init", "--cone", "--sparse-index")
+			r.Git("sparse-checkout", "set", "notes")
+		},
+	} {
+		t.Run(name, func(t *testing.T) {
+			r := vaulttest.New(t)
+			r.Write("notes/kept.md", "# Kept note about herons\n")
+			r.Write("notes/edited.md", "# Edited note about herons\n")
+			r.Write("elsewhere/far.md", "# Far note about herons\n")
+			r.Commit("2026-01-01T10:00:00Z", "notes")
+			spoil(r)
+			r.Write("notes/edited.md", "# Edited note about herons, changed\n")
+			got := map[string]string{}
+			for _, h := range findJSON(t, r.Dir, "herons").Hits {
+				got[h.Key+" "+h.Layer] = h.Path
+			}
+			// A file a sparse checkout left out of the working tree is still
+			// a team note; it is simply not local.
+			want := map[string]string{
+				"notes/kept team": "notes/kept.md", "notes/edited team": "notes/edited.md",
+				"notes/edited local": "notes/edited.md", "elsewhere/far team": "elsewhere/far.md",
+			}
+			if len(got) != len(want) {
+				t.Errorf("got %v, want %v", got, want)
+			}
+			for k, v := range want {
+				if got[k] != v {
+					t.Errorf("%s: got %q, want %q (all: %v)", k, got[k], v, got)
+				}
+			}
+		})
+	}
+}

@@ -1,0 +1,260 @@
+// Command bench measures omh's speed against two peers, ripgrep and a SQLite
+// FTS5 index, on the same deterministic synthetic git vault, in one run.
+//
+//	go run ./cmd/bench -n 10000 -n 100000 -omh /tmp/omh -work /tmp/omh-bench [-runs 20] [-seed 1]
+//
+// For each N it generates (or reuses) a vault of N notes with N/10 commits,
+// then measures: a cold `omh index` (wall time, peak RSS), the cache's size
+// against the markdown, no-change `omh find` (with and without
+// --no-worktree) and `omh status`, the same questions asked of rg and of
+// the FTS5 peer, and `omh find` / `omh index` right after a one-note
+// commit. Every call is a separate process, as an agent makes it. Tables go
+// to standard output, progress to standard error, and each N's numbers to
+// WORK/results-N.json.
+//
+// It is a program, not a test: `go test ./...` never runs it.
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// config is the command line.
+type config struct {
+	sizes []int
+	omh   string // omh binary; built from src when empty
+	fts   string // FTS5 peer binary; built from src when empty
+	rg    string
+	src   string // the omh module's folder, for building
+	work  string
+	runs  int
+	seed  uint64
+}
+
+// sizeList collects repeated -n flags.
+type sizeList []int
+
+func (s *sizeList) String() string { return fmt.Sprint(*s) }
+func (s *sizeList) Set(v string) error {
+	n, err := strconv.Atoi(strings.ReplaceAll(v, "_", ""))
+	if err != nil || n < 20 {
+		return fmt.Errorf("want a number of notes of at least 20, got %q", v)
+	}
+	*s = append(*s, n)
+	return nil
+}
+
+func parseFlags(args []string) (config, error) {
+	var cfg config
+	var sizes sizeList
+	fl := flag.NewFlagSet("bench", flag.ContinueOnError)
+	fl.Var(&sizes, "n", "number of notes in a vault; repeat for several sizes (default 10000 and 100000)")
+	fl.StringVar(&cfg.omh, "omh", "", "the omh binary to measure (default: build ./cmd/omh into WORK/bin)")
+	fl.StringVar(&cfg.fts, "fts", "", "the FTS5 peer binary (default: build ./cmd/bench/fts into WORK/bin)")
+	fl.StringVar(&cfg.rg, "rg", "rg", "ripgrep; empty to skip it")
+	fl.StringVar(&cfg.src, "src", "", "the omh checkout to build from (default: the module of the current folder)")
+	fl.StringVar(&cfg.work, "work", filepath.Join(os.TempDir(), "omh-bench"), "folder for vaults, databases, the isolated HOME and results")
+	fl.IntVar(&cfg.runs, "runs", 20, "timed runs of each measurement")
+	fl.Uint64Var(&cfg.seed, "seed", 1, "seed of the generated vaults and questions")
+	if err := fl.Parse(args); err != nil {
+		return cfg, err
+	}
+	if fl.NArg() > 0 {
+		return cfg, fmt.Errorf("unexpected arguments %q", fl.Args())
+	}
+	if cfg.runs < 1 {
+		return cfg, errors.New("-runs must be at least 1")
+	}
+	cfg.sizes = sizes
+	if len(cfg.sizes) == 0 {
+		cfg.sizes = []int{10000, 100000}
+	}
+	return cfg, nil
+}
+
+func main() {
+	cfg, err := parseFlags(os.Args[1:])
+	if errors.Is(err, flag.ErrHelp) {
+		os.Exit(0)
+	}
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "bench:", err)
+		os.Exit(2)
+	}
+	if err := run(cfg); err != nil {
+		fmt.Fprintln(os.Stderr, "bench:", err)
+		os.Exit(1)
+	}
+}
+
+// tools are the absolute paths of what is measured.
+type tools struct {
+	omh, fts, rg string
+	ftsDDL       string // schema and query of the FTS5 peer, as it prints them
+}
+
+func run(cfg config) error {
+	var err error
+	if cfg.work, err = filepath.Abs(cfg.work); err != nil {
+		return err
+	}
+	if err := os.MkdirAll(cfg.work, 0o755); err != nil {
+		return err
+	}
+	t, err := prepareTools(cfg)
+	if err != nil {
+		return err
+	}
+	rn, err := newRunner(cfg.work, 0)
+	if err != nil {
+		return err
+	}
+	if t.ftsDDL, err = rn.must(".", nil, t.fts, "ddl"); err != nil {
+		return err
+	}
+	m := machineFacts(rn, t)
+	printMachine(os.Stdout, m, t)
+	var all []*result
+	for _, n := range cfg.sizes {
+		r, err := benchSize(cfg, t, m, n)
+		if err != nil {
+			return err
+		}
+		path := filepath.Join(cfg.work, fmt.Sprintf("results-%d.json", n))
+		if err := writeJSONFile(path, r); err != nil {
+			return err
+		}
+		printResult(os.Stdout, r)
+		fmt.Printf("results written to %s\n\n", path)
+		all = append(all, r)
+	}
+	printScaling(os.Stdout, all)
+	return nil
+}
+
+// newRunner isolates children under work; each vault size gets its own
+// (empty) omh private folder, 0 stands for "no vault".
+func newRunner(work string, n int) (*runner, error) {
+	env, err := isolatedEnv(work, filepath.Join(work, "env", fmt.Sprintf("local-%d", n)))
+	if err != nil {
+		return nil, err
+	}
+	return &runner{env: env}, nil
+}
+
+// prepareTools finds or builds omh and the FTS5 peer, and finds rg.
+func prepareTools(cfg config) (tools, error) {
+	var t tools
+	bin := filepath.Join(cfg.work, "bin")
+	var err error
+	if t.omh, err = toolOrBuild(cfg, cfg.omh, "./cmd/omh", filepath.Join(bin, "omh")); err != nil {
+		return t, err
+	}
+	if t.fts, err = toolOrBuild(cfg, cfg.fts, "./cmd/bench/fts", filepath.Join(bin, "omh-bench-fts")); err != nil {
+		return t, err
+	}
+	if cfg.rg != "" {
+		if t.rg, err = exec.LookPath(cfg.rg); err != nil {
+			fmt.Fprintf(os.Stderr, "bench: %v; measuring without ripgrep\n", err)
+			t.rg = ""
+		}
+	}
+	return t, nil
+}
+
+// toolOrBuild returns the given binary's absolute path, or builds pkg from
+// the omh checkout when none was given.
+func toolOrBuild(cfg config, given, pkg, out string) (string, error) {
+	if given != "" {
+		p, err := exec.LookPath(given)
+		if err != nil {
+			return "", err
+		}
+		return filepath.Abs(p)
+	}
+	src, err := moduleDir(cfg.src)
+	if err != nil {
+		return "", err
+	}
+	fmt.Fprintf(os.Stderr, "building %s into %s …\n", pkg, out)
+	cmd := exec.Command("go", "build", "-o", out, pkg)
+	cmd.Dir, cmd.Stdout, cmd.Stderr = src, os.Stderr, os.Stderr
+	if err := cmd.Run(); err != nil {
+		return "", fmt.Errorf("go build %s: %w", pkg, err)
+	}
+	return out, nil
+}
+
+// moduleDir is the omh checkout: -src, else the module of the current
+// folder, which must be omh's.
+func moduleDir(src string) (string, error) {
+	if src == "" {
+		out, err := exec.Command("go", "env", "GOMOD").Output()
+		if err != nil {
+			return "", fmt.Errorf("go env GOMOD: %w", err)
+		}
+		src = filepath.Dir(strings.TrimSpace(string(out)))
+	}
+	mod, err := os.ReadFile(filepath.Join(src, "go.mod"))
+	if err != nil || !strings.Contains(string(mod), "module github.com/omh-notes/omh\n") {
+		return "", fmt.Errorf("%s is not the omh checkout: run from it, or pass -src, or -omh and -fts", src)
+	}
+	return src, nil
+}
+
+// benchSize runs every measurement for one vault size.
+func benchSize(cfg config, t tools, m machine, n int) (*result, error) {
+	rn, err := newRunner(cfg.work, n)
+	if err != nil {
+		return nil, err
+	}
+	res := &result{N: n, Seed: cfg.seed, Runs: cfg.runs, Started: time.Now().UTC().Format(time.RFC3339), Machine: m}
+	vocab := newVocabulary(rand.New(rand.NewPCG(cfg.seed, 1)))
+	b := &bench{cfg: cfg, tools: t, n: n, rn: rn, vocab: vocab, res: res, issues: map[string]*issue{},
+		qs: vocab.questions(rand.New(rand.NewPCG(cfg.seed, 3)))}
+	err = b.phase("vault", func() error {
+		var err error
+		b.repo, res.Vault, err = prepareVault(rn, cfg.work, cfg.seed, n)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	steps := []struct {
+		name string
+		fn   func() error
+	}{
+		{"cold index", b.coldIndex},
+		{"cache size", func() (err error) { res.Cache, err = b.cacheSize(); return }},
+		{"fts5 build", b.buildFTS},
+		{"no-change queries", b.noChange},
+		{"after-commit", func() error { return b.afterCommit(res.Vault.LastCommit) }},
+		{"cache size again", func() (err error) { res.CacheAfter, err = b.cacheSize(); return }},
+	}
+	for _, s := range steps {
+		if err := b.phase(s.name, s.fn); err != nil {
+			return nil, err
+		}
+	}
+	res.FTS.DDL, res.FTS.Query = ftsSchema(t.ftsDDL)
+	b.flushIssues()
+	return res, nil
+}
+
+// ftsSchema splits what `fts ddl` prints into the DDL and the query.
+func ftsSchema(printed string) (ddl, query string) {
+	lines := strings.Split(strings.TrimSpace(printed), "\n")
+	if len(lines) == 0 {
+		return "", ""
+	}
+	return strings.Join(lines[:len(lines)-1], "\n"), lines[len(lines)-1]
+}

@@ -1,0 +1,554 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Tool names as they appear in tables and JSON.
+const (
+	toolOmh       = "omh"
+	toolOmhNoWT   = "omh --no-worktree"
+	toolRg        = "rg"
+	toolFTS       = "fts5"
+	toolOmhStatus = "omh status --json"
+)
+
+// bench measures one vault size.
+type bench struct {
+	cfg    config
+	tools  tools
+	n      int
+	repo   string
+	rn     *runner
+	vocab  *vocabulary
+	qs     []question
+	res    *result
+	issues map[string]*issue
+}
+
+// issue gathers the unexpected things one tool did (exit status, stderr
+// output) so a run with many of them prints one line, not hundreds.
+type issue struct {
+	count int
+	first string
+}
+
+func (b *bench) note(tool, format string, args ...any) {
+	is := b.issues[tool]
+	if is == nil {
+		is = &issue{first: fmt.Sprintf(format, args...)}
+		b.issues[tool] = is
+		fmt.Fprintf(os.Stderr, "  note: %s: %s\n", tool, is.first)
+	}
+	is.count++
+}
+
+// flushIssues turns the gathered issues into the result's anomaly list.
+func (b *bench) flushIssues() {
+	names := make([]string, 0, len(b.issues))
+	for name := range b.issues {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		is := b.issues[name]
+		b.res.Anomalies = append(b.res.Anomalies, fmt.Sprintf("%s (%d times): %s", name, is.count, is.first))
+	}
+	b.issues = map[string]*issue{}
+}
+
+// phase runs fn and records how long it took.
+func (b *bench) phase(name string, fn func() error) error {
+	fmt.Fprintf(os.Stderr, "N=%d: %s …\n", b.n, name)
+	start := time.Now()
+	err := fn()
+	b.res.Phases = append(b.res.Phases, phaseTime{name, math.Round(time.Since(start).Seconds()*10) / 10})
+	if err != nil {
+		return fmt.Errorf("N=%d, %s: %w", b.n, name, err)
+	}
+	return nil
+}
+
+// accept checks one sample against the exit statuses the tool may use and
+// says whether its time counts; omh should also print nothing on stderr
+// when nothing is wrong.
+func (b *bench) accept(tool string, s sample, okExit ...int) bool {
+	for _, code := range okExit {
+		if s.exit == code {
+			if strings.HasPrefix(tool, "omh") && strings.TrimSpace(s.stderr) != "" {
+				b.note(tool+" stderr", "%s", firstLine(s.stderr))
+			}
+			return true
+		}
+	}
+	b.note(tool+" exit", "exit %d: %s", s.exit, firstLine(s.stderr))
+	return false
+}
+
+func firstLine(s string) string {
+	s = strings.TrimSpace(s)
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return s[:i] + " …"
+	}
+	return s
+}
+
+// omhStatus is the part of `omh status --json` (and `omh index --json`)
+// the benchmark reads.
+type omhStatus struct {
+	Fresh bool `json:"fresh"`
+	Notes struct {
+		Team  int `json:"team"`
+		Local int `json:"local"`
+	} `json:"notes"`
+	Uncommitted []string `json:"uncommitted"`
+	Parsed      int      `json:"parsed"`
+}
+
+func parseStatus(s sample) (omhStatus, error) {
+	var st omhStatus
+	if err := json.Unmarshal(s.stdout, &st); err != nil {
+		return st, fmt.Errorf("reading omh's status JSON: %w (%q)", err, firstLine(string(s.stdout)))
+	}
+	return st, nil
+}
+
+func (b *bench) omhStatus() (omhStatus, error) {
+	s, err := b.rn.run(b.repo, nil, b.tools.omh, "status", "--json")
+	if err != nil {
+		return omhStatus{}, err
+	}
+	if s.exit != 0 {
+		return omhStatus{}, fmt.Errorf("omh status: exit %d: %s", s.exit, firstLine(s.stderr))
+	}
+	return parseStatus(s)
+}
+
+// coldIndex deletes the cache and times one `omh index`.
+func (b *bench) coldIndex() error {
+	if err := os.RemoveAll(filepath.Join(b.repo, ".git", "omh")); err != nil {
+		return err
+	}
+	s, err := b.rn.run(b.repo, nil, b.tools.omh, "index", "--json")
+	if err != nil {
+		return err
+	}
+	if s.exit != 0 {
+		return fmt.Errorf("omh index exited %d: %s", s.exit, strings.TrimSpace(s.stderr))
+	}
+	st, err := parseStatus(s)
+	if err != nil {
+		return err
+	}
+	secs := s.wall.Seconds()
+	b.res.Cold = coldResult{
+		Seconds: round3(secs), MaxRSSKB: s.maxRSSKB, SecondsPer1000: round3(secs / (float64(b.n) / 1000)),
+		TeamNotes: st.Notes.Team, LocalNotes: st.Notes.Local, Parsed: st.Parsed, Stderr: strings.TrimSpace(s.stderr),
+	}
+	if st.Notes.Team != b.n {
+		b.note("omh index", "indexed %d team notes, the vault has %d", st.Notes.Team, b.n)
+	}
+	if st.Notes.Local != 0 {
+		b.note("omh index", "indexed %d local notes in a clean working tree", st.Notes.Local)
+	}
+	b.accept("omh index", s, 0)
+	// The first question after a cold index may still pay one-off work.
+	f, err := b.rn.run(b.repo, nil, b.tools.omh, b.findArgs(b.qs[0], false)...)
+	if err != nil {
+		return err
+	}
+	if b.accept(toolOmh, f, 0) {
+		b.res.Cold.FirstFindMS = round2(float64(f.wall.Microseconds()) / 1000)
+	}
+	return nil
+}
+
+func round3(x float64) float64 { return math.Round(x*1000) / 1000 }
+
+// cacheSize compares the bytes of .git/omh with the markdown at HEAD.
+func (b *bench) cacheSize() (cacheResult, error) {
+	total, files, err := dirBytes(filepath.Join(b.repo, ".git", "omh"))
+	if err != nil {
+		return cacheResult{}, err
+	}
+	md, count, err := b.markdownAtHead()
+	if err != nil {
+		return cacheResult{}, err
+	}
+	return cacheResult{CacheBytes: total, Files: files, MarkdownBytes: md, MarkdownFiles: count, Ratio: ratio(float64(total), float64(md))}, nil
+}
+
+// markdownAtHead sums the blob sizes of HEAD's *.md files under notes/, as
+// git reports them.
+func (b *bench) markdownAtHead() (int64, int, error) {
+	out, err := b.rn.must(b.repo, nil, "git", "ls-tree", "-r", "-l", "-z", "HEAD", "--", "notes")
+	if err != nil {
+		return 0, 0, err
+	}
+	var total int64
+	count := 0
+	for entry := range strings.SplitSeq(out, "\x00") {
+		meta, path, ok := strings.Cut(entry, "\t")
+		fields := strings.Fields(meta)
+		if !ok || len(fields) != 4 || fields[1] != "blob" || !strings.HasSuffix(path, ".md") {
+			continue
+		}
+		size, err := strconv.ParseInt(fields[3], 10, 64)
+		if err != nil {
+			return 0, 0, fmt.Errorf("git ls-tree size %q: %w", fields[3], err)
+		}
+		total += size
+		count++
+	}
+	return total, count, nil
+}
+
+// buildFTS makes the FTS5 peer's database from the working tree (not timed
+// as a query; its build time is reported for context).
+func (b *bench) buildFTS() error {
+	db := filepath.Join(b.cfg.work, fmt.Sprintf("fts-%d.db", b.n))
+	start := time.Now()
+	if _, err := b.rn.must(b.repo, nil, b.tools.fts, "build", "-db", db, "-root", "notes"); err != nil {
+		return err
+	}
+	size, _, err := dirBytesMatching(filepath.Dir(db), filepath.Base(db))
+	if err != nil {
+		return err
+	}
+	b.res.FTS = ftsInfo{DB: db, BuildSeconds: round3(time.Since(start).Seconds()), DBBytes: size}
+	return nil
+}
+
+// dirBytesMatching sums the files of dir whose names start with prefix (a
+// database and its -wal and -shm files).
+func dirBytesMatching(dir, prefix string) (int64, map[string]int64, error) {
+	_, files, err := dirBytes(dir)
+	if err != nil {
+		return 0, nil, err
+	}
+	var total int64
+	for name, size := range files {
+		if strings.HasPrefix(name, prefix) {
+			total += size
+		}
+	}
+	return total, files, nil
+}
+
+func (b *bench) findArgs(q question, noWorktree bool) []string {
+	args := []string{"find"}
+	if noWorktree {
+		args = append(args, "--no-worktree")
+	}
+	return append(args, q.Words...)
+}
+
+// ftsMatch quotes each word and ORs them: the loosest bm25 question, the
+// same bag of words omh and rg get.
+func ftsMatch(q question) string {
+	quoted := make([]string, len(q.Words))
+	for i, w := range q.Words {
+		quoted[i] = `"` + strings.ReplaceAll(w, `"`, `""`) + `"`
+	}
+	return strings.Join(quoted, " OR ")
+}
+
+// call is one timed command of the no-change phase.
+type call struct {
+	tool   string
+	name   string
+	args   []string
+	okExit []int
+}
+
+// calls lists, for one question, the command each tool runs.
+func (b *bench) calls(q question) []call {
+	out := []call{
+		{toolOmh, b.tools.omh, b.findArgs(q, false), []int{0}},
+		{toolOmhNoWT, b.tools.omh, b.findArgs(q, true), []int{0}},
+	}
+	if b.tools.rg != "" {
+		args := []string{"-l", "-i", "-w"}
+		for _, w := range q.Words {
+			args = append(args, "-e", w)
+		}
+		out = append(out, call{toolRg, b.tools.rg, append(args, "notes/"), []int{0, 1}}) // 1: no match
+	}
+	db := filepath.Join(b.cfg.work, fmt.Sprintf("fts-%d.db", b.n))
+	out = append(out, call{toolFTS, b.tools.fts, []string{"query", "-db", db, "-root", "notes", ftsMatch(q)}, []int{0}})
+	return out
+}
+
+// noChange times every tool on every question with nothing changed since
+// the index. The tools take turns inside each round, so a burst of load
+// from other work on the machine hits them alike rather than one of them.
+func (b *bench) noChange() error {
+	st, err := b.omhStatus()
+	if err != nil {
+		return err
+	}
+	if !st.Fresh {
+		b.note("omh status", "not fresh right after omh index")
+	}
+	before, _, err := dirBytes(filepath.Join(b.repo, ".git", "omh"))
+	if err != nil {
+		return err
+	}
+	beforeStamp := cacheStamp(b.repo)
+	times := map[string][][]time.Duration{}
+	rss := map[string][]int64{}
+	b.res.Questions = make([]questionResult, len(b.qs))
+	// One untimed round warms the page cache for every tool and gives the
+	// match counts.
+	for qi, q := range b.qs {
+		qr := &b.res.Questions[qi]
+		qr.question, qr.FTSMatch = q, ftsMatch(q)
+		if err := b.countOmh(qr); err != nil {
+			return err
+		}
+		for _, c := range b.calls(q) {
+			s, err := b.rn.run(b.repo, nil, c.name, c.args...)
+			if err != nil {
+				return err
+			}
+			if b.accept(c.tool, s, c.okExit...) {
+				switch c.tool {
+				case toolRg:
+					qr.RgFiles = s.lines()
+				case toolFTS:
+					qr.FTSRows = s.lines()
+				}
+			}
+		}
+	}
+	for run := 0; run < b.cfg.runs; run++ {
+		fmt.Fprintf(os.Stderr, "\r  round %d/%d", run+1, b.cfg.runs)
+		for qi, q := range b.qs {
+			for _, c := range b.calls(q) {
+				s, err := b.rn.run(b.repo, nil, c.name, c.args...)
+				if err != nil {
+					return err
+				}
+				if !b.accept(c.tool, s, c.okExit...) {
+					continue
+				}
+				if times[c.tool] == nil {
+					times[c.tool] = make([][]time.Duration, len(b.qs))
+				}
+				times[c.tool][qi] = append(times[c.tool][qi], s.wall)
+				rss[c.tool] = append(rss[c.tool], s.maxRSSKB)
+			}
+		}
+		s, err := b.rn.run(b.repo, nil, b.tools.omh, "status", "--json")
+		if err != nil {
+			return err
+		}
+		if b.accept(toolOmhStatus, s, 0) {
+			times[toolOmhStatus] = append(times[toolOmhStatus], []time.Duration{s.wall})
+		}
+	}
+	fmt.Fprintln(os.Stderr)
+	b.summarizeNoChange(times, rss)
+	// A question asked of an unchanged store should not write the cache.
+	if after := cacheStamp(b.repo); after != beforeStamp {
+		after, _, _ := dirBytes(filepath.Join(b.repo, ".git", "omh"))
+		b.note("omh find", "the cache files changed during no-change finds (%d → %d bytes)", before, after)
+	}
+	return nil
+}
+
+// countOmh asks omh once for JSON to learn how many notes matched.
+func (b *bench) countOmh(qr *questionResult) error {
+	args := append([]string{"find", "--json"}, qr.Words...)
+	s, err := b.rn.run(b.repo, nil, b.tools.omh, args...)
+	if err != nil {
+		return err
+	}
+	if !b.accept(toolOmh, s, 0) {
+		return nil
+	}
+	var reply struct {
+		Hits []struct {
+			Depth int `json:"depth"`
+		} `json:"hits"`
+		Omitted int `json:"omitted"`
+	}
+	if err := json.Unmarshal(s.stdout, &reply); err != nil {
+		return fmt.Errorf("reading omh find --json: %w", err)
+	}
+	for _, h := range reply.Hits {
+		if h.Depth == 0 {
+			qr.OmhRoots++
+		}
+	}
+	qr.OmhHits, qr.OmhMatches = len(reply.Hits), qr.OmhRoots+reply.Omitted
+	return nil
+}
+
+func (b *bench) summarizeNoChange(times map[string][][]time.Duration, rss map[string][]int64) {
+	b.res.Overall = map[string]stats{}
+	b.res.MedianRSSKB = map[string]int64{}
+	for tool, perQ := range times {
+		var all []time.Duration
+		for _, ds := range perQ {
+			all = append(all, ds...)
+		}
+		b.res.Overall[tool] = summarize(all)
+		if tool == toolOmhStatus {
+			continue
+		}
+		b.res.MedianRSSKB[tool] = medianInt(rss[tool])
+		for qi, ds := range perQ {
+			qr := &b.res.Questions[qi]
+			if qr.Tools == nil {
+				qr.Tools = map[string]stats{}
+			}
+			qr.Tools[tool] = summarize(ds)
+		}
+	}
+	omh, omhNWT := b.res.Overall[toolOmh].Median, b.res.Overall[toolOmhNoWT].Median
+	b.res.Ratios = map[string]float64{
+		"rg/omh":                 ratio(b.res.Overall[toolRg].Median, omh),
+		"fts5/omh":               ratio(b.res.Overall[toolFTS].Median, omh),
+		"rg/omh --no-worktree":   ratio(b.res.Overall[toolRg].Median, omhNWT),
+		"fts5/omh --no-worktree": ratio(b.res.Overall[toolFTS].Median, omhNWT),
+	}
+}
+
+func medianInt(xs []int64) int64 {
+	if len(xs) == 0 {
+		return 0
+	}
+	s := append([]int64(nil), xs...)
+	sort.Slice(s, func(i, j int) bool { return s[i] < s[j] })
+	return s[len(s)/2]
+}
+
+// cacheStamp is the names, sizes and modification times of the cache
+// files, to notice a command that wrote to the cache.
+func cacheStamp(repo string) string {
+	dir := filepath.Join(repo, ".git", "omh")
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return ""
+	}
+	var b strings.Builder
+	for _, e := range entries {
+		if info, err := e.Info(); err == nil {
+			fmt.Fprintf(&b, "%s %d %d\n", e.Name(), info.Size(), info.ModTime().UnixNano())
+		}
+	}
+	return b.String()
+}
+
+// afterCommit measures what a question costs right after a commit that
+// changed one note, and what `omh index` alone costs for the same.
+func (b *bench) afterCommit(lastCommit int64) error {
+	out, err := b.rn.must(b.repo, nil, "git", "ls-files", "-z", "--", "notes")
+	if err != nil {
+		return err
+	}
+	var files []string
+	for f := range strings.SplitSeq(out, "\x00") {
+		if strings.HasSuffix(f, ".md") {
+			files = append(files, f)
+		}
+	}
+	if len(files) == 0 {
+		return fmt.Errorf("no notes in the index of %s", b.repo)
+	}
+	r := rand.New(rand.NewPCG(b.cfg.seed, 4<<40|uint64(b.n)))
+	pick := rand.NewZipf(r, 1.1, 1, uint64(len(files)-1))
+	words := newZipfWords(b.vocab, r)
+	when := lastCommit
+	var commits, finds, indexes []time.Duration
+	ac := &b.res.AfterCommit
+	commitOne := func(what string) error {
+		path := files[pick.Uint64()]
+		when += 3600
+		d, err := b.commitSentence(path, capital(words.phrase(10))+".", when, what)
+		commits = append(commits, d)
+		return err
+	}
+	for i := 0; i < b.cfg.runs; i++ {
+		fmt.Fprintf(os.Stderr, "\r  round %d/%d", i+1, b.cfg.runs)
+		if err := commitOne("find"); err != nil {
+			return err
+		}
+		s, err := b.rn.run(b.repo, nil, b.tools.omh, b.findArgs(b.qs[i%len(b.qs)], false)...)
+		if err != nil {
+			return err
+		}
+		if b.accept("omh find after commit", s, 0) {
+			finds = append(finds, s.wall)
+		}
+		st, err := b.omhStatus()
+		if err != nil {
+			return err
+		}
+		ac.ParsedByFind = append(ac.ParsedByFind, st.Parsed)
+		if !st.Fresh {
+			b.note("omh find after commit", "status is not fresh after the find")
+		}
+		if err := commitOne("index"); err != nil {
+			return err
+		}
+		s, err = b.rn.run(b.repo, nil, b.tools.omh, "index", "--json")
+		if err != nil {
+			return err
+		}
+		if b.accept("omh index after commit", s, 0) {
+			indexes = append(indexes, s.wall)
+			if st, err := parseStatus(s); err == nil {
+				ac.ParsedByIndex = append(ac.ParsedByIndex, st.Parsed)
+			}
+		}
+	}
+	fmt.Fprintln(os.Stderr)
+	ac.Commit, ac.Find, ac.Index = summarize(commits), summarize(finds), summarize(indexes)
+	for _, p := range append(append([]int(nil), ac.ParsedByFind...), ac.ParsedByIndex...) {
+		if p != 1 {
+			b.note("refresh after one-note commit", "parsed %d blobs (expected 1): find %v, index %v", p, ac.ParsedByFind, ac.ParsedByIndex)
+			break
+		}
+	}
+	return nil
+}
+
+// commitSentence appends a sentence to one note and commits it with a
+// fixed date; it returns how long `git commit` took (for context).
+func (b *bench) commitSentence(path, sentence string, when int64, what string) (time.Duration, error) {
+	f, err := os.OpenFile(filepath.Join(b.repo, path), os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		return 0, err
+	}
+	_, err = fmt.Fprintf(f, "\n%s\n", sentence)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return 0, err
+	}
+	if _, err := b.rn.must(b.repo, nil, "git", "add", "--", path); err != nil {
+		return 0, err
+	}
+	date := fmt.Sprintf("%d +0000", when)
+	dates := []string{"GIT_AUTHOR_DATE=" + date, "GIT_COMMITTER_DATE=" + date}
+	s, err := b.rn.run(b.repo, dates, "git", "commit", "-q", "-m", "bench: one-note commit before "+what)
+	if err != nil {
+		return 0, err
+	}
+	if s.exit != 0 {
+		return 0, fmt.Errorf("git commit: exit %d: %s", s.exit, strings.TrimSpace(s.stderr))
+	}
+	return s.wall, nil
+}
