@@ -199,8 +199,12 @@ func (rf *refresher) vector(d *doc) (map[int64]termEntry, error) {
 	if err != nil {
 		return nil, err
 	}
-	v := make(map[int64]termEntry, len(b.terms)+8)
-	for _, e := range b.terms {
+	terms, err := decodeTerms(b.terms)
+	if err != nil {
+		return nil, err
+	}
+	v := make(map[int64]termEntry, len(terms)+8)
+	for _, e := range terms {
 		v[e.ID] = e
 	}
 	add := func(text string, f retrieve.Field) error {
@@ -371,7 +375,15 @@ func (rf *refresher) resolveLinks(touched map[string]bool) (map[string]inboundDe
 			redo[ch.new.ord] = ch.new
 		}
 	}
-	// Notes linking by a name that now means something else.
+	// Notes linking by a name that now means something else. When every
+	// document is being resolved anyway (a first build), there are none.
+	var total int
+	if err := rf.tx.QueryRow(`SELECT count(*) FROM doc WHERE snap = ?`, rf.snap.id).Scan(&total); err != nil {
+		return nil, fmt.Errorf("counting documents: %w", err)
+	}
+	if total == len(redo) {
+		touched = nil
+	}
 	names := make([]string, 0, len(touched))
 	for n := range touched {
 		names = append(names, n)

@@ -32,11 +32,12 @@ type blobMeta struct {
 	Binary bool  `json:"binary,omitempty"` // not text: not a note at all
 }
 
-// blobData is a stored blob: its row id, meta and term vector.
+// blobData is a stored blob: its row id, meta and term vector, kept
+// encoded (a quarter of the decoded size) while a refresh holds it.
 type blobData struct {
 	id    int64
 	meta  blobMeta
-	terms []termEntry
+	terms []byte
 }
 
 // analyze parses content (at most maxNoteBytes of a file of size bytes) into
@@ -124,7 +125,8 @@ func (rf *refresher) storeBlob(oid plumbing.Hash, read func() ([]byte, int64, er
 	if err != nil {
 		return 0, false, fmt.Errorf("encoding blob %s: %w", oid, err)
 	}
-	res, err := rf.tx.Exec(`INSERT INTO blob (oid, meta, terms) VALUES (?, ?, ?)`, oid[:], metaJSON, encodeTerms(vector))
+	terms := encodeTerms(vector)
+	res, err := rf.tx.Exec(`INSERT INTO blob (oid, meta, terms) VALUES (?, ?, ?)`, oid[:], metaJSON, terms)
 	if err != nil {
 		return 0, false, fmt.Errorf("storing blob %s: %w", oid, err)
 	}
@@ -132,7 +134,7 @@ func (rf *refresher) storeBlob(oid plumbing.Hash, read func() ([]byte, int64, er
 		return 0, false, err
 	}
 	rf.blobIDs[oid] = id
-	rf.loaded[id] = &blobData{id: id, meta: meta, terms: vector}
+	rf.loaded[id] = &blobData{id: id, meta: meta, terms: terms}
 	return id, true, nil
 }
 
@@ -145,13 +147,9 @@ func (rf *refresher) blob(id int64) (*blobData, error) {
 	if err := rf.tx.QueryRow(`SELECT meta, terms FROM blob WHERE id = ?`, id).Scan(&metaJSON, &terms); err != nil {
 		return nil, fmt.Errorf("loading blob #%d: %w", id, err)
 	}
-	b := &blobData{id: id}
+	b := &blobData{id: id, terms: terms}
 	if err := json.Unmarshal(metaJSON, &b.meta); err != nil {
 		return nil, fmt.Errorf("blob #%d: %w", id, errDamaged)
-	}
-	var err error
-	if b.terms, err = decodeTerms(terms); err != nil {
-		return nil, err
 	}
 	rf.loaded[id] = b
 	return b, nil
@@ -159,13 +157,13 @@ func (rf *refresher) blob(id int64) (*blobData, error) {
 
 // termDict maps term texts to ids, inserting new terms.
 type termDict struct {
-	tx    *sql.Tx
+	tx    *txn
 	ids   map[string]int64
 	empty bool // the table held no terms when the refresh began: skip lookups
 	next  int64
 }
 
-func newTermDict(tx *sql.Tx) (*termDict, error) {
+func newTermDict(tx *txn) (*termDict, error) {
 	d := &termDict{tx: tx, ids: map[string]int64{}}
 	if err := tx.QueryRow(`SELECT coalesce(max(id), 0) FROM term`).Scan(&d.next); err != nil {
 		return nil, fmt.Errorf("reading the term dictionary: %w", err)

@@ -79,18 +79,18 @@ func (c *Cache) look(q querier, r *vault.Repo, opt Options) (*view, error) {
 	if !v.teamFresh {
 		return v, nil
 	}
-	var tracked map[string]plumbing.Hash
-	worktree := !opt.NoWorktree && cfg.Worktree
-	if worktree {
-		if tracked, err = s.tracked(); err != nil {
+	var worktree *vault.ScanState
+	if !opt.NoWorktree && cfg.Worktree {
+		if err := s.loadWorktree(q); err != nil {
 			return nil, err
 		}
+		worktree = s.worktree
 	}
-	scan := vault.LocalScan{Repo: r, NotesDir: v.notesDir, Exclude: cfg.Exclude, Tracked: tracked, Private: v.private, Worktree: worktree}
-	if v.local, v.skips, err = scan.Run(s.scanState(), opt.now()); err != nil {
+	scan := vault.LocalScan{Repo: r, NotesDir: v.notesDir, Exclude: cfg.Exclude, Tracked: s.tracked, Private: v.private}
+	if v.local, v.skips, err = scan.Run(s.private, worktree, opt.now()); err != nil {
 		return nil, err
 	}
-	v.fresh, err = sameLocal(q, s.id, v.local, !worktree)
+	v.fresh, err = sameLocal(q, s.id, v.local, worktree == nil)
 	return v, err
 }
 
@@ -208,7 +208,7 @@ func (c *Cache) Fresh(r *vault.Repo, opt Options) (*Snapshot, Report, error) {
 		tx.Rollback()
 		return nil, Report{}, err
 	}
-	if v.fresh && !v.snap.scanState().Changed() {
+	if v.fresh && !v.snap.scanChanged() {
 		s, err := newSnapshot(tx, v.snap, opt)
 		return s, v.report(Report{}), err
 	}
@@ -273,16 +273,20 @@ func (c *Cache) readTx() (*sql.Tx, error) {
 }
 
 func (c *Cache) saveScan(s *snapRow) {
-	b, err := s.scanState().MarshalBinary()
-	if err != nil {
-		return
-	}
 	unlock, ok, err := c.lockRefresh(time.Millisecond)
 	if err != nil || !ok {
 		return
 	}
 	defer unlock()
-	c.db.Exec(`UPDATE snap SET scan = ? WHERE id = ?`, b, s.id)
+	if private, err := s.private.MarshalBinary(); err == nil && s.private.Changed() {
+		c.db.Exec(`UPDATE snap SET scan_private = ? WHERE id = ?`, private, s.id)
+	}
+	if s.worktree == nil || !s.worktree.Changed() {
+		return
+	}
+	if worktree, err := s.worktree.MarshalBinary(); err == nil {
+		c.db.Exec(`UPDATE snap SET scan_worktree = ? WHERE id = ?`, worktree, s.id)
+	}
 }
 
 // lockRefresh takes the lock every refresh holds, so two processes never
@@ -321,7 +325,7 @@ func (c *Cache) refresh(r *vault.Repo, opt Options) (Report, error) {
 		return Report{}, fmt.Errorf("starting a refresh: %w", err)
 	}
 	defer tx.Rollback()
-	rf, err := newRefresher(c, tx, r, opt)
+	rf, err := newRefresher(c, newTxn(tx), r, opt)
 	if err != nil {
 		return Report{}, err
 	}

@@ -46,7 +46,7 @@ type docChange struct {
 // refresher brings one snapshot up to date inside one transaction.
 type refresher struct {
 	c        *Cache
-	tx       *sql.Tx
+	tx       *txn
 	repo     *vault.Repo
 	opt      Options
 	snap     *snapRow
@@ -59,7 +59,7 @@ type refresher struct {
 	shallow  map[plumbing.Hash]bool
 }
 
-func newRefresher(c *Cache, tx *sql.Tx, r *vault.Repo, opt Options) (*refresher, error) {
+func newRefresher(c *Cache, tx *txn, r *vault.Repo, opt Options) (*refresher, error) {
 	dict, err := newTermDict(tx)
 	if err != nil {
 		return nil, err
@@ -106,6 +106,9 @@ func (rf *refresher) run() error {
 			return err
 		}
 	}
+	if err := rf.snap.loadWorktree(rf.tx); err != nil {
+		return err
+	}
 	dir, err := notesDir(rf.repo, cfg, head, rf.snap)
 	if err != nil {
 		return err
@@ -135,12 +138,12 @@ func (rf *refresher) run() error {
 
 func (rf *refresher) createSnap(name string) (*snapRow, error) {
 	state, _ := json.Marshal(snapState{})
-	res, err := rf.tx.Exec(`INSERT INTO snap (name, state, info, tracked, scan) VALUES (?, ?, x'', x'', x'')`, name, state)
+	res, err := rf.tx.Exec(`INSERT INTO snap (name, state, info, tracked, scan_private, scan_worktree) VALUES (?, ?, x'', x'', x'', x'')`, name, state)
 	if err != nil {
 		return nil, fmt.Errorf("creating snapshot %s: %w", name, err)
 	}
 	id, err := res.LastInsertId()
-	return &snapRow{id: id}, err
+	return &snapRow{id: id, private: vault.NewScanState(), tracked: map[string]plumbing.Hash{}, worktree: vault.NewScanState()}, err
 }
 
 func (rf *refresher) clearSnap() error {
@@ -151,7 +154,7 @@ func (rf *refresher) clearSnap() error {
 	}
 	rf.snap.state = snapState{}
 	rf.snap.info = nil
-	rf.snap.rawTracked = nil
+	rf.snap.tracked = map[string]plumbing.Hash{}
 	return nil
 }
 
@@ -160,7 +163,11 @@ func (rf *refresher) saveSnap(tracked map[string]plumbing.Hash) error {
 	if err != nil {
 		return err
 	}
-	scan, err := rf.snap.scanState().MarshalBinary()
+	private, err := rf.snap.private.MarshalBinary()
+	if err != nil {
+		return err
+	}
+	worktree, err := rf.snap.worktree.MarshalBinary()
 	if err != nil {
 		return err
 	}
@@ -168,8 +175,8 @@ func (rf *refresher) saveSnap(tracked map[string]plumbing.Hash) error {
 	if info == nil {
 		info = []byte{} // an empty store, not a missing value
 	}
-	_, err = rf.tx.Exec(`UPDATE snap SET state = ?, info = ?, tracked = ?, scan = ? WHERE id = ?`,
-		state, info, vault.EncodeTracked(tracked), scan, rf.snap.id)
+	_, err = rf.tx.Exec(`UPDATE snap SET state = ?, info = ?, tracked = ?, scan_private = ?, scan_worktree = ? WHERE id = ?`,
+		state, info, vault.EncodeTracked(tracked), private, worktree, rf.snap.id)
 	if err != nil {
 		return fmt.Errorf("saving snapshot: %w", err)
 	}
@@ -181,10 +188,11 @@ func (rf *refresher) saveSnap(tracked map[string]plumbing.Hash) error {
 // note files.
 func (rf *refresher) teamChanges(head plumbing.Hash, dir string, exclude []string) (map[string]plumbing.Hash, error) {
 	st := &rf.snap.state
-	tracked, err := rf.snap.tracked()
-	if err != nil {
-		return nil, err
+	tracked := make(map[string]plumbing.Hash, len(rf.snap.tracked))
+	for p, b := range rf.snap.tracked {
+		tracked[p] = b
 	}
+	var err error
 	var tree plumbing.Hash
 	if !head.IsZero() {
 		if tree, err = rf.repo.NotesTree(head, dir); err != nil {
@@ -448,8 +456,12 @@ func (rf *refresher) localChanges(cfg vault.Config, tracked map[string]plumbing.
 		return err
 	}
 	worktree := !rf.opt.NoWorktree && cfg.Worktree
-	scan := vault.LocalScan{Repo: rf.repo, NotesDir: st.NotesDir, Exclude: cfg.Exclude, Tracked: tracked, Private: private, Worktree: worktree}
-	found, skips, err := scan.Run(rf.snap.scanState(), rf.opt.now())
+	var worktreeState *vault.ScanState
+	if worktree {
+		worktreeState = rf.snap.worktree
+	}
+	scan := vault.LocalScan{Repo: rf.repo, NotesDir: st.NotesDir, Exclude: cfg.Exclude, Tracked: tracked, Private: private}
+	found, skips, err := scan.Run(rf.snap.private, worktreeState, rf.opt.now())
 	if err != nil {
 		return err
 	}

@@ -35,7 +35,8 @@ CREATE TABLE snap (
 	state BLOB NOT NULL,
 	info BLOB NOT NULL,
 	tracked BLOB NOT NULL,
-	scan BLOB NOT NULL
+	scan_private BLOB NOT NULL,
+	scan_worktree BLOB NOT NULL
 );
 CREATE TABLE doc (
 	snap INTEGER NOT NULL,

@@ -12,12 +12,11 @@ import (
 // Snapshot is one consistent state of the store, read for answering inside
 // one read transaction. It implements retrieve.Corpus. Close it when done.
 type Snapshot struct {
-	tx         *sql.Tx
+	tx         *txn
 	row        *snapRow
 	state      snapState
 	info       []byte
 	noWorktree bool
-	stmts      map[string]*sql.Stmt
 }
 
 var _ retrieve.Corpus = (*Snapshot)(nil)
@@ -27,7 +26,7 @@ func newSnapshot(tx *sql.Tx, row *snapRow, opt Options) (*Snapshot, error) {
 		tx.Rollback()
 		return nil, fmt.Errorf("opening the snapshot: %w", errDamaged)
 	}
-	return &Snapshot{tx: tx, row: row, state: row.state, info: row.info, noWorktree: opt.NoWorktree, stmts: map[string]*sql.Stmt{}}, nil
+	return &Snapshot{tx: newTxn(tx), row: row, state: row.state, info: row.info, noWorktree: opt.NoWorktree}, nil
 }
 
 func (c *Cache) openSnapshot(r *vault.Repo, opt Options) (*Snapshot, error) {
@@ -46,29 +45,6 @@ func (c *Cache) openSnapshot(r *vault.Repo, opt Options) (*Snapshot, error) {
 // Close ends the snapshot's read transaction.
 func (s *Snapshot) Close() error { return s.tx.Rollback() }
 
-// stmt prepares each query once per answer: preparing costs more than
-// running these small lookups.
-func (s *Snapshot) stmt(query string) (*sql.Stmt, error) {
-	if st, ok := s.stmts[query]; ok {
-		return st, nil
-	}
-	st, err := s.tx.Prepare(query)
-	if err != nil {
-		return nil, fmt.Errorf("preparing a query: %w", err)
-	}
-	s.stmts[query] = st
-	return st, nil
-}
-
-func (s *Snapshot) queryRow(query string, args ...any) *sql.Row {
-	st, err := s.stmt(query)
-	if err != nil {
-		// Surface the preparation error through Scan.
-		return s.tx.QueryRow(query, args...)
-	}
-	return st.QueryRow(args...)
-}
-
 // Commit is the commit the team layer was read at; "" before the first.
 func (s *Snapshot) Commit() string { return s.state.Commit }
 
@@ -86,7 +62,7 @@ func (s *Snapshot) Span() int { return len(s.info) / infoSize }
 // the working tree is left out, uncommitted working copies.
 func (s *Snapshot) Postings(term string) ([]retrieve.Posting, error) {
 	var id int64
-	err := s.queryRow(`SELECT id FROM term WHERE text = ?`, term).Scan(&id)
+	err := s.tx.QueryRow(`SELECT id FROM term WHERE text = ?`, term).Scan(&id)
 	if isNoRows(err) {
 		return nil, nil
 	}
@@ -99,7 +75,7 @@ func (s *Snapshot) Postings(term string) ([]retrieve.Posting, error) {
 			break
 		}
 		var raw []byte
-		err := s.queryRow(`SELECT list FROM posting WHERE snap = ? AND part = ? AND term = ?`, s.row.id, part, id).Scan(&raw)
+		err := s.tx.QueryRow(`SELECT list FROM posting WHERE snap = ? AND part = ? AND term = ?`, s.row.id, part, id).Scan(&raw)
 		if isNoRows(err) {
 			continue
 		}
@@ -136,7 +112,7 @@ func (s *Snapshot) Info(doc uint32) retrieve.DocInfo {
 func (s *Snapshot) Note(doc uint32) (retrieve.Note, error) {
 	var n retrieve.Note
 	var oid []byte
-	err := s.queryRow(`SELECT d.key, d.layer, d.path, d.date, d.date_source, d.title, d.type, b.oid
+	err := s.tx.QueryRow(`SELECT d.key, d.layer, d.path, d.date, d.date_source, d.title, d.type, b.oid
 		FROM doc d JOIN blob b ON b.id = d.blob WHERE d.snap = ? AND d.ord = ?`, s.row.id, doc).
 		Scan(&n.Key, &n.Layer, &n.Path, &n.Date, &n.DateSource, &n.Title, &n.Type, &oid)
 	if err != nil {
@@ -148,7 +124,7 @@ func (s *Snapshot) Note(doc uint32) (retrieve.Note, error) {
 
 func (s *Snapshot) Links(doc uint32) ([]uint32, error) {
 	var links string
-	if err := s.queryRow(`SELECT links FROM doc WHERE snap = ? AND ord = ?`, s.row.id, doc).Scan(&links); err != nil {
+	if err := s.tx.QueryRow(`SELECT links FROM doc WHERE snap = ? AND ord = ?`, s.row.id, doc).Scan(&links); err != nil {
 		return nil, fmt.Errorf("reading links of note #%d: %w", doc, err)
 	}
 	if links == "" {
@@ -167,11 +143,7 @@ func (s *Snapshot) Links(doc uint32) ([]uint32, error) {
 
 // ordsOf lists the documents holding key, in name order (team first).
 func (s *Snapshot) ordsOf(key string) ([]uint32, error) {
-	st, err := s.stmt(`SELECT ord FROM doc WHERE snap = ? AND key = ? ORDER BY layer, path`)
-	if err != nil {
-		return nil, err
-	}
-	rows, err := st.Query(s.row.id, key)
+	rows, err := s.tx.Query(`SELECT ord FROM doc WHERE snap = ? AND key = ? ORDER BY layer, path`, s.row.id, key)
 	if err != nil {
 		return nil, fmt.Errorf("finding notes of %s: %w", key, err)
 	}

@@ -26,15 +26,16 @@ type snapState struct {
 	Types      []string `json:"types"`       // note types, indexed by docInfo.typ
 }
 
-// snapRow is a snapshot as stored. The tracked files and the scan state are
-// decoded only when a command needs them.
+// snapRow is a snapshot as stored. What only a scan of the working tree
+// needs (HEAD's file list and the working tree's stat memory, the largest
+// values a snapshot holds) is read only when the working tree is scanned.
 type snapRow struct {
-	id         int64
-	state      snapState
-	info       []byte
-	rawTracked []byte
-	rawScan    []byte
-	scan       *vault.ScanState
+	id       int64
+	state    snapState
+	info     []byte
+	private  *vault.ScanState         // the private folder's stat memory
+	tracked  map[string]plumbing.Hash // HEAD's note files; nil until loadWorktree
+	worktree *vault.ScanState         // the working tree's stat memory; nil until loadWorktree
 }
 
 // querier is what reading needs of *sql.DB and *sql.Tx alike.
@@ -45,9 +46,9 @@ type querier interface {
 
 // loadSnap reads the snapshot called name, or nil when there is none.
 func loadSnap(q querier, name string) (*snapRow, error) {
-	var stateJSON []byte
+	var stateJSON, private []byte
 	s := &snapRow{}
-	err := q.QueryRow(`SELECT id, state, info, tracked, scan FROM snap WHERE name = ?`, name).Scan(&s.id, &stateJSON, &s.info, &s.rawTracked, &s.rawScan)
+	err := q.QueryRow(`SELECT id, state, info, scan_private FROM snap WHERE name = ?`, name).Scan(&s.id, &stateJSON, &s.info, &private)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, nil
 	}
@@ -57,28 +58,40 @@ func loadSnap(q querier, name string) (*snapRow, error) {
 	if err := json.Unmarshal(stateJSON, &s.state); err != nil || len(s.info)%infoSize != 0 {
 		return nil, fmt.Errorf("snapshot %s: %w", name, errDamaged)
 	}
+	s.private = decodeScan(private)
 	return s, nil
+}
+
+// loadWorktree reads what scanning the working tree needs.
+func (s *snapRow) loadWorktree(q querier) error {
+	if s.tracked != nil {
+		return nil
+	}
+	var tracked, worktree []byte
+	if err := q.QueryRow(`SELECT tracked, scan_worktree FROM snap WHERE id = ?`, s.id).Scan(&tracked, &worktree); err != nil {
+		return fmt.Errorf("reading the snapshot's file list: %w", err)
+	}
+	t, err := vault.DecodeTracked(tracked)
+	if err != nil {
+		return fmt.Errorf("snapshot's file list: %w", errDamaged)
+	}
+	s.tracked, s.worktree = t, decodeScan(worktree)
+	return nil
+}
+
+// decodeScan reads a scan's stat memory. One that does not decode only
+// costs a cold scan.
+func decodeScan(b []byte) *vault.ScanState {
+	st := vault.NewScanState()
+	_ = st.UnmarshalBinary(b)
+	return st
 }
 
 func (s *snapRow) span() int { return len(s.info) / infoSize }
 
-// tracked decodes HEAD's note files as the snapshot recorded them.
-func (s *snapRow) tracked() (map[string]plumbing.Hash, error) {
-	t, err := vault.DecodeTracked(s.rawTracked)
-	if err != nil {
-		return nil, fmt.Errorf("snapshot's file list: %w", errDamaged)
-	}
-	return t, nil
-}
-
-// scanState decodes the local scan's memory. One that does not decode only
-// costs a cold scan.
-func (s *snapRow) scanState() *vault.ScanState {
-	if s.scan == nil {
-		s.scan = vault.NewScanState()
-		_ = s.scan.UnmarshalBinary(s.rawScan)
-	}
-	return s.scan
+// scanChanged reports whether a scan moved the stat memory.
+func (s *snapRow) scanChanged() bool {
+	return s.private.Changed() || (s.worktree != nil && s.worktree.Changed())
 }
 
 func isNoRows(err error) bool { return errors.Is(err, sql.ErrNoRows) }

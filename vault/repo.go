@@ -56,7 +56,9 @@ func OpenRepo(dir string) (*Repo, error) {
 		return nil, fmt.Errorf("%s is not a usable git directory: %w", common, err)
 	}
 	fs := dotgit.NewRepositoryFilesystem(osfs.New(gitDir), osfs.New(common))
-	storage := filesystem.NewStorage(fs, cache.NewObjectLRUDefault())
+	// Packfiles stay open between object reads; go-git otherwise reopens
+	// and re-reads a pack's index for every object.
+	storage := filesystem.NewStorageWithOptions(fs, cache.NewObjectLRUDefault(), filesystem.Options{KeepDescriptors: true})
 	return &Repo{Objects: storage, Root: root, GitDir: gitDir, CommonDir: common}, nil
 }
 
@@ -91,6 +93,9 @@ func findGitDir(start string) (root, gitDir string, err error) {
 		d = parent
 	}
 }
+
+// Close releases the files the repository keeps open.
+func (r *Repo) Close() error { return r.Objects.Close() }
 
 // Head returns the commit HEAD points at, or the zero hash in a repository
 // without commits. A detached HEAD is fine.

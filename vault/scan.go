@@ -10,8 +10,10 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"runtime"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/go-git/go-git/v5/plumbing"
@@ -85,87 +87,103 @@ type LocalScan struct {
 	Exclude  []string                 // config globs
 	Tracked  map[string]plumbing.Hash // HEAD's note files: repository-relative path → blob
 	Private  string                   // the private folder; "" for none
-	Worktree bool                     // also find uncommitted files under the notes root
 }
 
-// Run finds the local notes. It updates state in place and never writes to
-// the file system.
-func (ls LocalScan) Run(state *ScanState, now time.Time) ([]LocalFile, []Skip, error) {
-	if ls.Worktree && state.ignoresChanged() {
-		state.dirs = map[string]seenDir{}
-		state.ignores = map[string]FileStat{}
-		state.dirty = true
+// Run finds the local notes: the private folder's, remembered in private,
+// and, when worktree is not nil, the working copies under the notes root
+// that differ from HEAD, remembered in worktree. It updates the states in
+// place and never writes to the file system.
+func (ls LocalScan) Run(private, worktree *ScanState, now time.Time) ([]LocalFile, []Skip, error) {
+	if worktree != nil && worktree.ignoresChanged() {
+		worktree.forgetFolders()
 	}
-	warm := len(state.dirs) > 0
-	sc := ls.newScanner(state, now)
+	warm := worktree != nil && len(worktree.dirs) > 0
+	sc := ls.newScanner(private, worktree, now)
 	if err := sc.run(); err != nil {
 		return nil, nil, err
 	}
 	if warm && sc.rulesChanged {
 		// An ignore file appeared or changed under folders listed by earlier
 		// scans: their listings followed the old rules, so list everything again.
-		state.dirs = map[string]seenDir{}
-		sc = ls.newScanner(state, now)
+		worktree.forgetFolders()
+		sc = ls.newScanner(private, worktree, now)
 		if err := sc.run(); err != nil {
 			return nil, nil, err
 		}
 	}
-	// Forget files and folders no longer reached, so the state does not grow
-	// with everything that ever existed; a scan that skipped the working tree
-	// keeps what it knows of it.
-	scanned := func(id string) bool { return ls.Worktree || strings.HasPrefix(id, "p:") }
-	for k := range state.files {
-		if scanned(k) && !sc.visited[k] {
-			delete(state.files, k)
-			state.dirty = true
-		}
-	}
-	for k := range state.dirs {
-		if scanned(k) && !sc.visited["dir:"+k] {
-			delete(state.dirs, k)
-			state.dirty = true
-		}
+	private.forgetUnvisited(sc.visited)
+	if worktree != nil {
+		worktree.forgetUnvisited(sc.visited)
 	}
 	sort.Slice(sc.found, func(i, j int) bool { return sc.found[i].Path < sc.found[j].Path })
 	return sc.found, sc.skips, nil
 }
 
-type scanner struct {
-	LocalScan
-	state        *ScanState
-	now          int64
-	visited      map[string]bool
-	found        []LocalFile
-	skips        []Skip
-	patterns     map[string][]gitignore.Pattern // by folder, this run only
-	rulesChanged bool                           // an ignore file differs from what the state recorded
-	gitIndex     map[string]index.Entry         // git's index, read at most once per scan
-	indexTime    int64                          // its modification time
-	indexRead    bool
+func (s *ScanState) forgetFolders() {
+	s.dirs = map[string]seenDir{}
+	s.ignores = map[string]FileStat{}
+	s.dirty = true
 }
 
-func (ls LocalScan) newScanner(state *ScanState, now time.Time) *scanner {
-	return &scanner{LocalScan: ls, state: state, now: now.UnixNano(), visited: map[string]bool{}, patterns: map[string][]gitignore.Pattern{}}
+// forgetUnvisited drops files and folders a scan no longer reached, so the
+// state does not grow with everything that ever existed.
+func (s *ScanState) forgetUnvisited(visited map[*ScanState]map[string]bool) {
+	seen := visited[s]
+	for k := range s.files {
+		if !seen[k] {
+			delete(s.files, k)
+			s.dirty = true
+		}
+	}
+	for k := range s.dirs {
+		if !seen["dir:"+k] {
+			delete(s.dirs, k)
+			s.dirty = true
+		}
+	}
+}
+
+type scanner struct {
+	LocalScan
+	private, worktree *ScanState
+	now               int64
+	visited           map[*ScanState]map[string]bool
+	found             []LocalFile
+	skips             []Skip
+	patterns          map[string][]gitignore.Pattern // by folder, this run only
+	rulesChanged      bool                           // an ignore file differs from what the state recorded
+	gitIndex          map[string]index.Entry         // git's index, read at most once per scan
+	indexTime         int64                          // its modification time
+	indexRead         bool
+}
+
+func (ls LocalScan) newScanner(private, worktree *ScanState, now time.Time) *scanner {
+	return &scanner{LocalScan: ls, private: private, worktree: worktree, now: now.UnixNano(),
+		visited:  map[*ScanState]map[string]bool{private: {}, worktree: {}},
+		patterns: map[string][]gitignore.Pattern{}}
 }
 
 func (sc *scanner) run() error {
 	if sc.Private != "" {
-		if err := sc.walk("p:", sc.Private, ""); err != nil {
+		if err := sc.walk(sc.private, sc.Private, ""); err != nil {
 			return err
 		}
 	}
-	if !sc.Worktree || sc.Repo == nil {
+	if sc.worktree == nil || sc.Repo == nil {
 		return nil
 	}
 	// Files HEAD holds: a working copy that differs is a local note, whatever
-	// git's ignore rules say (git never ignores a tracked file).
+	// git's ignore rules say (git never ignores a tracked file). Their stats
+	// are taken in parallel, since one system call per note is most of what
+	// an unchanged store costs.
 	tracked := make([]string, 0, len(sc.Tracked))
 	for p := range sc.Tracked {
 		tracked = append(tracked, p)
 	}
 	sort.Strings(tracked)
-	for _, p := range tracked {
-		blob, ok, err := sc.check("w:"+p, filepath.Join(sc.Repo.Root, filepath.FromSlash(p)))
+	stats := statAll(sc.Repo.Root, tracked)
+	for i, p := range tracked {
+		blob, ok, err := sc.checkStat(sc.worktree, p, filepath.Join(sc.Repo.Root, filepath.FromSlash(p)), stats[i])
 		if err != nil {
 			return err
 		}
@@ -174,7 +192,28 @@ func (sc *scanner) run() error {
 		}
 	}
 	root := filepath.Join(sc.Repo.Root, filepath.FromSlash(sc.NotesDir))
-	return sc.walk("w:", root, "")
+	return sc.walk(sc.worktree, root, "")
+}
+
+// statAll lstats files under root on every core; a nil entry means the file
+// is gone or not a regular file.
+func statAll(root string, rels []string) []os.FileInfo {
+	out := make([]os.FileInfo, len(rels))
+	workers := runtime.GOMAXPROCS(0)
+	var wg sync.WaitGroup
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func(w int) {
+			defer wg.Done()
+			for i := w; i < len(rels); i += workers {
+				if fi, err := os.Lstat(filepath.Join(root, filepath.FromSlash(rels[i]))); err == nil && fi.Mode().IsRegular() {
+					out[i] = fi
+				}
+			}
+		}(w)
+	}
+	wg.Wait()
+	return out
 }
 
 func (sc *scanner) addWorktree(p string, blob plumbing.Hash) {
@@ -187,34 +226,33 @@ func (sc *scanner) addWorktree(p string, blob plumbing.Hash) {
 		sc.skips = append(sc.skips, Skip{p, "its name cannot be a key (control character or empty part)"})
 		return
 	}
-	sc.found = append(sc.found, LocalFile{Path: p, Key: key, Blob: blob, Mtime: sc.state.files["w:"+p].Mtime})
+	sc.found = append(sc.found, LocalFile{Path: p, Key: key, Blob: blob, Mtime: sc.worktree.files[p].Mtime})
 }
 
 // walk descends from root/rel, listing a folder again only when its stat
-// changed. tag is "p:" for the private folder and "w:" for the working tree,
-// where git's ignore rules apply.
-func (sc *scanner) walk(tag, root, rel string) error {
+// changed. In the working tree, git's ignore rules apply.
+func (sc *scanner) walk(state *ScanState, root, rel string) error {
 	abs := filepath.Join(root, filepath.FromSlash(rel))
 	fi, err := os.Lstat(abs)
 	if err != nil || !fi.IsDir() {
 		return nil // a missing notes root or private folder holds no notes
 	}
-	id := tag + rel
-	sc.visited["dir:"+id] = true
+	inWorktree := state == sc.worktree
+	sc.visited[state]["dir:"+rel] = true
 	st := statOf(fi)
-	d, ok := sc.state.dirs[id]
+	d, ok := state.dirs[rel]
 	if !ok || d.FileStat != st {
-		if d, err = sc.list(abs, rel, tag == "w:"); err != nil {
+		if d, err = sc.list(abs, rel, inWorktree); err != nil {
 			return err
 		}
 		d.FileStat = st
-		sc.state.dirs[id] = d
-		sc.state.dirty = true
+		state.dirs[rel] = d
+		state.dirty = true
 	}
 	for _, name := range d.Notes {
 		fileRel := path.Join(rel, name)
-		if tag == "p:" {
-			if err := sc.private(root, fileRel); err != nil {
+		if !inWorktree {
+			if err := sc.privateNote(root, fileRel); err != nil {
 				return err
 			}
 			continue
@@ -223,7 +261,7 @@ func (sc *scanner) walk(tag, root, rel string) error {
 		if _, isTracked := sc.Tracked[repoRel]; isTracked || Excluded(sc.Exclude, fileRel) {
 			continue
 		}
-		blob, ok, err := sc.check("w:"+repoRel, filepath.Join(abs, name))
+		blob, ok, err := sc.check(state, repoRel, filepath.Join(abs, name))
 		if err != nil {
 			return err
 		}
@@ -232,16 +270,16 @@ func (sc *scanner) walk(tag, root, rel string) error {
 		}
 	}
 	for _, name := range d.Dirs {
-		if err := sc.walk(tag, root, path.Join(rel, name)); err != nil {
+		if err := sc.walk(state, root, path.Join(rel, name)); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-func (sc *scanner) private(root, rel string) error {
+func (sc *scanner) privateNote(root, rel string) error {
 	abs := filepath.Join(root, filepath.FromSlash(rel))
-	blob, ok, err := sc.check("p:"+rel, abs)
+	blob, ok, err := sc.check(sc.private, rel, abs)
 	if err != nil || !ok {
 		return err
 	}
@@ -250,7 +288,7 @@ func (sc *scanner) private(root, rel string) error {
 		sc.skips = append(sc.skips, Skip{abs, "its name cannot be a key (control character or empty part)"})
 		return nil
 	}
-	sc.found = append(sc.found, LocalFile{Path: abs, Key: key, Private: true, Blob: blob, Mtime: sc.state.files["p:"+rel].Mtime})
+	sc.found = append(sc.found, LocalFile{Path: abs, Key: key, Private: true, Blob: blob, Mtime: sc.private.files[rel].Mtime})
 	return nil
 }
 
@@ -296,21 +334,28 @@ func (sc *scanner) list(abs, rel string, worktree bool) (seenDir, error) {
 // check returns the blob id of the file at abs, hashing it only when its
 // stat differs from the last scan's or it was racy then. ok is false when
 // the file is gone or not a regular file.
-func (sc *scanner) check(id, abs string) (plumbing.Hash, bool, error) {
+func (sc *scanner) check(state *ScanState, rel, abs string) (plumbing.Hash, bool, error) {
 	fi, err := os.Lstat(abs)
 	if err != nil || !fi.Mode().IsRegular() {
+		fi = nil
+	}
+	return sc.checkStat(state, rel, abs, fi)
+}
+
+func (sc *scanner) checkStat(state *ScanState, rel, abs string, fi os.FileInfo) (plumbing.Hash, bool, error) {
+	if fi == nil {
 		return plumbing.ZeroHash, false, nil
 	}
-	sc.visited[id] = true
+	sc.visited[state][rel] = true
 	st := statOf(fi)
-	prev, ok := sc.state.files[id]
+	prev, ok := state.files[rel]
 	if ok && prev.FileStat == st && prev.Checked-prev.Mtime >= racyWindow {
 		return prev.Blob, true, nil
 	}
-	if rel, inWorktree := strings.CutPrefix(id, "w:"); inWorktree && !ok {
+	if state == sc.worktree && !ok {
 		if blob, known := sc.fromIndex(rel, st); known {
-			sc.state.files[id] = seenFile{FileStat: st, Blob: blob, Checked: sc.now}
-			sc.state.dirty = true
+			state.files[rel] = seenFile{FileStat: st, Blob: blob, Checked: sc.now}
+			state.dirty = true
 			return blob, true, nil
 		}
 	}
@@ -321,8 +366,8 @@ func (sc *scanner) check(id, abs string) (plumbing.Hash, bool, error) {
 	if err != nil {
 		return plumbing.ZeroHash, false, err
 	}
-	sc.state.files[id] = seenFile{FileStat: st, Blob: blob, Checked: sc.now}
-	sc.state.dirty = true
+	state.files[rel] = seenFile{FileStat: st, Blob: blob, Checked: sc.now}
+	state.dirty = true
 	return blob, true, nil
 }
 
@@ -488,9 +533,9 @@ func (sc *scanner) readIgnore(file string, domain []string, recordAbsent bool) [
 	if st.Size < 0 && !recordAbsent {
 		return nil
 	}
-	if prev, ok := sc.state.ignores[file]; !ok || prev != st {
-		sc.state.ignores[file] = st
-		sc.state.dirty = true
+	if prev, ok := sc.worktree.ignores[file]; !ok || prev != st {
+		sc.worktree.ignores[file] = st
+		sc.worktree.dirty = true
 		sc.rulesChanged = true
 	}
 	return ps

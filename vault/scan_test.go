@@ -14,9 +14,9 @@ import (
 )
 
 type scanFixture struct {
-	repo  *vaulttest.Repo
-	r     *Repo
-	state *ScanState
+	repo              *vaulttest.Repo
+	r                 *Repo
+	private, worktree *ScanState
 }
 
 func newScanFixture(t *testing.T) *scanFixture {
@@ -30,7 +30,7 @@ func newScanFixture(t *testing.T) *scanFixture {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &scanFixture{repo: rp, r: r, state: NewScanState()}
+	return &scanFixture{repo: rp, r: r, private: NewScanState(), worktree: NewScanState()}
 }
 
 // tracked lists HEAD's notes under notes/ the way the team layer does.
@@ -58,8 +58,12 @@ func (f *scanFixture) tracked(t *testing.T) map[string]plumbing.Hash {
 // racy and a scan after no change must not read any file.
 func (f *scanFixture) scan(t *testing.T, worktree bool) []string {
 	t.Helper()
-	ls := LocalScan{Repo: f.r, NotesDir: "notes", Exclude: []string{"README.md"}, Tracked: f.tracked(t), Private: f.repo.Private, Worktree: worktree}
-	found, _, err := ls.Run(f.state, time.Now().Add(time.Hour))
+	ls := LocalScan{Repo: f.r, NotesDir: "notes", Exclude: []string{"README.md"}, Tracked: f.tracked(t), Private: f.repo.Private}
+	wt := f.worktree
+	if !worktree {
+		wt = nil
+	}
+	found, _, err := ls.Run(f.private, wt, time.Now().Add(time.Hour))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -109,16 +113,16 @@ func TestAScanOfAnUnchangedTreeReadsNothing(t *testing.T) {
 	f := newScanFixture(t)
 	f.repo.Write("notes/new.md", "# New\n")
 	f.scan(t, true)
-	before, _ := f.state.MarshalBinary()
-	f.state.dirty = false
+	before, _ := f.worktree.MarshalBinary()
+	f.worktree.dirty = false
 	f.scan(t, true)
-	after, _ := f.state.MarshalBinary()
-	if f.state.Changed() || string(before) != string(after) {
+	after, _ := f.worktree.MarshalBinary()
+	if f.worktree.Changed() || string(before) != string(after) {
 		t.Error("an unchanged tree changed the scan state")
 	}
 	// The state survives a round trip through its encoding.
 	var decoded ScanState
-	if err := decoded.UnmarshalBinary(after); err != nil || !reflect.DeepEqual(decoded.files, f.state.files) {
+	if err := decoded.UnmarshalBinary(after); err != nil || !reflect.DeepEqual(decoded.files, f.worktree.files) {
 		t.Errorf("decode: %v", err)
 	}
 	if err := decoded.UnmarshalBinary(after[:len(after)-3]); err == nil || len(decoded.files) != 0 {
@@ -157,8 +161,8 @@ func TestARacyFileIsReadAgain(t *testing.T) {
 	path := filepath.Join(f.repo.Dir, "notes", "racy.md")
 	vaulttest.WriteFile(t, path, "# one\n")
 	fi, _ := os.Stat(path)
-	ls := LocalScan{Repo: f.r, NotesDir: "notes", Exclude: []string{"README.md"}, Tracked: f.tracked(t), Worktree: true}
-	first, _, err := ls.Run(f.state, fi.ModTime())
+	ls := LocalScan{Repo: f.r, NotesDir: "notes", Exclude: []string{"README.md"}, Tracked: f.tracked(t)}
+	first, _, err := ls.Run(f.private, f.worktree, fi.ModTime())
 	if err != nil || len(first) != 1 {
 		t.Fatalf("%v %v", first, err)
 	}
@@ -167,11 +171,11 @@ func TestARacyFileIsReadAgain(t *testing.T) {
 	if err := os.Chtimes(path, fi.ModTime(), fi.ModTime()); err != nil {
 		t.Fatal(err)
 	}
-	st := f.state.files["w:notes/racy.md"]
+	st := f.worktree.files["notes/racy.md"]
 	now, _ := os.Stat(path)
 	st.FileStat = statOf(now)
-	f.state.files["w:notes/racy.md"] = st
-	second, _, err := ls.Run(f.state, fi.ModTime().Add(time.Second))
+	f.worktree.files["notes/racy.md"] = st
+	second, _, err := ls.Run(f.private, f.worktree, fi.ModTime().Add(time.Second))
 	if err != nil || len(second) != 1 || second[0].Blob == first[0].Blob {
 		t.Errorf("the rewrite was missed: %v %v", second, err)
 	}

@@ -11,7 +11,7 @@ import (
 // A scan state is read on every command, so it is stored in a compact binary
 // form that decodes in about a millisecond per ten thousand files, rather
 // than as rows or JSON.
-const scanStateMagic = "omhscan1"
+const scanStateMagic = "omhscan2"
 
 // MarshalBinary encodes the state deterministically (sorted by path).
 func (s *ScanState) MarshalBinary() ([]byte, error) {
@@ -50,7 +50,12 @@ func (s *ScanState) UnmarshalBinary(data []byte) error {
 	if string(r.bytes(len(scanStateMagic))) != scanStateMagic {
 		return errBadScanState
 	}
-	for n := r.uvarint(); n > 0 && r.err == nil; n-- {
+	n := r.uvarint()
+	if n > uint64(len(r.b)) {
+		return errBadScanState
+	}
+	s.files = make(map[string]seenFile, n)
+	for ; n > 0 && r.err == nil; n-- {
 		p := r.string()
 		f := seenFile{FileStat: r.stat(), Checked: r.varint()}
 		copy(f.Blob[:], r.bytes(len(plumbing.ZeroHash)))
@@ -185,7 +190,8 @@ func EncodeTracked(tracked map[string]plumbing.Hash) []byte {
 
 // DecodeTracked reads what EncodeTracked wrote.
 func DecodeTracked(data []byte) (map[string]plumbing.Hash, error) {
-	out := map[string]plumbing.Hash{}
+	// Each entry takes at least 22 bytes: enough to size the map up front.
+	out := make(map[string]plumbing.Hash, len(data)/22)
 	r := reader{b: data}
 	prev := ""
 	for len(r.b) > 0 && r.err == nil {

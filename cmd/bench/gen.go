@@ -4,10 +4,8 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"math"
 	"math/rand/v2"
 	"os"
@@ -253,6 +251,14 @@ func newGenerator(seed uint64, n int) *generator {
 	return g
 }
 
+// newNotePicker chooses among n notes by a Zipf law whose head is
+// flattened (v = 30), so a few dozen notes are hot (often edited, often
+// linked) without a single note taking a tenth of every edit and growing
+// to hundreds of kilobytes.
+func newNotePicker(r *rand.Rand, n int) *rand.Zipf {
+	return rand.NewZipf(r, 1.1, 30, uint64(max(0, n-1)))
+}
+
 // pickBand draws a word uniformly from one rank band (see rankBand).
 func (v *vocabulary) pickBand(r *rand.Rand, band byte) string {
 	lo, hi := v.rankBand(band)
@@ -302,7 +308,7 @@ func (g *generator) write(im *importer) error {
 	for range initial {
 		g.notes = append(g.notes, g.newNote())
 	}
-	g.pick = rand.NewZipf(g.r, 1.1, 1, uint64(initial-1))
+	g.pick = newNotePicker(g.r, initial)
 	g.when = firstCommitUnix
 	im.commit(fmt.Sprintf("Import %d notes", initial), g.when)
 	im.put(".omh/config.yaml", []byte("notes: notes\n"))
@@ -452,7 +458,7 @@ func (g *generator) content(note *genNote, self int) []byte {
 // 0.45–2.5 KB; the last block overshoots the target by some 200 bytes, so
 // notes come out at 0.5–3 KB with a median near 1.2 KB.
 func (g *generator) noteSize() int {
-	size := math.Exp(math.Log(1000) + 0.45*g.r.NormFloat64())
+	size := math.Exp(math.Log(900) + 0.45*g.r.NormFloat64())
 	return int(min(2500, max(450, size)))
 }
 
@@ -585,26 +591,4 @@ func (g *generator) sizes() (total int64, median int) {
 	}
 	slices.Sort(lens)
 	return total, lens[len(lens)/2]
-}
-
-// dirBytes sums the sizes of the regular files directly inside dir, by name.
-func dirBytes(dir string) (int64, map[string]int64, error) {
-	entries, err := os.ReadDir(dir)
-	if errors.Is(err, fs.ErrNotExist) {
-		return 0, map[string]int64{}, nil
-	}
-	if err != nil {
-		return 0, nil, err
-	}
-	var total int64
-	files := map[string]int64{}
-	for _, e := range entries {
-		info, err := e.Info()
-		if err != nil || !info.Mode().IsRegular() {
-			continue
-		}
-		files[e.Name()] = info.Size()
-		total += info.Size()
-	}
-	return total, files, nil
 }

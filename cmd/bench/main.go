@@ -38,6 +38,7 @@ type config struct {
 	work  string
 	runs  int
 	seed  uint64
+	gen   bool // only generate the vaults
 }
 
 // sizeList collects repeated -n flags.
@@ -65,6 +66,7 @@ func parseFlags(args []string) (config, error) {
 	fl.StringVar(&cfg.work, "work", filepath.Join(os.TempDir(), "omh-bench"), "folder for vaults, databases, the isolated HOME and results")
 	fl.IntVar(&cfg.runs, "runs", 20, "timed runs of each measurement")
 	fl.Uint64Var(&cfg.seed, "seed", 1, "seed of the generated vaults and questions")
+	fl.BoolVar(&cfg.gen, "generate-only", false, "generate (or reuse) the vaults, print their head commits and stop")
 	if err := fl.Parse(args); err != nil {
 		return cfg, err
 	}
@@ -99,6 +101,8 @@ func main() {
 // tools are the absolute paths of what is measured.
 type tools struct {
 	omh, fts, rg string
+	noop         string // /bin/true: what starting any process costs here
+	omhSource    string // the checkout and commit omh was built from, when built here
 	ftsDDL       string // schema and query of the FTS5 peer, as it prints them
 }
 
@@ -109,6 +113,9 @@ func run(cfg config) error {
 	}
 	if err := os.MkdirAll(cfg.work, 0o755); err != nil {
 		return err
+	}
+	if cfg.gen {
+		return generateOnly(cfg)
 	}
 	t, err := prepareTools(cfg)
 	if err != nil {
@@ -141,6 +148,24 @@ func run(cfg config) error {
 	return nil
 }
 
+// generateOnly makes the vaults without measuring anything; two work
+// folders given the same flags must print the same head commits.
+func generateOnly(cfg config) error {
+	for _, n := range cfg.sizes {
+		rn, err := newRunner(cfg.work, n)
+		if err != nil {
+			return err
+		}
+		_, info, err := prepareVault(rn, cfg.work, cfg.seed, n)
+		if err != nil {
+			return err
+		}
+		fmt.Printf("N=%d seed=%d head=%s commits=%d notes=%d markdown=%d bytes median=%d bytes\n",
+			n, cfg.seed, info.Head, info.Commits, info.Notes, info.MDBytes, info.MedianBytes)
+	}
+	return nil
+}
+
 // newRunner isolates children under work; each vault size gets its own
 // (empty) omh private folder, 0 stands for "no vault".
 func newRunner(work string, n int) (*runner, error) {
@@ -159,7 +184,13 @@ func prepareTools(cfg config) (tools, error) {
 	if t.omh, err = toolOrBuild(cfg, cfg.omh, "./cmd/omh", filepath.Join(bin, "omh")); err != nil {
 		return t, err
 	}
+	if cfg.omh == "" {
+		t.omhSource = sourceRevision(cfg.src)
+	}
 	if t.fts, err = toolOrBuild(cfg, cfg.fts, "./cmd/bench/fts", filepath.Join(bin, "omh-bench-fts")); err != nil {
+		return t, err
+	}
+	if t.noop, err = exec.LookPath("true"); err != nil {
 		return t, err
 	}
 	if cfg.rg != "" {
@@ -186,7 +217,9 @@ func toolOrBuild(cfg config, given, pkg, out string) (string, error) {
 		return "", err
 	}
 	fmt.Fprintf(os.Stderr, "building %s into %s …\n", pkg, out)
-	cmd := exec.Command("go", "build", "-o", out, pkg)
+	// -buildvcs=auto overrides a GOFLAGS=-buildvcs=false, so that
+	// `omh version` can name the revision measured.
+	cmd := exec.Command("go", "build", "-buildvcs=auto", "-o", out, pkg)
 	cmd.Dir, cmd.Stdout, cmd.Stderr = src, os.Stderr, os.Stderr
 	if err := cmd.Run(); err != nil {
 		return "", fmt.Errorf("go build %s: %w", pkg, err)
@@ -209,6 +242,24 @@ func moduleDir(src string) (string, error) {
 		return "", fmt.Errorf("%s is not the omh checkout: run from it, or pass -src, or -omh and -fts", src)
 	}
 	return src, nil
+}
+
+// sourceRevision names the commit of the checkout omh is built from, and
+// says when the working tree has changes on top of it.
+func sourceRevision(src string) string {
+	dir, err := moduleDir(src)
+	if err != nil {
+		return ""
+	}
+	rev, err := exec.Command("git", "-C", dir, "rev-parse", "HEAD").Output()
+	if err != nil {
+		return dir
+	}
+	desc := fmt.Sprintf("%s at %s", dir, strings.TrimSpace(string(rev)))
+	if dirty, err := exec.Command("git", "-C", dir, "status", "--porcelain", "--untracked-files=no").Output(); err == nil && len(dirty) > 0 {
+		desc += fmt.Sprintf(" with %d uncommitted changed files", strings.Count(string(dirty), "\n"))
+	}
+	return desc
 }
 
 // benchSize runs every measurement for one vault size.

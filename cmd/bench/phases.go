@@ -2,7 +2,9 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io/fs"
 	"math"
 	"math/rand/v2"
 	"os"
@@ -20,6 +22,7 @@ const (
 	toolRg        = "rg"
 	toolFTS       = "fts5"
 	toolOmhStatus = "omh status --json"
+	toolTrue      = "true"
 )
 
 // bench measures one vault size.
@@ -228,6 +231,28 @@ func (b *bench) buildFTS() error {
 	return nil
 }
 
+// dirBytes sums the sizes of the regular files directly inside dir, by name.
+func dirBytes(dir string) (int64, map[string]int64, error) {
+	entries, err := os.ReadDir(dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return 0, map[string]int64{}, nil
+	}
+	if err != nil {
+		return 0, nil, err
+	}
+	var total int64
+	files := map[string]int64{}
+	for _, e := range entries {
+		info, err := e.Info()
+		if err != nil || !info.Mode().IsRegular() {
+			continue
+		}
+		files[e.Name()] = info.Size()
+		total += info.Size()
+	}
+	return total, files, nil
+}
+
 // dirBytesMatching sums the files of dir whose names start with prefix (a
 // database and its -wal and -shm files).
 func dirBytesMatching(dir, prefix string) (int64, map[string]int64, error) {
@@ -299,10 +324,6 @@ func (b *bench) noChange() error {
 	if !st.Fresh {
 		b.note("omh status", "not fresh right after omh index")
 	}
-	before, _, err := dirBytes(filepath.Join(b.repo, ".git", "omh"))
-	if err != nil {
-		return err
-	}
 	beforeStamp := cacheStamp(b.repo)
 	times := map[string][][]time.Duration{}
 	rss := map[string][]int64{}
@@ -348,22 +369,48 @@ func (b *bench) noChange() error {
 				rss[c.tool] = append(rss[c.tool], s.maxRSSKB)
 			}
 		}
-		s, err := b.rn.run(b.repo, nil, b.tools.omh, "status", "--json")
-		if err != nil {
-			return err
-		}
-		if b.accept(toolOmhStatus, s, 0) {
-			times[toolOmhStatus] = append(times[toolOmhStatus], []time.Duration{s.wall})
+		for _, c := range []call{
+			{toolOmhStatus, b.tools.omh, []string{"status", "--json"}, []int{0}},
+			{toolTrue, b.tools.noop, nil, []int{0}}, // the floor every tool stands on
+		} {
+			s, err := b.rn.run(b.repo, nil, c.name, c.args...)
+			if err != nil {
+				return err
+			}
+			if b.accept(c.tool, s, c.okExit...) {
+				times[c.tool] = append(times[c.tool], []time.Duration{s.wall})
+			}
 		}
 	}
 	fmt.Fprintln(os.Stderr)
 	b.summarizeNoChange(times, rss)
-	// A question asked of an unchanged store should not write the cache.
-	if after := cacheStamp(b.repo); after != beforeStamp {
-		after, _, _ := dirBytes(filepath.Join(b.repo, ".git", "omh"))
-		b.note("omh find", "the cache files changed during no-change finds (%d → %d bytes)", before, after)
+	// A question asked of an unchanged store need not write the cache.
+	if changed := stampDiff(beforeStamp, cacheStamp(b.repo)); changed != "" {
+		b.note("omh find", "cache files were modified by no-change calls: %s", changed)
 	}
 	return nil
+}
+
+// stampDiff names the cache files whose size or modification time differ
+// between two stamps.
+func stampDiff(before, after map[string]fileStamp) string {
+	var changed []string
+	for name, a := range after {
+		bs, ok := before[name]
+		switch {
+		case !ok:
+			changed = append(changed, fmt.Sprintf("%s (new, %d B)", name, a.size))
+		case bs != a:
+			changed = append(changed, fmt.Sprintf("%s (%d → %d B, mtime moved %s)", name, bs.size, a.size, time.Duration(a.mtime-bs.mtime).Round(time.Millisecond)))
+		}
+	}
+	for name := range before {
+		if _, ok := after[name]; !ok {
+			changed = append(changed, name+" (removed)")
+		}
+	}
+	sort.Strings(changed)
+	return strings.Join(changed, ", ")
 }
 
 // countOmh asks omh once for JSON to learn how many notes matched.
@@ -403,7 +450,7 @@ func (b *bench) summarizeNoChange(times map[string][][]time.Duration, rss map[st
 			all = append(all, ds...)
 		}
 		b.res.Overall[tool] = summarize(all)
-		if tool == toolOmhStatus {
+		if tool == toolOmhStatus || tool == toolTrue {
 			continue
 		}
 		b.res.MedianRSSKB[tool] = medianInt(rss[tool])
@@ -433,21 +480,22 @@ func medianInt(xs []int64) int64 {
 	return s[len(s)/2]
 }
 
-// cacheStamp is the names, sizes and modification times of the cache
-// files, to notice a command that wrote to the cache.
-func cacheStamp(repo string) string {
-	dir := filepath.Join(repo, ".git", "omh")
-	entries, err := os.ReadDir(dir)
+type fileStamp struct{ size, mtime int64 }
+
+// cacheStamp is the sizes and modification times of the cache files by
+// name, to notice a command that wrote to the cache.
+func cacheStamp(repo string) map[string]fileStamp {
+	stamps := map[string]fileStamp{}
+	entries, err := os.ReadDir(filepath.Join(repo, ".git", "omh"))
 	if err != nil {
-		return ""
+		return stamps
 	}
-	var b strings.Builder
 	for _, e := range entries {
 		if info, err := e.Info(); err == nil {
-			fmt.Fprintf(&b, "%s %d %d\n", e.Name(), info.Size(), info.ModTime().UnixNano())
+			stamps[e.Name()] = fileStamp{info.Size(), info.ModTime().UnixNano()}
 		}
 	}
-	return b.String()
+	return stamps
 }
 
 // afterCommit measures what a question costs right after a commit that
@@ -467,7 +515,7 @@ func (b *bench) afterCommit(lastCommit int64) error {
 		return fmt.Errorf("no notes in the index of %s", b.repo)
 	}
 	r := rand.New(rand.NewPCG(b.cfg.seed, 4<<40|uint64(b.n)))
-	pick := rand.NewZipf(r, 1.1, 1, uint64(len(files)-1))
+	pick := newNotePicker(r, len(files))
 	words := newZipfWords(b.vocab, r)
 	when := lastCommit
 	var commits, finds, indexes []time.Duration

@@ -97,13 +97,14 @@ type machine struct {
 	SQLite     string `json:"sqlite"`
 	Omh        string `json:"omh"`
 	OmhBinary  string `json:"omh_binary"`
+	OmhSource  string `json:"omh_source,omitempty"`
 	BenchBuild string `json:"bench_go"`
 }
 
 // machineFacts reads the facts from /proc and the tools themselves;
 // whatever cannot be read is left as "?".
 func machineFacts(rn *runner, t tools) machine {
-	m := machine{Cores: runtime.NumCPU(), BenchBuild: runtime.Version(), OmhBinary: t.omh}
+	m := machine{Cores: runtime.NumCPU(), BenchBuild: runtime.Version(), OmhBinary: t.omh, OmhSource: t.omhSource}
 	m.CPU = procField("/proc/cpuinfo", "model name")
 	if kb, err := strconv.ParseFloat(strings.Fields(procField("/proc/meminfo", "MemTotal") + " 0")[0], 64); err == nil && kb > 0 {
 		m.MemGiB = fmt.Sprintf("%.1f", kb/(1<<20))
@@ -160,7 +161,13 @@ func printMachine(w io.Writer, m machine, t tools) {
 		{"kernel", m.Kernel}, {"go", m.Go}, {"git", m.Git}, {"ripgrep", m.Ripgrep},
 		{"sqlite (fts5 peer)", m.SQLite}, {"omh", m.Omh + "  (" + m.OmhBinary + ")"},
 	} {
+		if row[1] == "" {
+			row[1] = "?"
+		}
 		fmt.Fprintf(tw, "%s\t%s\n", row[0], row[1])
+	}
+	if m.OmhSource != "" {
+		fmt.Fprintf(tw, "omh built from\t%s\n", m.OmhSource)
 	}
 	tw.Flush()
 	fmt.Fprintf(w, "fts5 peer schema and query:\n%s\n", indent(t.ftsDDL, "  "))
@@ -268,7 +275,8 @@ func printQuestions(w io.Writer, r *result) {
 	}
 	fmt.Fprintf(tw, "   rss\tmedian\t%s\t\t\t\n", strings.Join(rss, "\t"))
 	tw.Flush()
-	fmt.Fprintf(w, "   omh status --json (freshness check alone): %s ms\n", medP90(r.Overall[toolOmhStatus]))
+	fmt.Fprintf(w, "   omh status --json (freshness check alone): %s ms · starting /bin/true (any process): %s ms\n",
+		medP90(r.Overall[toolOmhStatus]), medP90(r.Overall[toolTrue]))
 	fmt.Fprintf(w, "6. ratios of medians, all questions: rg/omh %.2f · fts5/omh %.2f · rg/(omh --no-worktree) %.2f · fts5/(omh --no-worktree) %.2f\n",
 		r.Ratios["rg/omh"], r.Ratios["fts5/omh"], r.Ratios["rg/omh --no-worktree"], r.Ratios["fts5/omh --no-worktree"])
 	fmt.Fprintf(w, "   questions (words; fts5 MATCH string):\n")

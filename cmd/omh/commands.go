@@ -100,17 +100,14 @@ type IndexCmd struct {
 func (c *IndexCmd) Run(e *env) error {
 	if !c.Rebuild {
 		return e.withStore(index.Options{}, func(s *store) error {
-			return e.printIndexed(s.cache)
+			return e.printIndexed(s.repo, s.cache)
 		})
 	}
-	r, err := e.openRepo()
+	r, cache, err := e.openCacheOf()
 	if err != nil {
 		return err
 	}
-	cache, err := e.openCache(r)
-	if err != nil {
-		return err
-	}
+	defer r.Close()
 	cache, rep, err := cache.Rebuild(r, index.Options{})
 	defer cache.Close()
 	if err != nil {
@@ -119,14 +116,10 @@ func (c *IndexCmd) Run(e *env) error {
 	for _, w := range rep.Warnings {
 		e.warn("%s", w)
 	}
-	return e.printIndexed(cache)
+	return e.printIndexed(r, cache)
 }
 
-func (e *env) printIndexed(c *index.Cache) error {
-	r, err := e.openRepo()
-	if err != nil {
-		return err
-	}
+func (e *env) printIndexed(r *vault.Repo, c *index.Cache) error {
 	st, err := c.Status(r)
 	if err != nil {
 		return err
@@ -150,14 +143,11 @@ func deref(s *string) string {
 type StatusCmd struct{}
 
 func (c *StatusCmd) Run(e *env) error {
-	r, err := e.openRepo()
+	r, cache, err := e.openCacheOf()
 	if err != nil {
 		return err
 	}
-	cache, err := e.openCache(r)
-	if err != nil {
-		return err
-	}
+	defer r.Close()
 	defer cache.Close()
 	st, err := cache.Status(r)
 	if err != nil {

@@ -37,6 +37,20 @@ func (e *env) openCache(r *vault.Repo) (*index.Cache, error) {
 	return c, err
 }
 
+// openCacheOf opens the repository and its cache without refreshing it.
+func (e *env) openCacheOf() (*vault.Repo, *index.Cache, error) {
+	r, err := e.openRepo()
+	if err != nil {
+		return nil, nil, err
+	}
+	c, err := e.openCache(r)
+	if err != nil {
+		r.Close()
+		return nil, nil, err
+	}
+	return r, c, nil
+}
+
 // withStore opens the store, brings its cache up to date and runs fn. A
 // cache found damaged, while refreshing or while answering, is replaced by a
 // new one built from the files, and fn runs again: one line on standard
@@ -46,6 +60,7 @@ func (e *env) withStore(opt index.Options, fn func(*store) error) error {
 	if err != nil {
 		return err
 	}
+	defer r.Close()
 	c, err := e.openCache(r)
 	if err != nil {
 		return err

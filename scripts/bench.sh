@@ -1,0 +1,31 @@
+#!/bin/sh
+# Builds omh and the benchmark, then measures omh against rg and SQLite FTS5
+# on deterministic synthetic git vaults (see cmd/bench/main.go).
+#
+# Usage: sh scripts/bench.sh [bench flags…]
+#   sh scripts/bench.sh                         N = 10,000 and 100,000, 20 runs
+#   sh scripts/bench.sh -n 300 -runs 3          a smoke run (well under a minute)
+#   BENCH_WORK=/data/omh-bench sh scripts/bench.sh -n 10000
+#
+# Vaults are cached in $BENCH_WORK (default /tmp/omh-bench) and reused by
+# later runs with the same -seed and -n. Tables go to standard output and to
+# $BENCH_WORK/report.txt; each N's numbers to $BENCH_WORK/results-N.json.
+set -eu
+root=$(cd "$(dirname "$0")/.." && pwd)
+work=${BENCH_WORK:-${TMPDIR:-/tmp}/omh-bench}
+mkdir -p "$work/bin"
+cd "$root"
+# -buildvcs=auto wins over a GOFLAGS=-buildvcs=false, so `omh version`
+# names the revision that was measured.
+go build -buildvcs=auto -o "$work/bin/omh" ./cmd/omh
+go build -o "$work/bin/omh-bench-fts" ./cmd/bench/fts
+go build -o "$work/bin/omh-bench" ./cmd/bench
+echo "bench: work folder $work; tables also in $work/report.txt, numbers in $work/results-N.json" >&2
+# POSIX sh has no pipefail: the bench's exit status goes through a file.
+rm -f "$work/.bench-status"
+{
+	status=0
+	"$work/bin/omh-bench" -omh "$work/bin/omh" -fts "$work/bin/omh-bench-fts" -work "$work" "$@" || status=$?
+	echo "$status" >"$work/.bench-status"
+} | tee "$work/report.txt"
+exit "$(cat "$work/.bench-status")"
