@@ -22,6 +22,9 @@ type Options struct {
 	// LockWait is how long to wait for another process's refresh before
 	// answering from the last snapshot. Zero waits as long as it takes.
 	LockWait time.Duration
+	// Progress, when set, hears how many changed notes a refresh has read
+	// of how many, so long work can be shown to a person.
+	Progress func(done, total int)
 }
 
 // Report says what bringing the cache up to date did.

@@ -132,6 +132,9 @@ func (rf *refresher) run() error {
 	if err := rf.apply(); err != nil {
 		return err
 	}
+	if err := rf.collect(); err != nil {
+		return err
+	}
 	st.Parsed = rf.parsed
 	return rf.saveSnap(tracked)
 }
@@ -207,7 +210,10 @@ func (rf *refresher) teamChanges(head plumbing.Hash, dir string, exclude []strin
 		rf.warn("%s skipped: %s", s.Path, s.Reason)
 	}
 	changed := map[string]plumbing.Hash{}
-	for _, ch := range changes {
+	for i, ch := range changes {
+		if rf.opt.Progress != nil && i%256 == 0 {
+			rf.opt.Progress(i, len(changes))
+		}
 		if ch.New.Blob.IsZero() {
 			delete(tracked, ch.New.Path)
 		} else {
@@ -217,6 +223,9 @@ func (rf *refresher) teamChanges(head plumbing.Hash, dir string, exclude []strin
 		if err := rf.teamChange(ch); err != nil {
 			return nil, err
 		}
+	}
+	if rf.opt.Progress != nil {
+		rf.opt.Progress(len(changes), len(changes))
 	}
 	dates, complete, root, err := rf.gitDates(head, plumbing.NewHash(st.Commit), tracked, changed)
 	if err != nil {

@@ -30,7 +30,7 @@ func (c *ShowCmd) Run(e *env) error {
 	if c.Layer != "" {
 		layer, _ = vault.ParseLayer(c.Layer)
 	}
-	return e.withStore(index.Options{LockWait: lockWait}, func(s *store) error {
+	return e.withStore(index.Options{LockWait: lockWait, Progress: e.progress()}, func(s *store) error {
 		docs, err := s.snap.Find(c.Key, layer)
 		if err != nil {
 			return err
@@ -99,7 +99,7 @@ type IndexCmd struct {
 
 func (c *IndexCmd) Run(e *env) error {
 	if !c.Rebuild {
-		return e.withStore(index.Options{}, func(s *store) error {
+		return e.withStore(index.Options{Progress: e.progress()}, func(s *store) error {
 			return e.printIndexed(s.repo, s.cache)
 		})
 	}
@@ -108,7 +108,7 @@ func (c *IndexCmd) Run(e *env) error {
 		return err
 	}
 	defer r.Close()
-	cache, rep, err := cache.Rebuild(r, index.Options{})
+	cache, rep, err := cache.Rebuild(r, index.Options{Progress: e.progress()})
 	defer cache.Close()
 	if err != nil {
 		return err

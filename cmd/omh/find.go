@@ -36,7 +36,7 @@ func (c *FindCmd) Run(e *env) error {
 			return &cmdError{exitUsage, "usage", err}
 		}
 	}
-	return e.withStore(index.Options{NoWorktree: c.NoWorktree, LockWait: lockWait}, func(s *store) error {
+	return e.withStore(index.Options{NoWorktree: c.NoWorktree, LockWait: lockWait, Progress: e.progress()}, func(s *store) error {
 		res, err := retrieve.Search(s.snap, q)
 		if err != nil {
 			return err

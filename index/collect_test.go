@@ -1,0 +1,81 @@
+package index
+
+import (
+	"fmt"
+	"path/filepath"
+	"testing"
+
+	"github.com/omh-notes/omh/vault"
+	"github.com/omh-notes/omh/vault/vaulttest"
+)
+
+func refreshAt(t *testing.T, c *Cache, dir string) {
+	t.Helper()
+	r, err := vault.OpenRepo(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	s, _, err := c.Fresh(r, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+}
+
+func count(t *testing.T, c *Cache, query string) int {
+	t.Helper()
+	var n int
+	if err := c.db.QueryRow(query).Scan(&n); err != nil {
+		t.Fatal(err)
+	}
+	return n
+}
+
+// The cache stays proportional to the store, not to its history: blobs no
+// snapshot uses are collected once they outnumber the ones in use, and a
+// removed worktree's snapshot goes with it.
+func TestTheCacheDoesNotGrowWithHistory(t *testing.T) {
+	old := minGarbage
+	minGarbage = 2
+	defer func() { minGarbage = old }()
+
+	r := vaulttest.New(t)
+	for _, n := range []string{"a", "b", "c"} {
+		r.Write(n+".md", "# Note "+n+"\n")
+	}
+	r.Commit("2026-01-01T10:00:00Z", "notes")
+	repo, err := vault.OpenRepo(r.Dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer repo.Close()
+	c, err := Open(repo.CommonDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	refreshAt(t, c, r.Dir)
+	for i := 1; i <= 5; i++ {
+		r.Write("a.md", fmt.Sprintf("# Note a, version %d\n", i))
+		r.Commit(fmt.Sprintf("2026-01-0%dT10:00:00Z", i+1), "edit")
+		refreshAt(t, c, r.Dir)
+	}
+	if n := count(t, c, `SELECT count(*) FROM blob`); n > 3+3 {
+		t.Errorf("%d blobs for a three-note store after five edits", n)
+	}
+
+	wt := filepath.Join(t.TempDir(), "wt")
+	r.Git("worktree", "add", "-q", "--detach", wt)
+	refreshAt(t, c, wt)
+	if n := count(t, c, `SELECT count(*) FROM snap`); n != 2 {
+		t.Fatalf("%d snapshots with a linked worktree, want 2", n)
+	}
+	r.Git("worktree", "remove", wt)
+	r.Write("d.md", "# Note d\n")
+	r.Commit("2026-02-01T10:00:00Z", "another")
+	refreshAt(t, c, r.Dir)
+	if n := count(t, c, `SELECT count(*) FROM snap`); n != 1 {
+		t.Errorf("%d snapshots after removing the worktree, want 1", n)
+	}
+}
