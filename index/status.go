@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/zeebo/blake3"
-
 	"github.com/omh-notes/omh/vault"
 )
 
@@ -22,7 +20,6 @@ type Status struct {
 	PrivateDir  string     `json:"private_dir"`
 	Shallow     bool       `json:"shallow"`
 	Cache       CacheFile  `json:"cache"`
-	Fingerprint string     `json:"fingerprint"` // BLAKE3 of the sorted (layer, key, blob) list
 }
 
 type NoteCounts struct {
@@ -80,36 +77,7 @@ func (c *Cache) Status(r *vault.Repo) (Status, error) {
 		}
 		st.Uncommitted = append(st.Uncommitted, k)
 	}
-	if err := rows.Err(); err != nil {
-		return st, err
-	}
-	st.Fingerprint, err = fingerprint(tx, v.snap.id)
-	return st, err
-}
-
-// fingerprint hashes a snapshot's sorted (layer, key, blob id) list: equal
-// fingerprints mean equal stores.
-func fingerprint(q querier, snap int64) (string, error) {
-	rows, err := q.Query(`SELECT d.layer, d.key, b.oid FROM doc d JOIN blob b ON b.id = d.blob
-		WHERE d.snap = ? ORDER BY d.layer, d.key, d.path`, snap)
-	if err != nil {
-		return "", fmt.Errorf("fingerprinting the snapshot: %w", err)
-	}
-	defer rows.Close()
-	h := blake3.New()
-	for rows.Next() {
-		var layer vault.Layer
-		var key string
-		var oid []byte
-		if err := rows.Scan(&layer, &key, &oid); err != nil {
-			return "", err
-		}
-		fmt.Fprintf(h, "%s\x00%s\x00%x\n", layer, key, oid)
-	}
-	if err := rows.Err(); err != nil {
-		return "", err
-	}
-	return fmt.Sprintf("%x", h.Sum(nil)), nil
+	return st, rows.Err()
 }
 
 // String renders the status for people.

@@ -136,7 +136,7 @@ func run(cfg config) error {
 		if err != nil {
 			return err
 		}
-		path := filepath.Join(cfg.work, fmt.Sprintf("results-%d.json", n))
+		path := resultsPath(cfg.work, n)
 		if err := writeJSONFile(path, r); err != nil {
 			return err
 		}
@@ -164,6 +164,10 @@ func generateOnly(cfg config) error {
 			n, cfg.seed, info.Head, info.Commits, info.Notes, info.MDBytes, info.MedianBytes)
 	}
 	return nil
+}
+
+func resultsPath(work string, n int) string {
+	return filepath.Join(work, fmt.Sprintf("results-%d.json", n))
 }
 
 // newRunner isolates children under work; each vault size gets its own
@@ -291,12 +295,17 @@ func benchSize(cfg config, t tools, m machine, n int) (*result, error) {
 		{"after-commit", func() error { return b.afterCommit(res.Vault.LastCommit) }},
 		{"cache size again", func() (err error) { res.CacheAfter, err = b.cacheSize(); return }},
 	}
+	res.FTS.DDL, res.FTS.Query = ftsSchema(t.ftsDDL)
 	for _, s := range steps {
 		if err := b.phase(s.name, s.fn); err != nil {
 			return nil, err
 		}
+		// Written after every phase, so an interrupted run of a large N
+		// still leaves the phases it finished.
+		if err := writeJSONFile(resultsPath(cfg.work, n), res); err != nil {
+			return nil, err
+		}
 	}
-	res.FTS.DDL, res.FTS.Query = ftsSchema(t.ftsDDL)
 	b.flushIssues()
 	return res, nil
 }

@@ -45,6 +45,8 @@ type issue struct {
 	first string
 }
 
+// note records one unexpected thing a tool did; the first of each kind is
+// printed at once, the rest only counted.
 func (b *bench) note(tool, format string, args ...any) {
 	is := b.issues[tool]
 	if is == nil {
@@ -351,8 +353,9 @@ func (b *bench) noChange() error {
 			}
 		}
 	}
+	start := time.Now()
 	for run := 0; run < b.cfg.runs; run++ {
-		fmt.Fprintf(os.Stderr, "\r  round %d/%d", run+1, b.cfg.runs)
+		fmt.Fprintf(os.Stderr, "\r  round %d/%d (%.0f s so far)", run+1, b.cfg.runs, time.Since(start).Seconds())
 		for qi, q := range b.qs {
 			for _, c := range b.calls(q) {
 				s, err := b.rn.run(b.repo, nil, c.name, c.args...)
