@@ -303,9 +303,11 @@ func (rf *refresher) writePostings() error {
 
 func (rf *refresher) editList(k listKey, e *listEdit) error {
 	var raw []byte
-	err := rf.tx.QueryRow(`SELECT list FROM posting WHERE snap = ? AND part = ? AND term = ?`, rf.snap.id, k.part, k.term).Scan(&raw)
-	if err != nil && !isNoRows(err) {
-		return fmt.Errorf("reading a posting list: %w", err)
+	if !rf.firstBuild {
+		err := rf.tx.QueryRow(`SELECT list FROM posting WHERE snap = ? AND part = ? AND term = ?`, rf.snap.id, k.part, k.term).Scan(&raw)
+		if err != nil && !isNoRows(err) {
+			return fmt.Errorf("reading a posting list: %w", err)
+		}
 	}
 	old, err := decodePostings(raw)
 	if err != nil {

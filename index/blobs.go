@@ -2,10 +2,11 @@ package index
 
 import (
 	"database/sql"
-	"encoding/json"
 	"errors"
 	"fmt"
+	"runtime"
 	"sort"
+	"sync"
 
 	"github.com/go-git/go-git/v5/plumbing"
 
@@ -27,9 +28,9 @@ const maxMarkdownBytes = 512 << 10
 // blobMeta is what parsing a note's bytes yields, stored per blob.
 type blobMeta struct {
 	vault.Parsed
-	Size   int64 `json:"size"`
-	Cut    bool  `json:"cut,omitempty"`    // only the first maxNoteBytes were parsed
-	Binary bool  `json:"binary,omitempty"` // not text: not a note at all
+	Size   int64
+	Cut    bool // only the first maxNoteBytes were indexed
+	Binary bool // not text: not a note at all
 }
 
 // blobData is a stored blob: its row id, meta and term vector, kept
@@ -40,30 +41,33 @@ type blobData struct {
 	terms []byte
 }
 
+// parsedBlob is a blob's content analysed, before its terms have ids.
+type parsedBlob struct {
+	meta  blobMeta
+	terms map[string]termEntry // by term text; ID unset
+	err   error
+}
+
 // analyze parses content (at most maxNoteBytes of a file of size bytes) into
-// its meta and term vector.
-func analyze(content []byte, size int64, dict *termDict) (blobMeta, []termEntry, error) {
-	meta := blobMeta{Size: size, Cut: size > int64(len(content))}
+// its meta and terms. It is pure, so blobs are analysed on every core.
+func analyze(content []byte, size int64) *parsedBlob {
+	pb := &parsedBlob{meta: blobMeta{Size: size, Cut: size > int64(len(content))}, terms: map[string]termEntry{}}
 	if vault.LooksBinary(content) {
-		meta.Binary = true
-		return meta, nil, nil
+		pb.meta.Binary = true
+		return pb
 	}
-	meta.Parsed = vault.Parse(content[:min(len(content), maxMarkdownBytes)])
-	fields := map[string]*termEntry{}
+	pb.meta.Parsed = vault.Parse(content[:min(len(content), maxMarkdownBytes)])
 	add := func(text string, f retrieve.Field) {
 		retrieve.EachToken(text, func(_, _ int, term string) {
-			e := fields[term]
-			if e == nil {
-				e = &termEntry{}
-				fields[term] = e
-			}
+			e := pb.terms[term]
 			e.Fields |= f
 			if f == retrieve.InBody {
 				e.TF++
 			}
+			pb.terms[term] = e
 		})
 	}
-	p := &meta.Parsed
+	p := &pb.meta.Parsed
 	add(p.Title, retrieve.InTitle)
 	// An alias is another title the note goes by.
 	for _, a := range p.Aliases {
@@ -79,24 +83,93 @@ func analyze(content []byte, size int64, dict *termDict) (blobMeta, []termEntry,
 		add(t, retrieve.InBody)
 	}
 	add(string(content[min(p.BodyStart, len(content)):]), retrieve.InBody)
-	// Ids are handed out in sorted order so that two builds from the same
-	// files produce the same database.
-	texts := make([]string, 0, len(fields))
-	for text := range fields {
+	return pb
+}
+
+// vector gives a parsed blob's terms their ids, handed out in sorted order
+// so that two builds from the same files produce the same database.
+func (pb *parsedBlob) vector(dict *termDict) ([]termEntry, error) {
+	texts := make([]string, 0, len(pb.terms))
+	for text := range pb.terms {
 		texts = append(texts, text)
 	}
 	sort.Strings(texts)
-	vector := make([]termEntry, 0, len(fields))
+	vector := make([]termEntry, 0, len(texts))
 	for _, text := range texts {
-		e := fields[text]
+		e := pb.terms[text]
 		id, err := dict.id(text)
 		if err != nil {
-			return meta, nil, err
+			return nil, err
 		}
 		e.ID = id
-		vector = append(vector, *e)
+		vector = append(vector, e)
 	}
-	return meta, vector, nil
+	return vector, nil
+}
+
+// blobSource is a blob a refresh may need, and how to read it.
+type blobSource struct {
+	oid  plumbing.Hash
+	read func() ([]byte, int64, error)
+}
+
+// prepare analyses, on every core, the blobs among sources the cache does
+// not hold yet, so that storeBlob finds them ready. Reading stays on one
+// goroutine (go-git's storage is not safe for concurrent use).
+func (rf *refresher) prepare(sources []blobSource) error {
+	var todo []blobSource
+	for _, src := range sources {
+		var id int64
+		err := rf.tx.QueryRow(`SELECT id FROM blob WHERE oid = ?`, src.oid[:]).Scan(&id)
+		switch {
+		case err == nil:
+			rf.blobIDs[src.oid] = id
+		case isNoRows(err):
+			if _, queued := rf.prepared[src.oid]; !queued {
+				rf.prepared[src.oid] = nil
+				todo = append(todo, src)
+			}
+		default:
+			return fmt.Errorf("looking up blob %s: %w", src.oid, err)
+		}
+	}
+	type job struct {
+		oid     plumbing.Hash
+		content []byte
+		size    int64
+		err     error
+	}
+	type done struct {
+		oid plumbing.Hash
+		pb  *parsedBlob
+	}
+	jobs, results := make(chan job, 64), make(chan done, 64)
+	go func() {
+		for _, src := range todo {
+			content, size, err := src.read()
+			jobs <- job{src.oid, content, size, err}
+		}
+		close(jobs)
+	}()
+	var wg sync.WaitGroup
+	for w := 0; w < runtime.GOMAXPROCS(0); w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for j := range jobs {
+				if j.err != nil {
+					results <- done{j.oid, &parsedBlob{err: j.err}}
+					continue
+				}
+				results <- done{j.oid, analyze(j.content, j.size)}
+			}
+		}()
+	}
+	go func() { wg.Wait(); close(results) }()
+	for d := range results {
+		rf.prepared[d.oid] = d.pb
+	}
+	return nil
 }
 
 // storeBlob parses and stores a blob unless it is stored already. parsed
@@ -105,23 +178,31 @@ func (rf *refresher) storeBlob(oid plumbing.Hash, read func() ([]byte, int64, er
 	if id, ok := rf.blobIDs[oid]; ok {
 		return id, false, nil
 	}
-	err = rf.tx.QueryRow(`SELECT id FROM blob WHERE oid = ?`, oid[:]).Scan(&id)
-	if err == nil {
-		rf.blobIDs[oid] = id
-		return id, false, nil
+	pb := rf.prepared[oid]
+	if pb == nil {
+		err = rf.tx.QueryRow(`SELECT id FROM blob WHERE oid = ?`, oid[:]).Scan(&id)
+		if err == nil {
+			rf.blobIDs[oid] = id
+			return id, false, nil
+		}
+		if !isNoRows(err) {
+			return 0, false, fmt.Errorf("looking up blob %s: %w", oid, err)
+		}
+		content, size, err := read()
+		if err != nil {
+			return 0, false, err
+		}
+		pb = analyze(content, size)
 	}
-	if !errors.Is(err, sql.ErrNoRows) {
-		return 0, false, fmt.Errorf("looking up blob %s: %w", oid, err)
+	delete(rf.prepared, oid)
+	if pb.err != nil {
+		return 0, false, pb.err
 	}
-	content, size, err := read()
+	vector, err := pb.vector(rf.dict)
 	if err != nil {
 		return 0, false, err
 	}
-	meta, vector, err := analyze(content, size, rf.dict)
-	if err != nil {
-		return 0, false, err
-	}
-	metaJSON, err := json.Marshal(meta)
+	metaJSON, err := encodeMeta(pb.meta)
 	if err != nil {
 		return 0, false, fmt.Errorf("encoding blob %s: %w", oid, err)
 	}
@@ -134,7 +215,7 @@ func (rf *refresher) storeBlob(oid plumbing.Hash, read func() ([]byte, int64, er
 		return 0, false, err
 	}
 	rf.blobIDs[oid] = id
-	rf.loaded[id] = &blobData{id: id, meta: meta, terms: terms}
+	rf.loaded[id] = &blobData{id: id, meta: pb.meta, terms: terms}
 	return id, true, nil
 }
 
@@ -148,8 +229,9 @@ func (rf *refresher) blob(id int64) (*blobData, error) {
 		return nil, fmt.Errorf("loading blob #%d: %w", id, err)
 	}
 	b := &blobData{id: id, terms: terms}
-	if err := json.Unmarshal(metaJSON, &b.meta); err != nil {
-		return nil, fmt.Errorf("blob #%d: %w", id, errDamaged)
+	var err error
+	if b.meta, err = decodeMeta(metaJSON); err != nil {
+		return nil, fmt.Errorf("blob #%d: %w", id, err)
 	}
 	rf.loaded[id] = b
 	return b, nil

@@ -152,7 +152,7 @@ func open(dir string, gen int) (*Cache, error) {
 }
 
 func dsn(path string) string {
-	return "file:" + path + "?_pragma=busy_timeout(20000)&_pragma=journal_mode(WAL)&_pragma=synchronous(NORMAL)&_pragma=mmap_size(1073741824)&_txlock=immediate"
+	return "file:" + path + "?_pragma=busy_timeout(20000)&_pragma=journal_mode(WAL)&_pragma=synchronous(NORMAL)&_pragma=mmap_size(1073741824)&_pragma=journal_size_limit(16777216)&_txlock=immediate"
 }
 
 // Close releases the database and this process's use of it.

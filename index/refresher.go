@@ -52,11 +52,15 @@ type refresher struct {
 	snap     *snapRow
 	dict     *termDict
 	blobIDs  map[plumbing.Hash]int64
+	prepared map[plumbing.Hash]*parsedBlob // analysed ahead, not yet stored
 	loaded   map[int64]*blobData
 	parsed   int
 	warnings []string
 	changes  []docChange
 	shallow  map[plumbing.Hash]bool
+	// firstBuild: the snapshot held no document when the refresh began, so
+	// there is no old posting list to read.
+	firstBuild bool
 }
 
 func newRefresher(c *Cache, tx *txn, r *vault.Repo, opt Options) (*refresher, error) {
@@ -65,7 +69,7 @@ func newRefresher(c *Cache, tx *txn, r *vault.Repo, opt Options) (*refresher, er
 		return nil, err
 	}
 	rf := &refresher{c: c, tx: tx, repo: r, opt: opt, dict: dict,
-		blobIDs: map[plumbing.Hash]int64{}, loaded: map[int64]*blobData{}, shallow: map[plumbing.Hash]bool{}}
+		blobIDs: map[plumbing.Hash]int64{}, prepared: map[plumbing.Hash]*parsedBlob{}, loaded: map[int64]*blobData{}, shallow: map[plumbing.Hash]bool{}}
 	shallow, err := r.Shallow()
 	if err != nil {
 		return nil, fmt.Errorf("reading the shallow clone's boundary: %w", err)
@@ -109,6 +113,7 @@ func (rf *refresher) run() error {
 	if err := rf.snap.loadWorktree(rf.tx); err != nil {
 		return err
 	}
+	rf.firstBuild = rf.snap.span() == 0
 	dir, err := notesDir(rf.repo, cfg, head, rf.snap)
 	if err != nil {
 		return err
@@ -120,6 +125,7 @@ func (rf *refresher) run() error {
 		if err := rf.clearSnap(); err != nil {
 			return err
 		}
+		rf.firstBuild = true
 		st.NotesDir, st.ConfigHash = dir, configHash(cfg)
 	}
 	tracked, err := rf.teamChanges(head, dir, cfg.Exclude)
@@ -208,6 +214,15 @@ func (rf *refresher) teamChanges(head plumbing.Hash, dir string, exclude []strin
 	}
 	for _, s := range skips {
 		rf.warn("%s skipped: %s", s.Path, s.Reason)
+	}
+	var sources []blobSource
+	for _, ch := range changes {
+		if blob := ch.New.Blob; !blob.IsZero() {
+			sources = append(sources, blobSource{blob, func() ([]byte, int64, error) { return rf.repo.ReadBlob(blob, maxNoteBytes) }})
+		}
+	}
+	if err := rf.prepare(sources); err != nil {
+		return nil, err
 	}
 	changed := map[string]plumbing.Hash{}
 	for i, ch := range changes {

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"path"
-	"sort"
 	"strings"
 
 	"github.com/go-git/go-git/v5/plumbing"
@@ -77,22 +76,29 @@ type treeDiff struct {
 	skips   []Skip
 }
 
-// entries reads a tree as a map from name to entry; the zero hash is empty.
-func (w *treeDiff) entries(h plumbing.Hash) (map[string]object.TreeEntry, error) {
-	out := map[string]object.TreeEntry{}
+// entries reads a tree's entries; the zero hash is the empty tree.
+func (w *treeDiff) entries(h plumbing.Hash) ([]object.TreeEntry, error) {
 	if h.IsZero() {
-		return out, nil
+		return nil, nil
 	}
 	t, err := object.GetTree(w.repo.Objects, h)
 	if err != nil {
 		return nil, fmt.Errorf("reading tree %s: %w", h, err)
 	}
-	for _, e := range t.Entries {
-		out[e.Name] = e
-	}
-	return out, nil
+	return t.Entries, nil
 }
 
+// gitOrder is the key git sorts tree entries by: a folder's name sorts as
+// if it ended in "/".
+func gitOrder(e object.TreeEntry) string {
+	if e.Mode == filemode.Dir {
+		return e.Name + "/"
+	}
+	return e.Name
+}
+
+// diff walks two trees' entries together, as git stores them sorted, and
+// descends only where ids differ.
 func (w *treeDiff) diff(old, new plumbing.Hash, rel string) error {
 	if old == new {
 		return nil
@@ -105,32 +111,43 @@ func (w *treeDiff) diff(old, new plumbing.Hash, rel string) error {
 	if err != nil {
 		return err
 	}
-	names := make([]string, 0, len(a)+len(b))
-	for n := range a {
-		names = append(names, n)
-	}
-	for n := range b {
-		if _, ok := a[n]; !ok {
-			names = append(names, n)
+	for i, j := 0, 0; i < len(a) || j < len(b); {
+		var ea, eb object.TreeEntry
+		switch {
+		case j == len(b) || (i < len(a) && gitOrder(a[i]) < gitOrder(b[j])):
+			ea, i = a[i], i+1
+		case i == len(a) || gitOrder(b[j]) < gitOrder(a[i]):
+			eb, j = b[j], j+1
+		default:
+			ea, eb, i, j = a[i], b[j], i+1, j+1
 		}
-	}
-	sort.Strings(names)
-	for _, name := range names {
-		ea, eb := a[name], b[name]
-		if ea.Hash == eb.Hash && ea.Mode == eb.Mode {
-			continue
-		}
-		child := path.Join(rel, name)
-		if rel == "" && w.dir == "" && name == ".omh" && !w.keepOmh {
-			continue // omh's own folder holds no notes unless it holds the notes root
-		}
-		if err := w.diff(dirHash(ea), dirHash(eb), child); err != nil {
+		if err := w.entry(ea, eb, rel); err != nil {
 			return err
 		}
-		oldNote, newNote := w.note(ea, child, false), w.note(eb, child, true)
-		if oldNote.Blob != newNote.Blob {
-			w.changes = append(w.changes, NoteChange{Old: oldNote, New: newNote})
-		}
+	}
+	return nil
+}
+
+// entry compares one name's entry in the old and new tree; a zero entry is
+// absent on that side.
+func (w *treeDiff) entry(ea, eb object.TreeEntry, rel string) error {
+	if ea.Hash == eb.Hash && ea.Mode == eb.Mode {
+		return nil
+	}
+	name := ea.Name
+	if name == "" {
+		name = eb.Name
+	}
+	if rel == "" && w.dir == "" && name == ".omh" && !w.keepOmh {
+		return nil // omh's own folder holds no notes unless it holds the notes root
+	}
+	child := path.Join(rel, name)
+	if err := w.diff(dirHash(ea), dirHash(eb), child); err != nil {
+		return err
+	}
+	oldNote, newNote := w.note(ea, child, false), w.note(eb, child, true)
+	if oldNote.Blob != newNote.Blob {
+		w.changes = append(w.changes, NoteChange{Old: oldNote, New: newNote})
 	}
 	return nil
 }
