@@ -126,24 +126,25 @@ func (rf *refresher) writeDocs() (map[string]bool, error) {
 			oldNames[n+"\x00"+fmt.Sprint(ch.old.ord)] = ch.old.ord
 		}
 	}
+	docs := newInserter(rf.tx, "INSERT", "doc", "snap", "ord", "part", "layer", "key", "path", "blob", "git_date", "mtime", "date", "date_source", "title", "type", "links")
+	nameRows := newInserter(rf.tx, "INSERT", "name", "snap", "name", "ord", "kind")
+	linkRows := newInserter(rf.tx, "INSERT", "rawlink", "snap", "target", "ord")
 	for _, ch := range rf.changes {
 		d := ch.new
 		if d == nil {
 			continue
 		}
-		_, err := rf.tx.Exec(`INSERT INTO doc (snap, ord, part, layer, key, path, blob, git_date, mtime, date, date_source, title, type, links)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-			rf.snap.id, d.ord, d.part, d.layer, d.key, d.path, d.blob, d.gitDate, d.mtime, d.date, d.source, d.title, d.typ, strings.Join(d.links, "\n"))
+		err := docs.Add(rf.snap.id, d.ord, d.part, d.layer, d.key, d.path, d.blob, d.gitDate, d.mtime, d.date, d.source, d.title, d.typ, strings.Join(d.links, "\n"))
 		if err != nil {
-			return nil, fmt.Errorf("writing %s: %w", d.path, err)
+			return nil, err
 		}
 		names, err := rf.namesOf(d)
 		if err != nil {
 			return nil, err
 		}
 		for n, kind := range names {
-			if _, err := rf.tx.Exec(`INSERT INTO name (snap, name, ord, kind) VALUES (?, ?, ?, ?)`, rf.snap.id, n, d.ord, kind); err != nil {
-				return nil, fmt.Errorf("writing names of %s: %w", d.path, err)
+			if err := nameRows.Add(rf.snap.id, n, d.ord, kind); err != nil {
+				return nil, err
 			}
 			pair := n + "\x00" + fmt.Sprint(d.ord)
 			if _, had := oldNames[pair]; had {
@@ -157,9 +158,14 @@ func (rf *refresher) writeDocs() (map[string]bool, error) {
 			return nil, err
 		}
 		for t := range targets {
-			if _, err := rf.tx.Exec(`INSERT INTO rawlink (snap, target, ord) VALUES (?, ?, ?)`, rf.snap.id, t, d.ord); err != nil {
-				return nil, fmt.Errorf("writing links of %s: %w", d.path, err)
+			if err := linkRows.Add(rf.snap.id, t, d.ord); err != nil {
+				return nil, err
 			}
+		}
+	}
+	for _, in := range []*inserter{docs, nameRows, linkRows} {
+		if err := in.Flush(); err != nil {
+			return nil, err
 		}
 	}
 	for pair := range oldNames {
@@ -293,15 +299,16 @@ func (rf *refresher) writePostings() error {
 		}
 		return keys[i].term < keys[j].term
 	})
+	lists := newInserter(rf.tx, "INSERT OR REPLACE", "posting", "snap", "part", "term", "list")
 	for _, k := range keys {
-		if err := rf.editList(k, edits[k]); err != nil {
+		if err := rf.editList(lists, k, edits[k]); err != nil {
 			return err
 		}
 	}
-	return nil
+	return lists.Flush()
 }
 
-func (rf *refresher) editList(k listKey, e *listEdit) error {
+func (rf *refresher) editList(lists *inserter, k listKey, e *listEdit) error {
 	var raw []byte
 	if !rf.firstBuild {
 		err := rf.tx.QueryRow(`SELECT list FROM posting WHERE snap = ? AND part = ? AND term = ?`, rf.snap.id, k.part, k.term).Scan(&raw)
@@ -314,13 +321,11 @@ func (rf *refresher) editList(k listKey, e *listEdit) error {
 		return err
 	}
 	list := mergePostings(old, e.drop, e.add)
-	if len(list) == 0 {
-		_, err = rf.tx.Exec(`DELETE FROM posting WHERE snap = ? AND part = ? AND term = ?`, rf.snap.id, k.part, k.term)
-	} else {
-		_, err = rf.tx.Exec(`INSERT OR REPLACE INTO posting (snap, part, term, list) VALUES (?, ?, ?, ?)`, rf.snap.id, k.part, k.term, encodePostings(list))
+	if len(list) > 0 {
+		return lists.Add(rf.snap.id, k.part, k.term, encodePostings(list))
 	}
-	if err != nil {
-		return fmt.Errorf("writing a posting list: %w", err)
+	if _, err := rf.tx.Exec(`DELETE FROM posting WHERE snap = ? AND part = ? AND term = ?`, rf.snap.id, k.part, k.term); err != nil {
+		return fmt.Errorf("removing a posting list: %w", err)
 	}
 	return nil
 }
@@ -386,12 +391,12 @@ func (rf *refresher) resolveLinks(touched map[string]bool) (map[string]inboundDe
 	if total == len(redo) {
 		touched = nil
 	}
-	names := make([]string, 0, len(touched))
+	changedNames := make([]string, 0, len(touched))
 	for n := range touched {
-		names = append(names, n)
+		changedNames = append(changedNames, n)
 	}
-	sort.Strings(names)
-	for _, n := range names {
+	sort.Strings(changedNames)
+	for _, n := range changedNames {
 		srcs, err := rf.docs(`d.ord IN (SELECT ord FROM rawlink WHERE snap = ? AND target = ?)`, rf.snap.id, n)
 		if err != nil {
 			return nil, err
@@ -408,9 +413,26 @@ func (rf *refresher) resolveLinks(touched map[string]bool) (map[string]inboundDe
 		ords = append(ords, o)
 	}
 	sort.Slice(ords, func(i, j int) bool { return ords[i] < ords[j] })
+	var lookup vault.Names = sqlNames{rf}
+	if rf.firstBuild {
+		// Every note is new: resolve against names held in memory rather
+		// than one query per link.
+		mem := vault.MemNames{}
+		for _, ch := range rf.changes {
+			if ch.new == nil {
+				continue
+			}
+			b, err := rf.blob(ch.new.blob)
+			if err != nil {
+				return nil, err
+			}
+			mem.Add(ch.new.key, b.meta.Aliases)
+		}
+		lookup = mem
+	}
 	for _, o := range ords {
 		d := redo[o]
-		links, err := rf.resolve(d)
+		links, err := rf.resolve(d, lookup)
 		if err != nil {
 			return nil, err
 		}
@@ -432,7 +454,7 @@ func (rf *refresher) resolveLinks(touched map[string]bool) (map[string]inboundDe
 
 // resolve lists the keys a document's links reach, in order of first
 // appearance, each once. Ambiguous and dangling links reach nothing.
-func (rf *refresher) resolve(d *doc) ([]string, error) {
+func (rf *refresher) resolve(d *doc, names vault.Names) ([]string, error) {
 	b, err := rf.blob(d.blob)
 	if err != nil {
 		return nil, err
@@ -440,7 +462,7 @@ func (rf *refresher) resolve(d *doc) ([]string, error) {
 	var out []string
 	seen := map[string]bool{}
 	for _, l := range b.meta.Links {
-		res, err := vault.Resolve(l, d.key, sqlNames{rf})
+		res, err := vault.Resolve(l, d.key, names)
 		if err != nil {
 			return nil, err
 		}

@@ -243,10 +243,11 @@ type termDict struct {
 	ids   map[string]int64
 	empty bool // the table held no terms when the refresh began: skip lookups
 	next  int64
+	added *inserter
 }
 
 func newTermDict(tx *txn) (*termDict, error) {
-	d := &termDict{tx: tx, ids: map[string]int64{}}
+	d := &termDict{tx: tx, ids: map[string]int64{}, added: newInserter(tx, "INSERT", "term", "id", "text")}
 	if err := tx.QueryRow(`SELECT coalesce(max(id), 0) FROM term`).Scan(&d.next); err != nil {
 		return nil, fmt.Errorf("reading the term dictionary: %w", err)
 	}
@@ -255,6 +256,8 @@ func newTermDict(tx *txn) (*termDict, error) {
 	return d, nil
 }
 
+// id returns text's id. Ids of new terms are handed out here and written in
+// batches; every lookup of a new term goes through ids, never the table.
 func (d *termDict) id(text string) (int64, error) {
 	if id, ok := d.ids[text]; ok {
 		return id, nil
@@ -271,8 +274,8 @@ func (d *termDict) id(text string) (int64, error) {
 		}
 	}
 	id = d.next
-	if _, err := d.tx.Exec(`INSERT INTO term (id, text) VALUES (?, ?)`, id, text); err != nil {
-		return 0, fmt.Errorf("adding term %q: %w", text, err)
+	if err := d.added.Add(id, text); err != nil {
+		return 0, err
 	}
 	d.next++
 	d.ids[text] = id

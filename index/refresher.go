@@ -138,6 +138,9 @@ func (rf *refresher) run() error {
 	if err := rf.apply(); err != nil {
 		return err
 	}
+	if err := rf.dict.added.Flush(); err != nil {
+		return err
+	}
 	if err := rf.collect(); err != nil {
 		return err
 	}
