@@ -145,7 +145,7 @@ func Search(c Corpus, q Query) (Result, error) {
 			continue
 		}
 		matches++
-		heap.Push(top, ranked{uint32(doc), score, info})
+		heap.Push(top, ranked{doc: uint32(doc), score: score, day: info.Day, inbound: info.Inbound, nameRank: info.NameRank})
 		if top.Len() > q.Roots {
 			heap.Pop(top) // the heap's minimum is the worst of the kept ones
 		}
@@ -199,10 +199,13 @@ func bestScores(c Corpus, n int, phrasings []string) ([]int64, error) {
 	return best, nil
 }
 
+// ranked is a candidate with what ordering needs; it holds no pointers, so
+// the heap moves it cheaply.
 type ranked struct {
-	doc   uint32
-	score int64
-	info  DocInfo
+	doc          uint32
+	score        int64
+	day, inbound int
+	nameRank     int
 }
 
 // before is the answer's order: score, then the newer note, then the note
@@ -212,13 +215,13 @@ func before(a, b ranked) bool {
 	if a.score != b.score {
 		return a.score > b.score
 	}
-	if a.info.Day != b.info.Day {
-		return a.info.Day > b.info.Day
+	if a.day != b.day {
+		return a.day > b.day
 	}
-	if a.info.Inbound != b.info.Inbound {
-		return a.info.Inbound > b.info.Inbound
+	if a.inbound != b.inbound {
+		return a.inbound > b.inbound
 	}
-	return a.info.NameRank < b.info.NameRank
+	return a.nameRank < b.nameRank
 }
 
 // rankHeap keeps the best Roots candidates with the worst on top.
