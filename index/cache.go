@@ -121,6 +121,7 @@ func create(dir string, gen int) (*Cache, error) {
 		}
 	}
 	if err == nil {
+		writeStep()
 		err = os.Rename(tmp, final)
 	}
 	if err != nil {

@@ -79,3 +79,41 @@ func TestTheCacheDoesNotGrowWithHistory(t *testing.T) {
 		t.Errorf("%d snapshots after removing the worktree, want 1", n)
 	}
 }
+
+func TestLagCountsTheTeamNotesARefreshFaces(t *testing.T) {
+	r := vaulttest.New(t)
+	for _, n := range []string{"a", "b", "c"} {
+		r.Write(n+".md", "# Note "+n+"\n")
+	}
+	r.Commit("2026-01-01T10:00:00Z", "notes")
+	repo, err := vault.OpenRepo(r.Dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer repo.Close()
+	c, err := Open(repo.CommonDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	lag := func() int {
+		n, err := c.Lag(repo)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	if n := lag(); n != 3 {
+		t.Errorf("before any refresh: lag %d, want 3", n)
+	}
+	refreshAt(t, c, r.Dir)
+	if n := lag(); n != 0 {
+		t.Errorf("after a refresh: lag %d, want 0", n)
+	}
+	r.Write("a.md", "# Note a, edited\n")
+	r.Remove("b.md")
+	r.Commit("2026-01-02T10:00:00Z", "edit")
+	if n := lag(); n != 2 {
+		t.Errorf("after editing one note and deleting one: lag %d, want 2", n)
+	}
+}

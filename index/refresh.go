@@ -281,6 +281,7 @@ func (c *Cache) saveScan(s *snapRow) {
 		return
 	}
 	defer unlock()
+	writeStep()
 	if private, err := s.private.MarshalBinary(); err == nil && s.private.Changed() {
 		c.db.Exec(`UPDATE snap SET scan_private = ? WHERE id = ?`, private, s.id)
 	}
@@ -335,6 +336,7 @@ func (c *Cache) refresh(r *vault.Repo, opt Options) (Report, error) {
 	if err := rf.run(); err != nil {
 		return Report{}, err
 	}
+	writeStep()
 	if err := tx.Commit(); err != nil {
 		return Report{}, fmt.Errorf("committing the refresh: %w", err)
 	}
@@ -355,4 +357,40 @@ func (c *Cache) Rebuild(r *vault.Repo, opt Options) (*Cache, Report, error) {
 	}
 	rep, err := next.refresh(r, opt)
 	return next, rep, err
+}
+
+// Lag is how many team notes differ between the working tree's snapshot and
+// HEAD: the work a refresh faces, read from the trees alone (only subtrees
+// whose ids differ are read). A hook uses it to decide whether to refresh in
+// the background.
+func (c *Cache) Lag(r *vault.Repo) (int, error) {
+	cfg, err := vault.LoadConfig(r.Root)
+	if err != nil {
+		return 0, err
+	}
+	head, err := r.Head()
+	if err != nil || head.IsZero() {
+		return 0, err
+	}
+	s, err := loadSnap(c.db, SnapshotName(r))
+	if err != nil {
+		return 0, err
+	}
+	dir, err := notesDir(r, cfg, head, s)
+	if err != nil {
+		return 0, err
+	}
+	var old plumbing.Hash
+	if s != nil && s.state.NotesDir == dir && s.state.ConfigHash == configHash(cfg) {
+		if s.state.Commit == head.String() {
+			return 0, nil
+		}
+		old = plumbing.NewHash(s.state.Tree)
+	}
+	tree, err := r.NotesTree(head, dir)
+	if err != nil {
+		return 0, err
+	}
+	changes, _, err := r.DiffNotes(old, tree, dir, cfg.Exclude)
+	return len(changes), err
 }

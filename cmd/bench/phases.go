@@ -95,7 +95,7 @@ func (b *bench) accept(tool string, s sample, okExit ...int) bool {
 			return true
 		}
 	}
-	b.note(tool+" exit", "exit %d: %s", s.exit, firstLine(s.stderr))
+	b.note(tool+" exit", "%s: %s", s.state, firstLine(s.stderr))
 	return false
 }
 
@@ -148,7 +148,8 @@ func (b *bench) coldIndex() error {
 		return err
 	}
 	if s.exit != 0 {
-		return fmt.Errorf("omh index exited %d: %s", s.exit, strings.TrimSpace(s.stderr))
+		return fmt.Errorf("omh index failed after %.1f s (%s, peak RSS %s MiB): %s",
+			s.wall.Seconds(), s.state, mib(s.maxRSSKB), strings.TrimSpace(s.stderr))
 	}
 	st, err := parseStatus(s)
 	if err != nil {

@@ -62,7 +62,8 @@ func isolatedEnv(work, local string) ([]string, error) {
 type sample struct {
 	wall     time.Duration
 	maxRSSKB int64
-	exit     int
+	exit     int    // -1 when a signal ended the child
+	state    string // "exit status 3", "signal: killed", …
 	stdout   []byte
 	stderr   string
 }
@@ -95,6 +96,7 @@ func (rn *runner) run(dir string, extraEnv []string, name string, args ...string
 	if cmd.ProcessState != nil {
 		s.maxRSSKB = maxRSSKB(cmd.ProcessState)
 		s.exit = cmd.ProcessState.ExitCode()
+		s.state = cmd.ProcessState.String()
 	}
 	var exitErr *exec.ExitError
 	if err != nil && !errors.As(err, &exitErr) {
@@ -111,7 +113,7 @@ func (rn *runner) must(dir string, extraEnv []string, name string, args ...strin
 		return "", err
 	}
 	if s.exit != 0 {
-		return "", fmt.Errorf("%s %s: exit %d: %s", filepath.Base(name), strings.Join(args, " "), s.exit, strings.TrimSpace(s.stderr))
+		return "", fmt.Errorf("%s %s: %s: %s", filepath.Base(name), strings.Join(args, " "), s.state, strings.TrimSpace(s.stderr))
 	}
 	return string(s.stdout), nil
 }
