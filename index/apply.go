@@ -134,7 +134,7 @@ func (rf *refresher) writeDocs() (map[string]bool, error) {
 		if d == nil {
 			continue
 		}
-		err := docs.Add(rf.snap.id, d.ord, d.part, d.layer, d.key, d.path, d.blob, d.gitDate, d.mtime, d.date, d.source, d.title, d.typ, strings.Join(d.links, "\n"))
+		err := docs.Add(rf.snap.id, d.ord, d.part, d.layer, d.key, d.path, d.blob, d.gitDate, d.mtime, d.date, d.source, d.title, d.typ, encodeLinks(d.links))
 		if err != nil {
 			return nil, err
 		}
@@ -360,8 +360,8 @@ type inboundDelta struct{ all, base int }
 // number of notes linking to each key moved. It returns those keys.
 func (rf *refresher) resolveLinks(touched map[string]bool) (map[string]inboundDelta, error) {
 	deltas := map[string]inboundDelta{}
-	count := func(src *doc, links []string, sign int) {
-		for _, k := range links {
+	count := func(src *doc, links []link, sign int) {
+		for _, k := range linkedKeys(links) {
 			if k == src.key {
 				continue // a note linking to its own key is not pointed at by the store
 			}
@@ -430,6 +430,16 @@ func (rf *refresher) resolveLinks(touched map[string]bool) (map[string]inboundDe
 		}
 		lookup = mem
 	}
+	// Reverse links follow: every source whose links are redone, or which
+	// is gone, loses its rows first, since a number may have a new owner.
+	for _, ch := range rf.changes {
+		if ch.old != nil && ch.new == nil {
+			if _, err := rf.tx.Exec(`DELETE FROM backlink WHERE snap = ? AND src = ?`, rf.snap.id, ch.old.ord); err != nil {
+				return nil, fmt.Errorf("removing reverse links: %w", err)
+			}
+		}
+	}
+	back := newInserter(rf.tx, "INSERT OR IGNORE", "backlink", "snap", "target", "src", "verb")
 	for _, o := range ords {
 		d := redo[o]
 		links, err := rf.resolve(d, lookup)
@@ -437,12 +447,25 @@ func (rf *refresher) resolveLinks(touched map[string]bool) (map[string]inboundDe
 			return nil, err
 		}
 		count(d, links, +1)
-		if strings.Join(links, "\n") != strings.Join(d.links, "\n") {
+		if encodeLinks(links) != encodeLinks(d.links) {
 			d.links = links
-			if _, err := rf.tx.Exec(`UPDATE doc SET links = ? WHERE snap = ? AND ord = ?`, strings.Join(links, "\n"), rf.snap.id, o); err != nil {
+			if _, err := rf.tx.Exec(`UPDATE doc SET links = ? WHERE snap = ? AND ord = ?`, encodeLinks(links), rf.snap.id, o); err != nil {
 				return nil, fmt.Errorf("writing links of %s: %w", d.path, err)
 			}
 		}
+		if !rf.firstBuild {
+			if _, err := rf.tx.Exec(`DELETE FROM backlink WHERE snap = ? AND src = ?`, rf.snap.id, o); err != nil {
+				return nil, fmt.Errorf("removing reverse links: %w", err)
+			}
+		}
+		for _, l := range links {
+			if err := back.Add(rf.snap.id, l.key, o, l.verb); err != nil {
+				return nil, err
+			}
+		}
+	}
+	if err := back.Flush(); err != nil {
+		return nil, err
 	}
 	for k, d := range deltas {
 		if d == (inboundDelta{}) {
@@ -452,23 +475,24 @@ func (rf *refresher) resolveLinks(touched map[string]bool) (map[string]inboundDe
 	return deltas, nil
 }
 
-// resolve lists the keys a document's links reach, in order of first
-// appearance, each once. Ambiguous and dangling links reach nothing.
-func (rf *refresher) resolve(d *doc, names vault.Names) ([]string, error) {
+// resolve lists what a document's links reach, in order of first
+// appearance, each (verb, key) once. Ambiguous and dangling links reach
+// nothing.
+func (rf *refresher) resolve(d *doc, names vault.Names) ([]link, error) {
 	b, err := rf.blob(d.blob)
 	if err != nil {
 		return nil, err
 	}
-	var out []string
-	seen := map[string]bool{}
+	var out []link
+	seen := map[link]bool{}
 	for _, l := range b.meta.Links {
 		res, err := vault.Resolve(l, d.key, names)
 		if err != nil {
 			return nil, err
 		}
-		if res.Key != "" && !seen[res.Key] {
-			seen[res.Key] = true
-			out = append(out, res.Key)
+		if r := (link{l.Verb, res.Key}); res.Key != "" && !seen[r] {
+			seen[r] = true
+			out = append(out, r)
 		}
 	}
 	return out, nil

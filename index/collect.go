@@ -36,7 +36,7 @@ func (rf *refresher) collect() error {
 	}
 	rows.Close()
 	for _, id := range gone {
-		for _, table := range []string{"doc", "posting", "name", "rawlink", "inbound", "snap"} {
+		for _, table := range []string{"doc", "posting", "name", "rawlink", "inbound", "backlink", "snap"} {
 			column := "snap"
 			if table == "snap" {
 				column = "id"

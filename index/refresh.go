@@ -212,7 +212,7 @@ func (c *Cache) Fresh(r *vault.Repo, opt Options) (*Snapshot, Report, error) {
 		return nil, Report{}, err
 	}
 	if v.fresh && !v.snap.scanChanged() {
-		s, err := newSnapshot(tx, v.snap, opt)
+		s, err := newSnapshot(r, tx, v.snap, opt)
 		return s, v.report(Report{}), err
 	}
 	tx.Rollback()

@@ -35,7 +35,7 @@ type doc struct {
 	source  vault.DateSource
 	title   string
 	typ     string
-	links   []string // keys the note's links reach, in order of first appearance
+	links   []link // what the note's links reach, in order of first appearance
 }
 
 // docChange is one document added (old nil), removed (new nil) or changed.
@@ -159,7 +159,7 @@ func (rf *refresher) createSnap(name string) (*snapRow, error) {
 }
 
 func (rf *refresher) clearSnap() error {
-	for _, table := range []string{"doc", "posting", "name", "rawlink", "inbound"} {
+	for _, table := range []string{"doc", "posting", "name", "rawlink", "inbound", "backlink"} {
 		if _, err := rf.tx.Exec(`DELETE FROM `+table+` WHERE snap = ?`, rf.snap.id); err != nil {
 			return fmt.Errorf("clearing snapshot: %w", err)
 		}
@@ -551,8 +551,9 @@ func scanDoc(row interface{ Scan(...any) error }) (*doc, error) {
 		return nil, err
 	}
 	copy(d.oid[:], oid)
-	if links != "" {
-		d.links = strings.Split(links, "\n")
+	var err error
+	if d.links, err = decodeLinks(links); err != nil {
+		return nil, err
 	}
 	return d, nil
 }

@@ -12,9 +12,10 @@ package index
 //   - doc: the documents of a snapshot, numbered by ord.
 //   - posting: per snapshot, part (committed-and-private, or uncommitted) and
 //     term, the packed list of documents holding the term.
-//   - name, rawlink, inbound: what link resolution needs to stay incremental:
-//     every name a note can be linked by, every link target written, and how
-//     many notes link to each key.
+//   - name, rawlink, inbound, backlink: what link resolution needs to stay
+//     incremental and what reverse links are read from: every name a note
+//     can be linked by, every link target written, how many notes link to
+//     each key, and which notes link to it (with the verb of a typed link).
 //   - step: cached first-parent history steps, for git dates.
 const schema = `
 PRAGMA page_size = 8192;
@@ -84,6 +85,14 @@ CREATE TABLE inbound (
 	n_base INTEGER NOT NULL,
 	PRIMARY KEY (snap, key)
 ) WITHOUT ROWID;
+CREATE TABLE backlink (
+	snap INTEGER NOT NULL,
+	target TEXT NOT NULL,
+	src INTEGER NOT NULL,
+	verb TEXT NOT NULL,
+	PRIMARY KEY (snap, target, src, verb)
+) WITHOUT ROWID;
+CREATE INDEX backlink_src ON backlink (snap, src);
 CREATE TABLE step (
 	oid BLOB PRIMARY KEY,
 	data BLOB NOT NULL

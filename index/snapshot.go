@@ -3,7 +3,6 @@ package index
 import (
 	"database/sql"
 	"fmt"
-	"strings"
 
 	"github.com/omh-notes/omh/retrieve"
 	"github.com/omh-notes/omh/vault"
@@ -12,6 +11,7 @@ import (
 // Snapshot is one consistent state of the store, read for answering inside
 // one read transaction. It implements retrieve.Corpus. Close it when done.
 type Snapshot struct {
+	repo       *vault.Repo
 	tx         *txn
 	row        *snapRow
 	state      snapState
@@ -21,12 +21,12 @@ type Snapshot struct {
 
 var _ retrieve.Corpus = (*Snapshot)(nil)
 
-func newSnapshot(tx *sql.Tx, row *snapRow, opt Options) (*Snapshot, error) {
+func newSnapshot(r *vault.Repo, tx *sql.Tx, row *snapRow, opt Options) (*Snapshot, error) {
 	if row == nil {
 		tx.Rollback()
 		return nil, fmt.Errorf("opening the snapshot: %w", errDamaged)
 	}
-	return &Snapshot{tx: newTxn(tx), row: row, state: row.state, info: row.info, noWorktree: opt.NoWorktree}, nil
+	return &Snapshot{repo: r, tx: newTxn(tx), row: row, state: row.state, info: row.info, noWorktree: opt.NoWorktree}, nil
 }
 
 func (c *Cache) openSnapshot(r *vault.Repo, opt Options) (*Snapshot, error) {
@@ -39,7 +39,7 @@ func (c *Cache) openSnapshot(r *vault.Repo, opt Options) (*Snapshot, error) {
 		tx.Rollback()
 		return nil, err
 	}
-	return newSnapshot(tx, row, opt)
+	return newSnapshot(r, tx, row, opt)
 }
 
 // Close ends the snapshot's read transaction.
@@ -127,11 +127,12 @@ func (s *Snapshot) Links(doc uint32) ([]uint32, error) {
 	if err := s.tx.QueryRow(`SELECT links FROM doc WHERE snap = ? AND ord = ?`, s.row.id, doc).Scan(&links); err != nil {
 		return nil, fmt.Errorf("reading links of note #%d: %w", doc, err)
 	}
-	if links == "" {
-		return nil, nil
+	decoded, err := decodeLinks(links)
+	if err != nil {
+		return nil, err
 	}
 	var out []uint32
-	for _, key := range strings.Split(links, "\n") {
+	for _, key := range linkedKeys(decoded) {
 		ords, err := s.ordsOf(key)
 		if err != nil {
 			return nil, err

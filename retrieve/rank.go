@@ -15,6 +15,7 @@ import (
 	"container/heap"
 	"fmt"
 	"math"
+	"sort"
 
 	"github.com/go-git/go-git/v5/plumbing"
 
@@ -98,14 +99,35 @@ type Hit struct {
 	Depth  int   // 0 for a ranked note, 1 for a note one link away from it
 	Parent int   // index in Result.Hits of the ranked note that reached this one; -1 on ranked notes
 	Score  int64 // thousandths; 0 on neighbours
+	// Matched lists the question's terms the note holds, in question
+	// order; set on ranked notes only.
+	Matched []string
 }
 
 // Result is the answer to a Query.
 type Result struct {
 	Question   []string
+	Terms      []QueryTerm // the distinct terms of every phrasing, in order of first appearance
+	Count      int         // notes in the corpus, the n of rarity
 	Hits       []Hit
 	Omitted    int  // matching notes beyond the budget, never silently dropped
 	StoreEmpty bool // the corpus holds no notes at all
+}
+
+// QueryTerm is one distinct term of a question.
+type QueryTerm struct {
+	Term string // as indexed
+	Word string // as first written in the question
+	DF   int    // notes holding it
+}
+
+// Rarity is the term's weight in ranking, ln((n+1)/df); 0 for a term no
+// note holds.
+func (r Result) Rarity(t QueryTerm) float64 {
+	if t.DF == 0 {
+		return 0
+	}
+	return math.Log(float64(r.Count+1) / float64(t.DF))
 }
 
 // Contribution is a matched term's share of a score in thousandths:
@@ -123,16 +145,16 @@ func Contribution(n, df int, asked bool) int64 {
 
 // Search ranks the corpus against q and expands one hop from each ranked note.
 func Search(c Corpus, q Query) (Result, error) {
-	res := Result{Question: q.Phrasings}
-	n := c.Count()
-	if n == 0 {
+	res := Result{Question: q.Phrasings, Count: c.Count()}
+	if res.Count == 0 {
 		res.StoreEmpty = true
 		return res, nil
 	}
-	best, err := bestScores(c, n, q.Phrasings)
+	lists, err := readLists(c, &res)
 	if err != nil {
 		return res, err
 	}
+	best := bestScores(c, res.Count, q.Phrasings, lists)
 
 	top := &rankHeap{}
 	matches := 0
@@ -155,27 +177,50 @@ func Search(c Corpus, q Query) (Result, error) {
 		roots[i] = heap.Pop(top).(ranked)
 	}
 	res.Omitted = matches - len(roots)
-	return expand(c, q, roots, res)
+	return expand(c, q, roots, res, lists)
+}
+
+// readLists reads the posting list of every distinct term of every
+// phrasing once, and records the terms in res.
+func readLists(c Corpus, res *Result) (map[string][]Posting, error) {
+	lists := map[string][]Posting{}
+	for _, phrasing := range res.Question {
+		var err error
+		EachToken(phrasing, func(start, end int, term string) {
+			if _, seen := lists[term]; seen || err != nil {
+				return
+			}
+			var list []Posting
+			if list, err = c.Postings(term); err != nil {
+				err = fmt.Errorf("reading postings of %q: %w", term, err)
+				return
+			}
+			lists[term] = list
+			res.Terms = append(res.Terms, QueryTerm{Term: term, Word: phrasing[start:end], DF: len(list)})
+		})
+		if err != nil {
+			return nil, err
+		}
+	}
+	return lists, nil
+}
+
+// holds reports whether a sorted posting list includes doc.
+func holds(list []Posting, doc uint32) bool {
+	i := sort.Search(len(list), func(i int) bool { return list[i].Doc >= doc })
+	return i < len(list) && list[i].Doc == doc
 }
 
 // bestScores scores every phrasing on its own and keeps each note's best.
 // Pooling the phrasings' words instead would let two vague phrasings outvote
 // a precise one, so adding a phrasing could make the answer worse.
-func bestScores(c Corpus, n int, phrasings []string) ([]int64, error) {
+func bestScores(c Corpus, n int, phrasings []string, lists map[string][]Posting) []int64 {
 	best := make([]int64, c.Span())
 	score := make([]int64, c.Span())
-	lists := map[string][]Posting{}
 	for _, phrasing := range phrasings {
 		var touched []uint32
 		for _, term := range Terms(phrasing) {
-			list, seen := lists[term]
-			if !seen {
-				var err error
-				if list, err = c.Postings(term); err != nil {
-					return nil, fmt.Errorf("reading postings of %q: %w", term, err)
-				}
-				lists[term] = list
-			}
+			list := lists[term]
 			if len(list) == 0 {
 				continue
 			}
@@ -196,7 +241,7 @@ func bestScores(c Corpus, n int, phrasings []string) ([]int64, error) {
 			score[doc] = 0
 		}
 	}
-	return best, nil
+	return best
 }
 
 // ranked is a candidate with what ordering needs; it holds no pointers, so
@@ -241,7 +286,7 @@ func (h *rankHeap) Pop() any {
 // expand lists each ranked note followed by the notes it links to. A visited
 // set, seeded with every ranked note, lists a note reachable from two roots
 // once and stops cycles; each neighbour carries its own layer and date.
-func expand(c Corpus, q Query, roots []ranked, res Result) (Result, error) {
+func expand(c Corpus, q Query, roots []ranked, res Result, lists map[string][]Posting) (Result, error) {
 	visited := make(map[uint32]bool, len(roots))
 	for _, r := range roots {
 		visited[r.doc] = true
@@ -252,7 +297,13 @@ func expand(c Corpus, q Query, roots []ranked, res Result) (Result, error) {
 			return res, err
 		}
 		parent := len(res.Hits)
-		res.Hits = append(res.Hits, Hit{Doc: r.doc, Note: note, Parent: -1, Score: r.score})
+		hit := Hit{Doc: r.doc, Note: note, Parent: -1, Score: r.score}
+		for _, t := range res.Terms {
+			if holds(lists[t.Term], r.doc) {
+				hit.Matched = append(hit.Matched, t.Term)
+			}
+		}
+		res.Hits = append(res.Hits, hit)
 		targets, err := c.Links(r.doc)
 		if err != nil {
 			return res, err

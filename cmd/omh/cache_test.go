@@ -17,6 +17,7 @@ var cacheQuestions = [][]string{
 	{"find", "--json", "rotation", "tokens", "--also", "deploy"},
 	{"find", "sandbox", "uid"},
 	{"find", "--no-worktree", "--json", "credentials", "sandbox"},
+	{"find", "--cards", "deploy", "tokens", "credentials"},
 }
 
 // answers asks the cache questions and returns every reply.

@@ -7,6 +7,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/omh-notes/omh/find"
 	"github.com/omh-notes/omh/index"
 	"github.com/omh-notes/omh/retrieve"
 	"github.com/omh-notes/omh/vault"
@@ -20,6 +21,8 @@ type FindCmd struct {
 	Layer      string   `name:"layer" enum:"team,local," default:"" placeholder:"team|local" help:"Only notes of this layer (a team-only answer is safe to paste into a pull request)."`
 	Type       string   `name:"type" placeholder:"T" help:"Only ranked notes of this type."`
 	NoWorktree bool     `name:"no-worktree" help:"Leave out uncommitted working copies, for the fastest answer."`
+	Cards      bool     `name:"cards" help:"One card per note, for agents: passages, matched words, links in and out."`
+	MaxChars   int      `name:"max-chars" default:"6000" placeholder:"N" help:"Size the cards (and JSON) reply aims at; passages that do not fit are counted."`
 }
 
 func (c *FindCmd) Run(e *env) error {
@@ -36,15 +39,26 @@ func (c *FindCmd) Run(e *env) error {
 			return &cmdError{exitUsage, "usage", err}
 		}
 	}
+	if c.MaxChars <= 0 {
+		return &cmdError{exitUsage, "usage", errors.New("--max-chars must be positive")}
+	}
 	return e.withStore(index.Options{NoWorktree: c.NoWorktree, LockWait: lockWait, Progress: e.progress()}, func(s *store) error {
 		res, err := retrieve.Search(s.snap, q)
 		if err != nil {
 			return err
 		}
-		if e.cli.JSON {
-			return writeJSON(e.stdout, retrieve.ToJSON(res, s.snap.Commit()))
+		if !e.cli.JSON && !c.Cards {
+			_, err = io.WriteString(e.stdout, retrieve.RenderTree(res, s.snap.Commit()))
+			return err
 		}
-		_, err = io.WriteString(e.stdout, retrieve.RenderTree(res, s.snap.Commit()))
+		reply, err := find.Build(res, s.snap.Commit(), s.snap, c.MaxChars)
+		if err != nil {
+			return err
+		}
+		if e.cli.JSON {
+			return writeJSON(e.stdout, reply.JSON())
+		}
+		_, err = io.WriteString(e.stdout, reply.Text())
 		return err
 	})
 }

@@ -1,0 +1,279 @@
+package find
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/omh-notes/omh/retrieve"
+	"github.com/omh-notes/omh/vault"
+)
+
+// DefaultMaxChars is the size a reply aims at. Passages count against it;
+// a card's header, its matched terms and its links never do.
+const DefaultMaxChars = 6000
+
+// maxRefs bounds the links shown on one line; the rest are counted.
+const maxRefs = 10
+
+// Ref is one end of a link: a note with its own provenance, and the verb
+// of a typed link.
+type Ref struct {
+	Key   string
+	Layer vault.Layer
+	Date  vault.Date
+	Verb  string
+}
+
+// Detail is what a card needs of a note beyond its hit.
+type Detail struct {
+	BodyStart int   // where the markdown body starts, after the frontmatter
+	Links     []Ref // notes it links to, in the order its links appear
+	In        []Ref // notes linking to it
+}
+
+// Store is what cards read beyond the ranked answer.
+type Store interface {
+	// Content returns the note's bytes as indexed.
+	Content(doc uint32, n retrieve.Note) ([]byte, error)
+	Detail(doc uint32) (Detail, error)
+}
+
+// Card is one hit of a reply, with what an agent needs to judge it.
+type Card struct {
+	Hit      retrieve.Hit
+	Passages []Passage // kept within the size aim
+	Matched  []string  // question words the note holds
+	Missing  []string  // question words it lacks
+	Links    []Ref
+	In       []Ref
+}
+
+// Reply is an answer as cards.
+type Reply struct {
+	Result          retrieve.Result
+	Commit          string
+	Cards           []Card
+	PassagesOmitted int // passages the size aim left out
+	MaxChars        int
+}
+
+// Build makes a card for every hit of res: passages and matched terms for
+// ranked notes, links both ways for all, and keeps passages within maxChars.
+func Build(res retrieve.Result, commit string, store Store, maxChars int) (Reply, error) {
+	reply := Reply{Result: res, Commit: commit, MaxChars: maxChars}
+	weight := map[string]float64{}
+	for _, t := range res.Terms {
+		weight[t.Term] = res.Rarity(t)
+	}
+	var candidates [][]Passage
+	for _, h := range res.Hits {
+		d, err := store.Detail(h.Doc)
+		if err != nil {
+			return reply, err
+		}
+		card := Card{Hit: h, Links: d.Links, In: orderIn(d.In)}
+		var passages []Passage
+		if h.Depth == 0 {
+			card.Matched, card.Missing = matchedWords(res.Terms, h.Matched)
+			content, err := store.Content(h.Doc, h.Note)
+			if err != nil {
+				return reply, err
+			}
+			body := string(content[min(d.BodyStart, len(content)):])
+			title := map[string]bool{}
+			for _, t := range retrieve.Terms(h.Note.Title) {
+				title[t] = true
+			}
+			passages = Passages(body, min(d.BodyStart, len(content)), weight, title)
+		}
+		reply.Cards = append(reply.Cards, card)
+		candidates = append(candidates, passages)
+	}
+	reply.fit(candidates)
+	return reply, nil
+}
+
+// fit admits passages while the reply stays within its size aim: every
+// card's first passage in rank order, then the second passages. What does
+// not fit is counted, never silently dropped.
+func (r *Reply) fit(candidates [][]Passage) {
+	// The line that reports omitted passages is counted in advance, so the
+	// reply stays within the aim even when it is printed.
+	used := utf8.RuneCountInString(r.Text()) + omittedLineRunes
+	for round := 0; round < 2; round++ {
+		for i, ps := range candidates {
+			if round >= len(ps) {
+				continue
+			}
+			cost := utf8.RuneCountInString(passageLine(ps[round]))
+			if used+cost > r.MaxChars {
+				r.PassagesOmitted++
+				continue
+			}
+			if round == 1 && len(r.Cards[i].Passages) == 0 {
+				r.PassagesOmitted++ // a second passage never stands without the first
+				continue
+			}
+			r.Cards[i].Passages = append(r.Cards[i].Passages, ps[round])
+			used += cost
+		}
+	}
+}
+
+// omittedLineRunes is room for the line saying how many passages were
+// left out.
+const omittedLineRunes = 90
+
+// matchedWords splits the question's words into those the note holds and
+// those it lacks, in question order.
+func matchedWords(terms []retrieve.QueryTerm, matched []string) (held, lacked []string) {
+	has := map[string]bool{}
+	for _, m := range matched {
+		has[m] = true
+	}
+	for _, t := range terms {
+		if has[t.Term] {
+			held = append(held, t.Word)
+		} else {
+			lacked = append(lacked, t.Word)
+		}
+	}
+	return held, lacked
+}
+
+// inOrder ranks reverse links: verdicts first, then derivations, citations
+// and attachments, then plain links (SPEC §6).
+var inOrder = map[string]int{
+	"supersedes": 0, "invalidates": 1, "rejects": 2, "resolves": 3, "mitigates": 4,
+	"derives_from": 5, "cites": 6, "attaches": 7, "": 8,
+}
+
+// reverseVerb names a typed link seen from its target.
+var reverseVerb = map[string]string{"derives_from": "derived_by", "cites": "cited_by", "attaches": "attached_by"}
+
+func orderIn(in []Ref) []Ref {
+	out := append([]Ref(nil), in...)
+	sort.SliceStable(out, func(i, j int) bool {
+		a, b := out[i], out[j]
+		ra, okA := inOrder[a.Verb]
+		rb, okB := inOrder[b.Verb]
+		if !okA {
+			ra = len(inOrder)
+		}
+		if !okB {
+			rb = len(inOrder)
+		}
+		if ra != rb {
+			return ra < rb
+		}
+		if a.Date != b.Date {
+			return a.Date > b.Date
+		}
+		if a.Key != b.Key {
+			return a.Key < b.Key
+		}
+		return a.Layer < b.Layer
+	})
+	return out
+}
+
+func passageLine(p Passage) string { return "  > " + p.Text + "\n" }
+
+// Text renders the reply as cards, ending with the commit line.
+func (r Reply) Text() string {
+	res := r.Result
+	var b strings.Builder
+	switch {
+	case res.StoreEmpty, len(res.Hits) == 0 && res.Omitted == 0:
+		// The tree's sentences say it best; a card reply without cards is
+		// the same answer.
+		return retrieve.RenderTree(res, r.Commit)
+	}
+	for i, c := range r.Cards {
+		h := c.Hit
+		if h.Depth == 1 {
+			fmt.Fprintf(&b, "  ↳ %s\n", header(h.Note))
+			continue
+		}
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		b.WriteString(header(h.Note) + "\n")
+		for _, p := range c.Passages {
+			b.WriteString(passageLine(p))
+		}
+		if line := matchedLine(c); line != "" {
+			b.WriteString("  " + line + "\n")
+		}
+		if len(c.Links) > 0 {
+			b.WriteString("  links: " + refList(c.Links, h.Note.Layer, false) + "\n")
+		}
+		if len(c.In) > 0 {
+			b.WriteString("  in: " + refList(c.In, h.Note.Layer, true) + "\n")
+		}
+	}
+	if res.Omitted > 0 || r.PassagesOmitted > 0 {
+		b.WriteByte('\n')
+	}
+	if res.Omitted > 0 {
+		fmt.Fprintf(&b, "… %d more %s; ask a narrower question.\n", res.Omitted, plural(res.Omitted, "match", "matches"))
+	}
+	if r.PassagesOmitted > 0 {
+		fmt.Fprintf(&b, "… %d %s left out to keep the reply near %d characters (--max-chars).\n",
+			r.PassagesOmitted, plural(r.PassagesOmitted, "passage", "passages"), r.MaxChars)
+	}
+	b.WriteString("@ " + retrieve.CommitLabel(r.Commit) + "\n")
+	return b.String()
+}
+
+// header is a card's first line: key, type, layer and date.
+func header(n retrieve.Note) string {
+	return fmt.Sprintf("%s  %s · %s · %s", n.Key, n.Type, n.Layer, n.Date)
+}
+
+func matchedLine(c Card) string {
+	if len(c.Matched) == 0 && len(c.Missing) == 0 {
+		return ""
+	}
+	line := "matched: " + strings.Join(c.Matched, " ")
+	if len(c.Matched) == 0 {
+		line = "matched: nothing but the name"
+	}
+	if len(c.Missing) > 0 {
+		line += " · missing: " + strings.Join(c.Missing, " ")
+	}
+	return line
+}
+
+// refList shows links: each note once per verb, with its own layer and date
+// when its layer differs from the card's, and typed verbs named.
+func refList(refs []Ref, layer vault.Layer, incoming bool) string {
+	var parts []string
+	for i, ref := range refs {
+		if i == maxRefs {
+			parts = append(parts, fmt.Sprintf("and %d more", len(refs)-maxRefs))
+			break
+		}
+		s := ref.Key
+		if ref.Layer != layer {
+			s += fmt.Sprintf(" (%s · %s)", ref.Layer, ref.Date)
+		}
+		if verb := ref.Verb; verb != "" {
+			if v, ok := reverseVerb[verb]; ok && incoming {
+				verb = v
+			}
+			s += " " + verb
+		}
+		parts = append(parts, s)
+	}
+	return strings.Join(parts, ", ")
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}

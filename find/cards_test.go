@@ -1,0 +1,176 @@
+package find
+
+import (
+	"fmt"
+	"reflect"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/omh-notes/omh/retrieve"
+	"github.com/omh-notes/omh/vault"
+)
+
+// fakeStore serves contents and details by document id.
+type fakeStore struct {
+	content map[uint32]string
+	detail  map[uint32]Detail
+}
+
+func (f fakeStore) Content(doc uint32, _ retrieve.Note) ([]byte, error) {
+	return []byte(f.content[doc]), nil
+}
+func (f fakeStore) Detail(doc uint32) (Detail, error) { return f.detail[doc], nil }
+
+// answer builds a ranked answer of n notes, each with a long body holding
+// the rare question word twice, far apart, and the common one once.
+func answer(n int) (retrieve.Result, fakeStore) {
+	res := retrieve.Result{
+		Question: []string{"why quokka lantern"},
+		Count:    100,
+		Terms: []retrieve.QueryTerm{
+			{Term: retrieve.Term("why"), Word: "why", DF: 90},
+			{Term: retrieve.Term("quokka"), Word: "quokka", DF: 2},
+			{Term: retrieve.Term("lantern"), Word: "lantern", DF: 3},
+		},
+	}
+	store := fakeStore{content: map[uint32]string{}, detail: map[uint32]Detail{}}
+	for i := 0; i < n; i++ {
+		doc := uint32(i)
+		res.Hits = append(res.Hits, retrieve.Hit{Doc: doc, Parent: -1, Score: int64(1000 - i),
+			Note:    retrieve.Note{Key: fmt.Sprintf("note-%d", i), Layer: vault.Team, Date: "2026-01-02", Type: "note", Title: "Note"},
+			Matched: []string{retrieve.Term("quokka"), retrieve.Term("lantern")}})
+		store.content[doc] = "---\nx: 1\n---\n" + filler + "The quokka sits here. " + filler + filler + filler + "A lantern glows there. " + filler
+		store.detail[doc] = Detail{BodyStart: len("---\nx: 1\n---\n")}
+	}
+	return res, store
+}
+
+func TestCardsCarryPassagesMatchedWordsAndProvenance(t *testing.T) {
+	res, store := answer(1)
+	reply, err := Build(res, "abc", store, DefaultMaxChars)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := reply.Cards[0]
+	if len(c.Passages) != 2 || !strings.Contains(c.Passages[0].Text, "quokka") || !strings.Contains(c.Passages[1].Text, "lantern") {
+		t.Errorf("want the rarest word's passage first, then the other word's: %+v", c.Passages)
+	}
+	if !reflect.DeepEqual(c.Matched, []string{"quokka", "lantern"}) || !reflect.DeepEqual(c.Missing, []string{"why"}) {
+		t.Errorf("matched %v missing %v", c.Matched, c.Missing)
+	}
+	text := reply.Text()
+	for _, want := range []string{"note-0  note · team · 2026-01-02\n", "  matched: quokka lantern · missing: why\n", "@ abc\n"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("card text lacks %q:\n%s", want, text)
+		}
+	}
+	// Passage offsets slice the note file itself.
+	content := store.content[0]
+	for _, p := range c.Passages {
+		if got := collapse(content[p.Start:p.End]); got != strings.Trim(p.Text, "…") {
+			t.Errorf("span %d..%d is %q, passage says %q", p.Start, p.End, got, p.Text)
+		}
+	}
+}
+
+// The size aim: passages fit in rank order, first passages before second
+// ones; what does not fit is counted and said; no header, matched line or
+// commit line is ever cut.
+func TestTheSizeAimCountsWhatItLeavesOut(t *testing.T) {
+	res, store := answer(12)
+	full, _ := Build(res, "abc", store, 1<<20)
+	all := 0
+	for _, c := range full.Cards {
+		all += len(c.Passages)
+	}
+	if all != 24 || full.PassagesOmitted != 0 {
+		t.Fatalf("without an aim: %d passages, %d omitted", all, full.PassagesOmitted)
+	}
+	aim := 2500
+	reply, _ := Build(res, "abc", store, aim)
+	text := reply.Text()
+	shown := 0
+	for i, c := range reply.Cards {
+		shown += len(c.Passages)
+		if !strings.Contains(text, header(c.Hit.Note)+"\n") || !strings.Contains(text, "matched: quokka lantern") {
+			t.Errorf("card %d lost its provenance", i)
+		}
+		if len(c.Passages) == 2 {
+			for _, earlier := range reply.Cards[:i] {
+				if len(earlier.Passages) == 0 {
+					t.Errorf("card %d got a second passage before an earlier card got its first", i)
+				}
+			}
+		}
+	}
+	if shown+reply.PassagesOmitted != all || reply.PassagesOmitted == 0 {
+		t.Errorf("shown %d + omitted %d != %d", shown, reply.PassagesOmitted, all)
+	}
+	if n := utf8.RuneCountInString(text); n > aim {
+		t.Errorf("reply of %d characters for an aim of %d", n, aim)
+	}
+	if !strings.Contains(text, fmt.Sprintf("… %d passages left out", reply.PassagesOmitted)) {
+		t.Errorf("the omitted passages are not reported:\n%s", text)
+	}
+	// An aim smaller than the provenance itself cuts passages, never cards.
+	tiny, _ := Build(res, "abc", store, 10)
+	if tiny.PassagesOmitted != all || strings.Count(tiny.Text(), "  matched:") != 12 {
+		t.Errorf("a tiny aim: %d omitted\n%s", tiny.PassagesOmitted, tiny.Text())
+	}
+}
+
+// Verdicts first, then derivations, citations, attachments, then plain
+// links; each source with its own layer and date when it differs.
+func TestInLinksPutVerdictsFirst(t *testing.T) {
+	in := []Ref{
+		{Key: "plain-note", Layer: vault.Team, Date: "2026-01-09"},
+		{Key: "derived", Layer: vault.Team, Date: "2026-01-08", Verb: "derives_from"},
+		{Key: "mitigation", Layer: vault.Team, Date: "2026-01-07", Verb: "mitigates"},
+		{Key: "citing", Layer: vault.Local, Date: "2026-01-06", Verb: "cites"},
+		{Key: "fix", Layer: vault.Team, Date: "2026-01-05", Verb: "resolves"},
+		{Key: "newer", Layer: vault.Team, Date: "2026-01-04", Verb: "supersedes"},
+		{Key: "attacher", Layer: vault.Team, Date: "2026-01-03", Verb: "attaches"},
+		{Key: "refuter", Layer: vault.Team, Date: "2026-01-02", Verb: "invalidates"},
+		{Key: "no", Layer: vault.Team, Date: "2026-01-01", Verb: "rejects"},
+	}
+	var got []string
+	for _, r := range orderIn(in) {
+		got = append(got, r.Key)
+	}
+	want := []string{"newer", "refuter", "no", "fix", "mitigation", "derived", "citing", "attacher", "plain-note"}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("order %v, want %v", got, want)
+	}
+	line := refList(orderIn(in), vault.Team, true)
+	for _, part := range []string{"newer supersedes", "derived derived_by", "citing (local · 2026-01-06) cited_by", "attacher attached_by"} {
+		if !strings.Contains(line, part) {
+			t.Errorf("in: line %q lacks %q", line, part)
+		}
+	}
+}
+
+func TestNeighboursGetHeaderOnlyCards(t *testing.T) {
+	res, store := answer(1)
+	res.Hits = append(res.Hits, retrieve.Hit{Doc: 7, Depth: 1, Parent: 0,
+		Note: retrieve.Note{Key: "linked", Layer: vault.Local, Date: "2026-03-03", Type: "topic"}})
+	store.detail[7] = Detail{}
+	reply, _ := Build(res, "", store, DefaultMaxChars)
+	if !strings.Contains(reply.Text(), "\n  ↳ linked  topic · local · 2026-03-03\n") || len(reply.Cards[1].Passages) != 0 {
+		t.Errorf("neighbour card:\n%s", reply.Text())
+	}
+	if !strings.HasSuffix(reply.Text(), "@ no commits\n") {
+		t.Error("the commit line is missing")
+	}
+}
+
+func TestJSONListsAreNeverNull(t *testing.T) {
+	res, store := answer(1)
+	res.Hits[0].Matched = nil
+	reply, _ := Build(res, "", store, DefaultMaxChars)
+	j := reply.JSON()
+	h := j.Hits[0]
+	if h.Passages == nil || h.Matched == nil || h.Missing == nil || h.Links == nil || h.In == nil || j.Commit != nil {
+		t.Errorf("null lists or commit: %+v", j)
+	}
+}

@@ -1,0 +1,91 @@
+package index
+
+import (
+	"fmt"
+	"path/filepath"
+
+	"github.com/omh-notes/omh/find"
+	"github.com/omh-notes/omh/retrieve"
+	"github.com/omh-notes/omh/vault"
+)
+
+var _ find.Store = (*Snapshot)(nil)
+
+// Content returns a note's bytes as indexed: a team note's blob from git, a
+// local note's file, up to the indexing limit.
+func (s *Snapshot) Content(doc uint32, n retrieve.Note) ([]byte, error) {
+	if n.Layer == vault.Team {
+		content, _, err := s.repo.ReadBlob(n.Blob, maxNoteBytes)
+		return content, err
+	}
+	path := n.Path
+	if !filepath.IsAbs(path) {
+		path = filepath.Join(s.repo.Root, filepath.FromSlash(path))
+	}
+	_, content, _, err := vault.ReadFile(path, maxNoteBytes)
+	if err != nil {
+		return nil, fmt.Errorf("reading %s: %w", path, err)
+	}
+	return content, nil
+}
+
+// Detail returns where a note's body starts and its links both ways, each
+// end with its own layer and date.
+func (s *Snapshot) Detail(doc uint32) (find.Detail, error) {
+	var d find.Detail
+	var meta []byte
+	var key, links string
+	err := s.tx.QueryRow(`SELECT d.key, d.links, b.meta FROM doc d JOIN blob b ON b.id = d.blob WHERE d.snap = ? AND d.ord = ?`,
+		s.row.id, doc).Scan(&key, &links, &meta)
+	if err != nil {
+		return d, fmt.Errorf("reading note #%d: %w", doc, err)
+	}
+	m, err := decodeMeta(meta)
+	if err != nil {
+		return d, err
+	}
+	d.BodyStart = m.BodyStart
+	out, err := decodeLinks(links)
+	if err != nil {
+		return d, err
+	}
+	for _, l := range out {
+		ords, err := s.ordsOf(l.key)
+		if err != nil {
+			return d, err
+		}
+		for _, o := range ords {
+			if info := s.Info(o); info.Present {
+				d.Links = append(d.Links, find.Ref{Key: l.key, Layer: info.Layer, Date: dayDate(info.Day), Verb: l.verb})
+			}
+		}
+	}
+	rows, err := s.tx.Query(`SELECT b.src, d.key, b.verb FROM backlink b JOIN doc d ON d.snap = b.snap AND d.ord = b.src
+		WHERE b.snap = ? AND b.target = ? ORDER BY d.key, d.layer, d.path, b.verb`, s.row.id, key)
+	if err != nil {
+		return d, fmt.Errorf("reading links to %s: %w", key, err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var src uint32
+		var ref find.Ref
+		if err := rows.Scan(&src, &ref.Key, &ref.Verb); err != nil {
+			return d, err
+		}
+		info := s.Info(src)
+		if src == doc || !info.Present {
+			continue
+		}
+		ref.Layer, ref.Date = info.Layer, dayDate(info.Day)
+		d.In = append(d.In, ref)
+	}
+	return d, rows.Err()
+}
+
+// dayDate turns a YYYYMMDD number back into a date.
+func dayDate(day int) vault.Date {
+	if day == 0 {
+		return ""
+	}
+	return vault.Date(fmt.Sprintf("%04d-%02d-%02d", day/10000, day/100%100, day%100))
+}
