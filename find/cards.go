@@ -14,8 +14,15 @@ import (
 // a card's header, its matched terms and its links never do.
 const DefaultMaxChars = 6000
 
-// maxRefs bounds the links shown on one line; the rest are counted.
-const maxRefs = 10
+// maxRefs bounds the links shown on one line, and maxNeighbours the
+// header-only cards of linked notes under one card; the rest are counted.
+// A hub note links to dozens of notes, and listing them all crowded the
+// passages, which carry the answer, out of the size aim.
+const (
+	maxRefs       = 3
+	maxNeighbours = 2
+	maxWords      = 8 // question words listed on a matched line, each way
+)
 
 // Ref is one end of a link: a note with its own provenance, and the verb
 // of a typed link.
@@ -48,6 +55,9 @@ type Card struct {
 	Missing  []string  // question words it lacks
 	Links    []Ref
 	In       []Ref
+	// ShowLinks and ShowIn say whether the links lines made it into the
+	// printed card within the size aim; JSON carries the lists regardless.
+	ShowLinks, ShowIn bool
 }
 
 // Reply is an answer as cards.
@@ -56,6 +66,7 @@ type Reply struct {
 	Commit          string
 	Cards           []Card
 	PassagesOmitted int // passages the size aim left out
+	LinesOmitted    int // links lines the size aim left out
 	MaxChars        int
 }
 
@@ -95,36 +106,61 @@ func Build(res retrieve.Result, commit string, store Store, maxChars int) (Reply
 	return reply, nil
 }
 
-// fit admits passages while the reply stays within its size aim: every
-// card's first passage in rank order, then the second passages. What does
-// not fit is counted, never silently dropped.
+// fit admits what a card may show while the reply stays within its size
+// aim, in the order it matters to an agent: the first passage of every
+// card in rank order (the answer is most often there), then the notes
+// linking in (verdicts first), then the other links out, then the second
+// passages. Headers, matched lines and linked notes' headers are never cut.
+// What does not fit is counted and said, never silently dropped.
 func (r *Reply) fit(candidates [][]Passage) {
-	// The line that reports omitted passages is counted in advance, so the
-	// reply stays within the aim even when it is printed.
-	used := utf8.RuneCountInString(r.Text()) + omittedLineRunes
-	for round := 0; round < 2; round++ {
-		for i, ps := range candidates {
-			if round >= len(ps) {
-				continue
-			}
-			cost := utf8.RuneCountInString(passageLine(ps[round]))
-			if used+cost > r.MaxChars {
+	// The lines that report omissions are counted in advance, so the reply
+	// stays within the aim even when they are printed.
+	used := utf8.RuneCountInString(r.Text()) + omittedLinesRunes
+	admit := func(cost int) bool {
+		if used+cost > r.MaxChars {
+			return false
+		}
+		used += cost
+		return true
+	}
+	for i, ps := range candidates {
+		if len(ps) > 0 {
+			if admit(utf8.RuneCountInString(passageLine(ps[0]))) {
+				r.Cards[i].Passages = ps[:1]
+			} else {
 				r.PassagesOmitted++
-				continue
 			}
-			if round == 1 && len(r.Cards[i].Passages) == 0 {
-				r.PassagesOmitted++ // a second passage never stands without the first
-				continue
+		}
+	}
+	for i := range r.Cards {
+		if line := r.inLine(i); line != "" {
+			if r.Cards[i].ShowIn = admit(utf8.RuneCountInString(line)); !r.Cards[i].ShowIn {
+				r.LinesOmitted++
 			}
-			r.Cards[i].Passages = append(r.Cards[i].Passages, ps[round])
-			used += cost
+		}
+	}
+	for i := range r.Cards {
+		if line := r.linksLine(i); line != "" {
+			if r.Cards[i].ShowLinks = admit(utf8.RuneCountInString(line)); !r.Cards[i].ShowLinks {
+				r.LinesOmitted++
+			}
+		}
+	}
+	for i, ps := range candidates {
+		if len(ps) < 2 {
+			continue
+		}
+		// A second passage never stands without the first.
+		if len(r.Cards[i].Passages) == 1 && admit(utf8.RuneCountInString(passageLine(ps[1]))) {
+			r.Cards[i].Passages = ps[:2]
+		} else {
+			r.PassagesOmitted++
 		}
 	}
 }
 
-// omittedLineRunes is room for the line saying how many passages were
-// left out.
-const omittedLineRunes = 90
+// omittedLinesRunes is room for the lines saying what the aim left out.
+const omittedLinesRunes = 160
 
 // matchedWords splits the question's words into those the note holds and
 // those it lacks, in question order.
@@ -184,18 +220,16 @@ func passageLine(p Passage) string { return "  > " + p.Text + "\n" }
 // Text renders the reply as cards, ending with the commit line.
 func (r Reply) Text() string {
 	res := r.Result
-	var b strings.Builder
-	switch {
-	case res.StoreEmpty, len(res.Hits) == 0 && res.Omitted == 0:
+	if res.StoreEmpty || len(res.Hits) == 0 && res.Omitted == 0 {
 		// The tree's sentences say it best; a card reply without cards is
 		// the same answer.
 		return retrieve.RenderTree(res, r.Commit)
 	}
+	var b strings.Builder
 	for i, c := range r.Cards {
 		h := c.Hit
 		if h.Depth == 1 {
-			fmt.Fprintf(&b, "  ↳ %s\n", header(h.Note))
-			continue
+			continue // drawn under the card that reached it
 		}
 		if i > 0 {
 			b.WriteByte('\n')
@@ -207,25 +241,90 @@ func (r Reply) Text() string {
 		if line := matchedLine(c); line != "" {
 			b.WriteString("  " + line + "\n")
 		}
-		if len(c.Links) > 0 {
-			b.WriteString("  links: " + refList(c.Links, h.Note.Layer, false) + "\n")
+		if c.ShowIn {
+			b.WriteString(r.inLine(i))
 		}
-		if len(c.In) > 0 {
-			b.WriteString("  in: " + refList(c.In, h.Note.Layer, true) + "\n")
+		if c.ShowLinks {
+			b.WriteString(r.linksLine(i))
+		}
+		neighbours := r.neighbours(i)
+		for j, n := range neighbours {
+			if j == maxNeighbours {
+				fmt.Fprintf(&b, "  ↳ and %d more linked %s\n", len(neighbours)-maxNeighbours, plural(len(neighbours)-maxNeighbours, "note", "notes"))
+				break
+			}
+			fmt.Fprintf(&b, "  ↳ %s\n", header(n.Hit.Note))
 		}
 	}
-	if res.Omitted > 0 || r.PassagesOmitted > 0 {
+	if res.Omitted > 0 || r.PassagesOmitted > 0 || r.LinesOmitted > 0 {
 		b.WriteByte('\n')
 	}
 	if res.Omitted > 0 {
 		fmt.Fprintf(&b, "… %d more %s; ask a narrower question.\n", res.Omitted, plural(res.Omitted, "match", "matches"))
 	}
-	if r.PassagesOmitted > 0 {
-		fmt.Fprintf(&b, "… %d %s left out to keep the reply near %d characters (--max-chars).\n",
-			r.PassagesOmitted, plural(r.PassagesOmitted, "passage", "passages"), r.MaxChars)
+	if r.PassagesOmitted > 0 || r.LinesOmitted > 0 {
+		var left []string
+		if r.PassagesOmitted > 0 {
+			left = append(left, fmt.Sprintf("%d %s", r.PassagesOmitted, plural(r.PassagesOmitted, "passage", "passages")))
+		}
+		if r.LinesOmitted > 0 {
+			left = append(left, fmt.Sprintf("%d %s", r.LinesOmitted, plural(r.LinesOmitted, "links line", "links lines")))
+		}
+		fmt.Fprintf(&b, "… %s left out to keep the reply near %d characters (--max-chars).\n", strings.Join(left, " and "), r.MaxChars)
 	}
 	b.WriteString("@ " + retrieve.CommitLabel(r.Commit) + "\n")
 	return b.String()
+}
+
+// inLine is card i's line of notes linking to it, or "".
+func (r Reply) inLine(i int) string {
+	c := r.Cards[i]
+	if c.Hit.Depth != 0 || len(c.In) == 0 {
+		return ""
+	}
+	return "  in: " + refList(c.In, c.Hit.Note.Layer, true) + "\n"
+}
+
+// linksLine is card i's line of links out that no linked-note header under
+// it shows already, or "".
+func (r Reply) linksLine(i int) string {
+	c := r.Cards[i]
+	if c.Hit.Depth != 0 {
+		return ""
+	}
+	neighbours := r.neighbours(i)
+	shown := map[string]bool{}
+	for _, n := range neighbours[:min(len(neighbours), maxNeighbours)] {
+		shown[n.Hit.Note.Key] = true
+	}
+	links := unshown(c.Links, shown)
+	if len(links) == 0 {
+		return ""
+	}
+	return "  links: " + refList(links, c.Hit.Note.Layer, false) + "\n"
+}
+
+// neighbours are the header-only cards of the notes card i links to.
+func (r Reply) neighbours(i int) []Card {
+	var out []Card
+	for _, c := range r.Cards[i+1:] {
+		if c.Hit.Depth == 0 {
+			break
+		}
+		out = append(out, c)
+	}
+	return out
+}
+
+// unshown drops the links a neighbour card already shows.
+func unshown(links []Ref, shown map[string]bool) []Ref {
+	var out []Ref
+	for _, l := range links {
+		if !shown[l.Key] {
+			out = append(out, l)
+		}
+	}
+	return out
 }
 
 // header is a card's first line: key, type, layer and date.
@@ -237,14 +336,22 @@ func matchedLine(c Card) string {
 	if len(c.Matched) == 0 && len(c.Missing) == 0 {
 		return ""
 	}
-	line := "matched: " + strings.Join(c.Matched, " ")
+	line := "matched: " + wordList(c.Matched)
 	if len(c.Matched) == 0 {
 		line = "matched: nothing but the name"
 	}
 	if len(c.Missing) > 0 {
-		line += " · missing: " + strings.Join(c.Missing, " ")
+		line += " · missing: " + wordList(c.Missing)
 	}
 	return line
+}
+
+// wordList shows up to maxWords words and counts the rest.
+func wordList(words []string) string {
+	if len(words) <= maxWords {
+		return strings.Join(words, " ")
+	}
+	return strings.Join(words[:maxWords], " ") + fmt.Sprintf(" +%d", len(words)-maxWords)
 }
 
 // refList shows links: each note once per verb, with its own layer and date
@@ -253,7 +360,7 @@ func refList(refs []Ref, layer vault.Layer, incoming bool) string {
 	var parts []string
 	for i, ref := range refs {
 		if i == maxRefs {
-			parts = append(parts, fmt.Sprintf("and %d more", len(refs)-maxRefs))
+			parts = append(parts, fmt.Sprintf("+%d more", len(refs)-maxRefs))
 			break
 		}
 		s := ref.Key

@@ -4,6 +4,7 @@
 package find
 
 import (
+	"regexp"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -48,7 +49,14 @@ type window struct {
 // the body holds a question term the first passage and the title lack.
 func Passages(body string, base int, weight map[string]float64, title map[string]bool) []Passage {
 	var matches []match
+	hidden := addresses(body)
 	retrieve.EachToken(body, func(start, end int, term string) {
+		for len(hidden) > 0 && hidden[0][1] <= start {
+			hidden = hidden[1:]
+		}
+		if len(hidden) > 0 && hidden[0][0] <= start {
+			return // inside a URL or a link's destination: not prose
+		}
 		if _, ok := weight[term]; ok {
 			matches = append(matches, match{start, end, term})
 		}
@@ -97,6 +105,16 @@ func Passages(body string, base int, weight map[string]float64, title map[string
 		out = append(out, p)
 	}
 	return out
+}
+
+// addressPattern finds web addresses and markdown link destinations, whose
+// words ("stackoverflow.com/questions/…-spawn-git-enoent") repeat a
+// question's words without saying anything about them.
+var addressPattern = regexp.MustCompile(`https?://[^\s)>\]]+|\]\([^)\s]*\)`)
+
+// addresses returns the byte spans of addresses in s, in order.
+func addresses(s string) [][]int {
+	return addressPattern.FindAllStringIndex(s, -1)
 }
 
 // bestWindow scores every run of matches that fits in a passage by the
@@ -152,11 +170,20 @@ func better(body string, matches []match, a, b window) bool {
 func cut(body string, matches []match, w window, base, lo, hi int) (Passage, int, int) {
 	a, b := matches[w.first].start, matches[w.last].end
 	spare := PassageRunes - utf8.RuneCountInString(body[a:b])
-	start := back(body, a, spare/2, lo)
-	// Room the start could not use goes to the end, and room the end could
-	// not use goes back to the start.
-	end := forward(body, b, spare-utf8.RuneCountInString(body[start:a]), hi)
-	start = back(body, start, spare-utf8.RuneCountInString(body[start:a])-utf8.RuneCountInString(body[b:end]), lo)
+	var start, end int
+	if h, ok := headingAt(body, a, lo); ok {
+		// A heading that holds the question's words is followed by what
+		// answers them: open on the heading and run on below it.
+		start = h
+		end = forward(body, b, PassageRunes-utf8.RuneCountInString(body[h:b]), hi)
+	} else {
+		start = back(body, a, spare/2, lo)
+		// Room the start could not use goes to the end, and room the end
+		// could not use goes back to the start.
+		end = forward(body, b, spare-utf8.RuneCountInString(body[start:a]), hi)
+		start = back(body, start, spare-utf8.RuneCountInString(body[start:a])-utf8.RuneCountInString(body[b:end]), lo)
+		start = sentenceStart(body, start, lo)
+	}
 	start = wordStart(body, start, lo, a)
 	end = wordEnd(body, end, b, hi)
 	end = finishValue(body, end, hi)
@@ -168,6 +195,45 @@ func cut(body string, matches []match, w window, base, lo, hi int) (Passage, int
 		text += "…"
 	}
 	return Passage{Text: text, Start: base + start, End: base + end}, start, end
+}
+
+// headingAt reports where the line holding i starts when that line is a
+// markdown heading, not before lo.
+func headingAt(s string, i, lo int) (int, bool) {
+	start := strings.LastIndexByte(s[:i], '\n') + 1
+	if start < lo {
+		return 0, false
+	}
+	line := strings.TrimLeft(s[start:i], " ")
+	return start, strings.HasPrefix(line, "#")
+}
+
+// sentenceRunes is how far a passage's start moves back to begin its
+// sentence: an answer often opens the sentence whose end holds the
+// question's words ("PayPal purchases are processed in CAD. You may incur a
+// foreign transaction fee").
+const sentenceRunes = 60
+
+// sentenceStart moves a start that falls inside a sentence back to where
+// the sentence begins, when that is within sentenceRunes and not before lo.
+func sentenceStart(s string, i, lo int) int {
+	j := i
+	for n := 0; j > lo && n < sentenceRunes; n++ {
+		r, size := utf8.DecodeLastRuneInString(s[:j])
+		if r == '\n' {
+			return j
+		}
+		if unicode.IsSpace(r) && j-size > lo {
+			if prev := lastRune(s[:j-size]); prev == '.' || prev == '!' || prev == '?' || prev == ':' {
+				return j
+			}
+		}
+		j -= size
+	}
+	if j == lo {
+		return j
+	}
+	return i
 }
 
 // back moves i left by up to n runes, not before lo.

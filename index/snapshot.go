@@ -4,6 +4,8 @@ import (
 	"database/sql"
 	"fmt"
 
+	"github.com/zeebo/blake3"
+
 	"github.com/omh-notes/omh/retrieve"
 	"github.com/omh-notes/omh/vault"
 )
@@ -174,4 +176,33 @@ func (s *Snapshot) Find(key string, layer vault.Layer) ([]uint32, error) {
 		}
 	}
 	return out, nil
+}
+
+// Fingerprint hashes the snapshot's sorted (layer, key, blob id) list with
+// BLAKE3: equal fingerprints mean the same notes with the same content.
+func (s *Snapshot) Fingerprint() (string, error) {
+	rows, err := s.tx.Query(`SELECT d.layer, d.key, d.part, b.oid FROM doc d JOIN blob b ON b.id = d.blob
+		WHERE d.snap = ? ORDER BY d.layer, d.key, d.path`, s.row.id)
+	if err != nil {
+		return "", fmt.Errorf("fingerprinting the snapshot: %w", err)
+	}
+	defer rows.Close()
+	h := blake3.New()
+	for rows.Next() {
+		var layer vault.Layer
+		var key string
+		var part int
+		var oid []byte
+		if err := rows.Scan(&layer, &key, &part, &oid); err != nil {
+			return "", err
+		}
+		if s.noWorktree && part == partWorktree {
+			continue
+		}
+		fmt.Fprintf(h, "%s\x00%s\x00%x\n", layer, key, oid)
+	}
+	if err := rows.Err(); err != nil {
+		return "", err
+	}
+	return fmt.Sprintf("%x", h.Sum(nil)), nil
 }

@@ -23,6 +23,7 @@ type CLI struct {
 	Show    ShowCmd    `cmd:"" help:"Print a note with its provenance."`
 	Index   IndexCmd   `cmd:"" help:"Bring the cache up to date (every command also does this by itself)."`
 	Status  StatusCmd  `cmd:"" help:"Say what the cache holds and whether it is up to date, without changing it."`
+	Eval    EvalCmd    `cmd:"" help:"Measure answers against questions with known answers."`
 	Version VersionCmd `cmd:"" help:"Print omh's version."`
 }
 

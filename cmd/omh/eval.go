@@ -1,0 +1,138 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+
+	"github.com/omh-notes/omh/find"
+	"github.com/omh-notes/omh/find/eval"
+	"github.com/omh-notes/omh/index"
+	"github.com/omh-notes/omh/retrieve"
+)
+
+// EvalCmd is `omh eval`.
+type EvalCmd struct {
+	Gold     string `arg:"" type:"existingfile" help:"Questions with known answers, one JSON object per line (SPEC §9)."`
+	Split    string `name:"split" enum:"tune,holdout,all" default:"tune" help:"Which questions: tune (tune on these), holdout (look once, when the code is final) or all."`
+	Roots    int    `name:"roots" default:"8" placeholder:"N" help:"Ranked notes in each reply, as omh find --roots."`
+	MaxChars int    `name:"max-chars" default:"6000" placeholder:"N" help:"Size aim of each reply, as omh find --max-chars."`
+	Baseline string `name:"baseline" type:"existingfile" placeholder:"FILE" help:"An earlier omh eval --json result: print the questions gained and lost."`
+}
+
+// metricDepth is how many ranked notes the metrics look at, whatever the
+// reply's budget: nDCG@10 and MRR@10 need ten.
+const metricDepth = 10
+
+func (c *EvalCmd) Run(e *env) error {
+	if c.Roots < 1 || c.MaxChars < 1 {
+		return &cmdError{exitUsage, "usage", errors.New("--roots and --max-chars must be positive")}
+	}
+	f, err := os.Open(c.Gold)
+	if err != nil {
+		return refuse("bad_gold", err)
+	}
+	golds, err := eval.ReadGold(f)
+	f.Close()
+	if err != nil {
+		return refuse("bad_gold", fmt.Errorf("%s: %w", c.Gold, err))
+	}
+	var base *eval.Report
+	if c.Baseline != "" {
+		b, err := os.ReadFile(c.Baseline)
+		if err != nil {
+			return refuse("bad_baseline", err)
+		}
+		base = &eval.Report{}
+		if err := json.Unmarshal(b, base); err != nil {
+			return refuse("bad_baseline", fmt.Errorf("%s is not an omh eval --json result: %w", c.Baseline, err))
+		}
+	}
+	return e.withStore(index.Options{LockWait: lockWait, Progress: e.progress()}, func(s *store) error {
+		report, err := c.measure(s, golds)
+		if err != nil {
+			return err
+		}
+		var gained, lost []eval.Change
+		if base != nil {
+			if gained, lost, err = eval.Compare(*base, report); err != nil {
+				return refuse("store_mismatch", err)
+			}
+		}
+		if e.cli.JSON {
+			return writeJSON(e.stdout, report)
+		}
+		printReport(e, report, base != nil, gained, lost)
+		return nil
+	})
+}
+
+func (c *EvalCmd) measure(s *store, golds []eval.Gold) (eval.Report, error) {
+	fp, err := s.snap.Fingerprint()
+	if err != nil {
+		return eval.Report{}, err
+	}
+	report := eval.Report{
+		Store: eval.Store{Commit: s.snap.Commit(), Schema: index.SchemaVersion, Tokenizer: retrieve.TokenizerVersion,
+			Fingerprint: fp, Notes: s.snap.Count()},
+		Split: c.Split, Roots: c.Roots, MaxChars: c.MaxChars, Questions: []eval.Question{},
+	}
+	for _, g := range golds {
+		if !eval.InSplit(g.ID, c.Split) {
+			continue
+		}
+		phrasings := append([]string{g.Question}, g.Also...)
+		ranked, err := retrieve.Search(s.snap, retrieve.Query{Phrasings: phrasings, Roots: max(c.Roots, metricDepth)})
+		if err != nil {
+			return report, err
+		}
+		res, err := retrieve.Search(s.snap, retrieve.Query{Phrasings: phrasings, Roots: c.Roots})
+		if err != nil {
+			return report, err
+		}
+		reply, err := find.Build(res, s.snap.Commit(), s.snap, c.MaxChars)
+		if err != nil {
+			return report, err
+		}
+		report.Questions = append(report.Questions, eval.Score(g, eval.Answer{Ranked: eval.RankedKeys(ranked), Reply: reply}))
+	}
+	report.Total = eval.Total(report.Questions)
+	return report, nil
+}
+
+func printReport(e *env, r eval.Report, compared bool, gained, lost []eval.Change) {
+	w := e.stdout
+	fmt.Fprintf(w, "store  %s · schema %d · tokenizer %d · %d notes · fingerprint %.16s\n",
+		retrieve.CommitLabel(r.Store.Commit), r.Store.Schema, r.Store.Tokenizer, r.Store.Notes, r.Store.Fingerprint)
+	fmt.Fprintf(w, "split  %s: %d questions (%d answerable, %d negative); %d roots, %d characters aimed at\n\n",
+		r.Split, r.Total.Questions, r.Total.Answerable, r.Total.Negatives, r.Roots, r.MaxChars)
+	fmt.Fprintf(w, "%-24s %5s %6s %6s %6s %6s\n", "question", "rank", "R@5", "nDCG", "card", "chars")
+	for _, q := range r.Questions {
+		card := "-"
+		switch {
+		case q.Negative && q.Empty:
+			card = "empty"
+		case q.Negative:
+			card = "hits"
+		case q.HasAnswer && q.AnswerOnCard:
+			card = "yes"
+		case q.HasAnswer:
+			card = "no"
+		}
+		fmt.Fprintf(w, "%-24s %5d %6.2f %6.3f %6s %6d\n", q.ID, q.Rank, q.Recall5, q.NDCG10, card, q.ReplyChars)
+	}
+	t := r.Total
+	fmt.Fprintf(w, "\ntotal  R@1 %.3f  R@5 %.3f  MRR@10 %.3f  nDCG@10 %.3f\n", t.Recall1, t.Recall5, t.MRR10, t.NDCG10)
+	fmt.Fprintf(w, "       answer on a card %.3f (when the note is in the reply %.3f)  honest empty %.3f  mean reply %.0f characters\n",
+		t.AnswerOnCard, t.AnswerWhenFound, t.HonestEmpty, t.MeanReplyChars)
+	if compared {
+		fmt.Fprintf(w, "\nagainst the baseline: %d gained, %d lost\n", len(gained), len(lost))
+		for _, c := range gained {
+			fmt.Fprintf(w, "  + %s (%s)\n", c.ID, c.Metric)
+		}
+		for _, c := range lost {
+			fmt.Fprintf(w, "  - %s (%s)\n", c.ID, c.Metric)
+		}
+	}
+}

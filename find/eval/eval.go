@@ -1,0 +1,323 @@
+// Package eval measures how well omh answers a set of questions with known
+// answers: ranking (Recall@1, Recall@5, MRR@10, nDCG@10 over ranked notes),
+// whether the answer text is on a card, whether questions nobody can answer
+// get an honest empty reply, and how long replies are.
+package eval
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"hash/fnv"
+	"io"
+	"math"
+	"sort"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/omh-notes/omh/find"
+	"github.com/omh-notes/omh/retrieve"
+)
+
+// Gold is one question with what a good answer holds.
+type Gold struct {
+	ID       string   `json:"id"`
+	Question string   `json:"question"`
+	Also     []string `json:"also,omitempty"`
+	Expect   []string `json:"expect"`
+	Answer   string   `json:"answer,omitempty"`   // text that must appear on a card
+	Negative bool     `json:"negative,omitempty"` // no note answers it
+	// Gains grades the expected notes for nDCG (test collections grade
+	// relevance); without it every expected note gains 1.
+	Gains map[string]float64 `json:"gains,omitempty"`
+}
+
+// ReadGold reads one gold question per line; blank lines are skipped and
+// unknown fields ignored.
+func ReadGold(r io.Reader) ([]Gold, error) {
+	var out []Gold
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 1<<20), 16<<20)
+	for line := 1; sc.Scan(); line++ {
+		text := strings.TrimSpace(sc.Text())
+		if text == "" {
+			continue
+		}
+		var g Gold
+		if err := json.Unmarshal([]byte(text), &g); err != nil {
+			return nil, fmt.Errorf("line %d: %w", line, err)
+		}
+		if g.ID == "" || strings.TrimSpace(g.Question) == "" {
+			return nil, fmt.Errorf("line %d: a gold question needs an id and a question", line)
+		}
+		if !g.Negative && len(g.Expect) == 0 {
+			return nil, fmt.Errorf("line %d (%s): a question that is not negative needs expect", line, g.ID)
+		}
+		out = append(out, g)
+	}
+	return out, sc.Err()
+}
+
+// Split names the half a question belongs to: holdout when the FNV-1a
+// 32-bit hash of its id is 0 modulo 5, tune otherwise. Tune on tune; look
+// at holdout once, when the code is final.
+func Split(id string) string {
+	h := fnv.New32a()
+	h.Write([]byte(id))
+	if h.Sum32()%5 == 0 {
+		return "holdout"
+	}
+	return "tune"
+}
+
+// InSplit reports whether id belongs to split ("tune", "holdout" or "all").
+func InSplit(id, split string) bool {
+	return split == "all" || Split(id) == split
+}
+
+// Answer is what omh replied to one question: the ranked keys (at least
+// ten, for the metrics) and the reply an agent would read.
+type Answer struct {
+	Ranked []string   // keys of ranked notes, best first
+	Reply  find.Reply // the cards, within the size aim
+}
+
+// Question is the measure of one question.
+type Question struct {
+	ID            string  `json:"id"`
+	Negative      bool    `json:"negative"`
+	Rank          int     `json:"rank"` // of the first expected note among ranked notes; 0 when absent
+	Recall1       float64 `json:"recall_1"`
+	Recall5       float64 `json:"recall_5"`
+	MRR10         float64 `json:"mrr_10"`
+	NDCG10        float64 `json:"ndcg_10"`
+	HasAnswer     bool    `json:"has_answer"`      // the gold names answer text
+	AnswerOnCard  bool    `json:"answer_on_card"`  // that text is on a card of the reply
+	ExpectInReply bool    `json:"expect_in_reply"` // an expected note is among the reply's hits
+	Empty         bool    `json:"empty"`           // the reply holds no note
+	ReplyChars    int     `json:"reply_chars"`
+}
+
+// Score measures one answer against its gold question.
+func Score(g Gold, a Answer) Question {
+	q := Question{ID: g.ID, Negative: g.Negative, HasAnswer: g.Answer != ""}
+	text := a.Reply.Text()
+	q.ReplyChars = utf8.RuneCountInString(text)
+	q.Empty = len(a.Reply.Result.Hits) == 0
+	if g.Negative {
+		return q
+	}
+	gain := gains(g)
+	relevant := 0
+	for _, v := range gain {
+		if v > 0 {
+			relevant++
+		}
+	}
+	var dcg float64
+	for i, key := range a.Ranked {
+		v := gain[key]
+		if v <= 0 {
+			continue
+		}
+		if q.Rank == 0 {
+			q.Rank = i + 1
+		}
+		if i < 1 {
+			q.Recall1 += 1 / float64(relevant)
+		}
+		if i < 5 {
+			q.Recall5 += 1 / float64(relevant)
+		}
+		if i < 10 {
+			dcg += v / math.Log2(float64(i+2))
+		}
+	}
+	if q.Rank > 0 && q.Rank <= 10 {
+		q.MRR10 = 1 / float64(q.Rank)
+	}
+	if ideal := idealDCG(gain); ideal > 0 {
+		q.NDCG10 = dcg / ideal
+	}
+	for _, h := range a.Reply.Result.Hits {
+		if gain[h.Note.Key] > 0 {
+			q.ExpectInReply = true
+		}
+	}
+	if q.HasAnswer {
+		q.AnswerOnCard = strings.Contains(normalize(text), normalize(g.Answer))
+	}
+	return q
+}
+
+func gains(g Gold) map[string]float64 {
+	if len(g.Gains) > 0 {
+		return g.Gains
+	}
+	out := map[string]float64{}
+	for _, k := range g.Expect {
+		out[k] = 1
+	}
+	return out
+}
+
+// idealDCG is the DCG@10 of the best possible ranking.
+func idealDCG(gain map[string]float64) float64 {
+	var vs []float64
+	for _, v := range gain {
+		if v > 0 {
+			vs = append(vs, v)
+		}
+	}
+	sort.Sort(sort.Reverse(sort.Float64Slice(vs))) // largest gains first
+	var ideal float64
+	for i, v := range vs {
+		if i == 10 {
+			break
+		}
+		ideal += v / math.Log2(float64(i+2))
+	}
+	return ideal
+}
+
+// normalize lower-cases and collapses white space, so an answer matches a
+// card however lines were wrapped.
+func normalize(s string) string {
+	return strings.Join(strings.Fields(strings.ToLower(s)), " ")
+}
+
+// Totals are the means over a set of questions.
+type Totals struct {
+	Questions    int     `json:"questions"`
+	Answerable   int     `json:"answerable"`
+	Negatives    int     `json:"negatives"`
+	Recall1      float64 `json:"recall_1"`
+	Recall5      float64 `json:"recall_5"`
+	MRR10        float64 `json:"mrr_10"`
+	NDCG10       float64 `json:"ndcg_10"`
+	AnswerOnCard float64 `json:"answer_on_card"` // over answerable questions that name answer text
+	// AnswerWhenFound is the same rate over those whose expected note is in
+	// the reply: whether a card carries the answer and not just the pointer.
+	AnswerWhenFound float64 `json:"answer_when_found"`
+	HonestEmpty     float64 `json:"honest_empty"` // negatives answered with no note
+	MeanReplyChars  float64 `json:"mean_reply_chars"`
+}
+
+// Total averages questions.
+func Total(qs []Question) Totals {
+	var t Totals
+	var withAnswer, found, foundWithAnswer int
+	var chars int
+	for _, q := range qs {
+		t.Questions++
+		chars += q.ReplyChars
+		if q.Negative {
+			t.Negatives++
+			if q.Empty {
+				t.HonestEmpty++
+			}
+			continue
+		}
+		t.Answerable++
+		t.Recall1 += q.Recall1
+		t.Recall5 += q.Recall5
+		t.MRR10 += q.MRR10
+		t.NDCG10 += q.NDCG10
+		if q.HasAnswer {
+			withAnswer++
+			if q.AnswerOnCard {
+				t.AnswerOnCard++
+			}
+			if q.ExpectInReply {
+				found++
+				if q.AnswerOnCard {
+					foundWithAnswer++
+				}
+			}
+		}
+	}
+	div := func(x float64, n int) float64 {
+		if n == 0 {
+			return 0
+		}
+		return x / float64(n)
+	}
+	t.Recall1, t.Recall5 = div(t.Recall1, t.Answerable), div(t.Recall5, t.Answerable)
+	t.MRR10, t.NDCG10 = div(t.MRR10, t.Answerable), div(t.NDCG10, t.Answerable)
+	t.AnswerOnCard = div(t.AnswerOnCard, withAnswer)
+	t.AnswerWhenFound = div(float64(foundWithAnswer), found)
+	t.HonestEmpty = div(t.HonestEmpty, t.Negatives)
+	t.MeanReplyChars = div(float64(chars), t.Questions)
+	return t
+}
+
+// Store identifies what was measured: results from different stores are
+// not comparable.
+type Store struct {
+	Commit      string `json:"commit"`
+	Schema      int    `json:"schema"`
+	Tokenizer   int    `json:"tokenizer"`
+	Fingerprint string `json:"fingerprint"` // BLAKE3 of the sorted (layer, key, blob) list
+	Notes       int    `json:"notes"`
+}
+
+// Report is a whole evaluation, as printed with --json and read back by
+// --baseline.
+type Report struct {
+	Store     Store      `json:"store"`
+	Split     string     `json:"split"`
+	Roots     int        `json:"roots"`
+	MaxChars  int        `json:"max_chars"`
+	Questions []Question `json:"questions"`
+	Total     Totals     `json:"total"`
+}
+
+// Change is a question that moved between a baseline and now.
+type Change struct {
+	ID     string
+	Metric string // "recall@5" or "answer on card"
+}
+
+// Compare lists the questions gained and lost against a baseline from the
+// same store; a baseline from another store is refused.
+func Compare(base, now Report) (gained, lost []Change, err error) {
+	if base.Store != now.Store {
+		return nil, nil, fmt.Errorf("the baseline was measured on another store (%s at %.12s, fingerprint %.12s) than this one (%s at %.12s, fingerprint %.12s)",
+			"schema "+fmt.Sprint(base.Store.Schema), base.Store.Commit, base.Store.Fingerprint,
+			"schema "+fmt.Sprint(now.Store.Schema), now.Store.Commit, now.Store.Fingerprint)
+	}
+	before := map[string]Question{}
+	for _, q := range base.Questions {
+		before[q.ID] = q
+	}
+	for _, q := range now.Questions {
+		b, ok := before[q.ID]
+		if !ok || q.Negative {
+			continue
+		}
+		switch {
+		case q.Recall5 > b.Recall5:
+			gained = append(gained, Change{q.ID, "recall@5"})
+		case q.Recall5 < b.Recall5:
+			lost = append(lost, Change{q.ID, "recall@5"})
+		}
+		switch {
+		case q.AnswerOnCard && !b.AnswerOnCard:
+			gained = append(gained, Change{q.ID, "answer on card"})
+		case !q.AnswerOnCard && b.AnswerOnCard:
+			lost = append(lost, Change{q.ID, "answer on card"})
+		}
+	}
+	return gained, lost, nil
+}
+
+// RankedKeys lists the keys of a result's ranked notes, in order.
+func RankedKeys(res retrieve.Result) []string {
+	var out []string
+	for _, h := range res.Hits {
+		if h.Depth == 0 {
+			out = append(out, h.Note.Key)
+		}
+	}
+	return out
+}

@@ -1,0 +1,133 @@
+package eval
+
+import (
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/omh-notes/omh/find"
+	"github.com/omh-notes/omh/retrieve"
+)
+
+func near(a, b float64) bool { return math.Abs(a-b) < 1e-9 }
+
+// reply builds a reply whose hits are the ranked keys and whose card text
+// holds text.
+func reply(text string, keys ...string) find.Reply {
+	var r find.Reply
+	for _, k := range keys {
+		r.Result.Hits = append(r.Result.Hits, retrieve.Hit{Note: retrieve.Note{Key: k}, Parent: -1})
+		r.Cards = append(r.Cards, find.Card{Hit: r.Result.Hits[len(r.Result.Hits)-1],
+			Passages: []find.Passage{{Text: text}}})
+	}
+	r.MaxChars = find.DefaultMaxChars
+	return r
+}
+
+// Metric arithmetic on cases worked by hand.
+func TestMetricsMatchHandComputedCases(t *testing.T) {
+	for _, tc := range []struct {
+		name                    string
+		gold                    Gold
+		ranked                  []string
+		r1, r5, mrr, ndcg, rank float64
+	}{
+		{"one relevant at rank 3", Gold{ID: "a", Question: "q", Expect: []string{"x"}},
+			[]string{"p", "q", "x", "r"}, 0, 1, 1.0 / 3, 0.5, 3},
+		// DCG = 1 + 1/log2(8) = 4/3; ideal = 1 + 1/log2(3).
+		{"two relevant at 1 and 7", Gold{ID: "b", Question: "q", Expect: []string{"a", "b"}},
+			[]string{"b", "p", "q", "r", "s", "t", "a"}, 0.5, 0.5, 1, (4.0 / 3) / (1 + 1/math.Log2(3)), 1},
+		// Graded: DCG = 1 + 3/log2(4) = 2.5; ideal = 3 + 1/log2(3).
+		{"graded gains", Gold{ID: "c", Question: "q", Expect: []string{"a", "b"}, Gains: map[string]float64{"a": 3, "b": 1}},
+			[]string{"b", "p", "a"}, 0.5, 1, 1, 2.5 / (3 + 1/math.Log2(3)), 1},
+		{"relevant past ten", Gold{ID: "d", Question: "q", Expect: []string{"z"}},
+			[]string{"1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "z"}, 0, 0, 0, 0, 11},
+		{"nothing found", Gold{ID: "e", Question: "q", Expect: []string{"z"}}, nil, 0, 0, 0, 0, 0},
+	} {
+		q := Score(tc.gold, Answer{Ranked: tc.ranked, Reply: reply("", tc.ranked...)})
+		if !near(q.Recall1, tc.r1) || !near(q.Recall5, tc.r5) || !near(q.MRR10, tc.mrr) || !near(q.NDCG10, tc.ndcg) || q.Rank != int(tc.rank) {
+			t.Errorf("%s: got R@1 %.4f R@5 %.4f MRR %.4f nDCG %.4f rank %d; want %.4f %.4f %.4f %.4f %v",
+				tc.name, q.Recall1, q.Recall5, q.MRR10, q.NDCG10, q.Rank, tc.r1, tc.r5, tc.mrr, tc.ndcg, tc.rank)
+		}
+	}
+}
+
+func TestTheAnswerIsOnACardWhateverItsCaseAndWrapping(t *testing.T) {
+	g := Gold{ID: "a", Question: "q", Expect: []string{"x"}, Answer: "The path to the image\nis  CASE sensitive."}
+	on := Score(g, Answer{Ranked: []string{"x"}, Reply: reply("… the path to the image is case sensitive. More…", "x")})
+	off := Score(g, Answer{Ranked: []string{"x"}, Reply: reply("the path to the image is", "x")})
+	if !on.AnswerOnCard || off.AnswerOnCard || !on.ExpectInReply {
+		t.Errorf("on %+v off %+v", on, off)
+	}
+}
+
+func TestTotalsAverageTheRightQuestions(t *testing.T) {
+	qs := []Question{
+		{ID: "a", Recall5: 1, MRR10: 1, NDCG10: 1, Recall1: 1, HasAnswer: true, AnswerOnCard: true, ExpectInReply: true, ReplyChars: 100},
+		{ID: "b", Recall5: 0, HasAnswer: true, AnswerOnCard: false, ExpectInReply: false, ReplyChars: 300},
+		{ID: "c", Recall5: 1, MRR10: 0.5, NDCG10: 0.6, HasAnswer: true, ExpectInReply: true, ReplyChars: 200},
+		{ID: "n1", Negative: true, Empty: true, ReplyChars: 0},
+		{ID: "n2", Negative: true, Empty: false, ReplyChars: 400},
+	}
+	tot := Total(qs)
+	if tot.Answerable != 3 || tot.Negatives != 2 || !near(tot.Recall5, 2.0/3) || !near(tot.MRR10, 0.5) ||
+		!near(tot.AnswerOnCard, 1.0/3) || !near(tot.AnswerWhenFound, 0.5) || !near(tot.HonestEmpty, 0.5) || !near(tot.MeanReplyChars, 200) {
+		t.Errorf("totals %+v", tot)
+	}
+}
+
+// The split is FNV-1a 32 of the id modulo 5, checked against a second,
+// independent FNV-1a (offset basis 2166136261, prime 16777619).
+func TestSplitsFollowTheHashOfTheID(t *testing.T) {
+	fnv1a := func(s string) uint32 {
+		h := uint32(2166136261)
+		for i := 0; i < len(s); i++ {
+			h ^= uint32(s[i])
+			h *= 16777619
+		}
+		return h
+	}
+	holdout := 0
+	for i := 0; i < 1000; i++ {
+		id := "q-" + strings.Repeat("x", i%7) + string(rune('a'+i%26)) + string(rune('0'+i%10))
+		want := "tune"
+		if fnv1a(id)%5 == 0 {
+			want = "holdout"
+			holdout++
+		}
+		if Split(id) != want {
+			t.Fatalf("Split(%q) = %s, want %s", id, Split(id), want)
+		}
+	}
+	if holdout < 100 || holdout > 300 {
+		t.Errorf("%d of 1000 in holdout; a fifth expected", holdout)
+	}
+}
+
+func TestABaselineFromAnotherStoreIsRefused(t *testing.T) {
+	base := Report{Store: Store{Commit: "a", Schema: 1, Fingerprint: "f1"}, Questions: []Question{{ID: "q1", Recall5: 0}, {ID: "q2", Recall5: 1, AnswerOnCard: true}}}
+	now := Report{Store: base.Store, Questions: []Question{{ID: "q1", Recall5: 1}, {ID: "q2", Recall5: 1}}}
+	gained, lost, err := Compare(base, now)
+	if err != nil || len(gained) != 1 || gained[0] != (Change{"q1", "recall@5"}) || len(lost) != 1 || lost[0] != (Change{"q2", "answer on card"}) {
+		t.Errorf("gained %v lost %v err %v", gained, lost, err)
+	}
+	now.Store.Fingerprint = "f2"
+	if _, _, err := Compare(base, now); err == nil {
+		t.Error("a different store was compared")
+	}
+}
+
+func TestGoldLinesAreCheckedAsRead(t *testing.T) {
+	good := `{"id":"a","question":"q?","expect":["x"],"answer":"y","extra":1}
+
+{"id":"n","question":"no?","negative":true}`
+	gs, err := ReadGold(strings.NewReader(good))
+	if err != nil || len(gs) != 2 || gs[0].Answer != "y" || !gs[1].Negative {
+		t.Errorf("got %+v %v", gs, err)
+	}
+	for _, bad := range []string{`{"question":"q"}`, `{"id":"a","question":"q"}`, `not json`} {
+		if _, err := ReadGold(strings.NewReader(bad)); err == nil {
+			t.Errorf("accepted %s", bad)
+		}
+	}
+}
