@@ -14,7 +14,7 @@ var update = flag.Bool("update", false, "rewrite the golden help files")
 // to these files, seen in review.
 func TestHelpTextIsTheDocumentedContract(t *testing.T) {
 	t.Setenv("COLUMNS", "80") // kong wraps help to the terminal's width
-	for _, args := range [][]string{{"--help"}, {"find", "--help"}, {"show", "--help"}, {"index", "--help"}, {"status", "--help"}, {"version", "--help"}} {
+	for _, args := range [][]string{{"--help"}, {"find", "--help"}, {"show", "--help"}, {"index", "--help"}, {"status", "--help"}, {"version", "--help"}, {"eval", "--help"}} {
 		res := omh(t, t.TempDir(), args...)
 		if res.status != 0 {
 			t.Errorf("omh %v: exit %d %s", args, res.status, res.stderr)
