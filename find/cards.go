@@ -19,9 +19,9 @@ const DefaultMaxChars = 6000
 // A hub note links to dozens of notes, and listing them all crowded the
 // passages, which carry the answer, out of the size aim.
 const (
-	maxRefs       = 3
-	maxNeighbours = 2
-	maxWords      = 8 // question words listed on a matched line, each way
+	maxRefs       = 2
+	maxNeighbours = 1
+	maxWords      = 8 // missing question words listed on a matched line
 )
 
 // Ref is one end of a link: a note with its own provenance, and the verb
@@ -147,7 +147,7 @@ func (r *Reply) fit(candidates [][]Passage) {
 		}
 	}
 	for i, ps := range candidates {
-		if len(ps) < 2 {
+		if len(ps) < 2 || rank(r.Cards, i) > secondPassageRanks {
 			continue
 		}
 		// A second passage never stands without the first.
@@ -157,6 +157,22 @@ func (r *Reply) fit(candidates [][]Passage) {
 			r.PassagesOmitted++
 		}
 	}
+}
+
+// secondPassageRanks is how many of the best ranked notes may show a second
+// passage: the answer is most often in the first notes, and second passages
+// on every card doubled a reply's size for little.
+const secondPassageRanks = 3
+
+// rank is card i's position among ranked notes, from 1.
+func rank(cards []Card, i int) int {
+	n := 0
+	for _, c := range cards[:i+1] {
+		if c.Hit.Depth == 0 {
+			n++
+		}
+	}
+	return n
 }
 
 // omittedLinesRunes is room for the lines saying what the aim left out.
@@ -332,13 +348,16 @@ func header(n retrieve.Note) string {
 	return fmt.Sprintf("%s  %s · %s · %s", n.Key, n.Type, n.Layer, n.Date)
 }
 
+// matchedLine says how many of the question's words the note holds and
+// which it lacks: enough to judge a weak match, in a few words.
 func matchedLine(c Card) string {
-	if len(c.Matched) == 0 && len(c.Missing) == 0 {
+	total := len(c.Matched) + len(c.Missing)
+	if total == 0 {
 		return ""
 	}
-	line := "matched: " + wordList(c.Matched)
+	line := fmt.Sprintf("matched %d/%d", len(c.Matched), total)
 	if len(c.Matched) == 0 {
-		line = "matched: nothing but the name"
+		line += " (the note matched by its name)"
 	}
 	if len(c.Missing) > 0 {
 		line += " · missing: " + wordList(c.Missing)

@@ -28,6 +28,11 @@ type Passage struct {
 	End   int    `json:"end"`
 }
 
+// secondShare is how much a second passage must weigh, against the first,
+// to be worth its characters: a second passage that only brings a common
+// word ("does", "the") crowds out another note's first passage.
+const secondShare = 0.25
+
 // match is one occurrence of a question term in the body.
 type match struct {
 	start, end int
@@ -95,7 +100,7 @@ func Passages(body string, base int, weight map[string]float64, title map[string
 		}
 		return weight[term], 0
 	}, func(w window) bool { return matches[w.last].end <= start || matches[w.first].start >= end })
-	if ok && second.score > 0 {
+	if ok && second.score > 0 && second.score >= secondShare*best.score {
 		// The second passage stays clear of the first.
 		lo, hi := end, len(body)
 		if matches[second.last].end <= start {
@@ -186,7 +191,7 @@ func cut(body string, matches []match, w window, base, lo, hi int) (Passage, int
 	}
 	start = wordStart(body, start, lo, a)
 	end = wordEnd(body, end, b, hi)
-	end = finishValue(body, end, hi)
+	end = finishSentence(body, end, hi)
 	text := collapse(body[start:end])
 	if start > 0 && body[start-1] != '\n' {
 		text = "…" + text
@@ -212,7 +217,7 @@ func headingAt(s string, i, lo int) (int, bool) {
 // sentence: an answer often opens the sentence whose end holds the
 // question's words ("PayPal purchases are processed in CAD. You may incur a
 // foreign transaction fee").
-const sentenceRunes = 60
+const sentenceRunes = 100
 
 // sentenceStart moves a start that falls inside a sentence back to where
 // the sentence begins, when that is within sentenceRunes and not before lo.
@@ -324,6 +329,28 @@ func firstRune(s string) rune {
 func lastRune(s string) rune {
 	r, _ := utf8.DecodeLastRuneInString(s)
 	return r
+}
+
+// finishSentence runs a passage on to the end of the sentence it stops
+// in, when that end is within sentenceRunes: the words after a question's
+// last match are often the answer ("If your firewall supports it, we
+// recommend whitelisting sync-*.obsidian.md."). Failing that, it finishes
+// a short value.
+func finishSentence(s string, end, hi int) int {
+	limit := forward(s, end, sentenceRunes, hi)
+	for i := end; i < limit; {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		switch r {
+		case '\n', '\r':
+			return i
+		case '.', '!', '?':
+			if next, _ := utf8.DecodeRuneInString(s[i+size:]); i+size >= len(s) || unicode.IsSpace(next) {
+				return i + size
+			}
+		}
+		i += size
+	}
+	return finishValue(s, end, hi)
 }
 
 // finishValue runs a passage on to the end of its clause when that end is

@@ -93,7 +93,7 @@ type Question struct {
 	NDCG10        float64 `json:"ndcg_10"`
 	HasAnswer     bool    `json:"has_answer"`      // the gold names answer text
 	AnswerOnCard  bool    `json:"answer_on_card"`  // that text is on a card of the reply
-	ExpectInReply bool    `json:"expect_in_reply"` // an expected note is among the reply's hits
+	ExpectInReply bool    `json:"expect_in_reply"` // an expected note is among the reply's ranked notes
 	Empty         bool    `json:"empty"`           // the reply holds no note
 	ReplyChars    int     `json:"reply_chars"`
 }
@@ -139,8 +139,10 @@ func Score(g Gold, a Answer) Question {
 	if ideal := idealDCG(gain); ideal > 0 {
 		q.NDCG10 = dcg / ideal
 	}
+	// In the reply means on a ranked note's card: a linked note's card is
+	// a header only and cannot carry an answer.
 	for _, h := range a.Reply.Result.Hits {
-		if gain[h.Note.Key] > 0 {
+		if h.Depth == 0 && gain[h.Note.Key] > 0 {
 			q.ExpectInReply = true
 		}
 	}
