@@ -547,10 +547,15 @@ func (rf *refresher) writeInfo(deltas map[string]inboundDelta) error {
 				return err
 			}
 		}
+		b, err := rf.blob(d.blob)
+		if err != nil {
+			return err
+		}
 		prev := getInfo(rf.snap.info, d.ord)
 		rf.snap.info = putInfo(rf.snap.info, d.ord, docInfo{
 			present: true, worktree: d.part == partWorktree, layer: uint8(d.layer), typ: typeIndex(d.typ),
 			day: uint32(d.date.Number()), inboundAll: uint32(n.all), inboundBase: uint32(n.base), nameRank: prev.nameRank,
+			words: uint32(b.meta.Words),
 		})
 		if ch.old == nil {
 			reorder = true
@@ -584,12 +589,14 @@ func (rf *refresher) writeInfo(deltas map[string]inboundDelta) error {
 		}
 	}
 	rf.trimInfo()
-	st.CountAll, st.CountBase = 0, 0
+	st.CountAll, st.CountBase, st.WordsAll, st.WordsBase = 0, 0, 0, 0
 	for o := 0; o < rf.snap.span(); o++ {
 		if info := getInfo(rf.snap.info, uint32(o)); info.present {
 			st.CountAll++
+			st.WordsAll += int64(info.words)
 			if !info.worktree {
 				st.CountBase++
+				st.WordsBase += int64(info.words)
 			}
 		}
 	}

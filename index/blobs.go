@@ -29,6 +29,7 @@ const maxMarkdownBytes = 512 << 10
 type blobMeta struct {
 	vault.Parsed
 	Size   int64
+	Words  int  // words in the body, for length normalisation
 	Cut    bool // only the first maxNoteBytes were indexed
 	Binary bool // not text: not a note at all
 }
@@ -63,6 +64,7 @@ func analyze(content []byte, size int64) *parsedBlob {
 			e.Fields |= f
 			if f == retrieve.InBody {
 				e.TF++
+				pb.meta.Words++
 			}
 			pb.terms[term] = e
 		})
@@ -76,6 +78,7 @@ func analyze(content []byte, size int64) *parsedBlob {
 	for _, h := range p.Headings {
 		add(h.Text, retrieve.InHeading)
 	}
+	add(p.Description, retrieve.InHeading)
 	for _, a := range p.Answers {
 		add(a, retrieve.InAnswers)
 	}

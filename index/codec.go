@@ -105,7 +105,7 @@ func mergePostings(old []retrieve.Posting, drop map[uint32]bool, add []retrieve.
 
 // Per-document info is fixed-width so ranking reads one document's record
 // straight out of the snapshot's blob, with nothing to decode up front.
-const infoSize = 19
+const infoSize = 23
 
 const (
 	flagPresent  = 1 << 0
@@ -121,6 +121,7 @@ type docInfo struct {
 	inboundAll        uint32
 	inboundBase       uint32 // links from uncommitted working copies left out
 	nameRank          uint32
+	words             uint32 // words in the note's body, for length normalisation
 }
 
 func putInfo(b []byte, ord uint32, d docInfo) []byte {
@@ -142,6 +143,7 @@ func putInfo(b []byte, ord uint32, d docInfo) []byte {
 	binary.LittleEndian.PutUint32(r[7:], d.inboundAll)
 	binary.LittleEndian.PutUint32(r[11:], d.inboundBase)
 	binary.LittleEndian.PutUint32(r[15:], d.nameRank)
+	binary.LittleEndian.PutUint32(r[19:], d.words)
 	return b
 }
 
@@ -159,5 +161,6 @@ func getInfo(b []byte, ord uint32) docInfo {
 		inboundAll:  binary.LittleEndian.Uint32(r[7:]),
 		inboundBase: binary.LittleEndian.Uint32(r[11:]),
 		nameRank:    binary.LittleEndian.Uint32(r[15:]),
+		words:       binary.LittleEndian.Uint32(r[19:]),
 	}
 }

@@ -14,6 +14,7 @@ type storedMeta struct {
 	TitleFromH1      bool            `json:"h1,omitempty"`
 	Type             string          `json:"ty,omitempty"`
 	Source           string          `json:"so,omitempty"`
+	Description      string          `json:"ds,omitempty"`
 	DeclaredKey      string          `json:"k,omitempty"`
 	Recorded         vault.Date      `json:"r,omitempty"`
 	Dated            vault.Date      `json:"d,omitempty"`
@@ -29,6 +30,7 @@ type storedMeta struct {
 	FrontmatterLines int             `json:"fl,omitempty"`
 	Problems         []storedProblem `json:"p,omitempty"`
 	Size             int64           `json:"z"`
+	Words            int             `json:"w,omitempty"`
 	Cut              bool            `json:"cut,omitempty"`
 	Binary           bool            `json:"bin,omitempty"`
 }
@@ -61,10 +63,10 @@ type storedProblem struct {
 func encodeMeta(m blobMeta) ([]byte, error) {
 	p := m.Parsed
 	s := storedMeta{
-		Title: p.Title, TitleFromH1: p.TitleFromH1, Type: p.Type, Source: p.Source, DeclaredKey: p.DeclaredKey,
+		Title: p.Title, TitleFromH1: p.TitleFromH1, Type: p.Type, Source: p.Source, Description: p.Description, DeclaredKey: p.DeclaredKey,
 		Recorded: p.Recorded, Dated: p.Dated, DatedField: p.DatedField, Retracted: p.Retracted, RetractedReason: p.RetractedReason,
 		Aliases: p.Aliases, Tags: p.Tags, Answers: p.Answers, BodyStart: p.BodyStart, FrontmatterLines: p.FrontmatterLines,
-		Size: m.Size, Cut: m.Cut, Binary: m.Binary,
+		Size: m.Size, Words: m.Words, Cut: m.Cut, Binary: m.Binary,
 	}
 	for _, h := range p.Headings {
 		s.Headings = append(s.Headings, storedHeading(h))
@@ -83,8 +85,8 @@ func decodeMeta(b []byte) (blobMeta, error) {
 	if err := json.Unmarshal(b, &s); err != nil {
 		return blobMeta{}, errDamaged
 	}
-	m := blobMeta{Size: s.Size, Cut: s.Cut, Binary: s.Binary, Parsed: vault.Parsed{
-		Title: s.Title, TitleFromH1: s.TitleFromH1, Type: s.Type, Source: s.Source, DeclaredKey: s.DeclaredKey,
+	m := blobMeta{Size: s.Size, Words: s.Words, Cut: s.Cut, Binary: s.Binary, Parsed: vault.Parsed{
+		Title: s.Title, TitleFromH1: s.TitleFromH1, Type: s.Type, Source: s.Source, Description: s.Description, DeclaredKey: s.DeclaredKey,
 		Recorded: s.Recorded, Dated: s.Dated, DatedField: s.DatedField, Retracted: s.Retracted, RetractedReason: s.RetractedReason,
 		Aliases: s.Aliases, Tags: s.Tags, Answers: s.Answers, BodyStart: s.BodyStart, FrontmatterLines: s.FrontmatterLines,
 	}}

@@ -58,6 +58,14 @@ func (s *Snapshot) Count() int {
 	return s.state.CountAll
 }
 
+// Words is the number of words in the bodies of the notes counted.
+func (s *Snapshot) Words() int64 {
+	if s.noWorktree {
+		return s.state.WordsBase
+	}
+	return s.state.WordsAll
+}
+
 func (s *Snapshot) Span() int { return len(s.info) / infoSize }
 
 // Postings reads a term's lists: committed and private notes, and unless
@@ -101,6 +109,7 @@ func (s *Snapshot) Info(doc uint32) retrieve.DocInfo {
 		Day:      int(d.day),
 		Inbound:  int(d.inboundAll),
 		NameRank: int(d.nameRank),
+		Words:    int(d.words),
 	}
 	if s.noWorktree {
 		out.Inbound = int(d.inboundBase)

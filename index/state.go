@@ -22,6 +22,8 @@ type snapState struct {
 	Shallow    bool     `json:"shallow"`     // that history ends at a shallow clone's boundary
 	CountAll   int      `json:"count_all"`   // documents present
 	CountBase  int      `json:"count_base"`  // documents present that are not uncommitted working copies
+	WordsAll   int64    `json:"words_all"`   // words in the bodies of the documents present
+	WordsBase  int64    `json:"words_base"`  // the same without uncommitted working copies
 	Parsed     int      `json:"parsed"`      // blobs the last refresh parsed
 	Types      []string `json:"types"`       // note types, indexed by docInfo.typ
 }

@@ -57,7 +57,9 @@ func newCorpus(notes ...memNote) *memCorpus {
 		if typ == "" {
 			typ = "note"
 		}
-		c.info[i] = DocInfo{Present: true, Layer: n.layer, Type: typ, Day: n.date.Number()}
+		words := 0
+		EachToken(n.body, func(_, _ int, _ string) { words++ })
+		c.info[i] = DocInfo{Present: true, Layer: n.layer, Type: typ, Day: n.date.Number(), Words: words}
 	}
 	// Inbound: distinct notes linking to a key, never a note to its own key.
 	for i := range notes {
@@ -91,7 +93,14 @@ func newCorpus(notes ...memNote) *memCorpus {
 }
 
 func (c *memCorpus) Count() int { return len(c.notes) }
-func (c *memCorpus) Span() int  { return len(c.notes) }
+func (c *memCorpus) Words() int64 {
+	var n int64
+	for _, i := range c.info {
+		n += int64(i.Words)
+	}
+	return n
+}
+func (c *memCorpus) Span() int { return len(c.notes) }
 func (c *memCorpus) Postings(term string) ([]Posting, error) {
 	return c.postings[term], nil
 }

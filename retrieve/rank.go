@@ -53,6 +53,7 @@ type DocInfo struct {
 	Day      int // the note's date as YYYYMMDD, so newer is larger
 	Inbound  int // distinct notes, of either layer, linking to this note's key
 	NameRank int // position of (key, layer, path) in the corpus's sorted order
+	Words    int // words in the note's body
 }
 
 // Note is what an answer prints about a note.
@@ -71,6 +72,8 @@ type Note struct {
 // Span; Postings and Count cover exactly the documents whose Info is Present.
 type Corpus interface {
 	Count() int
+	// Words is the number of words in the bodies of the notes counted.
+	Words() int64
 	Span() int
 	Postings(term string) ([]Posting, error)
 	Info(doc uint32) DocInfo
@@ -86,6 +89,7 @@ type Query struct {
 	Roots     int         // how many ranked notes to print; the rest are counted
 	Layer     vault.Layer // 0 for both layers
 	Type      string      // "" for every type; filters ranked notes only
+	Ranker    Ranker      // "" is DefaultRanker
 }
 
 // DefaultRoots is the budget of ranked notes per answer.
@@ -154,7 +158,11 @@ func Search(c Corpus, q Query) (Result, error) {
 	if err != nil {
 		return res, err
 	}
-	best := bestScores(c, res.Count, q.Phrasings, lists)
+	scorer, err := newScorer(q.Ranker, c)
+	if err != nil {
+		return res, err
+	}
+	best := bestScores(c, scorer, q.Phrasings, lists)
 
 	top := &rankHeap{}
 	matches := 0
@@ -214,7 +222,7 @@ func holds(list []Posting, doc uint32) bool {
 // bestScores scores every phrasing on its own and keeps each note's best.
 // Pooling the phrasings' words instead would let two vague phrasings outvote
 // a precise one, so adding a phrasing could make the answer worse.
-func bestScores(c Corpus, n int, phrasings []string, lists map[string][]Posting) []int64 {
+func bestScores(c Corpus, sc scorer, phrasings []string, lists map[string][]Posting) []int64 {
 	best := make([]int64, c.Span())
 	score := make([]int64, c.Span())
 	for _, phrasing := range phrasings {
@@ -224,16 +232,12 @@ func bestScores(c Corpus, n int, phrasings []string, lists map[string][]Posting)
 			if len(list) == 0 {
 				continue
 			}
-			plain, asked := Contribution(n, len(list), false), Contribution(n, len(list), true)
+			weigh := sc.term(len(list), sc.repeats(phrasing, term))
 			for _, p := range list {
 				if score[p.Doc] == 0 {
 					touched = append(touched, p.Doc)
 				}
-				if p.Fields&askedFields != 0 {
-					score[p.Doc] += asked
-				} else {
-					score[p.Doc] += plain
-				}
+				score[p.Doc] += weigh(p)
 			}
 		}
 		for _, doc := range touched {

@@ -153,6 +153,10 @@ func (d *fieldDecoder) field(key, value *yaml.Node) {
 		p.DeclaredKey = d.text(name, line, value)
 	case "retracted_reason":
 		p.RetractedReason = d.text(name, line, value)
+	case "description", "desc", "summary":
+		// One sentence saying what the note is about, as Dendron and many
+		// static-site tools write it: indexed with the note's words.
+		p.Description = d.text(name, line, value)
 	case "recorded":
 		p.Recorded = d.dateField(name, line, value)
 	case "date":

@@ -34,6 +34,7 @@ type Parsed struct {
 	TitleFromH1     bool
 	Type            string // frontmatter type, trimmed and lower-cased
 	Source          string
+	Description     string // frontmatter description, desc or summary
 	DeclaredKey     string // frontmatter key
 	Recorded        Date
 	Dated           Date   // frontmatter date, else created

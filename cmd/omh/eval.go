@@ -19,6 +19,7 @@ type EvalCmd struct {
 	Roots    int    `name:"roots" default:"8" placeholder:"N" help:"Ranked notes in each reply, as omh find --roots."`
 	MaxChars int    `name:"max-chars" default:"6000" placeholder:"N" help:"Size aim of each reply, as omh find --max-chars."`
 	Baseline string `name:"baseline" type:"existingfile" placeholder:"FILE" help:"An earlier omh eval --json result: print the questions gained and lost."`
+	Ranker   string `name:"ranker" enum:"default,baseline,tuned" default:"default" help:"Scoring function, as omh find --ranker."`
 }
 
 // metricDepth is how many ranked notes the metrics look at, whatever the
@@ -73,21 +74,25 @@ func (c *EvalCmd) measure(s *store, golds []eval.Gold) (eval.Report, error) {
 	if err != nil {
 		return eval.Report{}, err
 	}
+	ranker, err := retrieve.ParseRanker(c.Ranker)
+	if err != nil {
+		return eval.Report{}, &cmdError{exitUsage, "usage", err}
+	}
 	report := eval.Report{
 		Store: eval.Store{Commit: s.snap.Commit(), Schema: index.SchemaVersion, Tokenizer: retrieve.TokenizerVersion,
 			Fingerprint: fp, Notes: s.snap.Count()},
-		Split: c.Split, Roots: c.Roots, MaxChars: c.MaxChars, Questions: []eval.Question{},
+		Ranker: string(ranker), Split: c.Split, Roots: c.Roots, MaxChars: c.MaxChars, Questions: []eval.Question{},
 	}
 	for _, g := range golds {
 		if !eval.InSplit(g.ID, c.Split) {
 			continue
 		}
 		phrasings := append([]string{g.Question}, g.Also...)
-		ranked, err := retrieve.Search(s.snap, retrieve.Query{Phrasings: phrasings, Roots: max(c.Roots, metricDepth)})
+		ranked, err := retrieve.Search(s.snap, retrieve.Query{Phrasings: phrasings, Roots: max(c.Roots, metricDepth), Ranker: ranker})
 		if err != nil {
 			return report, err
 		}
-		res, err := retrieve.Search(s.snap, retrieve.Query{Phrasings: phrasings, Roots: c.Roots})
+		res, err := retrieve.Search(s.snap, retrieve.Query{Phrasings: phrasings, Roots: c.Roots, Ranker: ranker})
 		if err != nil {
 			return report, err
 		}
@@ -105,6 +110,7 @@ func printReport(e *env, r eval.Report, compared bool, gained, lost []eval.Chang
 	w := e.stdout
 	fmt.Fprintf(w, "store  %s · schema %d · tokenizer %d · %d notes · fingerprint %.16s\n",
 		retrieve.CommitLabel(r.Store.Commit), r.Store.Schema, r.Store.Tokenizer, r.Store.Notes, r.Store.Fingerprint)
+	fmt.Fprintf(w, "ranker %s\n", r.Ranker)
 	fmt.Fprintf(w, "split  %s: %d questions (%d answerable, %d negative); %d roots, %d characters aimed at\n\n",
 		r.Split, r.Total.Questions, r.Total.Answerable, r.Total.Negatives, r.Roots, r.MaxChars)
 	fmt.Fprintf(w, "%-24s %5s %6s %6s %6s %6s\n", "question", "rank", "R@5", "nDCG", "card", "chars")

@@ -23,6 +23,7 @@ type FindCmd struct {
 	NoWorktree bool     `name:"no-worktree" help:"Leave out uncommitted working copies, for the fastest answer."`
 	Cards      bool     `name:"cards" help:"One card per note, for agents: passages, matched words, links in and out."`
 	MaxChars   int      `name:"max-chars" default:"6000" placeholder:"N" help:"Size the cards (and JSON) reply aims at; passages that do not fit are counted."`
+	Ranker     string   `name:"ranker" enum:"default,baseline,tuned" default:"default" help:"Scoring function: the default, or baseline (SPEC §5's rarity) to compare."`
 }
 
 func (c *FindCmd) Run(e *env) error {
@@ -33,7 +34,11 @@ func (c *FindCmd) Run(e *env) error {
 	if c.Roots < 0 {
 		return &cmdError{exitUsage, "usage", errors.New("--roots must not be negative")}
 	}
-	q := retrieve.Query{Phrasings: append([]string{question}, c.Also...), Roots: c.Roots, Type: c.Type}
+	ranker, err := retrieve.ParseRanker(c.Ranker)
+	if err != nil {
+		return &cmdError{exitUsage, "usage", err}
+	}
+	q := retrieve.Query{Phrasings: append([]string{question}, c.Also...), Roots: c.Roots, Type: c.Type, Ranker: ranker}
 	if c.Layer != "" {
 		if q.Layer, err = vault.ParseLayer(c.Layer); err != nil {
 			return &cmdError{exitUsage, "usage", err}

@@ -45,12 +45,17 @@ func fromTree(t *testing.T, out string) []provenance {
 // ranked note.
 func TestTheTreeIsTheJSONAnswerLineForLine(t *testing.T) {
 	r := provenanceRepo(t)
-	tree := ok(t, r.Dir, "find", "credentials")
-	reply := findJSON(t, r.Dir, "credentials")
-	if got, want := fromTree(t, tree), fromJSON(reply); !reflect.DeepEqual(got, want) {
-		t.Fatalf("tree and JSON disagree:\n tree %v\n json %v\n%s", got, want, tree)
+	for _, ranker := range []string{"default", "baseline"} {
+		tree := ok(t, r.Dir, "find", "--ranker", ranker, "credentials")
+		reply := findJSON(t, r.Dir, "--ranker", ranker, "credentials")
+		if got, want := fromTree(t, tree), fromJSON(reply); !reflect.DeepEqual(got, want) {
+			t.Fatalf("%s ranker: tree and JSON disagree:\n tree %v\n json %v\n%s", ranker, got, want, tree)
+		}
 	}
-	// Each note's own provenance, as written on disk.
+	// Each note's own provenance, as written on disk, and the ranked note
+	// that reached it under the baseline ranker's order, which the fixture
+	// was built around.
+	reply := findJSON(t, r.Dir, "--ranker", "baseline", "credentials")
 	want := map[string]bool{
 		"credentials-the-image-ends-unprivileged team 2026-07-20 0 ":                           true,
 		"mount-returns-ebusy local 2026-08-07 1 credentials-the-image-ends-unprivileged":       true,

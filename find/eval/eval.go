@@ -267,6 +267,7 @@ type Store struct {
 // --baseline.
 type Report struct {
 	Store     Store      `json:"store"`
+	Ranker    string     `json:"ranker"`
 	Split     string     `json:"split"`
 	Roots     int        `json:"roots"`
 	MaxChars  int        `json:"max_chars"`

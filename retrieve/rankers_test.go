@@ -1,0 +1,55 @@
+package retrieve
+
+import "testing"
+
+// Every ranker keeps what SPEC §5 pins: whole terms only, one rare term
+// beats two common ones, a universal term still retrieves, phrasings are
+// scored best-of, layer is never a preference, the answer does not depend
+// on the order notes were read, and expansion keeps its provenance.
+func TestPinnedPropertiesHoldForEveryRanker(t *testing.T) {
+	properties := []struct {
+		name string
+		test func(*testing.T)
+	}{
+		{"whole terms", TestAQuestionMatchesWholeTermsNotFragments},
+		{"rare beats common", TestOneRareTermBeatsTwoCommonOnes},
+		{"universal term retrieves", TestATermInEveryNoteStillRetrieves},
+		{"unknown term", TestATermTheStoreNeverSawMatchesNothing},
+		{"phrasings best-of", TestAddingAPhrasingNeverDemotesWhatABetterOneFound},
+		{"second phrasing", TestASecondPhrasingFindsWhatTheFirstMissed},
+		{"recency not layer", TestRecencyNotLayerOrdersEqualScores},
+		{"order of reading", TestTheAnswerDoesNotDependOnTheOrderNotesWereRead},
+		{"inflections", TestAnInflectedQuestionFindsTheNote},
+		{"declared question", TestANoteIsFoundByTheQuestionItDeclares},
+		{"real question", TestARealQuestionPutsTheNoteThatAnswersItFirst},
+		{"tree is the answer", TestThePrintedTreeIsTheAnswerNoteForNote},
+		{"both layers", TestAKeyInBothLayersIsTwoNotes},
+		{"neighbour provenance", TestANeighbourCarriesItsOwnLayerAndDate},
+	}
+	for _, r := range []Ranker{BaselineRanker, TunedRanker} {
+		t.Run(string(r), func(t *testing.T) {
+			defer func(old Ranker) { rankerUnderTest = old }(rankerUnderTest)
+			rankerUnderTest = r
+			for _, p := range properties {
+				t.Run(p.name, p.test)
+			}
+		})
+	}
+}
+
+// Scores stay exact integers, at least one thousandth per matched term,
+// whatever the ranker.
+func TestTunedScoresAreWholeThousandths(t *testing.T) {
+	r := search(t, provenanceStore(), Query{Phrasings: []string{"credentials"}, Ranker: TunedRanker})
+	for _, h := range r.Hits {
+		if h.Depth == 0 && h.Score < 1 {
+			t.Errorf("%s scored %d", h.Note.Key, h.Score)
+		}
+	}
+	again := search(t, provenanceStore(), Query{Phrasings: []string{"credentials"}, Ranker: TunedRanker})
+	for i := range r.Hits {
+		if r.Hits[i].Score != again.Hits[i].Score {
+			t.Errorf("scores differ between two runs")
+		}
+	}
+}
