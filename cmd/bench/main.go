@@ -177,7 +177,9 @@ func newRunner(work string, n int) (*runner, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &runner{env: env}, nil
+	rn := &runner{env: env}
+	rn.timeBin, rn.rssFile = findGNUTime(work)
+	return rn, nil
 }
 
 // prepareTools finds or builds omh and the FTS5 peer, and finds rg.

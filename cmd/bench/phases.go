@@ -143,7 +143,7 @@ func (b *bench) coldIndex() error {
 	if err := os.RemoveAll(filepath.Join(b.repo, ".git", "omh")); err != nil {
 		return err
 	}
-	s, err := b.rn.run(b.repo, nil, b.tools.omh, "index", "--json")
+	s, err := b.rn.runWithRSS(b.repo, b.tools.omh, "index", "--json")
 	if err != nil {
 		return err
 	}
@@ -332,7 +332,7 @@ func (b *bench) noChange() error {
 	rss := map[string][]int64{}
 	b.res.Questions = make([]questionResult, len(b.qs))
 	// One untimed round warms the page cache for every tool and gives the
-	// match counts.
+	// match counts and each tool's peak memory.
 	for qi, q := range b.qs {
 		qr := &b.res.Questions[qi]
 		qr.question, qr.FTSMatch = q, ftsMatch(q)
@@ -340,11 +340,12 @@ func (b *bench) noChange() error {
 			return err
 		}
 		for _, c := range b.calls(q) {
-			s, err := b.rn.run(b.repo, nil, c.name, c.args...)
+			s, err := b.rn.runWithRSS(b.repo, c.name, c.args...)
 			if err != nil {
 				return err
 			}
 			if b.accept(c.tool, s, c.okExit...) {
+				rss[c.tool] = append(rss[c.tool], s.maxRSSKB)
 				switch c.tool {
 				case toolRg:
 					qr.RgFiles = s.lines()
@@ -370,7 +371,6 @@ func (b *bench) noChange() error {
 					times[c.tool] = make([][]time.Duration, len(b.qs))
 				}
 				times[c.tool][qi] = append(times[c.tool][qi], s.wall)
-				rss[c.tool] = append(rss[c.tool], s.maxRSSKB)
 			}
 		}
 		for _, c := range []call{

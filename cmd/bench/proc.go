@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -19,6 +20,13 @@ import (
 // signing, private notes) cannot change what is measured.
 type runner struct {
 	env []string
+	// timeBin is GNU time when it works here. A child's own ru_maxrss is
+	// no good for small programs: Linux starts it from the peak of the
+	// parent that forked it (this benchmark, which may have held a whole
+	// generated vault), so peak memory is read through time(1), whose own
+	// footprint is tiny.
+	timeBin string
+	rssFile string
 }
 
 // isolatedEnv builds the environment for every git, omh, rg and FTS child.
@@ -103,6 +111,41 @@ func (rn *runner) run(dir string, extraEnv []string, name string, args ...string
 		return s, fmt.Errorf("running %s: %w", name, err)
 	}
 	return s, nil
+}
+
+// runWithRSS is run with the child's peak resident set measured by GNU
+// time when available (its wall time then includes time's own start, a
+// millisecond or two, so timed rounds use run).
+func (rn *runner) runWithRSS(dir, name string, args ...string) (sample, error) {
+	if rn.timeBin == "" {
+		return rn.run(dir, nil, name, args...)
+	}
+	s, err := rn.run(dir, nil, rn.timeBin, append([]string{"-f", "%M", "-o", rn.rssFile, name}, args...)...)
+	if err != nil {
+		return s, err
+	}
+	out, err := os.ReadFile(rn.rssFile)
+	if err != nil {
+		return s, fmt.Errorf("reading time(1)'s report: %w", err)
+	}
+	// The last line is %M; a line before it says when a signal ended the child.
+	lines := strings.Split(strings.TrimSpace(string(out)), "\n")
+	if kb, err := strconv.ParseInt(lines[len(lines)-1], 10, 64); err == nil {
+		s.maxRSSKB = kb
+	}
+	if len(lines) > 1 {
+		s.stderr = strings.Join(lines[:len(lines)-1], "; ") + "; " + s.stderr
+	}
+	return s, nil
+}
+
+// findGNUTime returns /usr/bin/time when it takes GNU's -f and -o.
+func findGNUTime(work string) (bin, report string) {
+	bin, report = "/usr/bin/time", filepath.Join(work, "env", "time-report.txt")
+	if exec.Command(bin, "-f", "%M", "-o", report, "true").Run() != nil {
+		return "", ""
+	}
+	return bin, report
 }
 
 // must runs a child that has to succeed (git plumbing, builds) and returns

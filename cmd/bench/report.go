@@ -273,7 +273,7 @@ func printQuestions(w io.Writer, r *result) {
 	for _, t := range tools {
 		rss = append(rss, mib(r.MedianRSSKB[t])+" MiB")
 	}
-	fmt.Fprintf(tw, "   rss\tmedian\t%s\t\t\t\n", strings.Join(rss, "\t"))
+	fmt.Fprintf(tw, "   peak RSS\tmedian\t%s\t\t\t\n", strings.Join(rss, "\t"))
 	tw.Flush()
 	fmt.Fprintf(w, "   omh status --json (freshness check alone): %s ms · starting /bin/true (any process): %s ms\n",
 		medP90(r.Overall[toolOmhStatus]), medP90(r.Overall[toolTrue]))
