@@ -25,6 +25,8 @@ type CLI struct {
 	Status  StatusCmd  `cmd:"" help:"Say what the cache holds and whether it is up to date, without changing it."`
 	Eval    EvalCmd    `cmd:"" help:"Measure answers against questions with known answers."`
 	Version VersionCmd `cmd:"" help:"Print omh's version."`
+	Init    InitCmd    `cmd:"" help:"Set up omh in this repository: write .omh/config.yaml and install the git hooks."`
+	Hooks   HooksCmd   `cmd:"" help:"Install, remove, inspect or run the git hooks that keep the cache fresh."`
 }
 
 // env is what a command runs with.
