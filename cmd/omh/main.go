@@ -21,6 +21,11 @@ type CLI struct {
 
 	Find    FindCmd    `cmd:"" help:"Find the notes that answer a question."`
 	Show    ShowCmd    `cmd:"" help:"Print a note with its provenance."`
+	New     NewCmd     `cmd:"" help:"Write a new note to the private folder from its type's template."`
+	Promote PromoteCmd `cmd:"" help:"Move private notes into the notes root and stage them for a commit."`
+	Lint    LintCmd    `cmd:"" help:"Check notes for broken frontmatter, missing sections and bad links."`
+	Links   LinksCmd   `cmd:"" help:"List the notes a note links to and the notes linking to it."`
+	Mv      MvCmd      `cmd:"" help:"Rename a note and rewrite every link to it."`
 	Index   IndexCmd   `cmd:"" help:"Bring the cache up to date (every command also does this by itself)."`
 	Status  StatusCmd  `cmd:"" help:"Say what the cache holds and whether it is up to date, without changing it."`
 	Eval    EvalCmd    `cmd:"" help:"Measure answers against questions with known answers."`

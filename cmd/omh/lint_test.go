@@ -1,0 +1,97 @@
+package main
+
+import (
+	"encoding/json"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/omh-notes/omh/vault/vaulttest"
+)
+
+func lintJSON(t *testing.T, dir string, args ...string) (lintReport, result) {
+	t.Helper()
+	res := omh(t, dir, append([]string{"--json", "lint"}, args...)...)
+	var rep lintReport
+	if err := json.Unmarshal([]byte(res.stdout), &rep); err != nil {
+		t.Fatalf("%v\n%s\n%s", err, res.stdout, res.stderr)
+	}
+	return rep, res
+}
+
+func rulesOf(rep lintReport) []string {
+	var out []string
+	for _, f := range rep.Findings {
+		out = append(out, f.Rule+"@"+f.Key)
+	}
+	return out
+}
+
+// Exit statuses: 0 when clean or with warnings only, 1 with errors or,
+// under --strict, with warnings; the JSON reply counts both and names
+// each finding's rule, note, layer, path, line and fix.
+func TestLintExitStatusesAndJSON(t *testing.T) {
+	r := vaulttest.New(t)
+	r.Write("a.md", "# A\n\n[[b]]\n")
+	r.Write("b.md", "# B\n\n[[a]]\n")
+	r.Commit("2026-01-02T10:00:00Z", "clean")
+	if out := ok(t, r.Dir, "lint"); out != "no problems in 2 notes\n" {
+		t.Errorf("%q", out)
+	}
+	r.Write("lonely.md", "# Lonely\n") // an orphan: a warning
+	rep, res := lintJSON(t, r.Dir)
+	if res.status != 0 || rep.Errors != 0 || rep.Warnings != 1 || rep.Checked != 3 || rep.Findings[0].Rule != "orphan" ||
+		rep.Findings[0].Layer != "local" || rep.Findings[0].Path != "lonely.md" || rep.Findings[0].Fix == "" || rep.Commit == nil {
+		t.Errorf("exit %d %+v", res.status, rep)
+	}
+	if _, res := lintJSON(t, r.Dir, "--strict"); res.status != exitRefused || !strings.Contains(res.stderr, `"code":"lint_failed"`) {
+		t.Errorf("--strict: exit %d %s", res.status, res.stderr)
+	}
+	r.Write("a.md", "---\nrecorded: 2026-13-01\n---\n# A\n\n[[b]] and [[gone]]\n")
+	res = omh(t, r.Dir, "lint")
+	want := "a.md:2: error invalid-date: field \"recorded\" is not a valid date: \"2026-13-01\"\n    fix: write a real date as YYYY-MM-DD, or remove the field\n" +
+		"a.md:6: error dangling-link: [[gone]] reaches no note\n    fix: correct the link, or write the note it names\n"
+	if res.status != exitRefused || !strings.HasPrefix(res.stdout, want) || !strings.HasSuffix(res.stdout, "2 errors and 1 warning in 2 of 3 notes\n") {
+		t.Errorf("exit %d\n%s", res.status, res.stdout)
+	}
+	// Only the notes asked for are reported; the store still decides what
+	// links reach.
+	rep, res = lintJSON(t, r.Dir, "b")
+	if res.status != 0 || rep.Checked != 1 || len(rep.Findings) != 0 {
+		t.Errorf("b: exit %d %+v", res.status, rep)
+	}
+	if res := omh(t, r.Dir, "lint", "nowhere"); res.status != exitRefused || !strings.Contains(res.stderr, "no note") {
+		t.Errorf("unknown key: exit %d %s", res.status, res.stderr)
+	}
+}
+
+// The layered rules on a real store: a private note and an uncommitted
+// file with one key are duplicates; a team note's verdict pointing at a
+// private note is an error, its plain link a warning; prose in a team
+// note's Answers is read from the committed blob. Catches: layers decided
+// from paths instead of where the note was read, the committed version of
+// an edited note reported again.
+func TestLintLayeredRulesOnARealStore(t *testing.T) {
+	r := vaulttest.New(t)
+	r.Write("issue/slow.md", "---\ntype: issue\n---\n# Slow\n\n## Problem\n\n[[topic/perf]]\n\n## Answers\n\nWhy is it slow?\n")
+	r.Write("topic/perf.md", "---\ntype: topic\n---\n# Perf\n\n[[issue/slow]]\n\n- supersedes [[draft/fix]]\n")
+	r.Write("edited.md", "---\nrecorded: 2026-02-30\n---\n# Edited\n\n[[topic/perf]]\n")
+	r.Commit("2026-01-02T10:00:00Z", "team")
+	r.Write("edited.md", "---\nrecorded: 2026-02-03\n---\n# Edited\n\n[[topic/perf]] and [[draft/fix]]\n")
+	r.Write("draft/fix.md", "---\ntype: topic\n---\n# Fix, uncommitted\n\n[[topic/perf]]\n")
+	vaulttest.WriteFile(t, filepath.Join(r.Private, "draft", "fix.md"), "---\ntype: topic\n---\n# Fix, private\n\n[[topic/perf]]\n")
+	rep, res := lintJSON(t, r.Dir)
+	got := strings.Join(rulesOf(rep), " ")
+	want := "duplicate-key@draft/fix duplicate-key@draft/fix prose-in-list@issue/slow team-links-local@topic/perf"
+	if got != want || res.status != exitRefused {
+		t.Errorf("exit %d\n got %s\nwant %s\n%+v", res.status, got, want, rep.Findings)
+	}
+	for _, f := range rep.Findings {
+		if f.Rule == "team-links-local" && f.Severity != "error" {
+			t.Errorf("a verdict into the local layer is an error: %+v", f)
+		}
+		if f.Rule == "prose-in-list" && f.Line != 12 {
+			t.Errorf("line %d", f.Line)
+		}
+	}
+}

@@ -1,0 +1,331 @@
+package vault
+
+import (
+	"embed"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// NoteTypes are the kinds of note SPEC §3 names: the memory kinds, then
+// the proof kinds. A note without a type is a "note".
+var NoteTypes = []string{"surprise", "topic", "stub", "note", "finding", "decision", "issue", "citation", "blob"}
+
+// KnownType reports whether t is one of NoteTypes.
+func KnownType(t string) bool { return slices.Contains(NoteTypes, t) }
+
+// requiredSections are the headings a note of each type must have. The
+// memory kinds that gather other notes (topic, note) and raw data (blob)
+// need none; every other kind says which questions it answers, and the
+// proof kinds keep claim and evidence apart.
+var requiredSections = map[string][]string{
+	"surprise": {"Expected", "Observed", "Evidence", "Answers"},
+	"finding":  {"Claim", "Evidence", "Answers"},
+	"decision": {"Decision", "Context", "Answers"},
+	"issue":    {"Problem", "Answers"},
+	"citation": {"Source", "Answers"},
+	"stub":     {"Answers"},
+}
+
+// RequiredSections lists the headings a note of type t must have, in the
+// order templates write them.
+func RequiredSections(t string) []string { return slices.Clone(requiredSections[t]) }
+
+// SameHeading reports whether a heading's text names section: letter case,
+// surrounding space and a trailing colon do not matter.
+func SameHeading(text, section string) bool {
+	return strings.EqualFold(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(text), ":")), section)
+}
+
+// TemplatesDir holds a repository's own templates, one per type
+// (<type>.md), which replace the built-in ones.
+const TemplatesDir = ".omh/templates"
+
+//go:embed templates/*.md
+var builtinTemplates embed.FS
+
+// LoadTemplate returns the template for notes of type t: the working
+// tree's TemplatesDir/<t>.md under root when there is one, else omh's own.
+// from says which: the file's path relative to root, or "built-in".
+func LoadTemplate(root, t string) (text, from string, err error) {
+	rel := TemplatesDir + "/" + t + NoteExt
+	b, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(rel)))
+	switch {
+	case err == nil:
+		return string(b), rel, nil
+	case !errors.Is(err, fs.ErrNotExist):
+		return "", "", fmt.Errorf("reading the template %s: %w", rel, err)
+	}
+	b, err = builtinTemplates.ReadFile("templates/" + t + NoteExt)
+	if err != nil {
+		return "", "", fmt.Errorf("omh has no template for notes of type %q", t)
+	}
+	return string(b), "built-in", nil
+}
+
+// Draft is a note about to be written from a template.
+type Draft struct {
+	Type     string
+	Title    string
+	Key      string
+	Recorded Date
+	Source   string
+	Body     string      // markdown placed where the template says {{body}}
+	Answers  []string    // the questions the note answers
+	Links    []DraftLink // notes it links to
+}
+
+// DraftLink is one link of a draft: a plain link when Verb is "".
+type DraftLink struct {
+	Verb, Key string
+}
+
+// placeholder matches the fields a template can name: {{type}},
+// {{title}}, {{key}}, {{recorded}}, {{source}}, {{body}}, {{answers}}
+// and {{links}}. Anything else in double braces is left as written.
+var placeholder = regexp.MustCompile(`\{\{\s*(type|title|key|recorded|source|body|answers|links)\s*\}\}`)
+
+// fieldLine matches a frontmatter line that holds nothing but one field
+// set to one placeholder.
+var fieldLine = regexp.MustCompile(`^\s*[^\s:#][^:]*:\s*\{\{\s*(\w+)\s*\}\}\s*$`)
+
+// RenderNote fills a template with a draft. In the frontmatter, values are
+// written as YAML scalars (a field whose value is empty is left out); in
+// the body they are written as markdown, the answers and links as lists.
+// A line holding only a placeholder with nothing to put there is dropped,
+// and so is an empty section of the template that the draft's body brings
+// itself. The result always has frontmatter with the type, recorded date
+// and (when known) source, and a title, whatever the template forgot.
+func RenderNote(template string, d Draft) ([]byte, error) {
+	template = strings.TrimPrefix(strings.ReplaceAll(template, "\r\n", "\n"), "\uFEFF")
+	fmText, body, hasFM := "", template, false
+	fm, found, unclosed := splitFrontmatter([]byte(template), 0)
+	switch {
+	case unclosed:
+		return nil, errors.New(`the template's frontmatter is never closed by a "---" line`)
+	case found:
+		fmText, body, hasFM = string(fm.yaml), template[fm.end:], true
+	}
+	values := d.bodyValues()
+	body = dropSectionsTheBodyHas(body, d.Body, values)
+	body = expand(removeEmptyPlaceholderLines(body, values), values)
+	body = strings.TrimLeft(body, "\n")
+	body = strings.TrimRight(body, " \t\n") + "\n"
+	var out strings.Builder
+	if hasFM {
+		out.WriteString("---\n")
+		out.WriteString(d.expandFrontmatter(fmText))
+		out.WriteString("---\n")
+	}
+	out.WriteString(body)
+	return d.complete([]byte(out.String()))
+}
+
+// bodyValues are the markdown each placeholder stands for in the body.
+func (d Draft) bodyValues() map[string]string {
+	var answers, links []string
+	for _, q := range d.Answers {
+		if q = oneLine(q); q != "" {
+			answers = append(answers, "- "+q)
+		}
+	}
+	for _, l := range d.Links {
+		item := "- [[" + l.Key + "]]"
+		if l.Verb != "" {
+			item = "- " + l.Verb + " [[" + l.Key + "]]"
+		}
+		links = append(links, item)
+	}
+	return map[string]string{
+		"type": d.Type, "title": oneLine(d.Title), "key": d.Key, "recorded": string(d.Recorded),
+		"source": oneLine(d.Source), "body": strings.TrimRight(strings.TrimLeft(d.Body, "\n"), " \t\n"),
+		"answers": strings.Join(answers, "\n"), "links": strings.Join(links, "\n"),
+	}
+}
+
+// oneLine joins the lines of s with spaces and trims it.
+func oneLine(s string) string {
+	return strings.Join(strings.Fields(s), " ")
+}
+
+func placeholderName(m string) string {
+	return placeholder.FindStringSubmatch(m)[1]
+}
+
+// expand replaces every placeholder with its value.
+func expand(s string, values map[string]string) string {
+	return placeholder.ReplaceAllStringFunc(s, func(m string) string { return values[placeholderName(m)] })
+}
+
+// removeEmptyPlaceholderLines drops the lines that hold only placeholders
+// with nothing to put there, then folds the blank lines this leaves into
+// one. Only the template's own text is folded: values are put in later.
+func removeEmptyPlaceholderLines(s string, values map[string]string) string {
+	var kept []string
+	for _, line := range strings.Split(s, "\n") {
+		if strings.TrimSpace(line) != "" && strings.TrimSpace(expand(line, values)) == "" &&
+			strings.TrimSpace(placeholder.ReplaceAllString(line, "")) == "" {
+			if len(kept) > 0 && strings.TrimSpace(kept[len(kept)-1]) == "" {
+				continue // the blank line before it already separates
+			}
+			kept = append(kept, "")
+			continue
+		}
+		if strings.TrimSpace(line) == "" && len(kept) > 0 && strings.TrimSpace(kept[len(kept)-1]) == "" {
+			continue
+		}
+		kept = append(kept, line)
+	}
+	return strings.Join(kept, "\n")
+}
+
+// dropSectionsTheBodyHas removes each section of the template that would
+// stay empty when the draft's body has a heading of the same name, so a
+// body written with its own sections does not meet empty copies of them.
+func dropSectionsTheBodyHas(template, body string, values map[string]string) string {
+	if strings.TrimSpace(body) == "" {
+		return template
+	}
+	bodyHeadings := Parse([]byte(body)).Headings
+	has := func(text string) bool {
+		return slices.ContainsFunc(bodyHeadings, func(h Heading) bool { return SameHeading(h.Text, text) })
+	}
+	hs := Parse([]byte(template)).Headings
+	type span struct{ start, end int }
+	var drop []span
+	for i, h := range hs {
+		end := len(template)
+		for _, next := range hs[i+1:] {
+			if next.Level <= h.Level {
+				end = next.Start
+				break
+			}
+		}
+		lineEnd := strings.IndexByte(template[h.Start:end], '\n')
+		if lineEnd < 0 {
+			lineEnd = end - h.Start
+		}
+		content := template[h.Start+lineEnd : end]
+		if strings.TrimSpace(expand(content, values)) == "" && has(expand(h.Text, values)) {
+			drop = append(drop, span{h.Start, end})
+		}
+	}
+	for i := len(drop) - 1; i >= 0; i-- {
+		template = template[:drop[i].start] + template[drop[i].end:]
+	}
+	return template
+}
+
+// expandFrontmatter fills the frontmatter's placeholders with YAML values
+// and leaves out fields whose value is empty.
+func (d Draft) expandFrontmatter(text string) string {
+	var out strings.Builder
+	for _, line := range strings.SplitAfter(text, "\n") {
+		if line == "" {
+			continue
+		}
+		if m := fieldLine.FindStringSubmatch(strings.TrimRight(line, "\n")); m != nil && d.yamlValue(m[1]) == "" {
+			if _, known := d.bodyValues()[m[1]]; known {
+				continue
+			}
+		}
+		out.WriteString(placeholder.ReplaceAllStringFunc(line, func(m string) string { return d.yamlValue(placeholderName(m)) }))
+	}
+	s := out.String()
+	if s != "" && !strings.HasSuffix(s, "\n") {
+		s += "\n"
+	}
+	return s
+}
+
+// yamlValue is a placeholder's value written as YAML: "" when empty.
+func (d Draft) yamlValue(name string) string {
+	switch name {
+	case "type":
+		return d.Type
+	case "recorded":
+		return string(d.Recorded)
+	case "answers":
+		var qs []string
+		for _, q := range d.Answers {
+			if q = oneLine(q); q != "" {
+				qs = append(qs, yamlScalar(q))
+			}
+		}
+		if len(qs) == 0 {
+			return ""
+		}
+		return "[" + strings.Join(qs, ", ") + "]"
+	case "links":
+		var ks []string
+		for _, l := range d.Links {
+			ks = append(ks, yamlScalar(l.Key))
+		}
+		if len(ks) == 0 {
+			return ""
+		}
+		return "[" + strings.Join(ks, ", ") + "]"
+	}
+	v := d.bodyValues()[name]
+	if v == "" {
+		return ""
+	}
+	return yamlScalar(v)
+}
+
+// yamlScalar writes s as a YAML string on one line, quoted only where
+// YAML would otherwise read it as something else.
+func yamlScalar(s string) string {
+	n := yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: s}
+	if strings.ContainsAny(s, "\n\r") {
+		n.Style = yaml.DoubleQuotedStyle
+	}
+	b, err := yaml.Marshal(&n)
+	if err != nil || strings.Count(strings.TrimRight(string(b), "\n"), "\n") > 0 {
+		n.Style = yaml.DoubleQuotedStyle
+		b, _ = yaml.Marshal(&n)
+	}
+	return strings.TrimRight(string(b), "\n")
+}
+
+// complete adds to a rendered note the frontmatter fields and title its
+// template left out, and refuses a template that contradicts the draft.
+func (d Draft) complete(note []byte) ([]byte, error) {
+	p := Parse(note)
+	for _, pr := range p.Problems {
+		return nil, fmt.Errorf("the note the template makes is not valid: line %d: %s", pr.Line, pr.Message)
+	}
+	var add []string
+	if p.Type == "" {
+		add = append(add, "type: "+d.Type)
+	} else if p.Type != d.Type {
+		return nil, fmt.Errorf("the template sets type %q, not %q", p.Type, d.Type)
+	}
+	if p.Recorded == "" {
+		add = append(add, "recorded: "+string(d.Recorded))
+	} else if p.Recorded != d.Recorded {
+		return nil, fmt.Errorf("the template sets recorded to %s; leave it to {{recorded}}", p.Recorded)
+	}
+	if p.Source == "" && oneLine(d.Source) != "" {
+		add = append(add, "source: "+yamlScalar(oneLine(d.Source)))
+	}
+	if p.Title == "" && oneLine(d.Title) != "" {
+		add = append(add, "title: "+yamlScalar(oneLine(d.Title)))
+	}
+	if len(add) == 0 {
+		return note, nil
+	}
+	fields := strings.Join(add, "\n") + "\n"
+	if p.FrontmatterLines == 0 {
+		return []byte("---\n" + fields + "---\n" + string(note)), nil
+	}
+	first := strings.IndexByte(string(note), '\n') + 1
+	return []byte(string(note[:first]) + fields + string(note[first:])), nil
+}
