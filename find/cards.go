@@ -27,10 +27,12 @@ const (
 // Ref is one end of a link: a note with its own provenance, and the verb
 // of a typed link.
 type Ref struct {
-	Key   string
-	Layer vault.Layer
-	Date  vault.Date
-	Verb  string
+	Doc       uint32
+	Key       string
+	Layer     vault.Layer
+	Date      vault.Date
+	Verb      string
+	Retracted vault.Date // set on a proof record retracted at the reply's moment
 }
 
 // Detail is what a card needs of a note beyond its hit.
@@ -45,6 +47,7 @@ type Store interface {
 	// Content returns the note's bytes as indexed.
 	Content(doc uint32, n retrieve.Note) ([]byte, error)
 	Detail(doc uint32) (Detail, error)
+	Note(doc uint32) (retrieve.Note, error)
 }
 
 // Card is one hit of a reply, with what an agent needs to judge it.
@@ -58,6 +61,12 @@ type Card struct {
 	// ShowLinks and ShowIn say whether the links lines made it into the
 	// printed card within the size aim; JSON carries the lists regardless.
 	ShowLinks, ShowIn bool
+	// Proof records only: where the record stands, the day it was
+	// retracted, the blob it rests on, and the retracted records it cites.
+	Standing  *Standing
+	Retracted vault.Date
+	Blob      *BlobQuote
+	Stale     []Ref
 }
 
 // Reply is an answer as cards.
@@ -72,19 +81,37 @@ type Reply struct {
 
 // Build makes a card for every hit of res: passages and matched terms for
 // ranked notes, links both ways for all, and keeps passages within maxChars.
-func Build(res retrieve.Result, commit string, store Store, maxChars int) (Reply, error) {
+// With proof, records carry their standing and the blob they rest on, and
+// link ends are marked or left out as its retraction mode says.
+func Build(res retrieve.Result, commit string, store Store, maxChars int, proof *Proof) (Reply, error) {
 	reply := Reply{Result: res, Commit: commit, MaxChars: maxChars}
 	weight := map[string]float64{}
 	for _, t := range res.Terms {
 		weight[t.Term] = res.Rarity(t)
 	}
 	var candidates [][]Passage
+	// Blobs quoted already, never twice in a reply: a ranked blob shows its
+	// own passage.
+	quoted := map[uint32]bool{}
+	for _, h := range res.Hits {
+		if h.Depth == 0 {
+			quoted[h.Doc] = true
+		}
+	}
 	for _, h := range res.Hits {
 		d, err := store.Detail(h.Doc)
 		if err != nil {
 			return reply, err
 		}
-		card := Card{Hit: h, Links: d.Links, In: orderIn(d.In)}
+		card := Card{Hit: h, Links: proof.Mark(d.Links), In: proof.Mark(OrderIn(d.In))}
+		if s, ok := proof.Standing(h.Doc); ok {
+			card.Standing, card.Retracted, card.Stale = &s, proof.Retracted(h.Doc), proof.staleSupport(d.Links)
+			if h.Depth == 0 {
+				if card.Blob, err = proof.blobFor(store, d.Links, quoted, weight); err != nil {
+					return reply, err
+				}
+			}
+		}
 		var passages []Passage
 		if h.Depth == 0 {
 			card.Matched, card.Missing = matchedWords(res.Terms, h.Matched)
@@ -113,6 +140,11 @@ func Build(res retrieve.Result, commit string, store Store, maxChars int) (Reply
 // passages. Headers, matched lines and linked notes' headers are never cut.
 // What does not fit is counted and said, never silently dropped.
 func (r *Reply) fit(candidates [][]Passage) {
+	// Blob quotes are passages too: set aside, then admitted in turn.
+	blobs := make([]*BlobQuote, len(r.Cards))
+	for i := range r.Cards {
+		blobs[i], r.Cards[i].Blob = r.Cards[i].Blob, nil
+	}
 	// The lines that report omissions are counted in advance, so the reply
 	// stays within the aim even when they are printed.
 	used := utf8.RuneCountInString(r.Text()) + omittedLinesRunes
@@ -127,6 +159,15 @@ func (r *Reply) fit(candidates [][]Passage) {
 		if len(ps) > 0 {
 			if admit(utf8.RuneCountInString(passageLine(ps[0]))) {
 				r.Cards[i].Passages = ps[:1]
+			} else {
+				r.PassagesOmitted++
+			}
+		}
+	}
+	for i, q := range blobs {
+		if q != nil {
+			if admit(utf8.RuneCountInString(blobLine(q))) {
+				r.Cards[i].Blob = q
 			} else {
 				r.PassagesOmitted++
 			}
@@ -205,7 +246,8 @@ var inOrder = map[string]int{
 // reverseVerb names a typed link seen from its target.
 var reverseVerb = map[string]string{"derives_from": "derived_by", "cites": "cited_by", "attaches": "attached_by"}
 
-func orderIn(in []Ref) []Ref {
+// OrderIn sorts links in for showing: by verb rank, then newest first.
+func OrderIn(in []Ref) []Ref {
 	out := append([]Ref(nil), in...)
 	sort.SliceStable(out, func(i, j int) bool {
 		a, b := out[i], out[j]
@@ -250,9 +292,15 @@ func (r Reply) Text() string {
 		if i > 0 {
 			b.WriteByte('\n')
 		}
-		b.WriteString(header(h.Note) + "\n")
+		b.WriteString(cardHeader(c) + "\n")
 		for _, p := range c.Passages {
 			b.WriteString(passageLine(p))
+		}
+		if c.Blob != nil {
+			b.WriteString(blobLine(c.Blob))
+		}
+		if len(c.Stale) > 0 {
+			b.WriteString(staleLine(c.Stale))
 		}
 		if line := matchedLine(c); line != "" {
 			b.WriteString("  " + line + "\n")
@@ -269,7 +317,7 @@ func (r Reply) Text() string {
 				fmt.Fprintf(&b, "  ↳ and %d more linked %s\n", len(neighbours)-maxNeighbours, plural(len(neighbours)-maxNeighbours, "note", "notes"))
 				break
 			}
-			fmt.Fprintf(&b, "  ↳ %s\n", header(n.Hit.Note))
+			fmt.Fprintf(&b, "  ↳ %s\n", cardHeader(n))
 		}
 	}
 	if res.Omitted > 0 || r.PassagesOmitted > 0 || r.LinesOmitted > 0 {
@@ -288,7 +336,7 @@ func (r Reply) Text() string {
 		}
 		fmt.Fprintf(&b, "… %s left out to keep the reply near %d characters (--max-chars).\n", strings.Join(left, " and "), r.MaxChars)
 	}
-	b.WriteString("@ " + retrieve.CommitLabel(r.Commit) + "\n")
+	b.WriteString(retrieve.Footer(r.Commit, res.AsOf))
 	return b.String()
 }
 
@@ -343,9 +391,15 @@ func unshown(links []Ref, shown map[string]bool) []Ref {
 	return out
 }
 
-// header is a card's first line: key, type, layer and date.
-func header(n retrieve.Note) string {
-	return fmt.Sprintf("%s  %s · %s · %s", n.Key, n.Type, n.Layer, n.Date)
+// cardHeader is a card's first line: key, type, layer and date, and a
+// proof record's standing.
+func cardHeader(c Card) string {
+	n := c.Hit.Note
+	line := fmt.Sprintf("%s  %s · %s · %s", n.Key, n.Type, n.Layer, n.Date)
+	if c.Standing != nil {
+		line += " · " + stateLabel(*c.Standing, c.Retracted)
+	}
+	return line
 }
 
 // matchedLine says how many of the question's words the note holds and
@@ -385,6 +439,9 @@ func refList(refs []Ref, layer vault.Layer, incoming bool) string {
 		s := ref.Key
 		if ref.Layer != layer {
 			s += fmt.Sprintf(" (%s · %s)", ref.Layer, ref.Date)
+		}
+		if ref.Retracted != "" {
+			s += fmt.Sprintf(" (retracted %s)", ref.Retracted)
 		}
 		if verb := ref.Verb; verb != "" {
 			if v, ok := reverseVerb[verb]; ok && incoming {

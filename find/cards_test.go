@@ -15,12 +15,14 @@ import (
 type fakeStore struct {
 	content map[uint32]string
 	detail  map[uint32]Detail
+	notes   map[uint32]retrieve.Note
 }
 
 func (f fakeStore) Content(doc uint32, _ retrieve.Note) ([]byte, error) {
 	return []byte(f.content[doc]), nil
 }
-func (f fakeStore) Detail(doc uint32) (Detail, error) { return f.detail[doc], nil }
+func (f fakeStore) Detail(doc uint32) (Detail, error)      { return f.detail[doc], nil }
+func (f fakeStore) Note(doc uint32) (retrieve.Note, error) { return f.notes[doc], nil }
 
 // answer builds a ranked answer of n notes, each with a long body holding
 // the rare question word twice, far apart, and the common one once.
@@ -48,7 +50,7 @@ func answer(n int) (retrieve.Result, fakeStore) {
 
 func TestCardsCarryPassagesMatchedWordsAndProvenance(t *testing.T) {
 	res, store := answer(1)
-	reply, err := Build(res, "abc", store, DefaultMaxChars)
+	reply, err := Build(res, "abc", store, DefaultMaxChars, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -79,7 +81,7 @@ func TestCardsCarryPassagesMatchedWordsAndProvenance(t *testing.T) {
 // commit line is ever cut.
 func TestTheSizeAimCountsWhatItLeavesOut(t *testing.T) {
 	res, store := answer(12)
-	full, _ := Build(res, "abc", store, 1<<20)
+	full, _ := Build(res, "abc", store, 1<<20, nil)
 	all := 0
 	for i, c := range full.Cards {
 		all += len(c.Passages)
@@ -91,12 +93,12 @@ func TestTheSizeAimCountsWhatItLeavesOut(t *testing.T) {
 		t.Fatalf("without an aim: %d omitted", full.PassagesOmitted)
 	}
 	aim := 2500
-	reply, _ := Build(res, "abc", store, aim)
+	reply, _ := Build(res, "abc", store, aim, nil)
 	text := reply.Text()
 	shown := 0
 	for i, c := range reply.Cards {
 		shown += len(c.Passages)
-		if !strings.Contains(text, header(c.Hit.Note)+"\n") || !strings.Contains(text, "matched 2/3") {
+		if !strings.Contains(text, cardHeader(c)+"\n") || !strings.Contains(text, "matched 2/3") {
 			t.Errorf("card %d lost its provenance", i)
 		}
 		if len(c.Passages) == 2 {
@@ -117,7 +119,7 @@ func TestTheSizeAimCountsWhatItLeavesOut(t *testing.T) {
 		t.Errorf("the omitted passages are not reported:\n%s", text)
 	}
 	// An aim smaller than the provenance itself cuts passages, never cards.
-	tiny, _ := Build(res, "abc", store, 10)
+	tiny, _ := Build(res, "abc", store, 10, nil)
 	if tiny.PassagesOmitted != all || strings.Count(tiny.Text(), "  matched 2/3") != 12 {
 		t.Errorf("a tiny aim: %d omitted\n%s", tiny.PassagesOmitted, tiny.Text())
 	}
@@ -138,22 +140,22 @@ func TestInLinksPutVerdictsFirst(t *testing.T) {
 		{Key: "no", Layer: vault.Team, Date: "2026-01-01", Verb: "rejects"},
 	}
 	var got []string
-	for _, r := range orderIn(in) {
+	for _, r := range OrderIn(in) {
 		got = append(got, r.Key)
 	}
 	want := []string{"newer", "refuter", "no", "fix", "mitigation", "derived", "citing", "attacher", "plain-note"}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("order %v, want %v", got, want)
 	}
-	if line := refList(orderIn(in), vault.Team, true); line != "newer supersedes, refuter invalidates, +7 more" {
+	if line := refList(OrderIn(in), vault.Team, true); line != "newer supersedes, refuter invalidates, +7 more" {
 		t.Errorf("in: line %q", line)
 	}
 	// Reverse verbs are named from the target's side, and a source in
 	// another layer shows its own layer and date.
-	if line := refList(orderIn(in)[5:7], vault.Team, true); line != "derived derived_by, citing (local · 2026-01-06) cited_by" {
+	if line := refList(OrderIn(in)[5:7], vault.Team, true); line != "derived derived_by, citing (local · 2026-01-06) cited_by" {
 		t.Errorf("in: line %q", line)
 	}
-	if line := refList(orderIn(in)[7:8], vault.Team, true); line != "attacher attached_by" {
+	if line := refList(OrderIn(in)[7:8], vault.Team, true); line != "attacher attached_by" {
 		t.Errorf("in: line %q", line)
 	}
 }
@@ -163,7 +165,7 @@ func TestNeighboursGetHeaderOnlyCards(t *testing.T) {
 	res.Hits = append(res.Hits, retrieve.Hit{Doc: 7, Depth: 1, Parent: 0,
 		Note: retrieve.Note{Key: "linked", Layer: vault.Local, Date: "2026-03-03", Type: "topic"}})
 	store.detail[7] = Detail{}
-	reply, _ := Build(res, "", store, DefaultMaxChars)
+	reply, _ := Build(res, "", store, DefaultMaxChars, nil)
 	if !strings.Contains(reply.Text(), "\n  ↳ linked  topic · local · 2026-03-03\n") || len(reply.Cards[1].Passages) != 0 {
 		t.Errorf("neighbour card:\n%s", reply.Text())
 	}
@@ -175,7 +177,7 @@ func TestNeighboursGetHeaderOnlyCards(t *testing.T) {
 func TestJSONListsAreNeverNull(t *testing.T) {
 	res, store := answer(1)
 	res.Hits[0].Matched = nil
-	reply, _ := Build(res, "", store, DefaultMaxChars)
+	reply, _ := Build(res, "", store, DefaultMaxChars, nil)
 	j := reply.JSON()
 	h := j.Hits[0]
 	if h.Passages == nil || h.Matched == nil || h.Missing == nil || h.Links == nil || h.In == nil || j.Commit != nil {

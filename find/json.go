@@ -8,6 +8,8 @@ type JSONRef struct {
 	Layer string `json:"layer"`
 	Date  string `json:"date"`
 	Verb  string `json:"verb,omitempty"` // a typed link's verb, as written on the linking note
+	// Retracted is the day a proof record at this end was retracted.
+	Retracted string `json:"retracted,omitempty"`
 }
 
 // JSONHit is a hit of a JSON reply: the fields of schema version 1 and
@@ -19,6 +21,23 @@ type JSONHit struct {
 	Missing  []string  `json:"missing"`
 	Links    []JSONRef `json:"links"`
 	In       []JSONRef `json:"in"`
+	// Proof records only.
+	State          string    `json:"state,omitempty"`
+	By             []string  `json:"by,omitempty"`
+	Retracted      string    `json:"retracted,omitempty"`
+	Issue          string    `json:"issue,omitempty"` // "open" or "resolved"
+	ResolvedBy     []string  `json:"resolved_by,omitempty"`
+	BlobQuote      *JSONBlob `json:"blob_quote,omitempty"`
+	CitesRetracted []JSONRef `json:"cites_retracted,omitempty"`
+}
+
+// JSONBlob is the blob a proof record rests on, with its quoted passage.
+type JSONBlob struct {
+	ID      string  `json:"id"` // git blob id: git cat-file -p ID prints the file
+	Key     string  `json:"key"`
+	Layer   string  `json:"layer"`
+	Via     string  `json:"via,omitempty"` // the citation it was reached through
+	Passage Passage `json:"passage"`
 }
 
 // JSONReply is the answer for programs.
@@ -35,7 +54,7 @@ func (r Reply) JSON() JSONReply {
 	out := JSONReply{JSONReply: base, Hits: []JSONHit{}, PassagesOmitted: r.PassagesOmitted, MaxChars: r.MaxChars}
 	for i, c := range r.Cards {
 		h := JSONHit{JSONHit: base.Hits[i], Passages: c.Passages, Matched: c.Matched, Missing: c.Missing,
-			Links: jsonRefs(c.Links), In: jsonRefs(c.In)}
+			Links: JSONRefs(c.Links), In: JSONRefs(c.In)}
 		if h.Passages == nil {
 			h.Passages = []Passage{}
 		}
@@ -45,15 +64,31 @@ func (r Reply) JSON() JSONReply {
 		if h.Missing == nil {
 			h.Missing = []string{}
 		}
+		if s := c.Standing; s != nil {
+			h.State, h.By, h.Retracted = string(s.State), s.By, string(c.Retracted)
+			switch {
+			case len(s.ResolvedBy) > 0:
+				h.Issue, h.ResolvedBy = "resolved", s.ResolvedBy
+			case s.Open:
+				h.Issue = "open"
+			}
+			if len(c.Stale) > 0 {
+				h.CitesRetracted = JSONRefs(c.Stale)
+			}
+		}
+		if q := c.Blob; q != nil {
+			h.BlobQuote = &JSONBlob{ID: q.ID, Key: q.Key, Layer: q.Layer.String(), Via: q.Via, Passage: q.Passage}
+		}
 		out.Hits = append(out.Hits, h)
 	}
 	return out
 }
 
-func jsonRefs(refs []Ref) []JSONRef {
+// JSONRefs converts link ends; the list is empty rather than null.
+func JSONRefs(refs []Ref) []JSONRef {
 	out := []JSONRef{}
 	for _, r := range refs {
-		out = append(out, JSONRef{Key: r.Key, Layer: r.Layer.String(), Date: string(r.Date), Verb: r.Verb})
+		out = append(out, JSONRef{Key: r.Key, Layer: r.Layer.String(), Date: string(r.Date), Verb: r.Verb, Retracted: string(r.Retracted)})
 	}
 	return out
 }

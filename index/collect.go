@@ -11,16 +11,25 @@ import (
 // blob may be wanted again (a checkout back, a rebase).
 var minGarbage = 1000
 
+// keptPast is how many snapshots of past moments (--as-of) are kept: each
+// is a whole store's documents and postings, and the newest are the ones
+// asked for again. An older one is rebuilt, from cached blobs, when wanted.
+var keptPast = 8
+
 // collect keeps the cache proportional to the store rather than to its
-// history: it drops the snapshots of worktrees that no longer exist, and
-// the blobs no snapshot uses once there are more of them than of blobs in
-// use.
+// history: it drops the snapshots of worktrees that no longer exist and of
+// all but the newest past moments, and the blobs no snapshot uses once
+// there are more of them than of blobs in use.
 func (rf *refresher) collect() error {
-	rows, err := rf.tx.Query(`SELECT id, name FROM snap WHERE id != ?`, rf.snap.id)
+	rows, err := rf.tx.Query(`SELECT id, name FROM snap WHERE id != ? ORDER BY id DESC`, rf.snap.id)
 	if err != nil {
 		return fmt.Errorf("listing snapshots: %w", err)
 	}
 	var gone []int64
+	past := 0
+	if rf.target.past {
+		past++ // the snapshot just made counts among the kept
+	}
 	for rows.Next() {
 		var id int64
 		var name string
@@ -33,6 +42,11 @@ func (rf *refresher) collect() error {
 				gone = append(gone, id)
 			}
 		}
+		if strings.HasPrefix(name, pastPrefix) {
+			if past++; past > keptPast {
+				gone = append(gone, id)
+			}
+		}
 	}
 	rows.Close()
 	for _, id := range gone {
@@ -42,7 +56,7 @@ func (rf *refresher) collect() error {
 				column = "id"
 			}
 			if _, err := rf.tx.Exec(`DELETE FROM `+table+` WHERE `+column+` = ?`, id); err != nil {
-				return fmt.Errorf("dropping a removed worktree's snapshot: %w", err)
+				return fmt.Errorf("dropping a snapshot no longer wanted: %w", err)
 			}
 		}
 	}

@@ -3,7 +3,10 @@ package index
 import (
 	"fmt"
 	"path/filepath"
+	"reflect"
 	"testing"
+
+	"github.com/go-git/go-git/v5/plumbing"
 
 	"github.com/omh-notes/omh/vault"
 	"github.com/omh-notes/omh/vault/vaulttest"
@@ -115,5 +118,54 @@ func TestLagCountsTheTeamNotesARefreshFaces(t *testing.T) {
 	r.Commit("2026-01-02T10:00:00Z", "edit")
 	if n := lag(); n != 2 {
 		t.Errorf("after editing one note and deleting one: lag %d, want 2", n)
+	}
+}
+
+// Past moments asked for with --as-of leave snapshots behind; only the
+// newest keptPast stay, so asking about many days does not grow the cache
+// without bound.
+func TestOnlyTheNewestPastSnapshotsAreKept(t *testing.T) {
+	r := vaulttest.New(t)
+	var commits []string
+	for i := 1; i <= keptPast+3; i++ {
+		r.Write("a.md", fmt.Sprintf("# Note a, version %d\n", i))
+		commits = append(commits, r.Commit(fmt.Sprintf("2026-01-%02dT10:00:00Z", i), "edit"))
+	}
+	repo, err := vault.OpenRepo(r.Dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer repo.Close()
+	c, err := Open(repo.CommonDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	var names []string
+	for i, id := range commits {
+		m := Moment{Commit: plumbing.NewHash(id), Day: vault.Date(fmt.Sprintf("2026-01-%02d", i+1))}
+		s, _, err := c.AsOf(repo, m, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		s.Close()
+		names = append(names, fmt.Sprintf("%s%s:%s", pastPrefix, m.Commit, m.Day))
+	}
+	rows, err := c.db.Query(`SELECT name FROM snap ORDER BY id`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	var kept []string
+	for rows.Next() {
+		var name string
+		rows.Scan(&name)
+		kept = append(kept, name)
+	}
+	if want := names[len(names)-keptPast:]; !reflect.DeepEqual(kept, want) {
+		t.Errorf("kept snapshots\n%q\nwant the newest %d\n%q", kept, keptPast, want)
+	}
+	if n := count(t, c, `SELECT count(DISTINCT snap) FROM doc`); n != keptPast {
+		t.Errorf("documents of %d snapshots remain, want %d", n, keptPast)
 	}
 }

@@ -56,7 +56,7 @@ func (s *Snapshot) Detail(doc uint32) (find.Detail, error) {
 		}
 		for _, o := range ords {
 			if info := s.Info(o); info.Present {
-				d.Links = append(d.Links, find.Ref{Key: l.key, Layer: info.Layer, Date: dayDate(info.Day), Verb: l.verb})
+				d.Links = append(d.Links, find.Ref{Doc: o, Key: l.key, Layer: info.Layer, Date: dayDate(info.Day), Verb: l.verb})
 			}
 		}
 	}
@@ -76,7 +76,7 @@ func (s *Snapshot) Detail(doc uint32) (find.Detail, error) {
 		if src == doc || !info.Present {
 			continue
 		}
-		ref.Layer, ref.Date = info.Layer, dayDate(info.Day)
+		ref.Doc, ref.Layer, ref.Date = src, info.Layer, dayDate(info.Day)
 		d.In = append(d.In, ref)
 	}
 	return d, rows.Err()

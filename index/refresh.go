@@ -52,46 +52,49 @@ type view struct {
 	notice    string // something wrong with the store itself, said on every command
 }
 
-// look compares the store with its snapshot, reading through q. The team
-// layer costs one ref read and one comparison; the local layer a stat per
-// note file.
-func (c *Cache) look(q querier, r *vault.Repo, opt Options) (*view, error) {
-	cfg, err := vault.LoadConfig(r.Root)
-	if err != nil {
+// look compares the store with the target's snapshot, reading through q.
+// The team layer costs one ref read and one comparison; the local layer a
+// stat per note file.
+func (c *Cache) look(q querier, r *vault.Repo, t target, opt Options) (*view, error) {
+	v := &view{cfg: t.cfg, head: t.head}
+	var err error
+	if v.snap, err = loadSnap(q, t.name); err != nil {
 		return nil, err
 	}
-	v := &view{cfg: cfg}
-	if v.head, err = r.Head(); err != nil {
-		return nil, err
-	}
-	if v.snap, err = loadSnap(q, SnapshotName(r)); err != nil {
-		return nil, err
-	}
-	if v.notesDir, err = notesDir(r, cfg, v.head, v.snap); err != nil {
+	if v.notesDir, err = notesDir(r, t, v.snap); err != nil {
 		return nil, err
 	}
 	s := v.snap
 	if s == nil {
 		return v, nil
 	}
-	v.notice = notice(r, cfg, s.state)
+	if !t.past {
+		v.notice = notice(r, t.cfg, s.state)
+	}
 	if v.private, err = r.PrivateDir(plumbing.NewHash(s.state.Root)); err != nil {
 		return nil, err
 	}
-	v.teamFresh = s.state.Commit == commitString(v.head) && s.state.NotesDir == v.notesDir && s.state.ConfigHash == configHash(cfg)
+	v.teamFresh = s.state.Commit == commitString(v.head) && s.state.NotesDir == v.notesDir && s.state.ConfigHash == configHash(t.cfg)
 	if !v.teamFresh {
 		return v, nil
 	}
 	var worktree *vault.ScanState
-	if !opt.NoWorktree && cfg.Worktree {
+	if t.worktree {
 		if err := s.loadWorktree(q); err != nil {
 			return nil, err
 		}
 		worktree = s.worktree
 	}
-	scan := vault.LocalScan{Repo: r, NotesDir: v.notesDir, Exclude: cfg.Exclude, Tracked: s.tracked, Private: v.private}
+	scan := vault.LocalScan{Repo: r, NotesDir: v.notesDir, Exclude: t.cfg.Exclude, Tracked: s.tracked, Private: v.private}
 	if v.local, v.skips, err = scan.Run(s.private, worktree, opt.now()); err != nil {
 		return nil, err
+	}
+	if t.day != "" {
+		// As of a day, a private note counts only if it was recorded by
+		// then, which only its parsed content says; the snapshot is current
+		// while no file of the private folder changed since it was built.
+		v.fresh = !s.private.Changed()
+		return v, nil
 	}
 	v.fresh, err = sameLocal(q, s.id, v.local, worktree == nil)
 	return v, err
@@ -117,27 +120,27 @@ func configHash(cfg vault.Config) string {
 }
 
 // notesDir applies the rule for the notes root: the config's, else
-// .omh/notes when it exists in the working tree or at HEAD, else the
-// repository root.
-func notesDir(r *vault.Repo, cfg vault.Config, head plumbing.Hash, s *snapRow) (string, error) {
-	if cfg.Notes != "" {
-		return cfg.Notes, nil
+// .omh/notes when it exists in the working tree (not for a past commit) or
+// in the target's tree, else the repository root.
+func notesDir(r *vault.Repo, t target, s *snapRow) (string, error) {
+	if t.cfg.Notes != "" {
+		return t.cfg.Notes, nil
 	}
-	if isDir(filepath.Join(r.Root, filepath.FromSlash(vault.DefaultNotesDir))) {
+	if !t.past && isDir(filepath.Join(r.Root, filepath.FromSlash(vault.DefaultNotesDir))) {
 		return vault.DefaultNotesDir, nil
 	}
-	if head.IsZero() {
+	if t.head.IsZero() {
 		return "", nil
 	}
-	if s != nil && s.state.Commit == head.String() {
-		// HEAD has not moved, so neither has what its tree holds; and the
-		// working tree lacks the folder, so the snapshot's choice stands
-		// unless it was made for a folder that only the working tree had.
+	if s != nil && s.state.Commit == t.head.String() {
+		// The commit has not changed, so neither has what its tree holds;
+		// and the working tree lacks the folder, so the snapshot's choice
+		// stands unless it was made for a folder only the working tree had.
 		if s.state.NotesDir != vault.DefaultNotesDir || s.state.Tree != "" {
 			return s.state.NotesDir, nil
 		}
 	}
-	tree, err := r.NotesTree(head, vault.DefaultNotesDir)
+	tree, err := r.NotesTree(t.head, vault.DefaultNotesDir)
 	if err != nil {
 		return "", err
 	}
@@ -202,11 +205,30 @@ func sameLocal(q querier, snap int64, found []vault.LocalFile, privateOnly bool)
 // Fresh brings the working tree's snapshot up to date, when it is not, and
 // opens it for reading. The caller closes the snapshot.
 func (c *Cache) Fresh(r *vault.Repo, opt Options) (*Snapshot, Report, error) {
+	t, err := worktreeTarget(r, opt)
+	if err != nil {
+		return nil, Report{}, err
+	}
+	return c.fresh(r, t, opt)
+}
+
+// AsOf opens the snapshot of the store as it stood at a moment, building
+// it (from blobs parsed before, where it can) when it does not exist yet.
+func (c *Cache) AsOf(r *vault.Repo, m Moment, opt Options) (*Snapshot, Report, error) {
+	t, err := pastTarget(r, m)
+	if err != nil {
+		return nil, Report{}, err
+	}
+	opt.NoWorktree = true
+	return c.fresh(r, t, opt)
+}
+
+func (c *Cache) fresh(r *vault.Repo, t target, opt Options) (*Snapshot, Report, error) {
 	tx, err := c.readTx()
 	if err != nil {
 		return nil, Report{}, err
 	}
-	v, err := c.look(tx, r, opt)
+	v, err := c.look(tx, r, t, opt)
 	if err != nil {
 		tx.Rollback()
 		return nil, Report{}, err
@@ -220,7 +242,7 @@ func (c *Cache) Fresh(r *vault.Repo, opt Options) (*Snapshot, Report, error) {
 		// Only stat data moved (a touched file): remember it, so the file is
 		// not read again, when no refresh is writing right now.
 		c.saveScan(v.snap)
-		s, err := c.openSnapshot(r, opt)
+		s, err := c.openSnapshot(r, t.name, opt)
 		return s, v.report(Report{}), err
 	}
 	unlock, ok, err := c.lockRefresh(opt.LockWait)
@@ -229,7 +251,7 @@ func (c *Cache) Fresh(r *vault.Repo, opt Options) (*Snapshot, Report, error) {
 	}
 	if !ok {
 		if v.snap != nil {
-			s, err := c.openSnapshot(r, opt)
+			s, err := c.openSnapshot(r, t.name, opt)
 			return s, Report{Stale: true}, err
 		}
 		if unlock, _, err = c.lockRefresh(0); err != nil {
@@ -237,15 +259,17 @@ func (c *Cache) Fresh(r *vault.Repo, opt Options) (*Snapshot, Report, error) {
 		}
 	}
 	defer unlock()
-	rep, err := c.refresh(r, opt)
+	rep, err := c.refresh(r, t, opt)
 	if err != nil {
 		return nil, rep, err
 	}
-	s, err := c.openSnapshot(r, opt)
+	s, err := c.openSnapshot(r, t.name, opt)
 	if err != nil {
 		return nil, rep, err
 	}
-	v.notice = notice(r, v.cfg, s.state)
+	if !t.past {
+		v.notice = notice(r, t.cfg, s.state)
+	}
 	return s, v.report(rep), nil
 }
 
@@ -321,15 +345,15 @@ func (c *Cache) lockRefresh(wait time.Duration) (unlock func(), ok bool, err err
 	}
 }
 
-// refresh rebuilds what changed of the working tree's snapshot in one
+// refresh rebuilds what changed of the target's snapshot in one
 // transaction. It runs under the refresh lock.
-func (c *Cache) refresh(r *vault.Repo, opt Options) (Report, error) {
+func (c *Cache) refresh(r *vault.Repo, t target, opt Options) (Report, error) {
 	tx, err := c.db.Begin()
 	if err != nil {
 		return Report{}, fmt.Errorf("starting a refresh: %w", err)
 	}
 	defer tx.Rollback()
-	rf, err := newRefresher(c, newTxn(tx), r, opt)
+	rf, err := newRefresher(c, newTxn(tx), r, t, opt)
 	if err != nil {
 		return Report{}, err
 	}
@@ -355,7 +379,11 @@ func (c *Cache) Rebuild(r *vault.Repo, opt Options) (*Cache, Report, error) {
 	if err != nil {
 		return c, Report{}, err
 	}
-	rep, err := next.refresh(r, opt)
+	t, err := worktreeTarget(r, opt)
+	if err != nil {
+		return next, Report{}, err
+	}
+	rep, err := next.refresh(r, t, opt)
 	return next, rep, err
 }
 
@@ -364,33 +392,29 @@ func (c *Cache) Rebuild(r *vault.Repo, opt Options) (*Cache, Report, error) {
 // whose ids differ are read). A hook uses it to decide whether to refresh in
 // the background.
 func (c *Cache) Lag(r *vault.Repo) (int, error) {
-	cfg, err := vault.LoadConfig(r.Root)
+	t, err := worktreeTarget(r, Options{})
+	if err != nil || t.head.IsZero() {
+		return 0, err
+	}
+	s, err := loadSnap(c.db, t.name)
 	if err != nil {
 		return 0, err
 	}
-	head, err := r.Head()
-	if err != nil || head.IsZero() {
-		return 0, err
-	}
-	s, err := loadSnap(c.db, SnapshotName(r))
-	if err != nil {
-		return 0, err
-	}
-	dir, err := notesDir(r, cfg, head, s)
+	dir, err := notesDir(r, t, s)
 	if err != nil {
 		return 0, err
 	}
 	var old plumbing.Hash
-	if s != nil && s.state.NotesDir == dir && s.state.ConfigHash == configHash(cfg) {
-		if s.state.Commit == head.String() {
+	if s != nil && s.state.NotesDir == dir && s.state.ConfigHash == configHash(t.cfg) {
+		if s.state.Commit == t.head.String() {
 			return 0, nil
 		}
 		old = plumbing.NewHash(s.state.Tree)
 	}
-	tree, err := r.NotesTree(head, dir)
+	tree, err := r.NotesTree(t.head, dir)
 	if err != nil {
 		return 0, err
 	}
-	changes, _, err := r.DiffNotes(old, tree, dir, cfg.Exclude)
+	changes, _, err := r.DiffNotes(old, tree, dir, t.cfg.Exclude)
 	return len(changes), err
 }

@@ -48,6 +48,7 @@ type refresher struct {
 	c        *Cache
 	tx       *txn
 	repo     *vault.Repo
+	target   target
 	opt      Options
 	snap     *snapRow
 	dict     *termDict
@@ -63,12 +64,12 @@ type refresher struct {
 	firstBuild bool
 }
 
-func newRefresher(c *Cache, tx *txn, r *vault.Repo, opt Options) (*refresher, error) {
+func newRefresher(c *Cache, tx *txn, r *vault.Repo, t target, opt Options) (*refresher, error) {
 	dict, err := newTermDict(tx)
 	if err != nil {
 		return nil, err
 	}
-	rf := &refresher{c: c, tx: tx, repo: r, opt: opt, dict: dict,
+	rf := &refresher{c: c, tx: tx, repo: r, target: t, opt: opt, dict: dict,
 		blobIDs: map[plumbing.Hash]int64{}, prepared: map[plumbing.Hash]*parsedBlob{}, loaded: map[int64]*blobData{}, shallow: map[plumbing.Hash]bool{}}
 	shallow, err := r.Shallow()
 	if err != nil {
@@ -93,15 +94,9 @@ func (rf *refresher) warn(format string, args ...any) {
 }
 
 func (rf *refresher) run() error {
-	cfg, err := vault.LoadConfig(rf.repo.Root)
-	if err != nil {
-		return err
-	}
-	head, err := rf.repo.Head()
-	if err != nil {
-		return err
-	}
-	name := SnapshotName(rf.repo)
+	t := rf.target
+	cfg, head, name := t.cfg, t.head, t.name
+	var err error
 	if rf.snap, err = loadSnap(rf.tx, name); err != nil {
 		return err
 	}
@@ -114,7 +109,7 @@ func (rf *refresher) run() error {
 		return err
 	}
 	rf.firstBuild = rf.snap.span() == 0
-	dir, err := notesDir(rf.repo, cfg, head, rf.snap)
+	dir, err := notesDir(rf.repo, t, rf.snap)
 	if err != nil {
 		return err
 	}
@@ -482,7 +477,7 @@ func (rf *refresher) localChanges(cfg vault.Config, tracked map[string]plumbing.
 	if err != nil {
 		return err
 	}
-	worktree := !rf.opt.NoWorktree && cfg.Worktree
+	worktree := rf.target.worktree
 	var worktreeState *vault.ScanState
 	if worktree {
 		worktreeState = rf.snap.worktree
@@ -524,6 +519,17 @@ func (rf *refresher) localChanges(cfg vault.Config, tracked map[string]plumbing.
 		})
 		if err != nil {
 			return err
+		}
+		if nd != nil && rf.target.day != "" {
+			// As of a day, a private note exists only if it was recorded
+			// by then.
+			b, err := rf.blob(nd.blob)
+			if err != nil {
+				return err
+			}
+			if b.meta.Recorded == "" || b.meta.Recorded > rf.target.day {
+				nd = nil
+			}
 		}
 		if nd != nil {
 			nd.mtime = f.Mtime

@@ -31,12 +31,12 @@ func newSnapshot(r *vault.Repo, tx *sql.Tx, row *snapRow, opt Options) (*Snapsho
 	return &Snapshot{repo: r, tx: newTxn(tx), row: row, state: row.state, info: row.info, noWorktree: opt.NoWorktree}, nil
 }
 
-func (c *Cache) openSnapshot(r *vault.Repo, opt Options) (*Snapshot, error) {
+func (c *Cache) openSnapshot(r *vault.Repo, name string, opt Options) (*Snapshot, error) {
 	tx, err := c.readTx()
 	if err != nil {
 		return nil, err
 	}
-	row, err := loadSnap(tx, SnapshotName(r))
+	row, err := loadSnap(tx, name)
 	if err != nil {
 		tx.Rollback()
 		return nil, err

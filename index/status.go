@@ -39,7 +39,11 @@ func (c *Cache) Status(r *vault.Repo) (Status, error) {
 		return Status{}, err
 	}
 	defer tx.Rollback()
-	v, err := c.look(tx, r, Options{})
+	t, err := worktreeTarget(r, Options{})
+	if err != nil {
+		return Status{}, err
+	}
+	v, err := c.look(tx, r, t, Options{})
 	if err != nil {
 		return Status{}, err
 	}

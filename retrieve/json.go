@@ -28,11 +28,14 @@ type JSONReply struct {
 	Hits          []JSONHit `json:"hits"`
 	Omitted       int       `json:"omitted"`
 	StoreEmpty    bool      `json:"store_empty"`
+	AsOf          string    `json:"as_of,omitempty"`      // the day asked for with --as-of
+	Incomplete    bool      `json:"incomplete,omitempty"` // the moment lies past a shallow clone's boundary
+	Note          string    `json:"note,omitempty"`       // why there is no answer at all, in a sentence
 }
 
 // ToJSON converts r; commit is "" before the first commit.
 func ToJSON(r Result, commit string) JSONReply {
-	out := JSONReply{SchemaVersion: SchemaVersion, Question: r.Question, Hits: []JSONHit{}, Omitted: r.Omitted, StoreEmpty: r.StoreEmpty}
+	out := JSONReply{SchemaVersion: SchemaVersion, Question: r.Question, Hits: []JSONHit{}, Omitted: r.Omitted, StoreEmpty: r.StoreEmpty, AsOf: string(r.AsOf)}
 	if commit != "" {
 		out.Commit = &commit
 	}

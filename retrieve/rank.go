@@ -90,6 +90,14 @@ type Query struct {
 	Layer     vault.Layer // 0 for both layers
 	Type      string      // "" for every type; filters ranked notes only
 	Ranker    Ranker      // "" is DefaultRanker
+	// Keep, when set, decides which notes may appear at all, ranked or
+	// linked (proof records hide what is retracted).
+	Keep func(doc uint32, info DocInfo) bool
+}
+
+// admits reports whether a note may appear in the answer at all.
+func (q Query) admits(doc uint32, info DocInfo) bool {
+	return info.Present && (q.Layer == 0 || info.Layer == q.Layer) && (q.Keep == nil || q.Keep(doc, info))
 }
 
 // DefaultRoots is the budget of ranked notes per answer.
@@ -116,6 +124,8 @@ type Result struct {
 	Hits       []Hit
 	Omitted    int  // matching notes beyond the budget, never silently dropped
 	StoreEmpty bool // the corpus holds no notes at all
+	// AsOf is the day a past moment was asked for; "" for now.
+	AsOf vault.Date
 }
 
 // QueryTerm is one distinct term of a question.
@@ -171,7 +181,7 @@ func Search(c Corpus, q Query) (Result, error) {
 			continue
 		}
 		info := c.Info(uint32(doc))
-		if !info.Present || (q.Layer != 0 && info.Layer != q.Layer) || (q.Type != "" && info.Type != q.Type) {
+		if !q.admits(uint32(doc), info) || (q.Type != "" && info.Type != q.Type) {
 			continue
 		}
 		matches++
@@ -314,7 +324,7 @@ func expand(c Corpus, q Query, roots []ranked, res Result, lists map[string][]Po
 		}
 		for _, t := range targets {
 			info := c.Info(t)
-			if visited[t] || !info.Present || (q.Layer != 0 && info.Layer != q.Layer) {
+			if visited[t] || !q.admits(t, info) {
 				continue
 			}
 			visited[t] = true

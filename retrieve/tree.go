@@ -66,9 +66,20 @@ func RenderTree(r Result, commit string) string {
 	if r.Omitted > 0 {
 		fmt.Fprintf(&b, "%s%d more %s; ask a narrower question.\n", omittedPrefix, r.Omitted, plural(r.Omitted, "match", "matches"))
 	}
-	b.WriteString(commitPrefix + CommitLabel(commit) + "\n")
+	b.WriteString(Footer(commit, r.AsOf))
 	return b.String()
 }
+
+// Footer is an answer's last line: the commit it was computed at and, for
+// a past moment, the day asked for.
+func Footer(commit string, asOf vault.Date) string {
+	if asOf != "" {
+		return commitPrefix + CommitLabel(commit) + asOfSep + string(asOf) + "\n"
+	}
+	return commitPrefix + CommitLabel(commit) + "\n"
+}
+
+const asOfSep = " as of "
 
 func treeLabel(hits []Hit, i int) string {
 	h := hits[i]
@@ -126,7 +137,8 @@ type TreeNote struct {
 type Tree struct {
 	Notes   []TreeNote
 	Omitted int
-	Commit  string // "" for "no commits"
+	Commit  string     // "" for "no commits"
+	AsOf    vault.Date // the day a past moment was asked for; "" for now
 }
 
 // ParseTree reads RenderTree's output back. It is strict and total: a line
@@ -142,6 +154,12 @@ func ParseTree(s string) (Tree, error) {
 	commit, ok := strings.CutPrefix(last, commitPrefix)
 	if !ok || commit == "" {
 		return t, fmt.Errorf("last line %q does not name a commit", last)
+	}
+	if c, day, ok := strings.Cut(commit, asOfSep); ok {
+		if !vault.Date(day).Valid() {
+			return t, fmt.Errorf("last line %q names no valid day", last)
+		}
+		commit, t.AsOf = c, vault.Date(day)
 	}
 	if commit != "no commits" {
 		t.Commit = commit

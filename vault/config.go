@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/object"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -38,15 +40,43 @@ type Config struct {
 // config. Unknown keys are warnings; a known key of the wrong type is an
 // error that names it.
 func LoadConfig(root string) (Config, error) {
-	cfg := Config{Worktree: true}
 	raw, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(ConfigPath)))
 	if errors.Is(err, fs.ErrNotExist) {
-		return cfg, nil
+		return Config{Worktree: true}, nil
 	}
 	if err != nil {
-		return cfg, fmt.Errorf("reading %s: %w", ConfigPath, err)
+		return Config{Worktree: true}, fmt.Errorf("reading %s: %w", ConfigPath, err)
 	}
-	cfg.Raw = raw
+	return ParseConfig(raw)
+}
+
+// ConfigAt reads the config as it was committed in commit's tree; a commit
+// without one has the default config.
+func (r *Repo) ConfigAt(commit plumbing.Hash) (Config, error) {
+	if commit.IsZero() {
+		return Config{Worktree: true}, nil
+	}
+	c, err := r.Commit(commit)
+	if err != nil {
+		return Config{}, err
+	}
+	f, err := c.File(ConfigPath)
+	if errors.Is(err, object.ErrFileNotFound) {
+		return Config{Worktree: true}, nil
+	}
+	if err != nil {
+		return Config{}, fmt.Errorf("reading %s at %s: %w", ConfigPath, commit, err)
+	}
+	raw, err := f.Contents()
+	if err != nil {
+		return Config{}, fmt.Errorf("reading %s at %s: %w", ConfigPath, commit, err)
+	}
+	return ParseConfig([]byte(raw))
+}
+
+// ParseConfig reads a config file's bytes.
+func ParseConfig(raw []byte) (Config, error) {
+	cfg := Config{Worktree: true, Raw: raw}
 	var doc yaml.Node
 	if err := yaml.Unmarshal(raw, &doc); err != nil {
 		return cfg, fmt.Errorf("%w: %s: %v", ErrBadConfig, ConfigPath, err)

@@ -96,7 +96,7 @@ func (c *EvalCmd) measure(s *store, golds []eval.Gold) (eval.Report, error) {
 		if err != nil {
 			return report, err
 		}
-		reply, err := find.Build(res, s.snap.Commit(), s.snap, c.MaxChars)
+		reply, err := find.Build(res, s.snap.Commit(), s.snap, c.MaxChars, nil)
 		if err != nil {
 			return report, err
 		}

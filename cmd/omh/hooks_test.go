@@ -254,33 +254,6 @@ func states(st hooksJSON) string {
 	return strings.Join(s, " ")
 }
 
-// The help of the commands this file tests is part of the contract, like
-// every other command's (see help_test.go).
-func TestHooksAndInitHelpIsTheDocumentedContract(t *testing.T) {
-	t.Setenv("COLUMNS", "80")
-	for _, args := range [][]string{{"hooks", "--help"}, {"hooks", "install", "--help"}, {"hooks", "uninstall", "--help"},
-		{"hooks", "status", "--help"}, {"hooks", "run", "--help"}, {"init", "--help"}} {
-		res := omh(t, t.TempDir(), args...)
-		if res.status != 0 {
-			t.Errorf("omh %v: exit %d %s", args, res.status, res.stderr)
-		}
-		golden := filepath.Join("testdata", "help", strings.Join(append([]string{"omh"}, args[:len(args)-1]...), "-")+".txt")
-		if *update {
-			if err := os.WriteFile(golden, []byte(res.stdout), 0o644); err != nil {
-				t.Fatal(err)
-			}
-			continue
-		}
-		want, err := os.ReadFile(golden)
-		if err != nil {
-			t.Fatalf("%v (run go test ./cmd/omh -run HooksAndInitHelp -update to create it)", err)
-		}
-		if res.stdout != string(want) {
-			t.Errorf("omh %v help differs from %s:\n%s", args, golden, res.stdout)
-		}
-	}
-}
-
 // The shims kept in the repository's .githooks are exactly what install
 // writes, so a person may use either. Catches: editing one and not the
 // other; a shim that is not executable or not valid sh.

@@ -57,11 +57,11 @@ func (c *LinksCmd) Run(e *env) error {
 			}
 			ln := linkedNote{Key: n.Key, Layer: n.Layer.String(), Date: string(n.Date), Path: n.Path}
 			if !c.In {
-				out := linkRefsJSON(detail.Links)
+				out := find.JSONRefs(detail.Links)
 				ln.Links = &out
 			}
 			if !c.Out {
-				in := linkRefsJSON(orderLinksIn(detail.In))
+				in := find.JSONRefs(find.OrderIn(detail.In))
 				ln.In = &in
 			}
 			notes = append(notes, ln)

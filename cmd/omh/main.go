@@ -28,6 +28,7 @@ type CLI struct {
 	Mv      MvCmd      `cmd:"" help:"Rename a note and rewrite every link to it."`
 	Index   IndexCmd   `cmd:"" help:"Bring the cache up to date (every command also does this by itself)."`
 	Status  StatusCmd  `cmd:"" help:"Say what the cache holds and whether it is up to date, without changing it."`
+	Proof   ProofCmd   `cmd:"" help:"Find, show and retract claim and evidence records, as they stand now or stood then."`
 	Eval    EvalCmd    `cmd:"" help:"Measure answers against questions with known answers."`
 	Version VersionCmd `cmd:"" help:"Print omh's version."`
 	Init    InitCmd    `cmd:"" help:"Set up omh in this repository: write .omh/config.yaml and install the git hooks."`

@@ -93,7 +93,7 @@ func showNote(s *store, d uint32) (shownNote, error) {
 	}
 	j := retrieve.ToJSON(retrieve.Result{Hits: []retrieve.Hit{{Note: n, Parent: -1}}}, "").Hits[0]
 	return shownNote{JSONHit: j, Where: noteWhere(s, n), Source: meta.Source,
-		Links: linkRefsJSON(detail.Links), In: linkRefsJSON(orderLinksIn(detail.In)), Content: string(content)}, nil
+		Links: find.JSONRefs(detail.Links), In: find.JSONRefs(find.OrderIn(detail.In)), Content: string(content)}, nil
 }
 
 // whereOf says where a note was read from: HEAD's tree, an uncommitted
@@ -127,12 +127,18 @@ func refuseUnknownKey(s *store, key string, layer vault.Layer) error {
 }
 
 func printShown(w io.Writer, n shownNote, commit string) {
+	fmt.Fprintf(w, "%s  %s · %s\n", n.Key, n.Layer, n.Date)
+	printShownFields(w, n, commit)
+}
+
+// printShownFields prints what omh show says of a note after its first
+// line: labelled fields, links both ways, then the content.
+func printShownFields(w io.Writer, n shownNote, commit string) {
 	where := map[string]string{
 		"head":     "committed at " + shortCommitID(commit),
 		"worktree": "an uncommitted working copy",
 		"private":  "the private folder, on this machine only",
 	}[n.Where]
-	fmt.Fprintf(w, "%s  %s · %s\n", n.Key, n.Layer, n.Date)
 	field := func(name, value string) { fmt.Fprintf(w, "%-8s %s\n", name, value) }
 	field("type", n.Type)
 	field("title", n.Title)
@@ -170,7 +176,11 @@ func refLines(w io.Writer, label string, refs []find.JSONRef, incoming bool) {
 		if i > 0 {
 			label = ""
 		}
-		fmt.Fprintf(w, "%-8s %s  %s · %s\n", label, name, r.Layer, r.Date)
+		retracted := ""
+		if r.Retracted != "" {
+			retracted = " (retracted " + r.Retracted + ")"
+		}
+		fmt.Fprintf(w, "%-8s %s  %s · %s%s\n", label, name, r.Layer, r.Date, retracted)
 	}
 }
 
@@ -179,38 +189,6 @@ func shortCommitID(c string) string {
 		return "no commit"
 	}
 	return c[:min(len(c), 12)]
-}
-
-// verbRank orders links in: verdicts first, then derivations, citations
-// and attachments, then plain links (docs/json.md).
-var verbRank = map[string]int{
-	"supersedes": 0, "invalidates": 1, "rejects": 2, "resolves": 3, "mitigates": 4,
-	"derives_from": 5, "cites": 6, "attaches": 7, "": 8,
-}
-
-func orderLinksIn(in []find.Ref) []find.Ref {
-	out := append([]find.Ref(nil), in...)
-	rank := func(v string) int {
-		if r, ok := verbRank[v]; ok {
-			return r
-		}
-		return len(verbRank)
-	}
-	// A stable insertion sort keeps the store's order within one verb.
-	for i := 1; i < len(out); i++ {
-		for j := i; j > 0 && rank(out[j].Verb) < rank(out[j-1].Verb); j-- {
-			out[j], out[j-1] = out[j-1], out[j]
-		}
-	}
-	return out
-}
-
-func linkRefsJSON(refs []find.Ref) []find.JSONRef {
-	out := []find.JSONRef{}
-	for _, r := range refs {
-		out = append(out, find.JSONRef{Key: r.Key, Layer: r.Layer.String(), Date: string(r.Date), Verb: r.Verb})
-	}
-	return out
 }
 
 // readNote returns the content the snapshot indexed: a team note's blob

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/omh-notes/omh/find"
 	"github.com/omh-notes/omh/index"
 	"github.com/omh-notes/omh/retrieve"
 	"github.com/omh-notes/omh/vault"
@@ -12,9 +13,10 @@ import (
 
 // store is a repository with its cache brought up to date.
 type store struct {
-	repo  *vault.Repo
-	cache *index.Cache
-	snap  *index.Snapshot
+	repo   *vault.Repo
+	cache  *index.Cache
+	snap   *index.Snapshot
+	moment *index.Moment // the past moment answered for; nil for now
 }
 
 func (e *env) openRepo() (*vault.Repo, error) {
@@ -56,18 +58,32 @@ func (e *env) openCacheOf() (*vault.Repo, *index.Cache, error) {
 // new one built from the files, and fn runs again: one line on standard
 // error, and the same answer a healthy cache gives.
 func (e *env) withStore(opt index.Options, fn func(*store) error) error {
+	return e.withStoreAt("", opt, fn)
+}
+
+// withStoreAt is withStore for the store as it stood at a past moment
+// (--as-of DATE or COMMIT); "" is now.
+func (e *env) withStoreAt(asOf string, opt index.Options, fn func(*store) error) error {
 	r, err := e.openRepo()
 	if err != nil {
 		return err
 	}
 	defer r.Close()
+	var m *index.Moment
+	if asOf != "" {
+		moment, err := momentOf(r, asOf)
+		if err != nil {
+			return err
+		}
+		m = &moment
+	}
 	c, err := e.openCache(r)
 	if err != nil {
 		return err
 	}
 	defer func() { c.Close() }()
 	for attempt := 0; ; attempt++ {
-		err := e.answer(r, c, opt, fn)
+		err := e.answer(r, c, m, opt, fn)
 		if err == nil || attempt > 0 || !index.IsDamaged(err) {
 			return classify(err)
 		}
@@ -78,8 +94,15 @@ func (e *env) withStore(opt index.Options, fn func(*store) error) error {
 	}
 }
 
-func (e *env) answer(r *vault.Repo, c *index.Cache, opt index.Options, fn func(*store) error) error {
-	snap, rep, err := c.Fresh(r, opt)
+func (e *env) answer(r *vault.Repo, c *index.Cache, m *index.Moment, opt index.Options, fn func(*store) error) error {
+	var snap *index.Snapshot
+	var rep index.Report
+	var err error
+	if m != nil {
+		snap, rep, err = c.AsOf(r, *m, opt)
+	} else {
+		snap, rep, err = c.Fresh(r, opt)
+	}
 	if err != nil {
 		return err
 	}
@@ -90,7 +113,30 @@ func (e *env) answer(r *vault.Repo, c *index.Cache, opt index.Options, fn func(*
 	if rep.Stale {
 		e.warn("another omh process is updating the cache; answering from the snapshot at %s", retrieve.CommitLabel(snap.Commit()))
 	}
-	return fn(&store{repo: r, cache: c, snap: snap})
+	return fn(&store{repo: r, cache: c, snap: snap, moment: m})
+}
+
+// momentOf reads --as-of: a date (the last commit of HEAD's first-parent
+// history made on or before it) or a commit (a full or abbreviated id, a
+// branch or a tag; its day is the day it was committed).
+func momentOf(r *vault.Repo, spec string) (index.Moment, error) {
+	if day := vault.Date(spec); day.Valid() {
+		head, err := r.Head()
+		if err != nil {
+			return index.Moment{}, err
+		}
+		if head.IsZero() {
+			return index.Moment{Day: day}, vault.ErrBeforeHistory
+		}
+		commit, err := r.CommitOnDay(head, day)
+		return index.Moment{Commit: commit, Day: day}, err
+	}
+	commit, err := r.ResolveCommit(spec)
+	if err != nil {
+		return index.Moment{}, refuse("bad_as_of", fmt.Errorf("--as-of %s: %w", spec, err))
+	}
+	day, err := r.CommittedOn(commit)
+	return index.Moment{Commit: commit, Day: day}, err
 }
 
 // classify gives errors from the layers below their exit status and code.
@@ -108,3 +154,25 @@ func classify(err error) error {
 // lockWait is how long a command waits for another process's refresh
 // before answering from the last snapshot.
 const lockWait = 2 * time.Second
+
+// proof reads the snapshot's proof records with their standing at the
+// store's moment: the day asked for with --as-of, else today.
+func (s *store) proof(mode find.Retraction) (*find.Proof, error) {
+	records, err := s.snap.ProofRecords()
+	if err != nil {
+		return nil, err
+	}
+	day := s.asOf()
+	if day == "" {
+		day = vault.DateOf(time.Now())
+	}
+	return find.NewProof(records, day, mode), nil
+}
+
+// asOf is the day asked for with --as-of; "" for now.
+func (s *store) asOf() vault.Date {
+	if s.moment == nil {
+		return ""
+	}
+	return s.moment.Day
+}

@@ -1,0 +1,90 @@
+package main
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/omh-notes/omh/vault/vaulttest"
+)
+
+// dendronBundle is a real note vault's history (3,824 commits), kept beside
+// the checkout with the other shared data.
+const dendronBundle = "../../../shared/data/vaults/dendron-site.bundle"
+
+// TestFindAsOfEqualsAFreshCheckoutOfThatCommit replays a real history: for
+// several past days, omh find --as-of DAY must answer exactly, hit for hit
+// and in order, what a plain omh find answers in a fresh checkout of the
+// commit it names (git worktree add), and that commit must be the last one
+// of HEAD's first-parent history made on or before the day.
+func TestFindAsOfEqualsAFreshCheckoutOfThatCommit(t *testing.T) {
+	bundle, err := filepath.Abs(dendronBundle)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(bundle); err != nil {
+		t.Skip("the shared data is not beside the checkout:", err)
+	}
+	if testing.Short() {
+		t.Skip("indexes a real vault at several commits")
+	}
+	vaulttest.Isolate(t)
+	dir := filepath.Join(t.TempDir(), "dendron")
+	git := func(dir string, args ...string) string {
+		t.Helper()
+		out, err := exec.Command("git", append([]string{"-C", dir}, args...)...).CombinedOutput()
+		if err != nil {
+			t.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, out)
+		}
+		return strings.TrimSpace(string(out))
+	}
+	if out, err := exec.Command("git", "clone", "-q", bundle, dir).CombinedOutput(); err != nil {
+		t.Fatalf("cloning the bundle: %v\n%s", err, out)
+	}
+	// Each first-parent commit, newest first, with its committer day in its
+	// own offset.
+	var history [][2]string
+	for _, line := range strings.Split(git(dir, "log", "--first-parent", "--format=%H %cI"), "\n") {
+		id, when, _ := strings.Cut(line, " ")
+		history = append(history, [2]string{id, when[:10]})
+	}
+	questions := [][]string{
+		{"how", "do", "i", "publish", "my", "notes"},
+		{"schema", "templates"},
+		{"lookup", "hierarchy"},
+		{"sync", "a", "workspace", "with", "git"},
+	}
+	for _, day := range []string{"2020-12-07", "2021-06-15", "2022-03-01"} {
+		// The commit the day names: the first, walking back from HEAD, made
+		// on or before it.
+		want := ""
+		for _, c := range history {
+			if c[1] <= day {
+				want = c[0]
+				break
+			}
+		}
+		wt := filepath.Join(t.TempDir(), "at-"+day)
+		git(dir, "worktree", "add", "-q", "--detach", wt, want)
+		answered := 0
+		for _, q := range questions {
+			past := findJSON(t, dir, append([]string{"--roots", "10", "--as-of", day}, q...)...)
+			fresh := findJSON(t, wt, append([]string{"--roots", "10"}, q...)...)
+			if past.Commit == nil || *past.Commit != want {
+				t.Fatalf("as of %s the answer names commit %v; the history says %s", day, past.Commit, want)
+			}
+			if !reflect.DeepEqual(past.Hits, fresh.Hits) || past.Omitted != fresh.Omitted {
+				t.Errorf("as of %s, %q:\n as-of %+v\n fresh %+v", day, strings.Join(q, " "), past.Hits, fresh.Hits)
+			}
+			if len(past.Hits) > 0 {
+				answered++
+			}
+		}
+		if answered < 2 {
+			t.Errorf("as of %s only %d questions found anything; the comparison says little", day, answered)
+		}
+	}
+}

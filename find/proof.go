@@ -1,0 +1,233 @@
+package find
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/omh-notes/omh/retrieve"
+	"github.com/omh-notes/omh/vault"
+)
+
+// Retraction says what a reply does with records retracted at its moment.
+type Retraction int
+
+const (
+	// ExcludeRetracted leaves them out of hits, in: lines and blob lines.
+	ExcludeRetracted Retraction = iota
+	// IncludeRetracted shows them, marked with their retraction date.
+	IncludeRetracted
+	// OnlyRetracted answers with retracted records alone; the lines under
+	// them show everything, marked, since the verdicts around a withdrawn
+	// record are what a reviewer looks for.
+	OnlyRetracted
+)
+
+// ParseRetraction reads --retracted.
+func ParseRetraction(s string) (Retraction, error) {
+	switch s {
+	case "exclude", "":
+		return ExcludeRetracted, nil
+	case "include":
+		return IncludeRetracted, nil
+	case "only":
+		return OnlyRetracted, nil
+	}
+	return 0, fmt.Errorf("--retracted takes exclude, include or only, not %q", s)
+}
+
+// Proof is a store's proof records at a moment with their standings: what
+// cards need to mark states, retractions and the blobs records rest on.
+type Proof struct {
+	Moment   vault.Date
+	Mode     Retraction
+	records  map[uint32]Record
+	standing map[uint32]Standing
+}
+
+// NewProof computes the standing of every record at the moment, once, for
+// every card of a reply to read.
+func NewProof(records []Record, moment vault.Date, mode Retraction) *Proof {
+	p := &Proof{Moment: moment, Mode: mode, records: make(map[uint32]Record, len(records)), standing: Lifecycle(records, moment)}
+	for _, r := range records {
+		p.records[r.Doc] = r
+	}
+	return p
+}
+
+// Standing returns a proof record's standing; ok is false for other notes.
+func (p *Proof) Standing(doc uint32) (Standing, bool) {
+	if p == nil {
+		return Standing{}, false
+	}
+	s, ok := p.standing[doc]
+	return s, ok
+}
+
+// Retracted returns the day a record was retracted, when that is on or
+// before the moment; "" otherwise and for notes that are not records.
+func (p *Proof) Retracted(doc uint32) vault.Date {
+	if s, ok := p.Standing(doc); ok && s.State == Retracted {
+		return p.records[doc].Retracted
+	}
+	return ""
+}
+
+// KeepRecords admits the proof records the mode lets into the hits of
+// `omh proof find`, ranked or linked; it fits retrieve.Query.Keep.
+func (p *Proof) KeepRecords(doc uint32, _ retrieve.DocInfo) bool {
+	if _, ok := p.records[doc]; !ok {
+		return false
+	}
+	retracted := p.Retracted(doc) != ""
+	switch p.Mode {
+	case ExcludeRetracted:
+		return !retracted
+	case OnlyRetracted:
+		return retracted
+	}
+	return true
+}
+
+// showsRef reports whether a link end may be shown on a card's lines.
+func (p *Proof) showsRef(doc uint32) bool {
+	return p == nil || p.Mode != ExcludeRetracted || p.Retracted(doc) == ""
+}
+
+// Mark gives each link end its retraction date and drops those the mode
+// hides.
+func (p *Proof) Mark(refs []Ref) []Ref {
+	if p == nil {
+		return refs
+	}
+	var out []Ref
+	for _, r := range refs {
+		if p.showsRef(r.Doc) {
+			r.Retracted = p.Retracted(r.Doc)
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// reasoningVerbs are the links whose target a record rests on: when the
+// target is withdrawn, the record's reasoning is stale and its card says so.
+var reasoningVerbs = map[string]bool{"cites": true, "derives_from": true}
+
+// staleSupport lists the retracted records a record cites or derives from.
+func (p *Proof) staleSupport(links []Ref) []Ref {
+	if p == nil {
+		return nil
+	}
+	var out []Ref
+	for _, l := range links {
+		if reasoningVerbs[l.Verb] {
+			if day := p.Retracted(l.Doc); day != "" {
+				l.Retracted = day
+				out = append(out, l)
+			}
+		}
+	}
+	return out
+}
+
+// BlobQuote is the passage of a blob a record rests on, quoted on its card.
+type BlobQuote struct {
+	ID      string // the git blob id of the blob record's file
+	Key     string
+	Layer   vault.Layer
+	Via     string // the citation it was reached through; "" when attached directly
+	Passage Passage
+}
+
+// blobFor finds the blob a record attaches directly, else through a
+// current, unretracted citation it cites, skipping blobs the reply quotes
+// already, and quotes the blob's best passage for the question.
+func (p *Proof) blobFor(store Store, links []Ref, quoted map[uint32]bool, weight map[string]float64) (*BlobQuote, error) {
+	type candidate struct {
+		doc uint32
+		via string
+	}
+	var candidates []candidate
+	for _, l := range links {
+		if l.Verb == "attaches" {
+			candidates = append(candidates, candidate{l.Doc, ""})
+		}
+	}
+	for _, l := range links {
+		r, isRecord := p.records[l.Doc]
+		if l.Verb != "cites" || !isRecord || r.Type != "citation" || p.standing[l.Doc].State != Current {
+			continue
+		}
+		d, err := store.Detail(l.Doc)
+		if err != nil {
+			return nil, err
+		}
+		for _, cl := range d.Links {
+			if cl.Verb == "attaches" {
+				candidates = append(candidates, candidate{cl.Doc, l.Key})
+			}
+		}
+	}
+	for _, c := range candidates {
+		r, isRecord := p.records[c.doc]
+		if !isRecord || r.Type != "blob" || quoted[c.doc] || !p.showsRef(c.doc) {
+			continue
+		}
+		n, err := store.Note(c.doc)
+		if err != nil {
+			return nil, err
+		}
+		content, err := store.Content(c.doc, n)
+		if err != nil {
+			return nil, err
+		}
+		d, err := store.Detail(c.doc)
+		if err != nil {
+			return nil, err
+		}
+		start := min(d.BodyStart, len(content))
+		passages := Passages(string(content[start:]), start, weight, nil)
+		if len(passages) == 0 {
+			continue // an empty blob has nothing to quote
+		}
+		quoted[c.doc] = true
+		return &BlobQuote{ID: n.Blob.String(), Key: n.Key, Layer: n.Layer, Via: c.via, Passage: passages[0]}, nil
+	}
+	return nil, nil
+}
+
+// stateLabel is what a proof card's header adds after the date: the
+// retraction, or the state with the records that decided it, and an
+// issue's resolution.
+func stateLabel(s Standing, retracted vault.Date) string {
+	var parts []string
+	switch {
+	case s.State == Retracted:
+		parts = append(parts, "retracted "+string(retracted))
+	case len(s.By) > 0:
+		parts = append(parts, string(s.State)+" by "+strings.Join(s.By, ", "))
+	default:
+		parts = append(parts, string(s.State))
+	}
+	switch {
+	case len(s.ResolvedBy) > 0:
+		parts = append(parts, "resolved by "+strings.Join(s.ResolvedBy, ", "))
+	case s.Open:
+		parts = append(parts, "open")
+	}
+	return strings.Join(parts, " · ")
+}
+
+// blobLine quotes a blob on a card.
+func blobLine(q *BlobQuote) string {
+	return "  blob " + q.ID + ": " + q.Passage.Text + "\n"
+}
+
+// staleLine names the retracted records a card's record rests on.
+func staleLine(refs []Ref) string {
+	var parts []string
+	for _, r := range refs {
+		parts = append(parts, fmt.Sprintf("%s retracted %s (%s)", r.Verb, r.Key, r.Retracted))
+	}
+	return "  " + strings.Join(parts, " · ") + "\n"
+}
