@@ -3,7 +3,6 @@ package index
 import (
 	"fmt"
 	"sort"
-	"strings"
 
 	"github.com/omh-notes/omh/retrieve"
 	"github.com/omh-notes/omh/vault"
@@ -103,12 +102,24 @@ func (rf *refresher) assignOrds() {
 	}
 }
 
+// nameHolder is what a name lookup reports of one document holding the
+// name. Its ord alone does not identify the note: assignOrds hands a removed
+// note's ord to a note added in the same refresh.
+type nameHolder struct {
+	name string
+	ord  uint32
+	key  string
+	kind vault.NameKind
+}
+
 // writeDocs rewrites the changed documents' rows and names, first removing
 // every old row so that a reused number never meets its former owner's rows.
-// It returns the names whose meaning changed.
+// It returns the names whose meaning changed: those gaining or losing a
+// holder, where a holder whose ord now carries another key or kind counts
+// as both, so the notes linking by the name are resolved again.
 func (rf *refresher) writeDocs() (map[string]bool, error) {
 	touched := map[string]bool{}
-	oldNames := map[string]uint32{}
+	oldNames := map[nameHolder]bool{}
 	for _, ch := range rf.changes {
 		if ch.old == nil {
 			continue
@@ -122,8 +133,8 @@ func (rf *refresher) writeDocs() (map[string]bool, error) {
 		if err != nil {
 			return nil, err
 		}
-		for n := range names {
-			oldNames[n+"\x00"+fmt.Sprint(ch.old.ord)] = ch.old.ord
+		for n, kind := range names {
+			oldNames[nameHolder{n, ch.old.ord, ch.old.key, kind}] = true
 		}
 	}
 	docs := newInserter(rf.tx, "INSERT", "doc", "snap", "ord", "part", "layer", "key", "path", "blob", "git_date", "mtime", "date", "date_source", "title", "type", "links")
@@ -146,9 +157,8 @@ func (rf *refresher) writeDocs() (map[string]bool, error) {
 			if err := nameRows.Add(rf.snap.id, n, d.ord, kind); err != nil {
 				return nil, err
 			}
-			pair := n + "\x00" + fmt.Sprint(d.ord)
-			if _, had := oldNames[pair]; had {
-				delete(oldNames, pair)
+			if h := (nameHolder{n, d.ord, d.key, kind}); oldNames[h] {
+				delete(oldNames, h)
 			} else {
 				touched[n] = true
 			}
@@ -168,8 +178,8 @@ func (rf *refresher) writeDocs() (map[string]bool, error) {
 			return nil, err
 		}
 	}
-	for pair := range oldNames {
-		touched[pair[:strings.IndexByte(pair, 0)]] = true
+	for h := range oldNames {
+		touched[h.name] = true
 	}
 	return touched, nil
 }

@@ -37,6 +37,7 @@ var filePrefix = fmt.Sprintf("cache-s%dt%d-", SchemaVersion, retrieve.TokenizerV
 type Cache struct {
 	Dir  string // the folder holding the cache's files
 	Path string // the database file in use
+	gen  int    // Path's generation
 	db   *sql.DB
 	use  *os.File // shared lock held while this process uses Path
 }
@@ -58,9 +59,51 @@ func Open(commonDir string) (*Cache, error) {
 		return nil, err
 	}
 	if len(gens) == 0 {
-		return create(dir, 1)
+		return startGeneration(dir, 0)
 	}
 	return open(dir, gens[len(gens)-1])
+}
+
+// lockGenerations serializes the choice and the making of a new generation
+// among processes: without it, two that decide on the same number at once
+// each rename a file to that name, the second over the one the first has
+// opened, and they then write two databases through one -wal and -shm.
+func lockGenerations(dir string) (unlock func(), err error) {
+	f, err := os.OpenFile(filepath.Join(dir, "generation.lock"), os.O_CREATE|os.O_RDWR, 0o644)
+	if err != nil {
+		return nil, fmt.Errorf("opening the generation lock: %w", err)
+	}
+	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("taking the generation lock: %w", err)
+	}
+	return func() { f.Close() }, nil
+}
+
+// startGeneration opens the newest generation when it is newer than after,
+// else creates the next one. Another process that found the same damage or
+// the same empty folder may have made one since after was chosen; it is as
+// new as one made now, and sharing it spares a second build. The generation
+// is opened, and so marked in use, before the lock is released, so no other
+// process's Replace can remove it in between.
+func startGeneration(dir string, after int) (*Cache, error) {
+	unlock, err := lockGenerations(dir)
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
+	gens, err := generations(dir)
+	if err != nil {
+		return nil, err
+	}
+	newest := 0
+	if len(gens) > 0 {
+		newest = gens[len(gens)-1]
+	}
+	if newest > after {
+		return open(dir, newest)
+	}
+	return create(dir, newest+1)
 }
 
 func cacheDir(commonDir string) (string, error) {
@@ -110,9 +153,12 @@ func genPath(dir string, gen int) string {
 
 // create makes generation gen: the schema is written to a temporary file
 // that is renamed into place, so no process ever opens a half-made file.
+// It runs under the generation lock, so gen is free and no other process is
+// making a file at the same time.
 func create(dir string, gen int) (*Cache, error) {
+	removeStaleTemps(dir)
 	final := genPath(dir, gen)
-	tmp := fmt.Sprintf("%s.%d.tmp", final, os.Getpid())
+	tmp := fmt.Sprintf("%s.%d%s", final, os.Getpid(), tmpSuffix)
 	db, err := sql.Open("sqlite", dsn(tmp))
 	if err == nil {
 		_, err = db.Exec(schema)
@@ -125,10 +171,61 @@ func create(dir string, gen int) (*Cache, error) {
 		err = os.Rename(tmp, final)
 	}
 	if err != nil {
-		os.Remove(tmp)
+		removeFiles(tmp)
 		return nil, fmt.Errorf("creating the cache %s: %w", final, err)
 	}
 	return open(dir, gen)
+}
+
+const tmpSuffix = ".tmp"
+
+// sqliteSuffixes are the endings of the files SQLite keeps beside a
+// database.
+var sqliteSuffixes = []string{"", "-wal", "-shm", "-journal"}
+
+func removeFiles(db string) {
+	for _, suffix := range sqliteSuffixes {
+		os.Remove(db + suffix)
+	}
+}
+
+// removeStaleTemps deletes the temporary files of creations that never
+// finished: a process that crashed inside create leaves one, and nothing
+// else would ever remove it. A file is left alone while the process named
+// in it lives: it may be an omh from before the generation lock, still
+// writing. One named after this process is stale, since create calls this
+// before making its own.
+func removeStaleTemps(dir string) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return
+	}
+	for _, e := range entries {
+		if pid, ok := tempOwner(e.Name()); ok && (pid == os.Getpid() || !alive(pid)) {
+			os.Remove(filepath.Join(dir, e.Name()))
+		}
+	}
+}
+
+// tempOwner is the process that create named in a temporary file's name.
+func tempOwner(name string) (pid int, ok bool) {
+	if !strings.HasPrefix(name, filePrefix) {
+		return 0, false
+	}
+	for _, suffix := range sqliteSuffixes {
+		if db, ok := strings.CutSuffix(name, tmpSuffix+suffix); ok {
+			pid, err := strconv.Atoi(db[strings.LastIndexByte(db, '.')+1:])
+			return pid, err == nil && pid > 0
+		}
+	}
+	return 0, false
+}
+
+// alive reports whether a process numbered pid exists. A process this one
+// may not signal exists too.
+func alive(pid int) bool {
+	err := syscall.Kill(pid, 0)
+	return err == nil || errors.Is(err, syscall.EPERM)
 }
 
 func open(dir string, gen int) (*Cache, error) {
@@ -149,7 +246,7 @@ func open(dir string, gen int) (*Cache, error) {
 	// A command holds at most a read transaction and a write one at a time;
 	// SQLite's own locks order them.
 	db.SetMaxOpenConns(4)
-	return &Cache{Dir: dir, Path: path, db: db, use: use}, nil
+	return &Cache{Dir: dir, Path: path, gen: gen, db: db, use: use}, nil
 }
 
 func dsn(path string) string {
@@ -164,20 +261,22 @@ func (c *Cache) Close() error {
 }
 
 // Replace starts a new, empty generation beside this one, for a cache found
-// damaged or asked to be rebuilt. The old file is not touched while any
-// process still uses it; generations nobody uses are removed.
+// damaged or asked to be rebuilt, or takes up the one another process
+// started since this one was opened. The old file is not touched while any
+// process still uses it; older generations nobody uses are removed.
 func (c *Cache) Replace() (*Cache, error) {
-	gens, err := generations(c.Dir)
-	if err != nil {
-		return nil, err
-	}
-	next, err := create(c.Dir, gens[len(gens)-1]+1)
+	next, err := startGeneration(c.Dir, c.gen)
 	if err != nil {
 		return nil, err
 	}
 	c.Close()
+	// Removing old files is tidying: when the folder cannot be listed, they
+	// stay for a later Replace.
+	gens, _ := generations(c.Dir)
 	for _, g := range gens {
-		removeIfUnused(genPath(c.Dir, g))
+		if g < next.gen {
+			removeIfUnused(genPath(c.Dir, g))
+		}
 	}
 	return next, nil
 }
@@ -193,9 +292,8 @@ func removeIfUnused(path string) {
 	if syscall.Flock(int(use.Fd()), syscall.LOCK_EX|syscall.LOCK_NB) != nil {
 		return
 	}
-	for _, suffix := range []string{"", "-wal", "-shm", ".use"} {
-		os.Remove(path + suffix)
-	}
+	removeFiles(path)
+	os.Remove(path + ".use")
 }
 
 // Size is the bytes the cache's current generation occupies on disk.

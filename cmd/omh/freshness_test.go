@@ -409,16 +409,14 @@ func TestHookRefreshedAnswersStateTheNewHead(t *testing.T) {
 	}
 }
 
-// KNOWN BUG in index (not fixed here; remove the Skip once it is): when
-// one refresh removes the note a wiki link resolved to and adds another
-// note the same link now resolves to, an unchanged linking note loses the
-// link. writeDocs (index/apply.go) marks a name as changed only when its
-// (name, ord) pair is new or gone; assignOrds gives the added note the
-// removed note's ord, so the pair ("krill", ord) survives although it now
-// names another key, the linking note is not resolved again, and its
-// stored link still names the removed key. A rebuild links the notes.
+// When one refresh removes the note a wiki link resolved to and adds the
+// note the same link now resolves to, an unchanged linking note keeps the
+// link, as a rebuild does. Catches writeDocs (index/apply.go) treating a
+// name as unchanged because the same ord still holds it: assignOrds gives
+// the added note the removed note's ord, so ("krill", ord) survives while
+// it names another key, and the linking note's stored link kept naming the
+// removed key.
 func TestALinkFollowsItsTargetMovedInOneCommit(t *testing.T) {
-	t.Skip("known bug in index/apply.go: a link whose target moves in one refresh is lost; see the comment")
 	r := vaulttest.New(t)
 	r.Write("deep/krill.md", "# Krill\n\nA krill memory, deep down.\n")
 	r.Write("deep/squid.md", "# Squid\n\nA squid memory: [[krill]].\n")

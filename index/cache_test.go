@@ -1,0 +1,95 @@
+package index
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"reflect"
+	"testing"
+)
+
+// Two processes that find one cache damaged must end in one new generation.
+// Catches Replace making newest+1 regardless, which gives each repairing
+// process a full build of its own and, when two decide at once, the same
+// number to both.
+func TestReplacingACacheAnotherProcessReplacedTakesUpItsGeneration(t *testing.T) {
+	common := t.TempDir()
+	a, err := Open(common)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := Open(common)
+	if err != nil {
+		t.Fatal(err)
+	}
+	na, err := a.Replace()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer na.Close()
+	nb, err := b.Replace()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer nb.Close()
+	if na.Path != nb.Path {
+		t.Errorf("the second Replace made %s beside %s, which the first had just made", nb.Path, na.Path)
+	}
+	gens, err := generations(na.Dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []int{na.gen}; !reflect.DeepEqual(gens, want) {
+		t.Errorf("generations %v, want %v: the old one is no longer in use", gens, want)
+	}
+}
+
+// A crash inside create leaves a temporary database behind. Catches nothing
+// removing it, removing one whose process still runs (it may be writing it),
+// and create failing on a leftover that a dead process of the same number
+// left under its own name.
+func TestCreatingAGenerationRemovesOnlyTempFilesOfDeadProcesses(t *testing.T) {
+	common := t.TempDir()
+	dir := filepath.Join(common, "omh")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	exited := exec.Command("true")
+	if err := exited.Run(); err != nil {
+		t.Fatal(err)
+	}
+	temp := func(gen, pid int, suffix string) string {
+		return fmt.Sprintf("%s.%d%s%s", genPath(dir, gen), pid, tmpSuffix, suffix)
+	}
+	dead, live := exited.Process.Pid, os.Getppid()
+	removed := []string{
+		temp(7, dead, ""), temp(7, dead, "-wal"), temp(7, dead, "-shm"),
+		temp(1, os.Getpid(), ""), // the very file create is about to write
+	}
+	kept := []string{
+		temp(7, live, ""), temp(7, live, "-wal"),
+		// Another schema's files are left to its binaries.
+		filepath.Join(dir, fmt.Sprintf("cache-s0t0-3.db.%d%s", dead, tmpSuffix)),
+	}
+	for _, f := range append(append([]string{}, removed...), kept...) {
+		if err := os.WriteFile(f, []byte("not a database"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	c, err := Open(common)
+	if err != nil {
+		t.Fatalf("creating the cache over a stale temporary file of this process's number: %v", err)
+	}
+	c.Close()
+	for _, f := range removed {
+		if _, err := os.Stat(f); !os.IsNotExist(err) {
+			t.Errorf("%s is still there (%v), and its process has ended", filepath.Base(f), err)
+		}
+	}
+	for _, f := range kept {
+		if _, err := os.Stat(f); err != nil {
+			t.Errorf("%s was removed while its process runs or by another schema: %v", filepath.Base(f), err)
+		}
+	}
+}
