@@ -1,0 +1,54 @@
+#!/bin/sh
+# The quality gate: omh's default ranker must not lose, against the committed
+# figures in testdata/quality/baseline.json, more than one question's worth
+# (1/questions) of nDCG@10 or Recall@5 on any data set, nor of answer-on-card
+# on the two real vaults. It runs cmd/compare (omh's default and baseline
+# rankers and SQLite FTS5 bm25() on the same notes and questions) on every
+# tune question: scifact's 809 train queries, cranfield's 178 and cisi's 60
+# tune-half queries, obsidian-help-en's and dendron-site's 35 (30 answerable
+# each). All three rankers are printed; the default one is judged.
+#
+# It runs compare -fast: omh's figures come from one `omh eval` per ranker and
+# data set (the same per-question nDCG@10, Recall@5 and MRR@10 that compare
+# computes from `omh find` lists, which it cross-checks in its full mode, but
+# no Recall@100), about a minute in all where one omh find per question takes
+# over ten. OMH_QUALITY_LIMIT=N measures only the first N questions of each
+# set, in id order (the baseline must then be written with the same N).
+#
+#   scripts/quality.sh           check (exit 1 when a figure dropped)
+#   scripts/quality.sh -write    measure the current code and rewrite the baseline
+#
+# Each vault's omh cache is deleted first (-fresh-cache): a cache written by
+# an older binary under the same schema number must not be what is measured.
+#
+# Needs ../shared/data (OMH_DATA overrides); without it the gate is skipped.
+# Vaults and binaries are kept in $OMH_QUALITY_WORK (default
+# ${TMPDIR:-/tmp}/omh-quality) and reused by the next run.
+set -eu
+cd "$(dirname "$0")/.."
+
+data=${OMH_DATA:-../shared/data}
+work=${OMH_QUALITY_WORK:-${TMPDIR:-/tmp}/omh-quality}
+limit=${OMH_QUALITY_LIMIT:-0}
+baseline=testdata/quality/baseline.json
+
+case ${1:-} in
+'') mode=-check ;;
+-write) mode=-write-baseline ;;
+*) echo "usage: scripts/quality.sh [-write]" >&2; exit 2 ;;
+esac
+
+if [ ! -d "$data/ir" ] || [ ! -d "$data/vaults" ] || [ ! -d "$data/gold" ]; then
+	echo "quality: skipped, no evaluation data at $data (set OMH_DATA to measure)"
+	exit 0
+fi
+if [ "$mode" = -check ] && [ ! -f "$baseline" ]; then
+	echo "quality: $baseline is missing; write it with scripts/quality.sh -write" >&2
+	exit 1
+fi
+
+mkdir -p "$work"
+go build -o "$work/omh" ./cmd/omh
+go build -o "$work/compare" ./cmd/compare
+"$work/compare" -data "$data" -work "$work" -omh "$work/omh" -split tune -limit "$limit" \
+	-fast -fresh-cache -latency 0 -json "$work/quality.json" "$mode" "$baseline"
