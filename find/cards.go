@@ -104,10 +104,11 @@ func Build(res retrieve.Result, commit string, store Store, maxChars int, proof 
 			return reply, err
 		}
 		card := Card{Hit: h, Links: proof.Mark(d.Links), In: proof.Mark(OrderIn(d.In))}
-		if s, ok := proof.Standing(h.Doc); ok {
+		if proof.IsRecord(h.Doc) {
+			s := proof.standingFrom(h.Doc, h.Note.Key, d.In)
 			card.Standing, card.Retracted, card.Stale = &s, proof.Retracted(h.Doc), proof.staleSupport(d.Links)
 			if h.Depth == 0 {
-				if card.Blob, err = proof.blobFor(store, d.Links, quoted, weight); err != nil {
+				if card.Blob, err = proof.blobFor(d.Links, quoted, weight); err != nil {
 					return reply, err
 				}
 			}

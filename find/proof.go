@@ -35,50 +35,94 @@ func ParseRetraction(s string) (Retraction, error) {
 	return 0, fmt.Errorf("--retracted takes exclude, include or only, not %q", s)
 }
 
-// Proof is a store's proof records at a moment with their standings: what
-// cards need to mark states, retractions and the blobs records rest on.
-type Proof struct {
-	Moment   vault.Date
-	Mode     Retraction
-	records  map[uint32]Record
-	standing map[uint32]Standing
+// RecordStore is what the lifecycle reads of a store beyond what cards
+// read: each note's type and own retraction date.
+type RecordStore interface {
+	Store
+	Info(doc uint32) retrieve.DocInfo
 }
 
-// NewProof computes the standing of every record at the moment, once, for
-// every card of a reply to read.
-func NewProof(records []Record, moment vault.Date, mode Retraction) *Proof {
-	p := &Proof{Moment: moment, Mode: mode, records: make(map[uint32]Record, len(records)), standing: Lifecycle(records, moment)}
-	for _, r := range records {
-		p.records[r.Doc] = r
-	}
-	return p
+// Proof answers where proof records stand at a moment. A record's state
+// depends only on its own retraction and on the records linking to it, so
+// each is computed from its links in when first asked for: an answer pays
+// for the records it shows, not for every record of the store.
+type Proof struct {
+	Moment vault.Date
+	Mode   Retraction
+	store  RecordStore
+	memo   map[uint32]Standing
+}
+
+// NewProof reads records from store as they stand at the moment.
+func NewProof(store RecordStore, moment vault.Date, mode Retraction) *Proof {
+	return &Proof{Moment: moment, Mode: mode, store: store, memo: map[uint32]Standing{}}
+}
+
+// IsRecord reports whether a note is a proof record.
+func (p *Proof) IsRecord(doc uint32) bool {
+	return p != nil && ProofTypes[p.store.Info(doc).Type]
 }
 
 // Standing returns a proof record's standing; ok is false for other notes.
-func (p *Proof) Standing(doc uint32) (Standing, bool) {
-	if p == nil {
-		return Standing{}, false
+func (p *Proof) Standing(doc uint32) (s Standing, ok bool, err error) {
+	if !p.IsRecord(doc) {
+		return Standing{}, false, nil
 	}
-	s, ok := p.standing[doc]
-	return s, ok
+	if s, ok := p.memo[doc]; ok {
+		return s, true, nil
+	}
+	n, err := p.store.Note(doc)
+	if err != nil {
+		return s, false, err
+	}
+	d, err := p.store.Detail(doc)
+	if err != nil {
+		return s, false, err
+	}
+	return p.standingFrom(doc, n.Key, d.In), true, nil
+}
+
+// standingFrom runs the lifecycle over a record and the records linking to
+// it, which is all its standing depends on.
+func (p *Proof) standingFrom(doc uint32, key string, in []Ref) Standing {
+	if s, ok := p.memo[doc]; ok {
+		return s
+	}
+	info := p.store.Info(doc)
+	records := []Record{{Doc: doc, Key: key, Layer: info.Layer, Type: info.Type, Retracted: vault.DateFromNumber(info.Retracted)}}
+	for _, r := range in {
+		src := p.store.Info(r.Doc)
+		if r.Verb != "" && ProofTypes[src.Type] {
+			records = append(records, Record{Doc: r.Doc, Key: r.Key, Layer: src.Layer, Type: src.Type,
+				Retracted: vault.DateFromNumber(src.Retracted), Links: []Ref{{Key: key, Verb: r.Verb}}})
+		}
+	}
+	s := Lifecycle(records, p.Moment)[doc]
+	p.memo[doc] = s
+	return s
 }
 
 // Retracted returns the day a record was retracted, when that is on or
 // before the moment; "" otherwise and for notes that are not records.
 func (p *Proof) Retracted(doc uint32) vault.Date {
-	if s, ok := p.Standing(doc); ok && s.State == Retracted {
-		return p.records[doc].Retracted
+	if !p.IsRecord(doc) {
+		return ""
 	}
-	return ""
+	day := vault.DateFromNumber(p.store.Info(doc).Retracted)
+	if day == "" || day > p.Moment {
+		return ""
+	}
+	return day
 }
 
 // KeepRecords admits the proof records the mode lets into the hits of
 // `omh proof find`, ranked or linked; it fits retrieve.Query.Keep.
-func (p *Proof) KeepRecords(doc uint32, _ retrieve.DocInfo) bool {
-	if _, ok := p.records[doc]; !ok {
+func (p *Proof) KeepRecords(_ uint32, info retrieve.DocInfo) bool {
+	if !ProofTypes[info.Type] {
 		return false
 	}
-	retracted := p.Retracted(doc) != ""
+	day := vault.DateFromNumber(info.Retracted)
+	retracted := day != "" && day <= p.Moment
 	switch p.Mode {
 	case ExcludeRetracted:
 		return !retracted
@@ -142,7 +186,7 @@ type BlobQuote struct {
 // blobFor finds the blob a record attaches directly, else through a
 // current, unretracted citation it cites, skipping blobs the reply quotes
 // already, and quotes the blob's best passage for the question.
-func (p *Proof) blobFor(store Store, links []Ref, quoted map[uint32]bool, weight map[string]float64) (*BlobQuote, error) {
+func (p *Proof) blobFor(links []Ref, quoted map[uint32]bool, weight map[string]float64) (*BlobQuote, error) {
 	type candidate struct {
 		doc uint32
 		via string
@@ -154,11 +198,16 @@ func (p *Proof) blobFor(store Store, links []Ref, quoted map[uint32]bool, weight
 		}
 	}
 	for _, l := range links {
-		r, isRecord := p.records[l.Doc]
-		if l.Verb != "cites" || !isRecord || r.Type != "citation" || p.standing[l.Doc].State != Current {
+		if l.Verb != "cites" || p.store.Info(l.Doc).Type != "citation" {
 			continue
 		}
-		d, err := store.Detail(l.Doc)
+		if s, _, err := p.Standing(l.Doc); err != nil || s.State != Current {
+			if err != nil {
+				return nil, err
+			}
+			continue
+		}
+		d, err := p.store.Detail(l.Doc)
 		if err != nil {
 			return nil, err
 		}
@@ -169,19 +218,18 @@ func (p *Proof) blobFor(store Store, links []Ref, quoted map[uint32]bool, weight
 		}
 	}
 	for _, c := range candidates {
-		r, isRecord := p.records[c.doc]
-		if !isRecord || r.Type != "blob" || quoted[c.doc] || !p.showsRef(c.doc) {
+		if p.store.Info(c.doc).Type != "blob" || quoted[c.doc] || !p.showsRef(c.doc) {
 			continue
 		}
-		n, err := store.Note(c.doc)
+		n, err := p.store.Note(c.doc)
 		if err != nil {
 			return nil, err
 		}
-		content, err := store.Content(c.doc, n)
+		content, err := p.store.Content(c.doc, n)
 		if err != nil {
 			return nil, err
 		}
-		d, err := store.Detail(c.doc)
+		d, err := p.store.Detail(c.doc)
 		if err != nil {
 			return nil, err
 		}

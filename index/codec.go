@@ -105,7 +105,7 @@ func mergePostings(old []retrieve.Posting, drop map[uint32]bool, add []retrieve.
 
 // Per-document info is fixed-width so ranking reads one document's record
 // straight out of the snapshot's blob, with nothing to decode up front.
-const infoSize = 23
+const infoSize = 27
 
 const (
 	flagPresent  = 1 << 0
@@ -122,6 +122,7 @@ type docInfo struct {
 	inboundBase       uint32 // links from uncommitted working copies left out
 	nameRank          uint32
 	words             uint32 // words in the note's body, for length normalisation
+	retracted         uint32 // YYYYMMDD of the note's own retracted date; 0 when none
 }
 
 func putInfo(b []byte, ord uint32, d docInfo) []byte {
@@ -144,6 +145,7 @@ func putInfo(b []byte, ord uint32, d docInfo) []byte {
 	binary.LittleEndian.PutUint32(r[11:], d.inboundBase)
 	binary.LittleEndian.PutUint32(r[15:], d.nameRank)
 	binary.LittleEndian.PutUint32(r[19:], d.words)
+	binary.LittleEndian.PutUint32(r[23:], d.retracted)
 	return b
 }
 
@@ -162,5 +164,6 @@ func getInfo(b []byte, ord uint32) docInfo {
 		inboundBase: binary.LittleEndian.Uint32(r[11:]),
 		nameRank:    binary.LittleEndian.Uint32(r[15:]),
 		words:       binary.LittleEndian.Uint32(r[19:]),
+		retracted:   binary.LittleEndian.Uint32(r[23:]),
 	}
 }

@@ -84,7 +84,7 @@ func TestDamagedListsAndVectorsAreReportedAsDamage(t *testing.T) {
 
 func TestInfoRecordsRoundTrip(t *testing.T) {
 	var b []byte
-	want := docInfo{present: true, worktree: true, layer: 2, typ: 513, day: 20260102, inboundAll: 70000, inboundBase: 3, nameRank: 123456, words: 4321}
+	want := docInfo{present: true, worktree: true, layer: 2, typ: 513, day: 20260102, inboundAll: 70000, inboundBase: 3, nameRank: 123456, words: 4321, retracted: 20260301}
 	b = putInfo(b, 5, want)
 	if len(b) != 6*infoSize {
 		t.Fatalf("length %d", len(b))

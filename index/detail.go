@@ -56,7 +56,7 @@ func (s *Snapshot) Detail(doc uint32) (find.Detail, error) {
 		}
 		for _, o := range ords {
 			if info := s.Info(o); info.Present {
-				d.Links = append(d.Links, find.Ref{Doc: o, Key: l.key, Layer: info.Layer, Date: dayDate(info.Day), Verb: l.verb})
+				d.Links = append(d.Links, find.Ref{Doc: o, Key: l.key, Layer: info.Layer, Date: vault.DateFromNumber(info.Day), Verb: l.verb})
 			}
 		}
 	}
@@ -76,16 +76,8 @@ func (s *Snapshot) Detail(doc uint32) (find.Detail, error) {
 		if src == doc || !info.Present {
 			continue
 		}
-		ref.Doc, ref.Layer, ref.Date = src, info.Layer, dayDate(info.Day)
+		ref.Doc, ref.Layer, ref.Date = src, info.Layer, vault.DateFromNumber(info.Day)
 		d.In = append(d.In, ref)
 	}
 	return d, rows.Err()
-}
-
-// dayDate turns a YYYYMMDD number back into a date.
-func dayDate(day int) vault.Date {
-	if day == 0 {
-		return ""
-	}
-	return vault.Date(fmt.Sprintf("%04d-%02d-%02d", day/10000, day/100%100, day%100))
 }

@@ -104,12 +104,13 @@ func (s *Snapshot) Postings(term string) ([]retrieve.Posting, error) {
 func (s *Snapshot) Info(doc uint32) retrieve.DocInfo {
 	d := getInfo(s.info, doc)
 	out := retrieve.DocInfo{
-		Present:  d.present && !(s.noWorktree && d.worktree),
-		Layer:    vault.Layer(d.layer),
-		Day:      int(d.day),
-		Inbound:  int(d.inboundAll),
-		NameRank: int(d.nameRank),
-		Words:    int(d.words),
+		Present:   d.present && !(s.noWorktree && d.worktree),
+		Layer:     vault.Layer(d.layer),
+		Day:       int(d.day),
+		Inbound:   int(d.inboundAll),
+		NameRank:  int(d.nameRank),
+		Words:     int(d.words),
+		Retracted: int(d.retracted),
 	}
 	if s.noWorktree {
 		out.Inbound = int(d.inboundBase)

@@ -54,6 +54,8 @@ type DocInfo struct {
 	Inbound  int // distinct notes, of either layer, linking to this note's key
 	NameRank int // position of (key, layer, path) in the corpus's sorted order
 	Words    int // words in the note's body
+	// Retracted is the note's own retracted date as YYYYMMDD; 0 when none.
+	Retracted int
 }
 
 // Note is what an answer prints about a note.

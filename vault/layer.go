@@ -71,3 +71,11 @@ func (d Date) Number() int {
 	}
 	return n
 }
+
+// DateFromNumber turns a YYYYMMDD number back into a date; 0 is no date.
+func DateFromNumber(n int) Date {
+	if n <= 0 {
+		return ""
+	}
+	return Date(fmt.Sprintf("%04d-%02d-%02d", n/10000, n/100%100, n%100))
+}

@@ -43,10 +43,7 @@ func (c *FindCmd) Run(e *env) error {
 		}
 		// Proof records among the hits show where they stand; a plain find
 		// hides nothing, retracted records are marked.
-		proof, err := s.proof(find.IncludeRetracted)
-		if err != nil {
-			return err
-		}
+		proof := s.proof(find.IncludeRetracted)
 		return e.writeCards(s, res, c.MaxChars, proof)
 	})
 	return e.absent(err, q.Phrasings, c.AsOf)

@@ -47,10 +47,7 @@ func (c *ProofFindCmd) Run(e *env) error {
 		return &cmdError{exitUsage, "usage", err}
 	}
 	err = e.withStoreAt(c.AsOf, index.Options{LockWait: lockWait, Progress: e.progress()}, func(s *store) error {
-		proof, err := s.proof(mode)
-		if err != nil {
-			return err
-		}
+		proof := s.proof(mode)
 		q.Keep = proof.KeepRecords
 		res, err := s.search(q)
 		if err != nil {
@@ -96,13 +93,10 @@ func (c *ProofShowCmd) Run(e *env) error {
 		if len(docs) == 0 {
 			return refuseUnknownKey(s, c.Key, layer)
 		}
-		proof, err := s.proof(find.IncludeRetracted)
-		if err != nil {
-			return err
-		}
+		proof := s.proof(find.IncludeRetracted)
 		var shown []shownRecord
 		for _, d := range docs {
-			if _, ok := proof.Standing(d); !ok {
+			if !proof.IsRecord(d) {
 				n, err := s.snap.Note(d)
 				if err != nil {
 					return err
@@ -139,7 +133,10 @@ func (c *ProofShowCmd) Run(e *env) error {
 
 // showRecord gathers what omh proof show prints of one record.
 func showRecord(s *store, d uint32, proof *find.Proof) (shownRecord, error) {
-	standing, _ := proof.Standing(d)
+	standing, _, err := proof.Standing(d)
+	if err != nil {
+		return shownRecord{}, err
+	}
 	retracted := proof.Retracted(d)
 	sn, err := showNote(s, d)
 	if err != nil {

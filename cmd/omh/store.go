@@ -155,18 +155,14 @@ func classify(err error) error {
 // before answering from the last snapshot.
 const lockWait = 2 * time.Second
 
-// proof reads the snapshot's proof records with their standing at the
-// store's moment: the day asked for with --as-of, else today.
-func (s *store) proof(mode find.Retraction) (*find.Proof, error) {
-	records, err := s.snap.ProofRecords()
-	if err != nil {
-		return nil, err
-	}
+// proof reads proof records as they stand at the store's moment: the day
+// asked for with --as-of, else today.
+func (s *store) proof(mode find.Retraction) *find.Proof {
 	day := s.asOf()
 	if day == "" {
 		day = vault.DateOf(time.Now())
 	}
-	return find.NewProof(records, day, mode), nil
+	return find.NewProof(s.snap, day, mode)
 }
 
 // asOf is the day asked for with --as-of; "" for now.

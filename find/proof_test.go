@@ -1,0 +1,114 @@
+package find
+
+import (
+	"fmt"
+	"math/rand"
+	"reflect"
+	"testing"
+
+	"github.com/omh-notes/omh/retrieve"
+	"github.com/omh-notes/omh/vault"
+)
+
+// recordStore serves records the way the index does: types and retraction
+// days by document, links in by target key.
+type recordStore struct {
+	fakeStore
+	info map[uint32]retrieve.DocInfo
+}
+
+func (r recordStore) Info(doc uint32) retrieve.DocInfo { return r.info[doc] }
+
+// storeOf indexes records like the cache: each link out becomes a link in
+// on every note holding the target key.
+func storeOf(records []Record) recordStore {
+	s := recordStore{fakeStore: fakeStore{detail: map[uint32]Detail{}, notes: map[uint32]retrieve.Note{}}, info: map[uint32]retrieve.DocInfo{}}
+	for _, r := range records {
+		s.info[r.Doc] = retrieve.DocInfo{Present: true, Layer: r.Layer, Type: r.Type, Retracted: r.Retracted.Number()}
+		s.notes[r.Doc] = retrieve.Note{Key: r.Key, Layer: r.Layer, Type: r.Type}
+	}
+	for _, src := range records {
+		for _, l := range src.Links {
+			for _, dst := range records {
+				if dst.Key == l.Key && dst.Doc != src.Doc {
+					d := s.detail[dst.Doc]
+					d.In = append(d.In, Ref{Doc: src.Doc, Key: src.Key, Layer: src.Layer, Verb: l.Verb})
+					s.detail[dst.Doc] = d
+				}
+			}
+		}
+	}
+	return s
+}
+
+// A record's standing computed from its links in alone is the standing the
+// lifecycle gives it over the whole store, on random stores with shared
+// keys across layers, self-links, retractions before and after the moment,
+// and every verb.
+func TestStandingFromLinksInEqualsTheWholeStoreLifecycle(t *testing.T) {
+	verbs := []string{"supersedes", "invalidates", "rejects", "resolves", "cites", "derives_from", "attaches", "mitigates", ""}
+	types := []string{"finding", "decision", "issue", "citation", "blob", "note"}
+	rng := rand.New(rand.NewSource(1))
+	for round := 0; round < 300; round++ {
+		n := 2 + rng.Intn(12)
+		var records, all []Record
+		for i := 0; i < n; i++ {
+			r := Record{Doc: uint32(i), Key: fmt.Sprintf("k%d", rng.Intn(n)), Layer: vault.Layer(1 + rng.Intn(2)), Type: types[rng.Intn(len(types))]}
+			if rng.Intn(4) == 0 {
+				r.Retracted = vault.Date(fmt.Sprintf("2026-0%d-01", 1+rng.Intn(6)))
+			}
+			for j := rng.Intn(4); j > 0; j-- {
+				r.Links = append(r.Links, Ref{Key: fmt.Sprintf("k%d", rng.Intn(n)), Verb: verbs[rng.Intn(len(verbs))]})
+			}
+			all = append(all, r)
+			if ProofTypes[r.Type] {
+				var typed []Ref
+				for _, l := range r.Links {
+					if l.Verb != "" {
+						typed = append(typed, l)
+					}
+				}
+				rec := r
+				rec.Links = typed
+				records = append(records, rec)
+			}
+		}
+		moment := vault.Date("2026-03-15")
+		want := Lifecycle(records, moment)
+		p := NewProof(storeOf(all), moment, IncludeRetracted)
+		for _, r := range all {
+			got, ok, err := p.Standing(r.Doc)
+			if err != nil {
+				t.Fatal(err)
+			}
+			w, isRecord := want[r.Doc]
+			if ok != isRecord || !reflect.DeepEqual(got, w) {
+				t.Fatalf("round %d, %s (#%d %s): from links in %+v (%v), whole store %+v (%v)\n%+v", round, r.Key, r.Doc, r.Type, got, ok, w, isRecord, all)
+			}
+		}
+	}
+}
+
+func TestKeepRecordsFollowsTheRetractionMode(t *testing.T) {
+	info := func(typ string, retracted int) retrieve.DocInfo {
+		return retrieve.DocInfo{Present: true, Type: typ, Retracted: retracted}
+	}
+	cases := []struct {
+		info                   retrieve.DocInfo
+		exclude, include, only bool
+	}{
+		{info("finding", 0), true, true, false},
+		{info("finding", 20260301), false, true, true},
+		{info("finding", 20260401), true, true, false}, // retracted after the moment: not yet
+		{info("note", 0), false, false, false},         // proof find shows records only
+		{info("note", 20260301), false, false, false},
+	}
+	for _, c := range cases {
+		for mode, want := range map[Retraction]bool{ExcludeRetracted: c.exclude, IncludeRetracted: c.include, OnlyRetracted: c.only} {
+			p := NewProof(nil, "2026-03-15", mode)
+			if got := p.KeepRecords(0, c.info); got != want {
+				t.Errorf("%+v in mode %d: kept %v, want %v", c.info, mode, got, want)
+			}
+		}
+	}
+}
