@@ -85,12 +85,12 @@ func TestTheSizeAimCountsWhatItLeavesOut(t *testing.T) {
 	all := 0
 	for i, c := range full.Cards {
 		all += len(c.Passages)
-		if want := 1 + btoi(i < secondPassageRanks); len(c.Passages) != want {
-			t.Errorf("without an aim card %d shows %d passages, want %d (second passages on the best %d only)", i, len(c.Passages), want, secondPassageRanks)
+		if want := btoi(i < passageCards) + btoi(i < fullCards); len(c.Passages) != want {
+			t.Errorf("without an aim card %d shows %d passages, want %d (second passages on the best %d, passages on the best %d)", i, len(c.Passages), want, fullCards, passageCards)
 		}
 	}
-	if full.PassagesOmitted != 0 {
-		t.Fatalf("without an aim: %d omitted", full.PassagesOmitted)
+	if full.PassagesOmitted != 0 || !full.Compacted || !strings.Contains(full.Text(), "… cards ranked 4 and lower leave out links, 6 and lower passages too") {
+		t.Fatalf("without an aim: %d omitted, compact cards said: %v\n%s", full.PassagesOmitted, full.Compacted, full.Text())
 	}
 	aim := 2500
 	reply, _ := Build(res, "abc", store, aim, nil)
@@ -190,4 +190,42 @@ func btoi(b bool) int {
 		return 1
 	}
 	return 0
+}
+
+// Cards past fullCards show no links lines and only count their linked
+// notes; the reply says so once. JSON keeps every link.
+func TestCompactCardsCountWhatTheyLeaveOut(t *testing.T) {
+	res, store := answer(5)
+	var hits []retrieve.Hit
+	for i, h := range res.Hits {
+		d := store.detail[h.Doc]
+		d.Links = []Ref{{Doc: 100, Key: "linked", Layer: vault.Team, Date: "2026-01-01"}}
+		d.In = []Ref{{Doc: 101, Key: "linker", Layer: vault.Team, Date: "2026-01-01"}}
+		store.detail[h.Doc] = d
+		hits = append(hits, h, retrieve.Hit{Doc: uint32(200 + i), Depth: 1, Parent: len(hits),
+			Note: retrieve.Note{Key: fmt.Sprintf("neighbour-%d", i), Layer: vault.Team, Date: "2026-01-01", Type: "note"}})
+	}
+	res.Hits = hits
+	reply, err := Build(res, "abc", store, 1<<20, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := reply.Text()
+	for i := 0; i < 5; i++ {
+		full := i < fullCards
+		if got := strings.Contains(text, fmt.Sprintf("  ↳ neighbour-%d  note", i)); got != full {
+			t.Errorf("card %d: neighbour header shown %v, want %v", i, got, full)
+		}
+	}
+	if n := strings.Count(text, "  in: linker"); n != fullCards {
+		t.Errorf("%d in: lines, want %d\n%s", n, fullCards, text)
+	}
+	if n := strings.Count(text, "  ↳ 1 more linked note\n"); n != 5-fullCards {
+		t.Errorf("%d compact neighbour counts, want %d\n%s", n, 5-fullCards, text)
+	}
+	for _, h := range reply.JSON().Hits {
+		if h.Depth == 0 && (len(h.Links) != 1 || len(h.In) != 1) {
+			t.Errorf("JSON of %s lost links: %+v %+v", h.Key, h.Links, h.In)
+		}
+	}
 }
