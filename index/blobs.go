@@ -78,7 +78,7 @@ func analyze(content []byte, size int64) *parsedBlob {
 	for _, h := range p.Headings {
 		add(h.Text, retrieve.InHeading)
 	}
-	add(p.Description, retrieve.InHeading)
+	add(p.Description, retrieve.InDescription)
 	for _, a := range p.Answers {
 		add(a, retrieve.InAnswers)
 	}

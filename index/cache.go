@@ -29,7 +29,7 @@ import (
 // With the tokenizer's version it names the database file, so a binary that
 // reads differently never opens an older file: it builds its own, and no
 // command pays for a version check.
-const SchemaVersion = 3
+const SchemaVersion = 4
 
 var filePrefix = fmt.Sprintf("cache-s%dt%d-", SchemaVersion, retrieve.TokenizerVersion)
 

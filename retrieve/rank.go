@@ -31,6 +31,10 @@ const (
 	InHeading
 	InAnswers
 	InBody
+	// InDescription is a frontmatter summary (description, desc, summary):
+	// the tuned ranker weighs it like a heading; the baseline, whose terms
+	// SPEC §5 lists, does not read it at all.
+	InDescription
 )
 
 // askedFields hold text written to name the note rather than to be read; a
@@ -91,7 +95,7 @@ type Query struct {
 	Roots     int         // how many ranked notes to print; the rest are counted
 	Layer     vault.Layer // 0 for both layers
 	Type      string      // "" for every type; filters ranked notes only
-	Ranker    Ranker      // "" is DefaultRanker
+	Ranker    Ranker      // "" is the baseline; commands pass ParseRanker's choice
 	// Keep, when set, decides which notes may appear at all, ranked or
 	// linked (proof records hide what is retracted).
 	Keep func(doc uint32, info DocInfo) bool
@@ -174,6 +178,9 @@ func Search(c Corpus, q Query) (Result, error) {
 	if err != nil {
 		return res, err
 	}
+	if scorer.reads != nil {
+		lists = readable(lists, scorer.reads, &res)
+	}
 	best := bestScores(c, scorer, q.Phrasings, lists)
 
 	top := &rankHeap{}
@@ -223,6 +230,26 @@ func readLists(c Corpus, res *Result) (map[string][]Posting, error) {
 		}
 	}
 	return lists, nil
+}
+
+// readable keeps the postings a ranker reads, and counts each term's notes
+// from what is kept: a note whose only mention is in a field the ranker does
+// not read does not hold the term for it.
+func readable(lists map[string][]Posting, reads func(Posting) bool, res *Result) map[string][]Posting {
+	out := make(map[string][]Posting, len(lists))
+	for term, list := range lists {
+		var kept []Posting
+		for _, p := range list {
+			if reads(p) {
+				kept = append(kept, p)
+			}
+		}
+		out[term] = kept
+	}
+	for i, t := range res.Terms {
+		res.Terms[i].DF = len(out[t.Term])
+	}
+	return out
 }
 
 // holds reports whether a sorted posting list includes doc.

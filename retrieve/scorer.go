@@ -17,7 +17,8 @@ const (
 	//
 	//	idf   = ln(1 + (n - df + 0.5) / (df + 0.5)) × (k3+1)·qtf / (k3+qtf)
 	//	tf    = occurrences in the body + 2 if in the key or title
-	//	        + 2 if in a heading + 2 if in the declared answers
+	//	        + 2 if in a heading or the frontmatter description
+	//	        + 2 if in the declared answers
 	//	score = Σ idf × tf·(k1+1) / (tf + k1·(1 − b + b·words/average))
 	//
 	// with k1 1.2, b 0.75, k3 3, each term's share rounded to thousandths
@@ -55,6 +56,8 @@ type scorer struct {
 	// term weighs the postings of a term held by df notes and written qtf
 	// times in the phrasing.
 	term func(df, qtf int) func(Posting) int64
+	// reads, when set, keeps only the postings this ranker reads.
+	reads func(Posting) bool
 }
 
 // repeats is how many times a term is written in a phrasing.
@@ -80,7 +83,7 @@ func newScorer(r Ranker, c Corpus) (scorer, error) {
 				}
 				return plain
 			}
-		}}, nil
+		}, reads: func(p Posting) bool { return p.Fields&^InDescription != 0 }}, nil
 	case TunedRanker:
 		avg := float64(c.Words()) / float64(max(n, 1))
 		return scorer{n: n, term: func(df, qtf int) func(Posting) int64 {
@@ -93,7 +96,7 @@ func newScorer(r Ranker, c Corpus) (scorer, error) {
 				if p.Fields&askedFields != 0 {
 					tf += tuning.asked
 				}
-				if p.Fields&InHeading != 0 {
+				if p.Fields&(InHeading|InDescription) != 0 {
 					tf += tuning.heading
 				}
 				if p.Fields&InAnswers != 0 {

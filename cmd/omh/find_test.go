@@ -176,3 +176,34 @@ func TestAPhrasingMayContainCommas(t *testing.T) {
 		t.Errorf("question %q", reply.Question)
 	}
 }
+
+// SPEC §5 lists the baseline's terms: key, title, body, headings, answers.
+// Indexing frontmatter descriptions for the tuned ranker once changed the
+// baseline's results too (obsidian nDCG@10 0.514 -> 0.504); the baseline
+// must neither match a description nor count it in a term's rarity.
+func TestBaselineRankerDoesNotReadDescriptions(t *testing.T) {
+	r := vaulttest.New(t)
+	r.Write("described.md", note("description: the quokka guide", "# Described\n\nNothing here.\n"))
+	r.Write("body.md", "# Body\n\nA quokka lives here.\n")
+	r.Write("other.md", "# Other\n\nNothing.\n")
+	r.Commit("2026-01-01T10:00:00Z", "notes")
+	keys := func(reply retrieve.JSONReply) []string {
+		var out []string
+		for _, h := range reply.Hits {
+			out = append(out, h.Key)
+		}
+		sort.Strings(out)
+		return out
+	}
+	base := findJSON(t, r.Dir, "--ranker", "baseline", "quokka")
+	if got := keys(base); !reflect.DeepEqual(got, []string{"body"}) {
+		t.Errorf("baseline hits %v, want only the note whose body holds the word", got)
+	}
+	// One note of three holds it for the baseline: rarity ln(4/1).
+	if want := retrieve.Contribution(3, 1, false); base.Hits[0].Score != want {
+		t.Errorf("baseline score %d, want %d (the description must not count in df)", base.Hits[0].Score, want)
+	}
+	if got := keys(findJSON(t, r.Dir, "--ranker", "tuned", "quokka")); !reflect.DeepEqual(got, []string{"body", "described"}) {
+		t.Errorf("tuned hits %v, want both notes", got)
+	}
+}
