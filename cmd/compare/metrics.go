@@ -2,12 +2,13 @@ package main
 
 import (
 	"fmt"
-	"math"
 	"sort"
 	"time"
+
+	"github.com/omh-notes/omh/find/eval"
 )
 
-// scores are one question's measures, with the definitions of find/eval:
+// scores are one question's measures, from find/eval's MeasureRanking:
 // linear gains (the gold's grades, else 1 per expected note), a log2(i+2)
 // discount, Recall@k the share of the relevant notes among the first k,
 // MRR@10 the reciprocal rank of the first relevant note within ten.
@@ -22,56 +23,9 @@ type scores struct {
 }
 
 func score(id string, gain map[string]float64, ranked []string) scores {
-	s := scores{ID: id}
-	relevant := 0
-	var grades []float64
-	for _, g := range gain {
-		if g > 0 {
-			relevant++
-			grades = append(grades, g)
-		}
-	}
-	if relevant == 0 {
-		var none float64
-		s.Recall100 = &none
-		return s
-	}
-	seen := map[string]bool{}
-	var dcg, found float64
-	for i, key := range ranked {
-		if seen[key] {
-			continue
-		}
-		seen[key] = true
-		g := gain[key]
-		if g <= 0 {
-			continue
-		}
-		if s.Rank == 0 {
-			s.Rank = i + 1
-		}
-		if i < 10 {
-			dcg += g / math.Log2(float64(i+2))
-		}
-		if i < 5 {
-			s.Recall5 += 1 / float64(relevant)
-		}
-		if i < 100 {
-			found++
-		}
-	}
-	sort.Sort(sort.Reverse(sort.Float64Slice(grades)))
-	var ideal float64
-	for i, g := range grades[:min(len(grades), 10)] {
-		ideal += g / math.Log2(float64(i+2))
-	}
-	s.NDCG10 = dcg / ideal
-	r100 := found / float64(relevant)
-	s.Recall100 = &r100
-	if s.Rank > 0 && s.Rank <= 10 {
-		s.MRR10 = 1 / float64(s.Rank)
-	}
-	return s
+	m := eval.MeasureRanking(gain, ranked)
+	r100 := m.Recall100
+	return scores{ID: id, Rank: m.Rank, NDCG10: m.NDCG10, Recall5: m.Recall5, Recall100: &r100, MRR10: m.MRR10}
 }
 
 // totals are means over the answerable questions.

@@ -499,6 +499,12 @@ func (c *HooksInstallCmd) Run(e *env) error {
 	if err != nil {
 		return err
 	}
+	return e.reportHooks(rep, p, "a hook could not be installed; see above")
+}
+
+// reportHooks prints what install or uninstall did, and refuses when a hook
+// could not be handled.
+func (e *env) reportHooks(rep *hooksReport, p *hookPlace, refusal string) error {
 	if e.cli.JSON {
 		if err := writeJSON(e.stdout, rep); err != nil {
 			return err
@@ -510,7 +516,7 @@ func (c *HooksInstallCmd) Run(e *env) error {
 		}
 	}
 	if rep.refused() {
-		return refuse("hook_refused", errors.New("a hook could not be installed; see above"))
+		return refuse("hook_refused", errors.New(refusal))
 	}
 	return nil
 }
@@ -542,20 +548,7 @@ func (c *HooksUninstallCmd) Run(e *env) error {
 	if err != nil {
 		return err
 	}
-	if e.cli.JSON {
-		if err := writeJSON(e.stdout, rep); err != nil {
-			return err
-		}
-	} else {
-		rep.print(e.stdout, p)
-		if !*rep.Changed && !rep.refused() {
-			fmt.Fprintln(e.stdout, "nothing changed")
-		}
-	}
-	if rep.refused() {
-		return refuse("hook_refused", errors.New("a hook could not be put back; see above"))
-	}
-	return nil
+	return e.reportHooks(rep, p, "a hook could not be put back; see above")
 }
 
 // HooksStatusCmd is `omh hooks status`.

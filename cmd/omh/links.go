@@ -5,9 +5,7 @@ import (
 	"io"
 
 	"github.com/omh-notes/omh/find"
-	"github.com/omh-notes/omh/index"
 	"github.com/omh-notes/omh/retrieve"
-	"github.com/omh-notes/omh/vault"
 )
 
 // LinksCmd is `omh links`.
@@ -30,21 +28,7 @@ type linkedNote struct {
 }
 
 func (c *LinksCmd) Run(e *env) error {
-	if err := vault.CheckKey(c.Key); err != nil {
-		return refuse("bad_key", err)
-	}
-	var layer vault.Layer
-	if c.Layer != "" {
-		layer, _ = vault.ParseLayer(c.Layer)
-	}
-	return e.withStore(index.Options{LockWait: lockWait, Progress: e.progress()}, func(s *store) error {
-		docs, err := s.snap.Find(c.Key, layer)
-		if err != nil {
-			return err
-		}
-		if len(docs) == 0 {
-			return refuseUnknownKey(s, c.Key, layer)
-		}
+	return e.withKey(c.Key, c.Layer, "", func(s *store, docs []uint32) error {
 		var notes []linkedNote
 		for _, d := range docs {
 			n, err := s.snap.Note(d)
@@ -67,12 +51,7 @@ func (c *LinksCmd) Run(e *env) error {
 			notes = append(notes, ln)
 		}
 		if e.cli.JSON {
-			commit := s.snap.Commit()
-			reply := map[string]any{"schema_version": retrieve.SchemaVersion, "commit": nil, "notes": notes}
-			if commit != "" {
-				reply["commit"] = commit
-			}
-			return writeJSON(e.stdout, reply)
+			return writeJSON(e.stdout, s.jsonReply("notes", notes))
 		}
 		for i, n := range notes {
 			if i > 0 {

@@ -78,21 +78,7 @@ type shownRecord struct {
 }
 
 func (c *ProofShowCmd) Run(e *env) error {
-	if err := vault.CheckKey(c.Key); err != nil {
-		return refuse("bad_key", err)
-	}
-	var layer vault.Layer
-	if c.Layer != "" {
-		layer, _ = vault.ParseLayer(c.Layer)
-	}
-	err := e.withStoreAt(c.AsOf, index.Options{LockWait: lockWait, Progress: e.progress()}, func(s *store) error {
-		docs, err := s.snap.Find(c.Key, layer)
-		if err != nil {
-			return err
-		}
-		if len(docs) == 0 {
-			return refuseUnknownKey(s, c.Key, layer)
-		}
+	err := e.withKey(c.Key, c.Layer, c.AsOf, func(s *store, docs []uint32) error {
 		proof := s.proof(find.IncludeRetracted)
 		var shown []shownRecord
 		for _, d := range docs {
@@ -110,10 +96,7 @@ func (c *ProofShowCmd) Run(e *env) error {
 			shown = append(shown, r)
 		}
 		if e.cli.JSON {
-			reply := map[string]any{"schema_version": retrieve.SchemaVersion, "commit": nil, "records": shown}
-			if commit := s.snap.Commit(); commit != "" {
-				reply["commit"] = commit
-			}
+			reply := s.jsonReply("records", shown)
 			if day := s.asOf(); day != "" {
 				reply["as_of"] = day
 			}
@@ -125,7 +108,7 @@ func (c *ProofShowCmd) Run(e *env) error {
 			}
 			printRecord(e.stdout, r, s.snap.Commit())
 		}
-		_, err = io.WriteString(e.stdout, retrieve.Footer(s.snap.Commit(), s.asOf()))
+		_, err := io.WriteString(e.stdout, retrieve.Footer(s.snap.Commit(), s.asOf()))
 		return err
 	})
 	return e.absent(err, []string{c.Key}, c.AsOf)

@@ -8,7 +8,6 @@ import (
 	"strings"
 
 	"github.com/omh-notes/omh/find"
-	"github.com/omh-notes/omh/index"
 	"github.com/omh-notes/omh/retrieve"
 	"github.com/omh-notes/omh/vault"
 )
@@ -31,21 +30,7 @@ type shownNote struct {
 }
 
 func (c *ShowCmd) Run(e *env) error {
-	if err := vault.CheckKey(c.Key); err != nil {
-		return refuse("bad_key", err)
-	}
-	var layer vault.Layer
-	if c.Layer != "" {
-		layer, _ = vault.ParseLayer(c.Layer)
-	}
-	return e.withStore(index.Options{LockWait: lockWait, Progress: e.progress()}, func(s *store) error {
-		docs, err := s.snap.Find(c.Key, layer)
-		if err != nil {
-			return err
-		}
-		if len(docs) == 0 {
-			return refuseUnknownKey(s, c.Key, layer)
-		}
+	return e.withKey(c.Key, c.Layer, "", func(s *store, docs []uint32) error {
 		var shown []shownNote
 		for _, d := range docs {
 			sn, err := showNote(s, d)
@@ -55,12 +40,7 @@ func (c *ShowCmd) Run(e *env) error {
 			shown = append(shown, sn)
 		}
 		if e.cli.JSON {
-			commit := s.snap.Commit()
-			reply := map[string]any{"schema_version": retrieve.SchemaVersion, "commit": nil, "notes": shown}
-			if commit != "" {
-				reply["commit"] = commit
-			}
-			return writeJSON(e.stdout, reply)
+			return writeJSON(e.stdout, s.jsonReply("notes", shown))
 		}
 		for i, n := range shown {
 			if i > 0 {

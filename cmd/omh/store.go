@@ -172,3 +172,36 @@ func (s *store) asOf() vault.Date {
 	}
 	return s.moment.Day
 }
+
+// withKey runs fn on the documents holding a key (of one layer, when layer
+// names one) in the store as it stands now, or at asOf; an unknown key is
+// refused, naming the note the key would reach as a link.
+func (e *env) withKey(key, layer, asOf string, fn func(s *store, docs []uint32) error) error {
+	if err := vault.CheckKey(key); err != nil {
+		return refuse("bad_key", err)
+	}
+	var only vault.Layer
+	if layer != "" {
+		only, _ = vault.ParseLayer(layer)
+	}
+	return e.withStoreAt(asOf, index.Options{LockWait: lockWait, Progress: e.progress()}, func(s *store) error {
+		docs, err := s.snap.Find(key, only)
+		if err != nil {
+			return err
+		}
+		if len(docs) == 0 {
+			return refuseUnknownKey(s, key, only)
+		}
+		return fn(s, docs)
+	})
+}
+
+// jsonReply starts a JSON reply about notes: the schema version, the commit
+// (null before the first), and the list under its name.
+func (s *store) jsonReply(name string, list any) map[string]any {
+	reply := map[string]any{"schema_version": retrieve.SchemaVersion, "commit": nil, name: list}
+	if commit := s.snap.Commit(); commit != "" {
+		reply["commit"] = commit
+	}
+	return reply
+}

@@ -108,37 +108,8 @@ func Score(g Gold, a Answer) Question {
 		return q
 	}
 	gain := gains(g)
-	relevant := 0
-	for _, v := range gain {
-		if v > 0 {
-			relevant++
-		}
-	}
-	var dcg float64
-	for i, key := range a.Ranked {
-		v := gain[key]
-		if v <= 0 {
-			continue
-		}
-		if q.Rank == 0 {
-			q.Rank = i + 1
-		}
-		if i < 1 {
-			q.Recall1 += 1 / float64(relevant)
-		}
-		if i < 5 {
-			q.Recall5 += 1 / float64(relevant)
-		}
-		if i < 10 {
-			dcg += v / math.Log2(float64(i+2))
-		}
-	}
-	if q.Rank > 0 && q.Rank <= 10 {
-		q.MRR10 = 1 / float64(q.Rank)
-	}
-	if ideal := idealDCG(gain); ideal > 0 {
-		q.NDCG10 = dcg / ideal
-	}
+	m := MeasureRanking(gain, a.Ranked)
+	q.Rank, q.Recall1, q.Recall5, q.MRR10, q.NDCG10 = m.Rank, m.Recall1, m.Recall5, m.MRR10, m.NDCG10
 	// In the reply means on a ranked note's card: a linked note's card is
 	// a header only and cannot carry an answer.
 	for _, h := range a.Reply.Result.Hits {
@@ -150,6 +121,70 @@ func Score(g Gold, a Answer) Question {
 		q.AnswerOnCard = strings.Contains(normalize(text), normalize(g.Answer))
 	}
 	return q
+}
+
+// Ranking is how a ranked list of keys meets graded gains.
+type Ranking struct {
+	Rank      int // of the first relevant key, from 1; 0 when none is listed
+	Recall1   float64
+	Recall5   float64
+	Recall100 float64
+	MRR10     float64
+	NDCG10    float64 // linear gains, log2(i+2) discount, over the ideal order of all gains
+}
+
+// MeasureRanking scores ranked keys (a key listed again, from the other
+// layer, counts once, where first listed) against gains; keys without a
+// positive gain are not relevant. Recall@k is the share of the relevant
+// keys among the first k.
+func MeasureRanking(gain map[string]float64, ranked []string) Ranking {
+	var m Ranking
+	relevant := 0
+	for _, v := range gain {
+		if v > 0 {
+			relevant++
+		}
+	}
+	if relevant == 0 {
+		return m
+	}
+	seen := map[string]bool{}
+	var dcg float64
+	i := -1
+	for _, key := range ranked {
+		if seen[key] {
+			continue
+		}
+		seen[key] = true
+		i++
+		v := gain[key]
+		if v <= 0 {
+			continue
+		}
+		if m.Rank == 0 {
+			m.Rank = i + 1
+		}
+		share := 1 / float64(relevant)
+		if i < 1 {
+			m.Recall1 += share
+		}
+		if i < 5 {
+			m.Recall5 += share
+		}
+		if i < 100 {
+			m.Recall100 += share
+		}
+		if i < 10 {
+			dcg += v / math.Log2(float64(i+2))
+		}
+	}
+	if m.Rank > 0 && m.Rank <= 10 {
+		m.MRR10 = 1 / float64(m.Rank)
+	}
+	if ideal := idealDCG(gain); ideal > 0 {
+		m.NDCG10 = dcg / ideal
+	}
+	return m
 }
 
 func gains(g Gold) map[string]float64 {

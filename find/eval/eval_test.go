@@ -131,3 +131,12 @@ func TestGoldLinesAreCheckedAsRead(t *testing.T) {
 		}
 	}
 }
+
+// A key listed twice (its team and local notes) is one ranked place: the
+// second listing neither pushes the next key down nor counts again.
+func TestAKeyInBothLayersCountsOnce(t *testing.T) {
+	m := MeasureRanking(map[string]float64{"a": 1, "b": 1}, []string{"a", "a", "b"})
+	if m.Rank != 1 || m.Recall1 != 0.5 || m.Recall5 != 1 || m.NDCG10 != 1 {
+		t.Errorf("%+v", m)
+	}
+}
