@@ -55,10 +55,6 @@ type Standing struct {
 // what a record says about itself, only from what others link.
 func Lifecycle(records []Record, moment vault.Date) map[uint32]Standing {
 	retracted := func(r Record) bool { return r.Retracted != "" && r.Retracted <= moment }
-	byKey := map[string][]Record{}
-	for _, r := range records {
-		byKey[r.Key] = append(byKey[r.Key], r)
-	}
 	// deciders[target key][verb] = keys of the records that say so.
 	deciders := map[string]map[string][]string{}
 	for _, r := range records {
