@@ -1,6 +1,9 @@
 package find
 
 import (
+	"math/rand"
+	"reflect"
+	"regexp"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -158,5 +161,24 @@ func TestANoteWithoutMatchesShowsItsOpening(t *testing.T) {
 	}
 	if ps := Passages("  \n ", 0, weights("absent", 1.0), nil); len(ps) != 0 {
 		t.Errorf("an empty body has no passage: %+v", ps)
+	}
+}
+
+// addresses scans by hand for what one regular expression matches; random
+// texts built from the characters that matter must give the same spans.
+func TestAddressesFindWhatTheExpressionFinds(t *testing.T) {
+	pattern := regexp.MustCompile(`https?://[^\s)>\]]+|\]\([^)\s]*\)`)
+	pieces := []string{"http://", "https://", "http:/", "htt", "h", "](", "]", "(", ")", ">", " ", "\n", "\t", "x", "é", "a.b/c", "[l", "s://"}
+	rng := rand.New(rand.NewSource(3))
+	for round := 0; round < 20000; round++ {
+		var b strings.Builder
+		for n := rng.Intn(12); n > 0; n-- {
+			b.WriteString(pieces[rng.Intn(len(pieces))])
+		}
+		s := b.String()
+		want := pattern.FindAllStringIndex(s, -1)
+		if got := addresses(s); !reflect.DeepEqual(got, want) {
+			t.Fatalf("%q: got %v, want %v", s, got, want)
+		}
 	}
 }
