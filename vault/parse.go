@@ -7,7 +7,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/text"
 	"github.com/yuin/goldmark/util"
@@ -85,7 +84,7 @@ func Parse(content []byte) Parsed {
 // body, so every offset it reports is shifted by BodyStart.
 func (p *Parsed) parseBody(content []byte) {
 	src := content[p.BodyStart:]
-	doc := goldmark.DefaultParser().Parse(text.NewReader(src))
+	doc := newMarkdownParser().Parse(text.NewReader(src))
 	nodes := collectNodes(doc, src)
 	lines := newLineStarts(content)
 	for _, h := range nodes.headings {
@@ -163,8 +162,18 @@ func (b *bodyNodes) addInlineCode(s byteSpan) {
 // so that a fence's info string and an HTML block's closing line are
 // covered too.
 func blockLines(src []byte, n ast.Node) byteSpan {
-	last := n.Pos()
-	if lines := n.Lines(); lines.Len() > 0 {
+	// goldmark sets a block's Pos from the line's byte offset plus the
+	// block's offset in columns, so a tab before the block can put Pos past
+	// the block's first byte, even past the end of src ("*\t  0" puts an
+	// indented code block at 6 in 5 bytes). The block's own lines are byte
+	// offsets and win; Pos only covers what they do not, such as a fence.
+	start := min(n.Pos(), len(src))
+	lines := n.Lines()
+	if lines.Len() > 0 {
+		start = min(start, lines.At(0).Start)
+	}
+	last := start
+	if lines.Len() > 0 {
 		last = max(last, lines.At(lines.Len()-1).Stop-1)
 	}
 	if h, ok := n.(*ast.HTMLBlock); ok && h.HasClosure() {
@@ -174,7 +183,7 @@ func blockLines(src []byte, n ast.Node) byteSpan {
 	if i := bytes.IndexByte(src[last:], '\n'); i >= 0 {
 		end = last + i + 1
 	}
-	return byteSpan{n.Pos(), end}
+	return byteSpan{start, end}
 }
 
 // codeSpanEnd returns the end of the code span whose backticks start at pos.

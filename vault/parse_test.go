@@ -254,3 +254,24 @@ func TestParseLeavesInputUnchanged(t *testing.T) {
 		t.Errorf("content changed to %q", content)
 	}
 }
+
+// goldmark counts a tab before a block in columns when it sets the block's
+// Pos, which put an indented code block after a tab-marked list item past
+// the end of the file: Parse panicked slicing there.
+func TestCodeBlockAfterTabbedListMarkerAtEndOfFile(t *testing.T) {
+	for _, doc := range []string{"*\t  0", "-\t  0\n", "1.\t\t[[x]]", "> -\t  [[x]]\n[[y]]"} {
+		p := Parse([]byte(doc))
+		var targets []string
+		for _, l := range p.Links {
+			targets = append(targets, l.Target)
+		}
+		// The code block holds any [[x]]; only a later line's link counts.
+		want := []string(nil)
+		if strings.Contains(doc, "[[y]]") {
+			want = []string{"y"}
+		}
+		if !slices.Equal(targets, want) {
+			t.Errorf("%q: links %q, want %q", doc, targets, want)
+		}
+	}
+}

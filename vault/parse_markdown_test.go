@@ -1,0 +1,187 @@
+package vault
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/yuin/goldmark"
+	"github.com/yuin/goldmark/ast"
+	"github.com/yuin/goldmark/text"
+)
+
+// Each input made goldmark rescan a line or a paragraph once per marker,
+// bracket, delimiter, backtick run or definition in it. At 128 KB most took
+// seconds (nested list markers 9.7 s); at the 512 KB indexing reads,
+// minutes. They are timed against ordinary text of the same size, which
+// keeps the test apart from the machine's speed and load: bounded, they
+// take a few times as long as text; unbounded, from 25 to hundreds of
+// times. Those whose cost grows slowest are tried larger to tell.
+func TestParseIsNotQuadraticOnInputsGoldmarkRescans(t *testing.T) {
+	tests := []struct {
+		name, unit, tail string
+		size             int
+	}{
+		{"nested list markers on one line", "- ", "x", 128 << 10},
+		{"nested ordered list markers on one line", "1. ", "x", 128 << 10},
+		{"nested blockquote markers on one line", "> ", "x", 128 << 10},
+		{"unclosed inline links on one line", "[a](", "", 128 << 10},
+		{"unclosed angle-bracket links on one line", "[a](<b", "", 128 << 10},
+		{"unmatched emphasis delimiters in a paragraph", "_* _\n", "", 128 << 10},
+		{"emphasis closers that outrun their openers", "_a *a a** ", "", 256 << 10},
+		{"backtick runs without closers in a paragraph", "``\\", "", 128 << 10},
+		{"link reference definitions in a paragraph", "[a]: a\n", "", 512 << 10},
+		{"shortcut references on every line of a paragraph", "[x]\n", "", 512 << 10},
+	}
+	base := map[int]time.Duration{}
+	for _, tt := range tests {
+		if base[tt.size] == 0 {
+			text := strings.Repeat("Some words, a [[link]], [another](b.md) and *emphasis* here.\n", tt.size/62)
+			base[tt.size] = fastestParse([]byte(text), 3)
+		}
+		doc := []byte(strings.Repeat(tt.unit, tt.size/len(tt.unit)) + tt.tail)
+		// Measured once, then again only if slow, so that a regression
+		// fails in seconds rather than in minutes.
+		d := fastestParse(doc, 1)
+		if d > 20*base[tt.size] {
+			d = min(d, fastestParse(doc, 2))
+		}
+		t.Logf("%s: %v, %.1f times text", tt.name, d, float64(d)/float64(base[tt.size]))
+		if d > 20*base[tt.size] {
+			t.Errorf("%s: %d bytes took %v, %.0f times as long as text of that size (%v)",
+				tt.name, len(doc), d, float64(d)/float64(base[tt.size]), base[tt.size])
+		}
+	}
+}
+
+func fastestParse(doc []byte, runs int) time.Duration {
+	best := time.Duration(1<<63 - 1)
+	for range runs {
+		start := time.Now()
+		Parse(doc)
+		best = min(best, time.Since(start))
+	}
+	return best
+}
+
+// The bounds must not change how notes within them parse: newMarkdownParser
+// and goldmark.DefaultParser build the same tree, large notes included.
+func TestMarkdownParserMatchesGoldmarkWithinItsBounds(t *testing.T) {
+	docs := append([]string{}, parseSeeds...)
+	docs = append(docs,
+		// Code spans, whose failed searches are remembered.
+		"`a ``b` c``", "\\``x` `y``", "``\\``\\``\\`` a `` b", "` `` ``` ```` a ``` b`",
+		"a `x\ny` b\n\nc `d", "``` `` ` ` `` ```", "`a` `` `b` `` ``c", "- `a\n  b`` `c\n",
+		"> ``a\n> `b` ``\n", strings.Repeat("`a ``b ", 200),
+		// Emphasis, links and references, short of the budgets.
+		"a* b", "a** b *c*", "*a* b* c* _d_ e_", "**a *b** c*", "***a** b*", "*[a *b](c.md) d* e*",
+		"snake_case_name *x* a_b_c", "2*3*4 and *a*b*c*",
+		strings.Repeat("*a_b*c_d**e_f*g**h*i_j**", 50), strings.Repeat("_* _\n", 300),
+		strings.Repeat("[a](", 100), strings.Repeat("[x]\n", 2000),
+		strings.Repeat("[a]: b\n", 1000)+"[a] [a][] [t][a]\n",
+		// Nesting just inside maxContainerDepth.
+		strings.Repeat("- ", maxContainerDepth-1)+"x\n", strings.Repeat("> ", maxContainerDepth)+"x\n",
+		strings.Repeat("1. ", maxContainerDepth-1)+"[t](a.md)\n",
+		nestedList(maxContainerDepth-1),
+		// Large notes of common shapes.
+		table(5000), links(3000), strings.Repeat("Words [l](a.md) `c` *e* [[w]] ", 2000),
+	)
+	for _, doc := range docs {
+		src := []byte(doc)
+		got := dumpTree(newMarkdownParser().Parse(text.NewReader(src)))
+		want := dumpTree(goldmark.DefaultParser().Parse(text.NewReader(src)))
+		if got != want {
+			i := 0
+			for i < min(len(got), len(want)) && got[i] == want[i] {
+				i++
+			}
+			t.Errorf("%.60q…: trees differ at byte %d:\n got …%.200s\nwant …%.200s", doc, i, got[i:], want[i:])
+		}
+	}
+}
+
+func nestedList(depth int) string {
+	var b strings.Builder
+	for i := range depth {
+		fmt.Fprintf(&b, "%s- item [[n%d]] [t](n%d.md)\n", strings.Repeat("  ", i), i, i)
+	}
+	return b.String()
+}
+
+func table(rows int) string {
+	var b strings.Builder
+	b.WriteString("| link | code | flag |\n|---|---|---|\n")
+	for i := range rows {
+		fmt.Fprintf(&b, "| [n%d](n%d.md) | `c%d` | **b** [x] |\n", i, i, i)
+	}
+	return b.String()
+}
+
+func links(items int) string {
+	var b strings.Builder
+	for i := range items {
+		fmt.Fprintf(&b, "- resolves [[n%d]] and [t](n%d.md)\n", i, i)
+	}
+	return b.String()
+}
+
+// dumpTree writes what Parse reads from a syntax tree: each node's kind,
+// position and segments.
+func dumpTree(doc ast.Node) string {
+	var b strings.Builder
+	_ = ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
+		if !entering {
+			b.WriteString(")")
+			return ast.WalkContinue, nil
+		}
+		fmt.Fprintf(&b, "(%s@%d", n.Kind(), n.Pos())
+		if n.Type() == ast.TypeBlock {
+			for i := 0; i < n.Lines().Len(); i++ {
+				s := n.Lines().At(i)
+				fmt.Fprintf(&b, " %d-%d+%d", s.Start, s.Stop, s.Padding)
+			}
+		}
+		switch n := n.(type) {
+		case *ast.Text:
+			fmt.Fprintf(&b, " %d-%d %t %t %t", n.Segment.Start, n.Segment.Stop, n.IsRaw(), n.SoftLineBreak(), n.HardLineBreak())
+		case *ast.Link:
+			fmt.Fprintf(&b, " %q %q %v", n.Destination, n.Title, n.Reference != nil)
+		case *ast.Heading:
+			fmt.Fprintf(&b, " %d", n.Level)
+		case *ast.Emphasis:
+			fmt.Fprintf(&b, " %d", n.Level)
+		}
+		return ast.WalkContinue, nil
+	})
+	return b.String()
+}
+
+// Past maxContainerDepth the markers are text of the deepest item, which
+// keeps the links in it.
+func TestNestingPastTheBoundIsText(t *testing.T) {
+	doc := strings.Repeat("- ", 100) + "[t](a.md) [[w]]\n" + strings.Repeat("> ", 100) + "[[q]]\n"
+	p := Parse([]byte(doc))
+	var targets []string
+	for _, l := range p.Links {
+		targets = append(targets, l.Target)
+	}
+	if strings.Join(targets, " ") != "a w q" {
+		t.Errorf("links %q, want a w q", targets)
+	}
+	depth, deepest := 0, 0
+	_ = ast.Walk(newMarkdownParser().Parse(text.NewReader([]byte(doc))), func(n ast.Node, entering bool) (ast.WalkStatus, error) {
+		if k := n.Kind(); k == ast.KindList || k == ast.KindBlockquote {
+			if entering {
+				depth++
+			} else {
+				depth--
+			}
+			deepest = max(deepest, depth)
+		}
+		return ast.WalkContinue, nil
+	})
+	if deepest != maxContainerDepth {
+		t.Errorf("nested %d deep, want %d", deepest, maxContainerDepth)
+	}
+}
