@@ -127,7 +127,8 @@ func (rf *refresher) run() error {
 	if err != nil {
 		return err
 	}
-	if err := rf.localChanges(cfg, tracked); err != nil {
+	files := vault.TrackedList(tracked)
+	if err := rf.localChanges(cfg, files); err != nil {
 		return err
 	}
 	if err := rf.apply(); err != nil {
@@ -140,7 +141,7 @@ func (rf *refresher) run() error {
 		return err
 	}
 	st.Parsed = rf.parsed
-	return rf.saveSnap(tracked)
+	return rf.saveSnap(files)
 }
 
 func (rf *refresher) createSnap(name string) (*snapRow, error) {
@@ -150,7 +151,7 @@ func (rf *refresher) createSnap(name string) (*snapRow, error) {
 		return nil, fmt.Errorf("creating snapshot %s: %w", name, err)
 	}
 	id, err := res.LastInsertId()
-	return &snapRow{id: id, private: vault.NewScanState(), tracked: map[string]plumbing.Hash{}, worktree: vault.NewScanState()}, err
+	return &snapRow{id: id, private: vault.NewScanState(), tracked: []vault.TrackedFile{}, worktree: vault.NewScanState()}, err
 }
 
 func (rf *refresher) clearSnap() error {
@@ -161,11 +162,11 @@ func (rf *refresher) clearSnap() error {
 	}
 	rf.snap.state = snapState{}
 	rf.snap.info = nil
-	rf.snap.tracked = map[string]plumbing.Hash{}
+	rf.snap.tracked = []vault.TrackedFile{}
 	return nil
 }
 
-func (rf *refresher) saveSnap(tracked map[string]plumbing.Hash) error {
+func (rf *refresher) saveSnap(tracked []vault.TrackedFile) error {
 	state, err := json.Marshal(rf.snap.state)
 	if err != nil {
 		return err
@@ -196,8 +197,8 @@ func (rf *refresher) saveSnap(tracked map[string]plumbing.Hash) error {
 func (rf *refresher) teamChanges(head plumbing.Hash, dir string, exclude []string) (map[string]plumbing.Hash, error) {
 	st := &rf.snap.state
 	tracked := make(map[string]plumbing.Hash, len(rf.snap.tracked))
-	for p, b := range rf.snap.tracked {
-		tracked[p] = b
+	for _, f := range rf.snap.tracked {
+		tracked[f.Path] = f.Blob
 	}
 	var err error
 	var tree plumbing.Hash
@@ -471,7 +472,7 @@ func (rf *refresher) applyGitDates(dates map[string]vault.Date, complete bool, c
 
 // localChanges finds the private notes and uncommitted working copies and
 // records what differs from the snapshot.
-func (rf *refresher) localChanges(cfg vault.Config, tracked map[string]plumbing.Hash) error {
+func (rf *refresher) localChanges(cfg vault.Config, tracked []vault.TrackedFile) error {
 	st := &rf.snap.state
 	private, err := rf.repo.PrivateDir(plumbing.NewHash(st.Root))
 	if err != nil {

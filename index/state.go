@@ -7,8 +7,6 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/go-git/go-git/v5/plumbing"
-
 	"github.com/omh-notes/omh/vault"
 )
 
@@ -35,9 +33,9 @@ type snapRow struct {
 	id       int64
 	state    snapState
 	info     []byte
-	private  *vault.ScanState         // the private folder's stat memory
-	tracked  map[string]plumbing.Hash // HEAD's note files; nil until loadWorktree
-	worktree *vault.ScanState         // the working tree's stat memory; nil until loadWorktree
+	private  *vault.ScanState    // the private folder's stat memory
+	tracked  []vault.TrackedFile // HEAD's note files, sorted; nil until loadWorktree
+	worktree *vault.ScanState    // the working tree's stat memory; nil until loadWorktree
 }
 
 // querier is what reading needs of *sql.DB and *sql.Tx alike.
@@ -69,16 +67,32 @@ func (s *snapRow) loadWorktree(q querier) error {
 	if s.tracked != nil {
 		return nil
 	}
-	var tracked, worktree []byte
-	if err := q.QueryRow(`SELECT tracked, scan_worktree FROM snap WHERE id = ?`, s.id).Scan(&tracked, &worktree); err != nil {
+	// The values are decoded in place (sql.RawBytes), not copied out first:
+	// at 10,000 notes they are megabytes, read on every command.
+	rows, err := q.Query(`SELECT tracked, scan_worktree FROM snap WHERE id = ?`, s.id)
+	if err != nil {
+		return fmt.Errorf("reading the snapshot's file list: %w", err)
+	}
+	defer rows.Close()
+	if !rows.Next() {
+		if err := rows.Err(); err != nil {
+			return fmt.Errorf("reading the snapshot's file list: %w", err)
+		}
+		return fmt.Errorf("snapshot's file list: %w", errDamaged)
+	}
+	var tracked, worktree sql.RawBytes
+	if err := rows.Scan(&tracked, &worktree); err != nil {
 		return fmt.Errorf("reading the snapshot's file list: %w", err)
 	}
 	t, err := vault.DecodeTracked(tracked)
 	if err != nil {
 		return fmt.Errorf("snapshot's file list: %w", errDamaged)
 	}
+	if t == nil {
+		t = []vault.TrackedFile{}
+	}
 	s.tracked, s.worktree = t, decodeScan(worktree)
-	return nil
+	return rows.Close()
 }
 
 // decodeScan reads a scan's stat memory. One that does not decode only

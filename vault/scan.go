@@ -11,6 +11,7 @@ import (
 	"path"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -83,10 +84,10 @@ type LocalFile struct {
 // LocalScan says where to look for local notes.
 type LocalScan struct {
 	Repo     *Repo
-	NotesDir string                   // notes root relative to the repository root
-	Exclude  []string                 // config globs
-	Tracked  map[string]plumbing.Hash // HEAD's note files: repository-relative path → blob
-	Private  string                   // the private folder; "" for none
+	NotesDir string        // notes root relative to the repository root
+	Exclude  []string      // config globs
+	Tracked  []TrackedFile // HEAD's note files, sorted by path
+	Private  string        // the private folder; "" for none
 }
 
 // Run finds the local notes: the private folder's, remembered in private,
@@ -117,6 +118,14 @@ func (ls LocalScan) Run(private, worktree *ScanState, now time.Time) ([]LocalFil
 	}
 	sort.Slice(sc.found, func(i, j int) bool { return sc.found[i].Path < sc.found[j].Path })
 	return sc.found, sc.skips, nil
+}
+
+// size is how many files and folders the state remembers.
+func (s *ScanState) size() int {
+	if s == nil {
+		return 0
+	}
+	return len(s.files) + len(s.dirs)
 }
 
 func (s *ScanState) forgetFolders() {
@@ -159,7 +168,7 @@ type scanner struct {
 
 func (ls LocalScan) newScanner(private, worktree *ScanState, now time.Time) *scanner {
 	return &scanner{LocalScan: ls, private: private, worktree: worktree, now: now.UnixNano(),
-		visited:  map[*ScanState]map[string]bool{private: {}, worktree: {}},
+		visited:  map[*ScanState]map[string]bool{private: make(map[string]bool, private.size()), worktree: make(map[string]bool, worktree.size())},
 		patterns: map[string][]gitignore.Pattern{}}
 }
 
@@ -176,44 +185,45 @@ func (sc *scanner) run() error {
 	// git's ignore rules say (git never ignores a tracked file). Their stats
 	// are taken in parallel, since one system call per note is most of what
 	// an unchanged store costs.
-	tracked := make([]string, 0, len(sc.Tracked))
-	for p := range sc.Tracked {
-		tracked = append(tracked, p)
-	}
-	sort.Strings(tracked)
-	stats := statAll(sc.Repo.Root, tracked)
-	for i, p := range tracked {
-		blob, ok, err := sc.checkStat(sc.worktree, p, filepath.Join(sc.Repo.Root, filepath.FromSlash(p)), stats[i])
+	stats := statAll(sc.Repo.Root, sc.Tracked)
+	for i, f := range sc.Tracked {
+		if !stats[i].ok {
+			continue
+		}
+		blob, ok, err := sc.checkStat(sc.worktree, f.Path, sc.Repo.Root, stats[i].FileStat)
 		if err != nil {
 			return err
 		}
-		if ok && blob != sc.Tracked[p] {
-			sc.addWorktree(p, blob)
+		if ok && blob != f.Blob {
+			sc.addWorktree(f.Path, blob)
 		}
 	}
 	root := filepath.Join(sc.Repo.Root, filepath.FromSlash(sc.NotesDir))
 	return sc.walk(sc.worktree, root, "")
 }
 
-// statAll lstats files under root on every core; a nil entry means the file
-// is gone or not a regular file.
-func statAll(root string, rels []string) []os.FileInfo {
-	out := make([]os.FileInfo, len(rels))
+// statAll lstats files under root on every core. A file that is gone or
+// not a regular file gets ok false.
+func statAll(root string, files []TrackedFile) []statResult {
+	out := make([]statResult, len(files))
 	workers := runtime.GOMAXPROCS(0)
 	var wg sync.WaitGroup
 	for w := 0; w < workers; w++ {
 		wg.Add(1)
 		go func(w int) {
 			defer wg.Done()
-			for i := w; i < len(rels); i += workers {
-				if fi, err := os.Lstat(filepath.Join(root, filepath.FromSlash(rels[i]))); err == nil && fi.Mode().IsRegular() {
-					out[i] = fi
-				}
+			for i := w; i < len(files); i += workers {
+				out[i].FileStat, out[i].ok = lstatRegular(filepath.Join(root, filepath.FromSlash(files[i].Path)))
 			}
 		}(w)
 	}
 	wg.Wait()
 	return out
+}
+
+type statResult struct {
+	FileStat
+	ok bool
 }
 
 func (sc *scanner) addWorktree(p string, blob plumbing.Hash) {
@@ -258,10 +268,10 @@ func (sc *scanner) walk(state *ScanState, root, rel string) error {
 			continue
 		}
 		repoRel := path.Join(sc.NotesDir, fileRel)
-		if _, isTracked := sc.Tracked[repoRel]; isTracked || Excluded(sc.Exclude, fileRel) {
+		if sc.isTracked(repoRel) || Excluded(sc.Exclude, fileRel) {
 			continue
 		}
-		blob, ok, err := sc.check(state, repoRel, filepath.Join(abs, name))
+		blob, ok, err := sc.check(state, repoRel, sc.Repo.Root)
 		if err != nil {
 			return err
 		}
@@ -277,9 +287,14 @@ func (sc *scanner) walk(state *ScanState, root, rel string) error {
 	return nil
 }
 
+func (sc *scanner) isTracked(p string) bool {
+	_, found := slices.BinarySearchFunc(sc.Tracked, p, func(f TrackedFile, p string) int { return strings.Compare(f.Path, p) })
+	return found
+}
+
 func (sc *scanner) privateNote(root, rel string) error {
 	abs := filepath.Join(root, filepath.FromSlash(rel))
-	blob, ok, err := sc.check(sc.private, rel, abs)
+	blob, ok, err := sc.check(sc.private, rel, root)
 	if err != nil || !ok {
 		return err
 	}
@@ -334,20 +349,18 @@ func (sc *scanner) list(abs, rel string, worktree bool) (seenDir, error) {
 // check returns the blob id of the file at abs, hashing it only when its
 // stat differs from the last scan's or it was racy then. ok is false when
 // the file is gone or not a regular file.
-func (sc *scanner) check(state *ScanState, rel, abs string) (plumbing.Hash, bool, error) {
-	fi, err := os.Lstat(abs)
-	if err != nil || !fi.Mode().IsRegular() {
-		fi = nil
-	}
-	return sc.checkStat(state, rel, abs, fi)
-}
-
-func (sc *scanner) checkStat(state *ScanState, rel, abs string, fi os.FileInfo) (plumbing.Hash, bool, error) {
-	if fi == nil {
+func (sc *scanner) check(state *ScanState, rel, root string) (plumbing.Hash, bool, error) {
+	st, ok := lstatRegular(filepath.Join(root, filepath.FromSlash(rel)))
+	if !ok {
 		return plumbing.ZeroHash, false, nil
 	}
+	return sc.checkStat(state, rel, root, st)
+}
+
+// checkStat is check for a regular file whose stat is st, at rel under
+// root.
+func (sc *scanner) checkStat(state *ScanState, rel, root string, st FileStat) (plumbing.Hash, bool, error) {
 	sc.visited[state][rel] = true
-	st := statOf(fi)
 	prev, ok := state.files[rel]
 	if ok && prev.FileStat == st && prev.Checked-prev.Mtime >= racyWindow {
 		return prev.Blob, true, nil
@@ -359,7 +372,7 @@ func (sc *scanner) checkStat(state *ScanState, rel, abs string, fi os.FileInfo) 
 			return blob, true, nil
 		}
 	}
-	blob, st, err := hashFile(abs)
+	blob, st, err := hashFile(filepath.Join(root, filepath.FromSlash(rel)))
 	if errors.Is(err, fs.ErrNotExist) {
 		return plumbing.ZeroHash, false, nil
 	}

@@ -34,7 +34,7 @@ func newScanFixture(t *testing.T) *scanFixture {
 }
 
 // tracked lists HEAD's notes under notes/ the way the team layer does.
-func (f *scanFixture) tracked(t *testing.T) map[string]plumbing.Hash {
+func (f *scanFixture) tracked(t *testing.T) []TrackedFile {
 	head, err := f.r.Head()
 	if err != nil {
 		t.Fatal(err)
@@ -51,7 +51,7 @@ func (f *scanFixture) tracked(t *testing.T) map[string]plumbing.Hash {
 	for _, c := range changes {
 		out[c.New.Path] = c.New.Blob
 	}
-	return out
+	return TrackedList(out)
 }
 
 // scan runs a scan as of a moment well after every write, so no file is

@@ -13,3 +13,19 @@ func statOf(fi os.FileInfo) FileStat {
 	}
 	return st
 }
+
+// lstatRegular is os.Lstat and statOf for a regular file, without the
+// allocations of an os.FileInfo: a scan makes one call per note.
+func lstatRegular(path string) (FileStat, bool) {
+	var s syscall.Stat_t
+	for {
+		err := syscall.Lstat(path, &s)
+		if err == syscall.EINTR {
+			continue
+		}
+		if err != nil || s.Mode&syscall.S_IFMT != syscall.S_IFREG {
+			return FileStat{}, false
+		}
+		return FileStat{Size: s.Size, Mtime: s.Mtimespec.Nano(), Ctime: s.Ctimespec.Nano(), Ino: s.Ino}, true
+	}
+}

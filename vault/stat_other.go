@@ -9,3 +9,11 @@ import "os"
 func statOf(fi os.FileInfo) FileStat {
 	return FileStat{Size: fi.Size(), Mtime: fi.ModTime().UnixNano()}
 }
+
+func lstatRegular(path string) (FileStat, bool) {
+	fi, err := os.Lstat(path)
+	if err != nil || !fi.Mode().IsRegular() {
+		return FileStat{}, false
+	}
+	return statOf(fi), true
+}
