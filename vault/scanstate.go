@@ -19,7 +19,10 @@ const scanStateMagic = "omhscan3"
 
 // MarshalBinary encodes the state deterministically (sorted by path).
 func (s *ScanState) MarshalBinary() ([]byte, error) {
-	b := []byte(scanStateMagic)
+	// Sized for the files up front: growing a megabyte by doubling costs
+	// more than encoding it.
+	b := make([]byte, 0, 128*(len(s.files)+len(s.dirs))+1024)
+	b = append(b, scanStateMagic...)
 	b = binary.AppendUvarint(b, uint64(len(s.files)))
 	var prev fileDelta
 	for _, p := range sortedKeys(s.files) {
@@ -234,7 +237,7 @@ func TrackedList(tracked map[string]plumbing.Hash) []TrackedFile {
 // EncodeTracked packs files, sorted by path, each path stored as the length
 // it shares with the previous one plus the rest.
 func EncodeTracked(files []TrackedFile) []byte {
-	b := []byte{}
+	b := make([]byte, 0, 64*len(files))
 	prev := ""
 	for _, f := range files {
 		shared := sharedPrefix(prev, f.Path)
