@@ -14,10 +14,12 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
 	"syscall"
+	"time"
 
 	"modernc.org/sqlite"
 	sqlite3 "modernc.org/sqlite/lib"
@@ -25,10 +27,12 @@ import (
 	"github.com/omh-notes/omh/retrieve"
 )
 
-// SchemaVersion changes whenever the tables or any stored encoding change.
-// With the tokenizer's version it names the database file, so a binary that
-// reads differently never opens an older file: it builds its own, and no
-// command pays for a version check.
+// SchemaVersion changes whenever the tables or any stored encoding change,
+// except an encoding that carries its own version (the scan state's magic:
+// one its reader does not know costs a cold scan, not a rebuild). With the
+// tokenizer's version it names the database file, so a binary that reads
+// differently never opens an older file: it builds its own, and no command
+// pays for a version check.
 const SchemaVersion = 4
 
 var filePrefix = fmt.Sprintf("cache-s%dt%d-", SchemaVersion, retrieve.TokenizerVersion)
@@ -58,10 +62,75 @@ func Open(commonDir string) (*Cache, error) {
 	if err != nil {
 		return nil, err
 	}
+	removeAbandoned(dir, time.Now())
 	if len(gens) == 0 {
 		return startGeneration(dir, 0)
 	}
 	return open(dir, gens[len(gens)-1])
+}
+
+// abandonAfter is how long the cache of another omh version (another schema
+// or tokenizer) may go unwritten before this one removes it. It is not
+// removed at once: an older omh may still run beside this one (a hook can
+// call another binary than the shell does), and each would rebuild what the
+// other removed. Without this, every upgrade would leave a cache as large
+// as the last behind.
+const abandonAfter = 14 * 24 * time.Hour
+
+// removeAbandoned removes other omh versions' cache generations that no
+// process uses and that nothing has written for abandonAfter. Like the
+// removal of this version's old generations, it is tidying: what it cannot
+// do it leaves for a later command.
+func removeAbandoned(dir string, now time.Time) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return
+	}
+	for _, e := range entries {
+		name := e.Name()
+		if strings.HasPrefix(name, filePrefix) || !isCacheFile(name) {
+			continue
+		}
+		db := filepath.Join(dir, name)
+		if now.Sub(lastWritten(db)) > abandonAfter {
+			removeIfUnused(db)
+		}
+	}
+}
+
+// isCacheFile reports whether name is a cache database of some omh version:
+// cache-s<schema>t<tokenizer>-<generation>.db.
+func isCacheFile(name string) bool {
+	rest, ok := strings.CutPrefix(name, "cache-s")
+	if !ok {
+		return false
+	}
+	rest, ok = strings.CutSuffix(rest, ".db")
+	if !ok {
+		return false
+	}
+	schema, rest, ok := strings.Cut(rest, "t")
+	if !ok {
+		return false
+	}
+	tokenizer, gen, ok := strings.Cut(rest, "-")
+	return ok && isNumber(schema) && isNumber(tokenizer) && isNumber(gen)
+}
+
+func isNumber(s string) bool {
+	_, err := strconv.ParseUint(s, 10, 32)
+	return err == nil
+}
+
+// lastWritten is the newest modification time among a database's files.
+func lastWritten(db string) time.Time {
+	var last time.Time
+	for _, suffix := range slices.Concat(sqliteSuffixes, []string{".use"}) {
+		if fi, err := os.Stat(db + suffix); err == nil && fi.ModTime().After(last) {
+			last = fi.ModTime()
+		}
+	}
+	return last
 }
 
 // lockGenerations serializes the choice and the making of a new generation
@@ -282,7 +351,7 @@ func (c *Cache) Replace() (*Cache, error) {
 }
 
 // removeIfUnused deletes a generation's files when no process holds its use
-// lock, removing other schemas' files too is left to them.
+// lock.
 func removeIfUnused(path string) {
 	use, err := os.OpenFile(path+".use", os.O_RDWR, 0)
 	if err != nil {

@@ -6,7 +6,11 @@ import (
 	"os/exec"
 	"path/filepath"
 	"reflect"
+	"slices"
+	"strings"
+	"syscall"
 	"testing"
+	"time"
 )
 
 // Two processes that find one cache damaged must end in one new generation.
@@ -91,5 +95,69 @@ func TestCreatingAGenerationRemovesOnlyTempFilesOfDeadProcesses(t *testing.T) {
 		if _, err := os.Stat(f); err != nil {
 			t.Errorf("%s was removed while its process runs or by another schema: %v", filepath.Base(f), err)
 		}
+	}
+}
+
+// Every upgrade of omh that changes the schema or the tokenizer starts a new
+// cache file. Catches the old ones staying forever (37 MB at 10,000 notes),
+// and removing one too eagerly: while another omh version still uses or
+// recently wrote its cache, removing it would make the two rebuild in turn.
+func TestAnotherVersionsCacheIsRemovedOnlyWhenAbandoned(t *testing.T) {
+	common := t.TempDir()
+	dir := filepath.Join(common, "omh")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	long := time.Now().Add(-abandonAfter - time.Hour)
+	write := func(name string, mtime time.Time, suffixes ...string) {
+		for _, s := range append([]string{""}, suffixes...) {
+			p := filepath.Join(dir, name+s)
+			if err := os.WriteFile(p, []byte("x"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.Chtimes(p, mtime, mtime); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	write("cache-s1t1-1.db", long, "-wal", "-shm", ".use") // abandoned: removed
+	write("cache-s2t1-3.db", long, ".use")                 // abandoned, but in use: kept
+	write("cache-s3t1-1.db", long, ".use")                 // its -wal is recent: kept
+	write("cache-s3t1-1.db-wal", time.Now())
+	write("cache-s3t2-7.db", time.Now(), ".use") // recent: kept
+	write("cache-notes.db", long)                // not a cache's name: kept
+	write("cache-s1t1-1.db.backup", long)        // not a cache's name: kept
+	inUse, err := os.OpenFile(filepath.Join(dir, "cache-s2t1-3.db.use"), os.O_RDWR, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer inUse.Close()
+	if err := syscall.Flock(int(inUse.Fd()), syscall.LOCK_SH); err != nil {
+		t.Fatal(err)
+	}
+
+	c, err := Open(common)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// This version's own files are the business of other tests.
+	var got []string
+	for _, e := range entries {
+		if !strings.HasPrefix(e.Name(), filePrefix) {
+			got = append(got, e.Name())
+		}
+	}
+	want := []string{
+		"cache-notes.db", "cache-s1t1-1.db.backup", "cache-s2t1-3.db", "cache-s2t1-3.db.use",
+		"cache-s3t1-1.db", "cache-s3t1-1.db-wal", "cache-s3t1-1.db.use", "cache-s3t2-7.db", "cache-s3t2-7.db.use",
+		"generation.lock",
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("cache folder holds\n%v\nwant\n%v", got, want)
 	}
 }
