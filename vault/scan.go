@@ -395,7 +395,10 @@ func (sc *scanner) fromIndex(rel string, st FileStat) (plumbing.Hash, bool) {
 		sc.gitIndex, sc.indexTime = readGitIndex(filepath.Join(sc.Repo.GitDir, "index"))
 	}
 	e, ok := sc.gitIndex[rel]
-	if !ok || e.Stage != index.Merged || e.SkipWorktree || e.IntentToAdd {
+	// A merged entry is stage 0 as git writes it and go-git decodes it;
+	// go-git's index.Merged constant is 1, and comparing with it made every
+	// first scan hash every file.
+	if !ok || e.Stage != 0 || e.SkipWorktree || e.IntentToAdd {
 		return plumbing.ZeroHash, false
 	}
 	mtime, ctime := e.ModifiedAt.UnixNano(), e.CreatedAt.UnixNano()

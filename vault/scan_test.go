@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/format/index"
 
 	"github.com/omh-notes/omh/vault/vaulttest"
 )
@@ -178,5 +179,51 @@ func TestARacyFileIsReadAgain(t *testing.T) {
 	second, _, err := ls.Run(f.private, f.worktree, fi.ModTime().Add(time.Second))
 	if err != nil || len(second) != 1 || second[0].Blob == first[0].Blob {
 		t.Errorf("the rewrite was missed: %v %v", second, err)
+	}
+}
+
+// A first scan takes a clean file's blob id from git's index, as git does,
+// rather than hashing every file. Caught go-git's index.Merged (1), which no
+// decoded entry of a clean index carries (0), making every first scan hash
+// the whole working tree. The index is doctored to name another blob for
+// notes/a.md with its stat data intact: only a scan that trusts the index
+// sees that blob.
+func TestAFirstScanTakesBlobIdsFromGitsIndex(t *testing.T) {
+	f := newScanFixture(t)
+	path := filepath.Join(f.repo.Dir, ".git", "index")
+	file, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var idx index.Index
+	err = index.NewDecoder(file).Decode(&idx)
+	file.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	doctored := HashBytes([]byte("# Not what the file holds\n"))
+	e, err := idx.Entry("notes/a.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.Hash = doctored
+	out, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := index.NewEncoder(out).Encode(&idx); err != nil {
+		t.Fatal(err)
+	}
+	out.Close()
+	// Dated after the files, so none of them is racy against it.
+	later := time.Now().Add(time.Minute)
+	if err := os.Chtimes(path, later, later); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := f.scan(t, true), []string{"a=notes/a.md"}; !reflect.DeepEqual(got, want) {
+		t.Fatalf("first scan found %v, want %v: the index's blob id was not used", got, want)
+	}
+	if blob := f.worktree.files["notes/a.md"].Blob; blob != doctored {
+		t.Errorf("notes/a.md has blob %s, want the index's %s", blob, doctored)
 	}
 }
