@@ -44,8 +44,12 @@ func (r *Repo) StepOf(commit plumbing.Hash, shallow map[plumbing.Hash]bool) (Ste
 			parentTree = p.TreeHash
 		}
 	}
-	w := treeDiff{repo: r, keepOmh: true}
-	if err := w.diff(parentTree, c.TreeHash, ""); err != nil {
+	r.stepMu.Lock()
+	w := treeDiff{repo: r, keepOmh: true, known: r.stepTrees, read: map[plumbing.Hash][]byte{}}
+	err = w.diff(parentTree, c.TreeHash, "")
+	r.stepTrees = w.read
+	r.stepMu.Unlock()
+	if err != nil {
 		return Step{}, err
 	}
 	for _, ch := range w.changes {

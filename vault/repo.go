@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 
 	"github.com/go-git/go-billy/v5/osfs"
 	"github.com/go-git/go-git/v5/config"
@@ -30,6 +31,11 @@ type Repo struct {
 	Root      string // the working tree's top folder
 	GitDir    string // this working tree's git directory (differs per linked worktree)
 	CommonDir string // the directory every worktree of the clone shares
+
+	// stepTrees are the trees the last StepOf read: walking history back,
+	// a commit's parent tree is the next step's own, so each is read once.
+	stepMu    sync.Mutex
+	stepTrees map[plumbing.Hash][]byte
 }
 
 // OpenRepo finds the working tree containing dir and opens it. Linked

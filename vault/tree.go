@@ -1,8 +1,10 @@
 package vault
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"path"
 	"strings"
 
@@ -74,27 +76,102 @@ type treeDiff struct {
 	keepOmh bool // history walks see every note path, omh's folder included
 	changes []NoteChange
 	skips   []Skip
+	known   map[plumbing.Hash][]byte // trees read before, by id; may be nil
+	read    map[plumbing.Hash][]byte // trees this diff read, when not nil
 }
 
-// entries reads a tree's entries; the zero hash is the empty tree.
-func (w *treeDiff) entries(h plumbing.Hash) ([]object.TreeEntry, error) {
+// rawTree reads a tree object's bytes; the zero hash is the empty tree.
+// A diff walks the bytes rather than go-git's decoded entries: a history
+// walk diffs a folder's tree once per commit that touched it, most entries
+// are the same on both sides, and decoding them allocated a name each (at
+// 30,000 notes in 35 folders, a quarter of a cold index).
+func (w *treeDiff) rawTree(h plumbing.Hash) ([]byte, error) {
 	if h.IsZero() {
 		return nil, nil
 	}
-	t, err := object.GetTree(w.repo.Objects, h)
+	if b, ok := w.known[h]; ok {
+		if w.read != nil {
+			w.read[h] = b
+		}
+		return b, nil
+	}
+	obj, err := w.repo.Objects.EncodedObject(plumbing.TreeObject, h)
 	if err != nil {
 		return nil, fmt.Errorf("reading tree %s: %w", h, err)
 	}
-	return t.Entries, nil
+	rd, err := obj.Reader()
+	if err != nil {
+		return nil, fmt.Errorf("reading tree %s: %w", h, err)
+	}
+	defer rd.Close()
+	b := make([]byte, obj.Size())
+	if _, err := io.ReadFull(rd, b); err != nil {
+		return nil, fmt.Errorf("reading tree %s: %w", h, err)
+	}
+	if w.read != nil {
+		w.read[h] = b
+	}
+	return b, nil
 }
 
-// gitOrder is the key git sorts tree entries by: a folder's name sorts as
-// if it ended in "/".
-func gitOrder(e object.TreeEntry) string {
-	if e.Mode == filemode.Dir {
-		return e.Name + "/"
+// rawEntry is one entry of a tree object: "<octal mode> <name>\x00<id>".
+// raw is the whole entry, so equal entries compare as equal bytes.
+type rawEntry struct {
+	raw  []byte
+	mode filemode.FileMode
+	name []byte
+	id   plumbing.Hash
+}
+
+var errBadTree = errors.New("malformed tree object")
+
+// nextEntry splits the first entry off b.
+func nextEntry(b []byte) (rawEntry, []byte, error) {
+	sp := bytes.IndexByte(b, ' ')
+	nul := bytes.IndexByte(b, 0)
+	if sp <= 0 || nul <= sp+1 || len(b) < nul+1+len(plumbing.ZeroHash) {
+		return rawEntry{}, nil, errBadTree
 	}
-	return e.Name
+	var mode uint32
+	for _, c := range b[:sp] {
+		if c < '0' || c > '7' {
+			return rawEntry{}, nil, errBadTree
+		}
+		mode = mode<<3 | uint32(c-'0')
+	}
+	end := nul + 1 + len(plumbing.ZeroHash)
+	e := rawEntry{raw: b[:end], mode: filemode.FileMode(mode), name: b[sp+1 : nul]}
+	copy(e.id[:], b[nul+1:end])
+	return e, b[end:], nil
+}
+
+// gitOrder compares two entries the way git sorts a tree: a folder's name
+// sorts as if it ended in "/".
+func gitOrder(a, b rawEntry) int {
+	n := min(len(a.name), len(b.name))
+	if c := bytes.Compare(a.name[:n], b.name[:n]); c != 0 {
+		return c
+	}
+	return int(after(a, n)) - int(after(b, n))
+}
+
+// after is the byte git compares at position n of e's name.
+func after(e rawEntry, n int) byte {
+	switch {
+	case n < len(e.name):
+		return e.name[n]
+	case e.mode == filemode.Dir:
+		return '/'
+	}
+	return 0
+}
+
+// treeEntry is e as go-git's type, the zero entry for an absent side.
+func (e rawEntry) treeEntry() object.TreeEntry {
+	if e.raw == nil {
+		return object.TreeEntry{}
+	}
+	return object.TreeEntry{Name: string(e.name), Mode: e.mode, Hash: e.id}
 }
 
 // diff walks two trees' entries together, as git stores them sorted, and
@@ -103,25 +180,39 @@ func (w *treeDiff) diff(old, new plumbing.Hash, rel string) error {
 	if old == new {
 		return nil
 	}
-	a, err := w.entries(old)
+	a, err := w.rawTree(old)
 	if err != nil {
 		return err
 	}
-	b, err := w.entries(new)
+	b, err := w.rawTree(new)
 	if err != nil {
 		return err
 	}
-	for i, j := 0, 0; i < len(a) || j < len(b); {
-		var ea, eb object.TreeEntry
-		switch {
-		case j == len(b) || (i < len(a) && gitOrder(a[i]) < gitOrder(b[j])):
-			ea, i = a[i], i+1
-		case i == len(a) || gitOrder(b[j]) < gitOrder(a[i]):
-			eb, j = b[j], j+1
-		default:
-			ea, eb, i, j = a[i], b[j], i+1, j+1
+	var ea, eb rawEntry
+	for len(a) > 0 || len(b) > 0 || ea.raw != nil || eb.raw != nil {
+		if ea.raw == nil && len(a) > 0 {
+			if ea, a, err = nextEntry(a); err != nil {
+				return fmt.Errorf("tree %s: %w", old, err)
+			}
 		}
-		if err := w.entry(ea, eb, rel); err != nil {
+		if eb.raw == nil && len(b) > 0 {
+			if eb, b, err = nextEntry(b); err != nil {
+				return fmt.Errorf("tree %s: %w", new, err)
+			}
+		}
+		var oldSide, newSide rawEntry
+		switch {
+		case eb.raw == nil || (ea.raw != nil && gitOrder(ea, eb) < 0):
+			oldSide, ea = ea, rawEntry{}
+		case ea.raw == nil || gitOrder(eb, ea) < 0:
+			newSide, eb = eb, rawEntry{}
+		default:
+			oldSide, newSide, ea, eb = ea, eb, rawEntry{}, rawEntry{}
+			if bytes.Equal(oldSide.raw, newSide.raw) {
+				continue
+			}
+		}
+		if err := w.entry(oldSide.treeEntry(), newSide.treeEntry(), rel); err != nil {
 			return err
 		}
 	}
