@@ -39,7 +39,7 @@ MUTATIONS = [
      "\t\tfor _, l := range r.Links {"),
     ("a blob through a citation that no longer stands", "find/proof.go",
      "err != nil || s.State != Current {",
-     "err != nil {"),
+     "err != nil || s.State != s.State {"),
     ("private notes ignore the as-of day", "index/refresher.go",
      "if b.meta.Recorded == \"\" || b.meta.Recorded > rf.target.day {",
      "if b.meta.Recorded == \"\" {"),
