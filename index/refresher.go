@@ -323,8 +323,11 @@ func (rf *refresher) reportBlob(path string, m blobMeta) {
 		rf.warn("%s is %d bytes; only the first %d are indexed", path, m.Size, maxNoteBytes)
 	}
 	for _, p := range m.Problems {
-		if strings.HasPrefix(p.Rule, "frontmatter-") {
+		switch {
+		case strings.HasPrefix(p.Rule, "frontmatter-"):
 			rf.warn("%s:%d: %s; the note is indexed from its body", path, p.Line, p.Message)
+		case p.Rule == "markdown-too-costly":
+			rf.warn("%s:%d: %s", path, p.Line, p.Message)
 		}
 	}
 }

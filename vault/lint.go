@@ -48,6 +48,7 @@ var LintRules = []LintRule{
 	{"team-links-local", SevError, "a team note (or a working copy under the notes root) links to a note that exists only on this machine; an error for verdict links, a warning for others"},
 	{"links-only-local", SevWarning, "every note a team note links to is local only"},
 	{"orphan", SevWarning, "no note links to this one and it links to none"},
+	{"markdown-too-costly", SevWarning, "part of the note is too costly to parse as markdown (thousands of unclosed brackets or emphasis marks in one paragraph), so links there are read as plain text"},
 }
 
 // Verdicts are the verbs that decide another record's state (SPEC §7).
@@ -233,6 +234,8 @@ func (l *linter) frontmatter() {
 			l.add("frontmatter", SevError, p.Line, p.Message, `end the frontmatter with a line holding only "---"`)
 		case p.Rule == "field-type":
 			l.add("frontmatter", SevError, p.Line, p.Message, "write the field as a string, or a list of strings where a list is allowed")
+		case p.Rule == "markdown-too-costly":
+			l.add(p.Rule, SevWarning, p.Line, p.Message, "break the paragraph or table with blank lines, or split the note")
 		default:
 			l.add("frontmatter", SevError, p.Line, p.Message, "fix the YAML between the --- lines: one \"name: value\" per line, lists as [a, b]")
 		}

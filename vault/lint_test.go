@@ -139,6 +139,14 @@ func TestLintRuleProseInList(t *testing.T) {
 	}
 }
 
+func TestLintRuleMarkdownTooCostly(t *testing.T) {
+	f := lintStore(t, fx{key: "c", content: "# C\n\nSee [[a]].\n\n" + strings.Repeat("[a](", 20000) + "\n"})
+	onlyRule(t, f, "markdown-too-costly", SevWarning)
+	if len(f) != 1 || f[0].Line != 5 {
+		t.Errorf("%+v", f)
+	}
+}
+
 func TestLintRuleDanglingLink(t *testing.T) {
 	f := lintStore(t, fx{key: "c", content: "# C\n\n[[a]] and [[nowhere]] and ![[diagram.png]] and [out](../../README.md)\n"})
 	onlyRule(t, f, "dangling-link", SevError)

@@ -84,9 +84,14 @@ func Parse(content []byte) Parsed {
 // body, so every offset it reports is shifted by BodyStart.
 func (p *Parsed) parseBody(content []byte) {
 	src := content[p.BodyStart:]
-	doc := newMarkdownParser().Parse(text.NewReader(src))
+	md, budget := newMarkdownParser()
+	doc := md.Parse(text.NewReader(src))
 	nodes := collectNodes(doc, src)
 	lines := newLineStarts(content)
+	if budget.stoppedAt >= 0 {
+		p.problem(lines.line(p.BodyStart+budget.stoppedAt), "markdown-too-costly",
+			"markdown from here on is too costly to parse in full, so its links and code spans are read as plain text")
+	}
 	for _, h := range nodes.headings {
 		p.addHeading(h, src, lines)
 	}

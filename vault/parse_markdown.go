@@ -28,7 +28,7 @@ import (
 // newMarkdownParser is goldmark's default parser with each of these
 // bounded. Notes that come near no bound parse exactly as with
 // goldmark.DefaultParser; past a bound, the syntax involved reads as text.
-func newMarkdownParser() parser.Parser {
+func newMarkdownParser() (parser.Parser, *inlineBudget) {
 	var blocks []util.PrioritizedValue
 	for _, v := range parser.DefaultBlockParsers() {
 		switch v.Value {
@@ -37,7 +37,7 @@ func newMarkdownParser() parser.Parser {
 		}
 		blocks = append(blocks, v)
 	}
-	budget := &inlineBudget{note: noteInlineBudget, failedRuns: map[int]int{}, openers: map[byte][]int{}}
+	budget := &inlineBudget{note: noteInlineBudget, stoppedAt: -1, failedRuns: map[int]int{}, openers: map[byte][]int{}}
 	var inlines []util.PrioritizedValue
 	for _, v := range parser.DefaultInlineParsers() {
 		p := budgeted{InlineParser: v.Value.(parser.InlineParser), budget: budget}
@@ -60,7 +60,7 @@ func newMarkdownParser() parser.Parser {
 	}
 	return parser.NewParser(parser.WithBlockParsers(blocks...),
 		parser.WithInlineParsers(inlines...),
-		parser.WithParagraphTransformers(transformers...))
+		parser.WithParagraphTransformers(transformers...)), budget
 }
 
 // maxContainerDepth bounds nested lists and blockquotes. Each level makes
@@ -90,16 +90,21 @@ func (d depthLimited) Open(parent ast.Node, reader text.Reader, pc parser.Contex
 // that does not close is retried from every "](", a code span from every
 // backtick run. Each attempt is charged what it may have scanned, in bytes
 // or lines, and a block, or a note, that has spent its budget gets no more
-// inline syntax parsed. Notes spend far less: a 5,000-row table with two
-// links in every row, the costliest shape found, spends 25 M of a block's
-// 32 M. Spending a note's budget takes goldmark a fraction of a second.
+// inline syntax parsed; Parse then reports where it stopped. The costliest
+// ordinary shape is a long table, which goldmark reads as one paragraph in
+// which every bracketed label that is not an inline link makes it walk the
+// lines below: 12,000 rows each ending "[x] |" spend 72 M (a unit is one to
+// a few nanoseconds of goldmark's time). A block's budget holds a table of
+// one such label a row up to the 512 KB a note is indexed from; spending a
+// note's budget takes goldmark well under a second.
 const (
-	blockInlineBudget = 1 << 25
-	noteInlineBudget  = 1 << 26
+	blockInlineBudget = 1 << 27
+	noteInlineBudget  = 1 << 28
 )
 
 type inlineBudget struct {
-	note int // left for the note
+	note      int // left for the note
+	stoppedAt int // offset in the source where syntax was first left unparsed; -1 while none was
 
 	block      ast.Node       // whose inline content is being parsed
 	left       int            // left for block
@@ -191,10 +196,13 @@ type budgeted struct {
 func (p budgeted) Parse(parent ast.Node, block text.Reader, pc parser.Context) ast.Node {
 	b := p.budget
 	b.enter(parent)
+	line, seg := block.PeekLine()
 	if b.spent() {
+		if b.stoppedAt < 0 {
+			b.stoppedAt = seg.Start
+		}
 		return nil
 	}
-	line, seg := block.PeekLine()
 	if len(line) == 0 {
 		return p.InlineParser.Parse(parent, block, pc)
 	}
@@ -209,13 +217,19 @@ func (p budgeted) Parse(parent ast.Node, block text.Reader, pc parser.Context) a
 		return n
 	}
 	closing := p.kind == linkSyntax && line[0] == ']'
+	linesBelow := 0
 	if closing {
-		// Closing a link label reads the label back through the block
-		// reader, which looks for its line from the block's last line.
 		at, _ := block.Position()
-		b.charge(parent.Lines().Len() - at)
+		linesBelow = parent.Lines().Len() - at
 	}
 	n := p.InlineParser.Parse(parent, block, pc)
+	if closing && (n == nil || len(line) < 2 || line[1] != '(') {
+		// A label that does not close an inline link is looked up as a
+		// reference: goldmark reads it back through the block reader,
+		// which finds its line by walking back from the block's last line.
+		// A table row ending "[x] |" costs that walk on every row.
+		b.charge(linesBelow)
+	}
 	switch {
 	case n == nil && closing:
 		b.charge(destinationReach(line))
