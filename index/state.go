@@ -67,8 +67,9 @@ func (s *snapRow) loadWorktree(q querier) error {
 	if s.tracked != nil {
 		return nil
 	}
-	// The values are decoded in place (sql.RawBytes), not copied out first:
-	// at 10,000 notes they are megabytes, read on every command.
+	// The values are decoded from the driver's copy (sql.RawBytes) without
+	// database/sql making another: at 10,000 notes they are megabytes, read
+	// on every command.
 	rows, err := q.Query(`SELECT tracked, scan_worktree FROM snap WHERE id = ?`, s.id)
 	if err != nil {
 		return fmt.Errorf("reading the snapshot's file list: %w", err)
