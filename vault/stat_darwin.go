@@ -1,31 +1,7 @@
 package vault
 
-import (
-	"os"
-	"syscall"
-)
+import "syscall"
 
-func statOf(fi os.FileInfo) FileStat {
-	st := FileStat{Size: fi.Size(), Mtime: fi.ModTime().UnixNano()}
-	if sys, ok := fi.Sys().(*syscall.Stat_t); ok {
-		st.Ctime = sys.Ctimespec.Nano()
-		st.Ino = sys.Ino
-	}
-	return st
-}
-
-// lstatRegular is os.Lstat and statOf for a regular file, without the
-// allocations of an os.FileInfo: a scan makes one call per note.
-func lstatRegular(path string) (FileStat, bool) {
-	var s syscall.Stat_t
-	for {
-		err := syscall.Lstat(path, &s)
-		if err == syscall.EINTR {
-			continue
-		}
-		if err != nil || s.Mode&syscall.S_IFMT != syscall.S_IFREG {
-			return FileStat{}, false
-		}
-		return FileStat{Size: s.Size, Mtime: s.Mtimespec.Nano(), Ctime: s.Ctimespec.Nano(), Ino: s.Ino}, true
-	}
+func statOfSys(s *syscall.Stat_t) FileStat {
+	return FileStat{Size: s.Size, Mtime: s.Mtimespec.Nano(), Ctime: s.Ctimespec.Nano(), Ino: s.Ino}
 }
