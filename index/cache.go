@@ -58,11 +58,12 @@ func Open(commonDir string) (*Cache, error) {
 	if err != nil {
 		return nil, err
 	}
-	gens, err := generations(dir)
+	entries, err := os.ReadDir(dir)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("listing the cache folder: %w", err)
 	}
-	removeAbandoned(dir, time.Now())
+	gens := generationsIn(entries)
+	removeAbandoned(dir, entries, time.Now())
 	if len(gens) == 0 {
 		return startGeneration(dir, 0)
 	}
@@ -77,15 +78,11 @@ func Open(commonDir string) (*Cache, error) {
 // as the last behind.
 const abandonAfter = 14 * 24 * time.Hour
 
-// removeAbandoned removes other omh versions' cache generations that no
-// process uses and that nothing has written for abandonAfter. Like the
-// removal of this version's old generations, it is tidying: what it cannot
-// do it leaves for a later command.
-func removeAbandoned(dir string, now time.Time) {
-	entries, err := os.ReadDir(dir)
-	if err != nil {
-		return
-	}
+// removeAbandoned removes, of the cache folder's entries, other omh
+// versions' generations that no process uses and that nothing has written
+// for abandonAfter. Like the removal of this version's old generations, it
+// is tidying: what it cannot do it leaves for a later command.
+func removeAbandoned(dir string, entries []os.DirEntry, now time.Time) {
 	for _, e := range entries {
 		name := e.Name()
 		if strings.HasPrefix(name, filePrefix) || !isCacheFile(name) {
@@ -202,6 +199,12 @@ func generations(dir string) ([]int, error) {
 	if err != nil {
 		return nil, fmt.Errorf("listing the cache folder: %w", err)
 	}
+	return generationsIn(entries), nil
+}
+
+// generationsIn picks this schema's generations out of the cache folder's
+// entries, oldest first.
+func generationsIn(entries []os.DirEntry) []int {
 	var gens []int
 	for _, e := range entries {
 		name, ok := strings.CutPrefix(e.Name(), filePrefix)
@@ -213,7 +216,7 @@ func generations(dir string) ([]int, error) {
 		}
 	}
 	sort.Ints(gens)
-	return gens, nil
+	return gens
 }
 
 func genPath(dir string, gen int) string {
