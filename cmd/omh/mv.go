@@ -822,25 +822,13 @@ func (p *movePlan) apply() error {
 // replaceFile writes content over path through a temporary file in the
 // same folder, so a reader sees the old file or the new one, never part.
 func replaceFile(path string, content []byte, mode fs.FileMode) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
-	if err != nil {
-		return fmt.Errorf("writing %s: %w", path, err)
-	}
-	_, err = tmp.Write(content)
+	tmp, err := writeTemp(path, content, mode)
 	if err == nil {
-		err = tmp.Sync()
-	}
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Chmod(tmp.Name(), mode)
-	}
-	if err == nil {
-		err = os.Rename(tmp.Name(), path)
+		if err = os.Rename(tmp, path); err != nil {
+			os.Remove(tmp)
+		}
 	}
 	if err != nil {
-		os.Remove(tmp.Name())
 		return fmt.Errorf("writing %s: %w", path, err)
 	}
 	syncDir(filepath.Dir(path))

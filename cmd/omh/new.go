@@ -271,32 +271,18 @@ func writeNewFile(path string, content []byte) ([]string, error) {
 			os.Remove(created[i])
 		}
 	}
-	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".*.tmp")
-	if err != nil {
-		undo()
-		return nil, fmt.Errorf("writing %s: %w", path, err)
-	}
-	_, err = tmp.Write(content)
+	tmp, err := writeTemp(path, content, 0o644)
 	if err == nil {
-		err = tmp.Sync()
-	}
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Chmod(tmp.Name(), 0o644)
-	}
-	if err == nil {
-		err = os.Link(tmp.Name(), path)
+		err = os.Link(tmp, path)
 		if err != nil && !errors.Is(err, fs.ErrExist) {
 			if _, serr := os.Lstat(path); serr == nil {
 				err = fs.ErrExist
 			} else {
-				err = os.Rename(tmp.Name(), path)
+				err = os.Rename(tmp, path)
 			}
 		}
+		os.Remove(tmp)
 	}
-	os.Remove(tmp.Name())
 	if err != nil {
 		undo()
 		if errors.Is(err, fs.ErrExist) {
@@ -330,6 +316,31 @@ func makeDirs(dir string) ([]string, error) {
 
 // syncDir makes a folder's new entries durable; where a folder cannot be
 // synced there is nothing more to do.
+// writeTemp writes content, synced to disk and with mode, to a new
+// temporary file beside path, and returns its name; on failure nothing is
+// left behind.
+func writeTemp(path string, content []byte, mode fs.FileMode) (string, error) {
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
+	if err != nil {
+		return "", err
+	}
+	_, err = tmp.Write(content)
+	if err == nil {
+		err = tmp.Chmod(mode)
+	}
+	if err == nil {
+		err = tmp.Sync()
+	}
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		os.Remove(tmp.Name())
+		return "", err
+	}
+	return tmp.Name(), nil
+}
+
 func syncDir(dir string) {
 	if f, err := os.Open(dir); err == nil {
 		f.Sync()

@@ -282,30 +282,15 @@ func retractFile(path string, day vault.Date, reason string) error {
 	if err != nil {
 		return refuse("unrewritable", fmt.Errorf("%s: %w", path, err))
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
+	tmp, err := writeTemp(path, edited, info.Mode().Perm())
 	if err != nil {
 		return fmt.Errorf("writing the record: %w", err)
 	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(edited); err != nil {
-		tmp.Close()
-		return fmt.Errorf("writing the record: %w", err)
-	}
-	if err := tmp.Chmod(info.Mode().Perm()); err != nil {
-		tmp.Close()
-		return fmt.Errorf("writing the record: %w", err)
-	}
-	if err := tmp.Sync(); err != nil {
-		tmp.Close()
-		return fmt.Errorf("writing the record: %w", err)
-	}
-	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("writing the record: %w", err)
-	}
+	defer os.Remove(tmp)
 	if now, err := os.ReadFile(path); err != nil || !bytes.Equal(now, content) {
 		return refuse("changed", fmt.Errorf("%s changed while it was being edited; nothing was written", path))
 	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
+	if err := os.Rename(tmp, path); err != nil {
 		return fmt.Errorf("writing the record: %w", err)
 	}
 	return nil
