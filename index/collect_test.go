@@ -26,6 +26,28 @@ func refreshAt(t *testing.T, c *Cache, dir string) {
 	s.Close()
 }
 
+// threeNotes commits notes a, b and c and opens the repository and its
+// cache, closed when the test ends.
+func threeNotes(t *testing.T) (*vaulttest.Repo, *vault.Repo, *Cache) {
+	t.Helper()
+	r := vaulttest.New(t)
+	for _, n := range []string{"a", "b", "c"} {
+		r.Write(n+".md", "# Note "+n+"\n")
+	}
+	r.Commit("2026-01-01T10:00:00Z", "notes")
+	repo, err := vault.OpenRepo(r.Dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { repo.Close() })
+	c, err := Open(repo.CommonDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close() })
+	return r, repo, c
+}
+
 func count(t *testing.T, c *Cache, query string) int {
 	t.Helper()
 	var n int
@@ -43,21 +65,7 @@ func TestTheCacheDoesNotGrowWithHistory(t *testing.T) {
 	minGarbage = 2
 	defer func() { minGarbage = old }()
 
-	r := vaulttest.New(t)
-	for _, n := range []string{"a", "b", "c"} {
-		r.Write(n+".md", "# Note "+n+"\n")
-	}
-	r.Commit("2026-01-01T10:00:00Z", "notes")
-	repo, err := vault.OpenRepo(r.Dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer repo.Close()
-	c, err := Open(repo.CommonDir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
+	r, _, c := threeNotes(t)
 	refreshAt(t, c, r.Dir)
 	for i := 1; i <= 5; i++ {
 		r.Write("a.md", fmt.Sprintf("# Note a, version %d\n", i))
@@ -84,21 +92,7 @@ func TestTheCacheDoesNotGrowWithHistory(t *testing.T) {
 }
 
 func TestLagCountsTheTeamNotesARefreshFaces(t *testing.T) {
-	r := vaulttest.New(t)
-	for _, n := range []string{"a", "b", "c"} {
-		r.Write(n+".md", "# Note "+n+"\n")
-	}
-	r.Commit("2026-01-01T10:00:00Z", "notes")
-	repo, err := vault.OpenRepo(r.Dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer repo.Close()
-	c, err := Open(repo.CommonDir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
+	r, repo, c := threeNotes(t)
 	lag := func() int {
 		n, err := c.Lag(repo)
 		if err != nil {
