@@ -265,29 +265,25 @@ func matchedWords(terms []retrieve.QueryTerm, matched []string) (held, lacked []
 	return held, lacked
 }
 
-// inOrder ranks reverse links: verdicts first, then derivations, citations
-// and attachments, then plain links (SPEC §6).
-var inOrder = map[string]int{
-	"supersedes": 0, "invalidates": 1, "rejects": 2, "resolves": 3, "mitigates": 4,
-	"derives_from": 5, "cites": 6, "attaches": 7, "": 8,
+// inRank ranks a link in by its verb: verdicts first, then derivations,
+// citations and attachments, then plain links (SPEC §6), then a verb omh
+// does not know.
+func inRank(verb string) int {
+	if verb == "" {
+		return vault.PlainLinkRank
+	}
+	if v, ok := vault.LookupVerb(verb); ok {
+		return v.InRank
+	}
+	return vault.PlainLinkRank + 1
 }
-
-// reverseVerb names a typed link seen from its target.
-var reverseVerb = map[string]string{"derives_from": "derived_by", "cites": "cited_by", "attaches": "attached_by"}
 
 // OrderIn sorts links in for showing: by verb rank, then newest first.
 func OrderIn(in []Ref) []Ref {
 	out := append([]Ref(nil), in...)
 	sort.SliceStable(out, func(i, j int) bool {
 		a, b := out[i], out[j]
-		ra, okA := inOrder[a.Verb]
-		rb, okB := inOrder[b.Verb]
-		if !okA {
-			ra = len(inOrder)
-		}
-		if !okB {
-			rb = len(inOrder)
-		}
+		ra, rb := inRank(a.Verb), inRank(b.Verb)
 		if ra != rb {
 			return ra < rb
 		}
@@ -490,8 +486,8 @@ func refList(refs []Ref, layer vault.Layer, incoming bool) string {
 			s += fmt.Sprintf(" (retracted %s)", ref.Retracted)
 		}
 		if verb := ref.Verb; verb != "" {
-			if v, ok := reverseVerb[verb]; ok && incoming {
-				verb = v
+			if v, _ := vault.LookupVerb(verb); v.Reverse != "" && incoming {
+				verb = v.Reverse
 			}
 			s += " " + verb
 		}

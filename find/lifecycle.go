@@ -6,10 +6,6 @@ import (
 	"github.com/omh-notes/omh/vault"
 )
 
-// ProofTypes are the note types whose state lifecycle derives from the
-// links other records make (SPEC §7).
-var ProofTypes = map[string]bool{"finding": true, "decision": true, "issue": true, "citation": true, "blob": true}
-
 // State is where a proof record stands at a moment.
 type State string
 
@@ -20,13 +16,6 @@ const (
 	Rejected    State = "rejected"
 	Retracted   State = "retracted"
 )
-
-// verdicts maps the verbs that overturn a record to the state they give,
-// in the order one wins over another.
-var verdicts = []struct {
-	verb  string
-	state State
-}{{"supersedes", Superseded}, {"invalidates", Invalidated}, {"rejects", Rejected}}
 
 // Record is a proof record as the lifecycle sees it.
 type Record struct {
@@ -75,9 +64,13 @@ func Lifecycle(records []Record, moment vault.Date) map[uint32]Standing {
 		case retracted(r):
 			s.State = Retracted
 		default:
-			for _, v := range verdicts {
-				if by := others(d[v.verb], r.Key); len(by) > 0 {
-					s.State, s.By = v.state, by
+			// The verdicts in the order one wins over another.
+			for _, v := range vault.Verbs {
+				if v.Overturns == "" {
+					continue
+				}
+				if by := others(d[v.Name], r.Key); len(by) > 0 {
+					s.State, s.By = State(v.Overturns), by
 					break
 				}
 			}

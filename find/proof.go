@@ -60,7 +60,7 @@ func NewProof(store RecordStore, moment vault.Date, mode Retraction) *Proof {
 
 // IsRecord reports whether a note is a proof record.
 func (p *Proof) IsRecord(doc uint32) bool {
-	return p != nil && ProofTypes[p.store.Info(doc).Type]
+	return p != nil && vault.IsProofType(p.store.Info(doc).Type)
 }
 
 // Standing returns a proof record's standing; ok is false for other notes.
@@ -92,7 +92,7 @@ func (p *Proof) standingFrom(doc uint32, key string, in []Ref) Standing {
 	records := []Record{{Doc: doc, Key: key, Layer: info.Layer, Type: info.Type, Retracted: vault.DateFromNumber(info.Retracted)}}
 	for _, r := range in {
 		src := p.store.Info(r.Doc)
-		if r.Verb != "" && ProofTypes[src.Type] {
+		if r.Verb != "" && vault.IsProofType(src.Type) {
 			records = append(records, Record{Doc: r.Doc, Key: r.Key, Layer: src.Layer, Type: src.Type,
 				Retracted: vault.DateFromNumber(src.Retracted), Links: []Ref{{Key: key, Verb: r.Verb}}})
 		}
@@ -118,7 +118,7 @@ func (p *Proof) Retracted(doc uint32) vault.Date {
 // KeepRecords admits the proof records the mode lets into the hits of
 // `omh proof find`, ranked or linked; it fits retrieve.Query.Keep.
 func (p *Proof) KeepRecords(_ uint32, info retrieve.DocInfo) bool {
-	if !ProofTypes[info.Type] {
+	if !vault.IsProofType(info.Type) {
 		return false
 	}
 	day := vault.DateFromNumber(info.Retracted)
@@ -153,10 +153,6 @@ func (p *Proof) Mark(refs []Ref) []Ref {
 	return out
 }
 
-// reasoningVerbs are the links whose target a record rests on: when the
-// target is withdrawn, the record's reasoning is stale and its card says so.
-var reasoningVerbs = map[string]bool{"cites": true, "derives_from": true}
-
 // staleSupport lists the retracted records a record cites or derives from.
 func (p *Proof) staleSupport(links []Ref) []Ref {
 	if p == nil {
@@ -164,7 +160,9 @@ func (p *Proof) staleSupport(links []Ref) []Ref {
 	}
 	var out []Ref
 	for _, l := range links {
-		if reasoningVerbs[l.Verb] {
+		// A record rests on what it cites or derives from: when that is
+		// withdrawn, the record's reasoning is stale and its card says so.
+		if v, _ := vault.LookupVerb(l.Verb); v.RestsOn {
 			if day := p.Retracted(l.Doc); day != "" {
 				l.Retracted = day
 				out = append(out, l)

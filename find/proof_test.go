@@ -61,7 +61,7 @@ func TestStandingFromLinksInEqualsTheWholeStoreLifecycle(t *testing.T) {
 				r.Links = append(r.Links, Ref{Key: fmt.Sprintf("k%d", rng.Intn(n)), Verb: verbs[rng.Intn(len(verbs))]})
 			}
 			all = append(all, r)
-			if ProofTypes[r.Type] {
+			if vault.IsProofType(r.Type) {
 				var typed []Ref
 				for _, l := range r.Links {
 					if l.Verb != "" {

@@ -2,7 +2,6 @@ package index
 
 import (
 	"fmt"
-	"path/filepath"
 
 	"github.com/omh-notes/omh/find"
 	"github.com/omh-notes/omh/retrieve"
@@ -11,22 +10,9 @@ import (
 
 var _ find.Store = (*Snapshot)(nil)
 
-// Content returns a note's bytes as indexed: a team note's blob from git, a
-// local note's file, up to the indexing limit.
+// Content returns a note's bytes as indexed, up to the indexing limit.
 func (s *Snapshot) Content(doc uint32, n retrieve.Note) ([]byte, error) {
-	if n.Layer == vault.Team {
-		content, _, err := s.repo.ReadBlob(n.Blob, maxNoteBytes)
-		return content, err
-	}
-	path := n.Path
-	if !filepath.IsAbs(path) {
-		path = filepath.Join(s.repo.Root, filepath.FromSlash(path))
-	}
-	_, content, _, err := vault.ReadFile(path, maxNoteBytes)
-	if err != nil {
-		return nil, fmt.Errorf("reading %s: %w", path, err)
-	}
-	return content, nil
+	return s.repo.ReadNote(n.Layer, n.Path, n.Blob, maxNoteBytes)
 }
 
 // Detail returns where a note's body starts and its links both ways, each

@@ -43,11 +43,8 @@ func ToJSON(r Result, commit string) JSONReply {
 		out.Question = []string{}
 	}
 	for _, h := range r.Hits {
-		j := JSONHit{
-			Key: h.Note.Key, Layer: h.Note.Layer.String(), Date: string(h.Note.Date),
-			DateSource: h.Note.DateSource.String(), Depth: h.Depth, Score: h.Score,
-			Title: h.Note.Title, Type: h.Note.Type, Path: h.Note.Path, Blob: h.Note.Blob.String(),
-		}
+		j := NoteJSON(h.Note)
+		j.Depth, j.Score = h.Depth, h.Score
 		if h.Parent >= 0 {
 			p := r.Hits[h.Parent].Note
 			j.Parent, j.ParentLayer = p.Key, p.Layer.String()
@@ -55,4 +52,11 @@ func ToJSON(r Result, commit string) JSONReply {
 		out.Hits = append(out.Hits, j)
 	}
 	return out
+}
+
+// NoteJSON is what a JSON hit says of a note itself, outside any ranking:
+// depth 0, no parent, score 0.
+func NoteJSON(n Note) JSONHit {
+	return JSONHit{Key: n.Key, Layer: n.Layer.String(), Date: string(n.Date), DateSource: n.DateSource.String(),
+		Title: n.Title, Type: n.Type, Path: n.Path, Blob: n.Blob.String()}
 }

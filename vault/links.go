@@ -40,9 +40,6 @@ type Link struct {
 	Line       int    // 1-based line of Start
 }
 
-// Verbs are the typed-link verbs, in their documented order.
-var Verbs = []string{"cites", "derives_from", "supersedes", "invalidates", "resolves", "rejects", "mitigates", "attaches"}
-
 // byteSpan is a half-open byte range [start, end).
 type byteSpan struct{ start, end int }
 
@@ -369,7 +366,7 @@ func markTypedLink(src []byte, item byteSpan, wiki []Link) {
 	if !found {
 		return
 	}
-	if slices.Contains(Verbs, word) {
+	if IsVerb(word) {
 		wiki[i].Verb = word
 	} else {
 		wiki[i].Lead = word

@@ -51,25 +51,6 @@ var LintRules = []LintRule{
 	{"markdown-too-costly", SevWarning, "part of the note is too costly to parse as markdown (thousands of unclosed brackets or emphasis marks in one paragraph), so links there are read as plain text"},
 }
 
-// Verdicts are the verbs that decide another record's state (SPEC §7).
-var Verdicts = []string{"supersedes", "invalidates", "rejects", "resolves", "mitigates"}
-
-// verbTypes says between which types of note each verb makes sense. A
-// verb not listed (cites, derives_from) joins any two notes. same: both
-// ends have one type (a record is replaced by one of its kind); from and
-// to: the types allowed at the source and the target, nil for any.
-var verbTypes = map[string]struct {
-	same     bool
-	from, to []string
-}{
-	"supersedes":  {same: true},
-	"rejects":     {from: []string{"decision"}, to: []string{"decision"}},        // a decision turns down another option
-	"resolves":    {to: []string{"issue"}},                                       // only an issue is open until resolved
-	"attaches":    {to: []string{"blob"}},                                        // captured data is attached
-	"mitigates":   {to: []string{"issue", "surprise"}},                           // a problem is mitigated
-	"invalidates": {to: []string{"finding", "decision", "citation", "surprise"}}, // something that claims can be shown wrong
-}
-
 // Finding is one problem lint reports.
 type Finding struct {
 	Rule     string   `json:"rule"`
@@ -241,8 +222,8 @@ func (l *linter) frontmatter() {
 		}
 	}
 	if t := l.n.Parsed.Type; t != "" && !KnownType(t) {
-		fix := "use one of " + strings.Join(NoteTypes, ", ") + ", or drop type: for a plain note"
-		if near := nearest(t, NoteTypes); near != "" {
+		fix := "use one of " + strings.Join(TypeNames(false), ", ") + ", or drop type: for a plain note"
+		if near := nearest(t, TypeNames(false)); near != "" {
 			fix = fmt.Sprintf("did you mean %q? ", near) + fix
 		}
 		l.add("unknown-type", SevWarning, 0, fmt.Sprintf("type %q is not a type omh knows", t), fix)
@@ -387,7 +368,7 @@ func (l *linter) links() {
 		}
 		localOnly++
 		sev, what := SevWarning, "links to"
-		if slices.Contains(Verdicts, link.Verb) {
+		if v, _ := LookupVerb(link.Verb); v.Verdict {
 			sev, what = SevError, "says it "+link.Verb
 		}
 		where := "an uncommitted file"
@@ -442,12 +423,12 @@ func (l *linter) unknownVerb(link Link) {
 	lower := strings.ToLower(word)
 	var fix string
 	switch {
-	case slices.Contains(Verbs, lower):
+	case IsVerb(lower):
 		fix = fmt.Sprintf("write the verb in lower case: %q", lower)
 	case nearVerb(lower) != "":
 		fix = fmt.Sprintf("write %q", nearVerb(lower))
 	case strings.Contains(strings.Trim(lower, "_"), "_"):
-		fix = "use one of the verbs " + strings.Join(Verbs, ", ") + ", or reword the item so it does not start with the word"
+		fix = "use one of the verbs " + strings.Join(VerbNames(), ", ") + ", or reword the item so it does not start with the word"
 	default:
 		return
 	}
@@ -458,7 +439,7 @@ func (l *linter) unknownVerb(link Link) {
 // for verbs of seven letters or more, starting with the same letter.
 func nearVerb(word string) string {
 	best, bestD := "", 3
-	for _, v := range Verbs {
+	for _, v := range VerbNames() {
 		if word == "" || word[0] != v[0] {
 			continue
 		}
@@ -512,30 +493,30 @@ func editDistance(a, b string) int {
 }
 
 func (l *linter) verbType(link Link, from, targetKey string, targetTypes []string) {
-	rule, ok := verbTypes[link.Verb]
+	rule, ok := LookupVerb(link.Verb)
 	if !ok {
 		return
 	}
-	if rule.from != nil && !slices.Contains(rule.from, from) {
+	if rule.From != nil && !slices.Contains(rule.From, from) {
 		l.add("verb-type", SevError, link.Line,
-			fmt.Sprintf("%q is written on %s, but only %s %s", link.Verb, withArticle(from), articles(rule.from), link.Verb),
+			fmt.Sprintf("%q is written on %s, but only %s %s", link.Verb, withArticle(from), articles(rule.From), link.Verb),
 			fmt.Sprintf("make it a plain link, or use a verb that fits %s", withArticle(from)))
 		return
 	}
 	fits := slices.ContainsFunc(targetTypes, func(t string) bool {
 		switch {
-		case rule.same:
+		case rule.Same:
 			return t == from
-		case rule.to != nil:
-			return slices.Contains(rule.to, t)
+		case rule.To != nil:
+			return slices.Contains(rule.To, t)
 		}
 		return true
 	})
 	if fits {
 		return
 	}
-	want := articles(rule.to)
-	if rule.same {
+	want := articles(rule.To)
+	if rule.Same {
 		want = "another " + from
 	}
 	l.add("verb-type", SevError, link.Line,
@@ -561,7 +542,7 @@ func articles(types []string) string {
 	return strings.Join(out, " or ")
 }
 
-// pastTense reads a verb of verbTypes as its participle: "resolves"
+// pastTense reads a verb of Verbs as its participle: "resolves"
 // becomes "resolved".
 func pastTense(verb string) string {
 	stem := strings.TrimSuffix(verb, "s")

@@ -161,3 +161,22 @@ func (r *Repo) ReadBlob(id plumbing.Hash, limit int64) ([]byte, int64, error) {
 	}
 	return head, b.Size, nil
 }
+
+// ReadNote returns a note's bytes, up to limit: a team note's blob from
+// git's objects (never the working tree, which may differ), a local note's
+// file (path relative to the working tree, or absolute in the private
+// folder). It is the one way omh reads a note it indexed.
+func (r *Repo) ReadNote(layer Layer, path string, blob plumbing.Hash, limit int64) ([]byte, error) {
+	if layer == Team {
+		content, _, err := r.ReadBlob(blob, limit)
+		return content, err
+	}
+	if !filepath.IsAbs(path) {
+		path = filepath.Join(r.Root, filepath.FromSlash(path))
+	}
+	_, content, _, err := ReadFile(path, limit)
+	if err != nil {
+		return nil, fmt.Errorf("reading %s: %w", path, err)
+	}
+	return content, nil
+}

@@ -14,30 +14,6 @@ import (
 	"go.yaml.in/yaml/v3"
 )
 
-// NoteTypes are the kinds of note SPEC §3 names: the memory kinds, then
-// the proof kinds. A note without a type is a "note".
-var NoteTypes = []string{"surprise", "topic", "stub", "note", "finding", "decision", "issue", "citation", "blob"}
-
-// KnownType reports whether t is one of NoteTypes.
-func KnownType(t string) bool { return slices.Contains(NoteTypes, t) }
-
-// requiredSections are the headings a note of each type must have. The
-// memory kinds that gather other notes (topic, note) and raw data (blob)
-// need none; every other kind says which questions it answers, and the
-// proof kinds keep claim and evidence apart.
-var requiredSections = map[string][]string{
-	"surprise": {"Expected", "Observed", "Evidence", "Answers"},
-	"finding":  {"Claim", "Evidence", "Answers"},
-	"decision": {"Decision", "Context", "Answers"},
-	"issue":    {"Problem", "Answers"},
-	"citation": {"Source", "Answers"},
-	"stub":     {"Answers"},
-}
-
-// RequiredSections lists the headings a note of type t must have, in the
-// order templates write them.
-func RequiredSections(t string) []string { return slices.Clone(requiredSections[t]) }
-
 // SameHeading reports whether a heading's text names section: letter case,
 // surrounding space and a trailing colon do not matter.
 func SameHeading(text, section string) bool {

@@ -20,7 +20,7 @@ func draft(typ string) Draft {
 // missing a required section, a title with a colon breaking the YAML, the
 // answers or links lost.
 func TestEveryBuiltInTemplateMakesANoteLintAccepts(t *testing.T) {
-	for _, typ := range NoteTypes {
+	for _, typ := range TypeNames(false) {
 		tmpl, from, err := LoadTemplate(t.TempDir(), typ)
 		if err != nil || from != "built-in" {
 			t.Fatalf("%s: %v %q", typ, err, from)

@@ -2,14 +2,12 @@ package main
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 	"os"
 
-	"github.com/omh-notes/omh/find"
 	"github.com/omh-notes/omh/find/eval"
-	"github.com/omh-notes/omh/index"
 	"github.com/omh-notes/omh/retrieve"
+	"github.com/omh-notes/omh/store"
 )
 
 // EvalCmd is `omh eval`.
@@ -22,13 +20,13 @@ type EvalCmd struct {
 	Ranker   string `name:"ranker" enum:"default,baseline,tuned" default:"default" help:"Scoring function, as omh find --ranker."`
 }
 
-// metricDepth is how many ranked notes the metrics look at, whatever the
-// reply's budget: nDCG@10 and MRR@10 need ten.
-const metricDepth = 10
-
 func (c *EvalCmd) Run(e *env) error {
 	if c.Roots < 1 || c.MaxChars < 1 {
-		return &cmdError{exitUsage, "usage", errors.New("--roots and --max-chars must be positive")}
+		return usage(fmt.Errorf("--roots and --max-chars must be positive"))
+	}
+	ranker, err := retrieve.ParseRanker(c.Ranker)
+	if err != nil {
+		return usage(err)
 	}
 	f, err := os.Open(c.Gold)
 	if err != nil {
@@ -50,8 +48,8 @@ func (c *EvalCmd) Run(e *env) error {
 			return refuse("bad_baseline", fmt.Errorf("%s is not an omh eval --json result: %w", c.Baseline, err))
 		}
 	}
-	return e.withStore(index.Options{LockWait: lockWait, Progress: e.progress()}, func(s *store) error {
-		report, err := c.measure(s, golds)
+	return e.withStore(func(s *store.Store) error {
+		report, err := s.Eval(golds, store.EvalOptions{Split: c.Split, Roots: c.Roots, MaxChars: c.MaxChars, Ranker: ranker})
 		if err != nil {
 			return err
 		}
@@ -68,44 +66,6 @@ func (c *EvalCmd) Run(e *env) error {
 		return nil
 	})
 }
-
-func (c *EvalCmd) measure(s *store, golds []eval.Gold) (eval.Report, error) {
-	fp, err := s.snap.Fingerprint()
-	if err != nil {
-		return eval.Report{}, err
-	}
-	ranker, err := retrieve.ParseRanker(c.Ranker)
-	if err != nil {
-		return eval.Report{}, &cmdError{exitUsage, "usage", err}
-	}
-	report := eval.Report{
-		Store: eval.Store{Commit: s.snap.Commit(), Schema: index.SchemaVersion, Tokenizer: retrieve.TokenizerVersion,
-			Fingerprint: fp, Notes: s.snap.Count()},
-		Ranker: string(ranker), Split: c.Split, Roots: c.Roots, MaxChars: c.MaxChars, Questions: []eval.Question{},
-	}
-	for _, g := range golds {
-		if !eval.InSplit(g.ID, c.Split) {
-			continue
-		}
-		phrasings := append([]string{g.Question}, g.Also...)
-		ranked, err := retrieve.Search(s.snap, retrieve.Query{Phrasings: phrasings, Roots: max(c.Roots, metricDepth), Ranker: ranker})
-		if err != nil {
-			return report, err
-		}
-		res, err := retrieve.Search(s.snap, retrieve.Query{Phrasings: phrasings, Roots: c.Roots, Ranker: ranker})
-		if err != nil {
-			return report, err
-		}
-		reply, err := find.Build(res, s.snap.Commit(), s.snap, c.MaxChars, nil)
-		if err != nil {
-			return report, err
-		}
-		report.Questions = append(report.Questions, eval.Score(g, eval.Answer{Ranked: eval.RankedKeys(ranked), Reply: reply}))
-	}
-	report.Total = eval.Total(report.Questions)
-	return report, nil
-}
-
 func printReport(e *env, r eval.Report, compared bool, gained, lost []eval.Change) {
 	w := e.stdout
 	fmt.Fprintf(w, "store  %s · schema %d · tokenizer %d · %d notes · fingerprint %.16s\n",

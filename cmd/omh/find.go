@@ -1,15 +1,12 @@
 package main
 
 import (
-	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"strings"
 
-	"github.com/omh-notes/omh/find"
-	"github.com/omh-notes/omh/index"
 	"github.com/omh-notes/omh/retrieve"
+	"github.com/omh-notes/omh/store"
 	"github.com/omh-notes/omh/vault"
 )
 
@@ -28,97 +25,54 @@ type FindCmd struct {
 }
 
 func (c *FindCmd) Run(e *env) error {
-	q, err := newQuery(e, c.Question, c.Also, c.Roots, c.Layer, c.Type, c.Ranker, c.MaxChars)
+	q, err := e.question(c.Question, c.Also, c.Roots, c.Layer, c.Type, c.Ranker, c.MaxChars)
 	if err != nil {
 		return err
 	}
-	err = e.withStoreAt(c.AsOf, index.Options{NoWorktree: c.NoWorktree, LockWait: lockWait, Progress: e.progress()}, func(s *store) error {
-		res, err := s.search(q)
+	q.NoWorktree, q.AsOf, q.Cards = c.NoWorktree, c.AsOf, c.Cards || e.cli.JSON
+	if err := q.Check(); err != nil {
+		return err
+	}
+	return e.withStore(func(s *store.Store) error {
+		ans, err := s.Ask(q)
 		if err != nil {
 			return err
 		}
-		if !e.cli.JSON && !c.Cards {
-			_, err = io.WriteString(e.stdout, retrieve.RenderTree(res, s.snap.Commit()))
-			return err
-		}
-		// Proof records among the hits show where they stand; a plain find
-		// hides nothing, retracted records are marked.
-		proof := s.proof(find.IncludeRetracted)
-		return e.writeCards(s, res, c.MaxChars, proof)
+		return e.printAnswer(ans, c.Cards)
 	})
-	return e.absent(err, q.Phrasings, c.AsOf)
 }
 
-// newQuery checks the flags a question is asked with.
-func newQuery(e *env, words, also []string, roots int, layer, typ, rankerName string, maxChars int) (retrieve.Query, error) {
-	question, err := readQuestion(words, e.stdin)
+// printAnswer prints an answer as JSON (--json), cards or a tree.
+func (e *env) printAnswer(ans store.Answer, cards bool) error {
+	var err error
+	switch {
+	case e.cli.JSON:
+		err = writeJSON(e.stdout, ans.JSON())
+	case cards:
+		_, err = io.WriteString(e.stdout, ans.Cards())
+	default:
+		_, err = io.WriteString(e.stdout, ans.Tree())
+	}
+	return err
+}
+
+// question reads the question and the flags it is asked with.
+func (e *env) question(words, also []string, roots int, layer, typ, rankerName string, maxChars int) (store.Question, error) {
+	text, err := readQuestion(words, e.stdin)
 	if err != nil {
-		return retrieve.Query{}, err
-	}
-	if roots < 0 {
-		return retrieve.Query{}, &cmdError{exitUsage, "usage", errors.New("--roots must not be negative")}
-	}
-	if maxChars <= 0 {
-		return retrieve.Query{}, &cmdError{exitUsage, "usage", errors.New("--max-chars must be positive")}
+		return store.Question{}, err
 	}
 	ranker, err := retrieve.ParseRanker(rankerName)
 	if err != nil {
-		return retrieve.Query{}, &cmdError{exitUsage, "usage", err}
+		return store.Question{}, usage(err)
 	}
-	q := retrieve.Query{Phrasings: append([]string{question}, also...), Roots: roots, Type: typ, Ranker: ranker}
+	q := store.Question{Phrasings: append([]string{text}, also...), Roots: roots, Type: typ, Ranker: ranker, MaxChars: maxChars}
 	if layer != "" {
 		if q.Layer, err = vault.ParseLayer(layer); err != nil {
-			return q, &cmdError{exitUsage, "usage", err}
+			return q, usage(err)
 		}
 	}
 	return q, nil
-}
-
-// search answers q from the store, stating the moment it was asked for.
-func (s *store) search(q retrieve.Query) (retrieve.Result, error) {
-	res, err := retrieve.Search(s.snap, q)
-	res.AsOf = s.asOf()
-	return res, err
-}
-
-// writeCards prints res as cards, or as JSON with --json.
-func (e *env) writeCards(s *store, res retrieve.Result, maxChars int, proof *find.Proof) error {
-	reply, err := find.Build(res, s.snap.Commit(), s.snap, maxChars, proof)
-	if err != nil {
-		return err
-	}
-	if e.cli.JSON {
-		return writeJSON(e.stdout, reply.JSON())
-	}
-	_, err = io.WriteString(e.stdout, reply.Text())
-	return err
-}
-
-// absent answers a moment with no store to search: before the first
-// commit, or past a shallow clone's boundary. Both are answers (exit 0),
-// not failures; any other error passes through.
-func (e *env) absent(err error, question []string, asOf string) error {
-	var note string
-	incomplete := false
-	switch {
-	case errors.Is(err, vault.ErrBeforeHistory):
-		note = "the store did not exist yet on " + asOf
-	case errors.Is(err, vault.ErrPastShallow):
-		note = "the history of " + asOf + " is not in this clone: it is shallow"
-		incomplete = true
-	default:
-		return err
-	}
-	if e.cli.JSON {
-		reply := retrieve.ToJSON(retrieve.Result{Question: question, StoreEmpty: true}, "")
-		reply.Note, reply.Incomplete = note, incomplete
-		if day := vault.Date(asOf); day.Valid() {
-			reply.AsOf = asOf
-		}
-		return writeJSON(e.stdout, reply)
-	}
-	_, err = fmt.Fprintf(e.stdout, "%s%s.\n", strings.ToUpper(note[:1]), note[1:])
-	return err
 }
 
 // readQuestion joins the words of the question; a lone "-" reads it from
@@ -132,16 +86,5 @@ func readQuestion(words []string, stdin io.Reader) (string, error) {
 		}
 		q = string(b)
 	}
-	q = strings.TrimSpace(q)
-	if q == "" {
-		return "", &cmdError{exitUsage, "usage", errors.New("the question is empty")}
-	}
-	return q, nil
-}
-
-func writeJSON(w io.Writer, v any) error {
-	enc := json.NewEncoder(w)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	return enc.Encode(v)
+	return strings.TrimSpace(q), nil
 }

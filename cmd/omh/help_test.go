@@ -29,7 +29,7 @@ func TestHelpTextIsTheDocumentedContract(t *testing.T) {
 			}
 		}
 	}
-	parser, err := kong.New(&CLI{}, kong.Name("omh"))
+	parser, err := kong.New(&CLI{}, kong.Name("omh"), vocabulary())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -14,6 +14,8 @@ import (
 	"syscall"
 	"testing"
 
+	"github.com/omh-notes/omh/hooks"
+	"github.com/omh-notes/omh/store"
 	"github.com/omh-notes/omh/vault"
 	"github.com/omh-notes/omh/vault/vaulttest"
 )
@@ -43,7 +45,7 @@ func TestMain(m *testing.M) {
 	os.Setenv("PATH", dir+string(os.PathListSeparator)+os.Getenv("PATH"))
 	// A hook run in-process must detach the omh just built, not the test
 	// binary.
-	startDetached = func(args ...string) error { return detachProcess(omhBin, args...) }
+	background = func(args ...string) error { return store.Detach(omhBin, args...) }
 	code := m.Run()
 	os.RemoveAll(dir)
 	os.Exit(code)
@@ -240,7 +242,7 @@ func hooksStatus(t *testing.T, dir string) hooksJSON {
 	if err := json.Unmarshal([]byte(out), &st); err != nil {
 		t.Fatalf("%v\n%s", err, out)
 	}
-	if len(st.Hooks) != len(hookNames) {
+	if len(st.Hooks) != len(hooks.Names) {
 		t.Fatalf("status lists %d hooks: %s", len(st.Hooks), out)
 	}
 	return st
@@ -254,36 +256,12 @@ func states(st hooksJSON) string {
 	return strings.Join(s, " ")
 }
 
-// The shims kept in the repository's .githooks are exactly what install
-// writes, so a person may use either. Catches: editing one and not the
-// other; a shim that is not executable or not valid sh.
-func TestTheRepositoryShimsAreTheInstalledOnes(t *testing.T) {
-	for _, name := range hookNames {
-		path := filepath.Join("..", "..", ".githooks", name)
-		b, err := os.ReadFile(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if string(b) != shim(name) {
-			t.Errorf("%s differs from what omh hooks install writes:\n%s", path, shim(name))
-		}
-		if fi, err := os.Stat(path); err != nil || fi.Mode()&0o111 != 0o111 {
-			t.Errorf("%s is not executable by everyone: %v", path, fi.Mode())
-		}
-		if out, err := exec.Command("sh", "-n", path).CombinedOutput(); err != nil {
-			t.Errorf("%s: sh -n: %v %s", path, err, out)
-		}
-		if !strings.Contains(string(b), `omh hooks run `+name+` "$@"`) || !isShim(b) {
-			t.Errorf("%s does not call omh hooks run %s \"$@\" under a version header", path, name)
-		}
-	}
-}
-
-// install writes into the folder git runs hooks from, wherever that is,
-// and the hooks then refresh the cache. Catches: hard-coding .git/hooks
-// (core.hooksPath, a linked worktree's git directory); a shim git does not
-// run (mode); a second install that rewrites anything.
-func TestInstallUsesTheFolderGitReports(t *testing.T) {
+// omh hooks install writes into the folder git runs hooks from, wherever
+// that is, and the hooks then refresh the cache (package hooks tests the
+// files themselves). Catches: hard-coding .git/hooks (core.hooksPath, a
+// linked worktree's git directory); a shim git does not run; a hook that
+// does not reach omh.
+func TestInstalledHooksRefreshTheCache(t *testing.T) {
 	for _, where := range []string{"default", "local core.hooksPath", "linked worktree"} {
 		t.Run(where, func(t *testing.T) {
 			r := vaulttest.New(t)
@@ -299,9 +277,9 @@ func TestInstallUsesTheFolderGitReports(t *testing.T) {
 				r.Git("worktree", "add", "-q", "-b", "other", dir)
 			}
 			out := ok(t, dir, "hooks", "install")
-			for _, name := range hookNames {
+			for _, name := range hooks.Names {
 				b, err := os.ReadFile(filepath.Join(want, name))
-				if err != nil || string(b) != shim(name) {
+				if err != nil || string(b) != hooks.Shim(name) {
 					t.Fatalf("%s not installed in %s (%v)\n%s", name, want, err, out)
 				}
 			}
@@ -332,17 +310,17 @@ func TestInstallChainsAUsersHookAndUninstallRestoresIt(t *testing.T) {
 	r := vaulttest.New(t)
 	r.Write("notes/walrus.md", "# Walrus\n")
 	first := r.Commit("2026-01-02T10:00:00Z", "first")
-	hooks := hooksDir(t, r.Dir)
+	dir := hooksDir(t, r.Dir)
 	log := filepath.Join(t.TempDir(), "log")
 	users := map[string]string{
 		"post-checkout": "#!/bin/sh\necho \"checkout $*\" >> " + log + "\nexit 7\n",
 		"post-rewrite":  "#!/bin/sh\necho \"rewrite $* $(cat)\" >> " + log + "\n",
 	}
 	for name, text := range users {
-		vaulttest.WriteFile(t, filepath.Join(hooks, name), text)
-		os.Chmod(filepath.Join(hooks, name), 0o750)
+		vaulttest.WriteFile(t, filepath.Join(dir, name), text)
+		os.Chmod(filepath.Join(dir, name), 0o750)
 	}
-	original := tree(t, hooks)
+	original := tree(t, dir)
 
 	var rep hooksJSON
 	if err := json.Unmarshal([]byte(ok(t, r.Dir, "hooks", "install", "--json")), &rep); err != nil {
@@ -352,15 +330,15 @@ func TestInstallChainsAUsersHookAndUninstallRestoresIt(t *testing.T) {
 		t.Errorf("install: %s", got)
 	}
 	for name, text := range users {
-		if b, _ := os.ReadFile(filepath.Join(hooks, name+chainedSuffix)); string(b) != text {
+		if b, _ := os.ReadFile(filepath.Join(dir, name+hooks.ChainedSuffix)); string(b) != text {
 			t.Errorf("%s was not moved aside intact: %q", name, b)
 		}
 	}
-	installed := tree(t, hooks)
+	installed := tree(t, dir)
 	if out := ok(t, r.Dir, "hooks", "install"); !strings.Contains(out, "nothing changed") {
 		t.Errorf("second install: %s", out)
 	}
-	sameTree(t, "second install", installed, tree(t, hooks))
+	sameTree(t, "second install", installed, tree(t, dir))
 
 	ok(t, r.Dir, "index")
 	r.Write("notes/heron.md", "# Heron\n")
@@ -377,7 +355,7 @@ func TestInstallChainsAUsersHookAndUninstallRestoresIt(t *testing.T) {
 	if res := runGit(t, r.Dir, gitDate, "checkout", "-q", "main"); res.status != 1 {
 		t.Errorf("git checkout main exited %d", res.status)
 	}
-	shimRun := exec.Command(filepath.Join(hooks, "post-checkout"), first, first, "0")
+	shimRun := exec.Command(filepath.Join(dir, "post-checkout"), first, first, "0")
 	shimRun.Dir = r.Dir
 	if err := shimRun.Run(); err == nil || shimRun.ProcessState.ExitCode() != 7 {
 		t.Errorf("the shim exited %v, want the user's hook's 7", err)
@@ -392,7 +370,7 @@ func TestInstallChainsAUsersHookAndUninstallRestoresIt(t *testing.T) {
 	}
 
 	out := ok(t, r.Dir, "hooks", "uninstall")
-	sameTree(t, "uninstall", original, tree(t, hooks))
+	sameTree(t, "uninstall", original, tree(t, dir))
 	if out2 := ok(t, r.Dir, "hooks", "uninstall"); !strings.Contains(out2, "nothing changed") {
 		t.Errorf("second uninstall: %s (first: %s)", out2, out)
 	}
@@ -405,17 +383,17 @@ func TestInstallChainsAUsersHookAndUninstallRestoresIt(t *testing.T) {
 // name is taken it refuses for that hook and changes nothing there.
 func TestInstallRefusesWhenTheChainedNameIsTaken(t *testing.T) {
 	r := vaulttest.New(t)
-	hooks := hooksDir(t, r.Dir)
-	vaulttest.WriteFile(t, filepath.Join(hooks, "post-merge"), "#!/bin/sh\necho mine\n")
-	vaulttest.WriteFile(t, filepath.Join(hooks, "post-merge"+chainedSuffix), "#!/bin/sh\necho older\n")
-	before := tree(t, hooks)
+	dir := hooksDir(t, r.Dir)
+	vaulttest.WriteFile(t, filepath.Join(dir, "post-merge"), "#!/bin/sh\necho mine\n")
+	vaulttest.WriteFile(t, filepath.Join(dir, "post-merge"+hooks.ChainedSuffix), "#!/bin/sh\necho older\n")
+	before := tree(t, dir)
 	res := omh(t, r.Dir, "hooks", "install")
 	if res.status != exitRefused || !strings.Contains(res.stdout, "post-merge.omh-chained already exists") {
 		t.Errorf("exit %d\n%s%s", res.status, res.stdout, res.stderr)
 	}
-	after := tree(t, hooks)
-	for _, name := range []string{"post-merge", "post-merge" + chainedSuffix} {
-		p := filepath.Join(hooks, name)
+	after := tree(t, dir)
+	for _, name := range []string{"post-merge", "post-merge" + hooks.ChainedSuffix} {
+		p := filepath.Join(dir, name)
 		if after[p] != before[p] {
 			t.Errorf("%s changed", name)
 		}
@@ -438,7 +416,7 @@ func TestInstallLeavesManagedHooksAlone(t *testing.T) {
 			return filepath.Join(r.Dir, ".husky")
 		}},
 		{"pre-commit", "pre-commit", func(t *testing.T, r *vaulttest.Repo) string {
-			for _, name := range hookNames {
+			for _, name := range hooks.Names {
 				vaulttest.WriteFile(t, filepath.Join(hooksDir(t, r.Dir), name), "#!/usr/bin/env bash\n# File generated by pre-commit: https://pre-commit.com\n# ID: 138fd403232d2ddd5efb44317e38bf03\n")
 			}
 			return hooksDir(t, r.Dir)
@@ -468,7 +446,7 @@ func TestInstallLeavesManagedHooksAlone(t *testing.T) {
 			sameTree(t, "install (.git/hooks)", gitHooks, tree(t, hooksDir(t, r.Dir)))
 			st := hooksStatus(t, r.Dir)
 			for _, h := range st.Hooks {
-				if h.State != hookManaged || h.Manager == nil || !strings.Contains(*h.Manager, c.manager) || h.Add == nil || h.AddTo == nil {
+				if h.State != hooks.Managed || h.Manager == nil || !strings.Contains(*h.Manager, c.manager) || h.Add == nil || h.AddTo == nil {
 					t.Fatalf("%s: %+v", h.Name, h)
 				}
 				if !strings.Contains(*h.Add, "omh hooks run "+h.Name) || !strings.Contains(res.stdout, *h.Add) {
@@ -479,21 +457,6 @@ func TestInstallLeavesManagedHooksAlone(t *testing.T) {
 				t.Errorf("husky: add to %s, want .husky/post-commit", *st.Hooks[0].AddTo)
 			}
 		})
-	}
-}
-
-// A hook that reaches a manager's file already calling omh is reported as
-// such, with no line to add.
-func TestAManagedHookThatCallsOmhNeedsNothing(t *testing.T) {
-	r := vaulttest.New(t)
-	r.Write(".husky/post-commit", managerLine("post-commit")+"\n")
-	r.Git("config", "core.hooksPath", ".husky")
-	st := hooksStatus(t, r.Dir)
-	if h := st.Hooks[0]; h.State != hookManaged || !h.CallsOmh || h.Add != nil {
-		t.Errorf("%+v", h)
-	}
-	if h := st.Hooks[1]; h.CallsOmh || h.Add == nil {
-		t.Errorf("%+v", h)
 	}
 }
 
@@ -586,7 +549,7 @@ func TestHooksRefreshOnlyWhenItHelps(t *testing.T) {
 	}
 }
 
-// A refresh facing more than detachAbove changed notes runs detached and
+// A refresh facing more than store.DetachAbove changed notes runs detached and
 // git returns at once; omh index then waits for it and the cache is at
 // HEAD. And while another process holds the refresh lock, a hook neither
 // waits for it nor loses the commit: a background refresh queues behind.
@@ -594,17 +557,17 @@ func TestHooksRefreshOnlyWhenItHelps(t *testing.T) {
 // skipped refresh that leaves the cache behind HEAD.
 func TestALongOrContendedRefreshRunsInTheBackground(t *testing.T) {
 	r := hookRepo(t)
-	for i := 0; i <= detachAbove; i++ {
+	for i := 0; i <= store.DetachAbove; i++ {
 		r.Write(fmt.Sprintf("notes/many/n%03d.md", i), fmt.Sprintf("# Note %d\n\nA plankton count of %d.\n", i, i))
 	}
 	mustGit(t, r.Dir, "add", "-A")
 	res := runGit(t, r.Dir, gitDate, "commit", "-q", "-m", "many")
-	if res.status != 0 || !strings.Contains(res.stderr, fmt.Sprintf("%d notes changed; refreshing the cache in the background", detachAbove+1)) {
+	if res.status != 0 || !strings.Contains(res.stderr, fmt.Sprintf("%d notes changed; refreshing the cache in the background", store.DetachAbove+1)) {
 		t.Fatalf("exit %d, stderr %q", res.status, res.stderr)
 	}
 	ok(t, r.Dir, "index") // the documented wait
 	head := headOf(t, r.Dir)
-	if st := status(t, r.Dir); !st.Fresh || *st.Indexed != head || st.Notes.Team != detachAbove+3 {
+	if st := status(t, r.Dir); !st.Fresh || *st.Indexed != head || st.Notes.Team != store.DetachAbove+3 {
 		t.Errorf("after omh index: %+v", st)
 	}
 	sameAnswersAsARebuild(t, "detached refresh", []string{r.Dir}, [][]string{{"plankton", "count", "--roots", "3"}})

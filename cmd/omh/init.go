@@ -1,17 +1,10 @@
 package main
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
-	"io/fs"
-	"os"
-	"path"
-	"path/filepath"
-	"strings"
 
-	"go.yaml.in/yaml/v3"
-
+	"github.com/omh-notes/omh/store"
 	"github.com/omh-notes/omh/vault"
 )
 
@@ -21,116 +14,32 @@ type InitCmd struct {
 	NoHooks bool   `name:"no-hooks" help:"Leave the git hooks alone."`
 }
 
-// initReport says what omh init found and did; one value for people and
-// programs.
-type initReport struct {
-	Config struct {
-		Path   string `json:"path"`
-		Change string `json:"change"` // written or kept
-	} `json:"config"`
-	NotesRoot struct {
-		Path   string `json:"path"`   // "" for the repository root
-		Change string `json:"change"` // created, exists, or default (nothing to create)
-	} `json:"notes_root"`
-	Hooks   *hooksReport `json:"hooks"` // null with --no-hooks
-	Changed bool         `json:"changed"`
-}
-
-// Run sets omh up in a repository. It only adds: a config that exists is
-// kept as it is (and a --notes that disagrees with it is refused), the
-// notes folder is created when missing, and the hooks are installed the
-// way omh hooks install does. A second run changes nothing and says so.
 func (c *InitCmd) Run(e *env) error {
-	r, err := e.openRepo()
-	if err != nil {
-		return err
-	}
-	defer r.Close()
-	var rep initReport
-	rep.Config.Path = vault.ConfigPath
-	notes, asked := "", c.Notes != ""
-	if asked {
-		if notes, err = initNotesDir(r.Root, c.Notes); err != nil {
-			return refuse("bad_notes", err)
-		}
-	}
-	configFile := filepath.Join(r.Root, filepath.FromSlash(vault.ConfigPath))
-	_, err = os.Stat(configFile)
-	switch {
-	case err == nil:
-		cfg, err := vault.LoadConfig(r.Root)
-		if err != nil {
-			return classify(err)
-		}
-		if asked && cfg.Notes != notes {
-			return refuse("config_differs", fmt.Errorf("%s already sets the notes root to %s, and --notes asks for %s; it was left as it is (edit it, or run omh init without --notes)",
-				vault.ConfigPath, describeNotes(cfg.Notes), describeNotes(notes)))
-		}
-		notes = cfg.Notes
-		rep.Config.Change = "kept"
-	case errors.Is(err, fs.ErrNotExist):
-		text, err := configText(notes, asked)
+	return e.withStore(func(s *store.Store) error {
+		rep, err := s.Init(c.Notes, c.NoHooks)
 		if err != nil {
 			return err
 		}
-		if err := os.MkdirAll(filepath.Dir(configFile), 0o755); err != nil {
-			return fmt.Errorf("creating %s: %w", filepath.Dir(vault.ConfigPath), err)
-		}
-		if err := os.WriteFile(configFile, text, 0o644); err != nil {
-			return fmt.Errorf("writing %s: %w", vault.ConfigPath, err)
-		}
-		rep.Config.Change, rep.Changed = "written", true
-	default:
-		return fmt.Errorf("looking at %s: %w", vault.ConfigPath, err)
-	}
-
-	rep.NotesRoot.Path, rep.NotesRoot.Change = notes, "default"
-	if notes != "" {
-		dir := filepath.Join(r.Root, filepath.FromSlash(notes))
-		fi, err := os.Stat(dir)
-		switch {
-		case err == nil && fi.IsDir():
-			rep.NotesRoot.Change = "exists"
-		case err == nil:
-			return refuse("bad_notes", fmt.Errorf("the notes root %s is a file, not a folder", notes))
-		default:
-			if err := os.MkdirAll(dir, 0o755); err != nil {
-				return fmt.Errorf("creating the notes root %s: %w", notes, err)
+		if e.cli.JSON {
+			if err := writeJSON(e.stdout, rep); err != nil {
+				return err
 			}
-			rep.NotesRoot.Change, rep.Changed = "created", true
+		} else {
+			e.printInit(&rep)
 		}
-	}
-
-	var place *hookPlace
-	if !c.NoHooks {
-		if place, err = findHookPlace(r); err != nil {
-			return refuse("git_failed", err)
+		if rep.Hooks != nil && rep.Hooks.Refused() {
+			return refuse("hook_refused", errors.New("a hook could not be installed; see above"))
 		}
-		if rep.Hooks, err = e.installHooks(r, place); err != nil {
-			return err
-		}
-		rep.Changed = rep.Changed || *rep.Hooks.Changed
-	}
-
-	if e.cli.JSON {
-		if err := writeJSON(e.stdout, rep); err != nil {
-			return err
-		}
-	} else {
-		e.printInit(&rep, place)
-	}
-	if rep.Hooks != nil && rep.Hooks.refused() {
-		return refuse("hook_refused", errors.New("a hook could not be installed; see above"))
-	}
-	return nil
+		return nil
+	})
 }
 
-func (e *env) printInit(rep *initReport, place *hookPlace) {
+func (e *env) printInit(rep *store.Initialized) {
 	w := e.stdout
 	if rep.Config.Change == "written" {
-		fmt.Fprintf(w, "wrote %s (notes root: %s); commit it to share it with everyone who clones the repository\n", vault.ConfigPath, describeNotes(rep.NotesRoot.Path))
+		fmt.Fprintf(w, "wrote %s (notes root: %s); commit it to share it with everyone who clones the repository\n", vault.ConfigPath, store.DescribeNotes(rep.NotesRoot.Path))
 	} else {
-		fmt.Fprintf(w, "kept %s as it is (notes root: %s)\n", vault.ConfigPath, describeNotes(rep.NotesRoot.Path))
+		fmt.Fprintf(w, "kept %s as it is (notes root: %s)\n", vault.ConfigPath, store.DescribeNotes(rep.NotesRoot.Path))
 	}
 	switch rep.NotesRoot.Change {
 	case "created":
@@ -139,67 +48,12 @@ func (e *env) printInit(rep *initReport, place *hookPlace) {
 		fmt.Fprintf(w, "the notes folder %s/ exists\n", rep.NotesRoot.Path)
 	}
 	if rep.Hooks != nil {
-		fmt.Fprintf(w, "git hooks in %s:\n", place.shown(rep.Hooks.HooksDir))
-		rep.Hooks.print(w, place)
+		fmt.Fprintf(w, "git hooks in %s:\n", rep.Hooks.Shown(rep.Hooks.HooksDir))
+		printHooks(w, rep.Hooks)
 	} else {
 		fmt.Fprintln(w, "git hooks left alone (--no-hooks); omh hooks install adds them later")
 	}
 	if !rep.Changed {
 		fmt.Fprintln(w, "nothing changed: omh was already set up here")
 	}
-}
-
-func describeNotes(notes string) string {
-	if notes == "" {
-		return "the default (.omh/notes when it exists, else the repository root)"
-	}
-	return notes
-}
-
-// initNotesDir checks --notes and returns it as the config writes it:
-// slash-separated, relative to the repository root, "" for the root
-// itself. An absolute path inside the repository is accepted too.
-func initNotesDir(root, dir string) (string, error) {
-	if filepath.IsAbs(dir) {
-		rel, err := filepath.Rel(root, dir)
-		if err != nil || !pathInside(root, dir) {
-			return "", fmt.Errorf("--notes %s is outside the repository %s", dir, root)
-		}
-		dir = rel
-	}
-	d := path.Clean(filepath.ToSlash(strings.TrimSpace(dir)))
-	switch {
-	case d == ".":
-		return "", nil
-	case d == ".." || strings.HasPrefix(d, "../"):
-		return "", fmt.Errorf("--notes %s is outside the repository", dir)
-	case d == ".git" || strings.HasPrefix(d, ".git/"):
-		return "", fmt.Errorf("--notes %s is inside git's own folder", dir)
-	}
-	return d, nil
-}
-
-// configText is the config omh init writes: the notes root when one was
-// asked for, and the other settings as comments to fill in.
-func configText(notes string, asked bool) ([]byte, error) {
-	var b bytes.Buffer
-	b.WriteString("# omh settings for this repository, shared with everyone who clones it.\n")
-	b.WriteString("# Settings for one machine (such as the private notes folder) never go here.\n")
-	if asked {
-		value := notes
-		if value == "" {
-			value = "."
-		}
-		line, err := yaml.Marshal(map[string]string{"notes": value})
-		if err != nil {
-			return nil, err
-		}
-		b.Write(line)
-	} else {
-		b.WriteString("# notes: notes        # the notes root (default: .omh/notes when it exists, else the repository root)\n")
-	}
-	b.WriteString("# exclude:            # markdown files that are not notes\n")
-	b.WriteString("#   - README.md\n")
-	b.WriteString("#   - .github/**\n")
-	return b.Bytes(), nil
 }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/omh-notes/omh/find"
 	"github.com/omh-notes/omh/retrieve"
+	"github.com/omh-notes/omh/store"
 )
 
 // LinksCmd is `omh links`.
@@ -16,50 +17,29 @@ type LinksCmd struct {
 	Layer string `name:"layer" enum:"team,local," default:"" placeholder:"team|local" help:"Only the note of this layer."`
 }
 
-// linkedNote is one note of omh links' JSON reply. A list not asked for
-// (--in or --out) is left out.
-type linkedNote struct {
-	Key   string          `json:"key"`
-	Layer string          `json:"layer"`
-	Date  string          `json:"date"`
-	Path  string          `json:"path"`
-	Links *[]find.JSONRef `json:"links,omitempty"`
-	In    *[]find.JSONRef `json:"in,omitempty"`
-}
-
 func (c *LinksCmd) Run(e *env) error {
-	return e.withKey(c.Key, c.Layer, "", func(s *store, docs []uint32) error {
-		var notes []linkedNote
-		for _, d := range docs {
-			n, err := s.snap.Note(d)
-			if err != nil {
-				return err
-			}
-			detail, err := s.snap.Detail(d)
-			if err != nil {
-				return err
-			}
-			ln := linkedNote{Key: n.Key, Layer: n.Layer.String(), Date: string(n.Date), Path: n.Path}
-			if !c.In {
-				out := find.JSONRefs(detail.Links)
-				ln.Links = &out
-			}
-			if !c.Out {
-				in := find.JSONRefs(find.OrderIn(detail.In))
-				ln.In = &in
-			}
-			notes = append(notes, ln)
+	dir := store.BothWays
+	switch {
+	case c.In:
+		dir = store.LinksIn
+	case c.Out:
+		dir = store.LinksOut
+	}
+	return e.withStore(func(s *store.Store) error {
+		linked, err := s.Links(c.Key, layerFlag(c.Layer), dir)
+		if err != nil {
+			return err
 		}
 		if e.cli.JSON {
-			return writeJSON(e.stdout, s.jsonReply("notes", notes))
+			return writeJSON(e.stdout, linked)
 		}
-		for i, n := range notes {
+		for i, n := range linked.Notes {
 			if i > 0 {
 				fmt.Fprintln(e.stdout)
 			}
 			printLinked(e.stdout, n)
 		}
-		fmt.Fprintf(e.stdout, "@ %s\n", retrieve.CommitLabel(s.snap.Commit()))
+		fmt.Fprintf(e.stdout, "@ %s\n", retrieve.CommitLabel(store.CommitID(linked.Commit)))
 		return nil
 	})
 }
@@ -67,19 +47,12 @@ func (c *LinksCmd) Run(e *env) error {
 // printLinked prints a note's header line, then the notes it links to
 // ("verb key", in the order its links appear) and the notes linking to it
 // ("key verb", verdicts first), each with its own layer and date.
-func printLinked(w io.Writer, n linkedNote) {
+func printLinked(w io.Writer, n store.LinkedNote) {
 	fmt.Fprintf(w, "%s  %s · %s\n", n.Key, n.Layer, n.Date)
 	section := func(title string, refs []find.JSONRef, incoming bool) {
 		fmt.Fprintf(w, "%s (%d):\n", title, len(refs))
 		for _, r := range refs {
-			name := r.Key
-			switch {
-			case r.Verb != "" && incoming:
-				name = r.Key + " " + r.Verb
-			case r.Verb != "":
-				name = r.Verb + " " + r.Key
-			}
-			fmt.Fprintf(w, "  %s  %s · %s\n", name, r.Layer, r.Date)
+			fmt.Fprintf(w, "  %s  %s · %s\n", refName(r, incoming), r.Layer, r.Date)
 		}
 	}
 	if n.Links != nil {

@@ -6,20 +6,21 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/omh-notes/omh/store"
 	"github.com/omh-notes/omh/vault/vaulttest"
 )
 
-func lintJSON(t *testing.T, dir string, args ...string) (lintReport, result) {
+func lintJSON(t *testing.T, dir string, args ...string) (store.LintReport, result) {
 	t.Helper()
 	res := omh(t, dir, append([]string{"--json", "lint"}, args...)...)
-	var rep lintReport
+	var rep store.LintReport
 	if err := json.Unmarshal([]byte(res.stdout), &rep); err != nil {
 		t.Fatalf("%v\n%s\n%s", err, res.stdout, res.stderr)
 	}
 	return rep, res
 }
 
-func rulesOf(rep lintReport) []string {
+func rulesOf(rep store.LintReport) []string {
 	var out []string
 	for _, f := range rep.Findings {
 		out = append(out, f.Rule+"@"+f.Key)

@@ -1,5 +1,8 @@
 // Command omh turns a git repository of markdown notes into a memory that
 // people and coding agents can ask questions of.
+//
+// This package is the command line only: flags, choosing a renderer, exit
+// statuses. What a command does is a method of package store.
 package main
 
 import (
@@ -9,8 +12,12 @@ import (
 	"io"
 	"os"
 	"slices"
+	"strings"
 
 	"github.com/alecthomas/kong"
+
+	"github.com/omh-notes/omh/store"
+	"github.com/omh-notes/omh/vault"
 )
 
 // CLI is omh's command line. Its help text is part of the contract.
@@ -35,6 +42,16 @@ type CLI struct {
 	Hooks   HooksCmd   `cmd:"" help:"Install, remove, inspect or run the git hooks that keep the cache fresh."`
 }
 
+// vocabulary lets help texts and choices name omh's note types, from the
+// one table that defines them.
+func vocabulary() kong.Vars {
+	return kong.Vars{
+		"note_types":     vault.OrList(vault.TypeNames(false)),
+		"proof_types":    strings.Join(vault.TypeNames(true), ","),
+		"proof_types_or": vault.OrList(vault.TypeNames(true)),
+	}
+}
+
 // env is what a command runs with.
 type env struct {
 	cli    *CLI
@@ -50,7 +67,31 @@ func (e *env) warn(format string, args ...any) {
 	}
 }
 
-// Exit statuses (SPEC §6).
+// background starts omh detached; tests replace it to run the omh they
+// built rather than the test binary. nil lets the store start this
+// executable.
+var background func(args ...string) error
+
+// open opens the store omh was started in (-C).
+func (e *env) open() (*store.Store, error) {
+	return store.Open(e.cli.Dir, store.Options{
+		Warn:       func(msg string) { e.warn("%s", msg) },
+		Progress:   e.progress(),
+		Background: background,
+	})
+}
+
+// withStore opens the store, runs fn and closes it.
+func (e *env) withStore(fn func(*store.Store) error) error {
+	s, err := e.open()
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	return fn(s)
+}
+
+// Exit statuses.
 const (
 	exitOK       = 0
 	exitRefused  = 1 // the command refused or found problems
@@ -58,17 +99,13 @@ const (
 	exitInternal = 3 // an unrecoverable repository or cache error
 )
 
-// cmdError is an error with the exit status and stable code it ends with.
-type cmdError struct {
-	status int
-	code   string
-	err    error
+// usage is a command line that parsed but cannot be run as written.
+func usage(err error) error { return &store.Error{Kind: store.Invalid, Code: "usage", Err: err} }
+
+// refuse is a refusal decided here, from what a use case returned.
+func refuse(code string, err error) error {
+	return &store.Error{Kind: store.Refused, Code: code, Err: err}
 }
-
-func (e *cmdError) Error() string { return e.err.Error() }
-func (e *cmdError) Unwrap() error { return e.err }
-
-func refuse(code string, err error) error { return &cmdError{exitRefused, code, err} }
 
 type exitRequest int
 
@@ -95,13 +132,14 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) (status int) 
 		kong.Writers(stdout, stderr),
 		kong.Exit(func(code int) { panic(exitRequest(code)) }),
 		kong.ConfigureHelp(kong.HelpOptions{Compact: true, WrapUpperBound: 100}),
+		vocabulary(),
 	)
 	if err != nil {
 		panic(err) // the CLI definition itself is wrong
 	}
 	ctx, err := parser.Parse(args)
 	if err != nil {
-		return report(stderr, jsonMode, &cmdError{exitUsage, "usage", err}, "run omh --help for usage")
+		return report(stderr, jsonMode, usage(err), "run omh --help for usage")
 	}
 	e := &env{cli: &cli, stdin: stdin, stdout: stdout, stderr: stderr}
 	if err := ctx.Run(e); err != nil {
@@ -113,16 +151,42 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) (status int) 
 // report prints err (as one JSON object in --json mode) and returns its
 // exit status.
 func report(w io.Writer, jsonMode bool, err error, hint string) int {
-	ce := &cmdError{exitInternal, "internal", err}
-	errors.As(err, &ce)
+	code, status := "internal", exitInternal
+	var se *store.Error
+	if errors.As(err, &se) {
+		code = se.Code
+		switch se.Kind {
+		case store.Refused:
+			status = exitRefused
+		case store.Invalid:
+			status = exitUsage
+		}
+	}
 	if jsonMode {
-		b, _ := json.Marshal(map[string]any{"error": map[string]string{"code": ce.code, "message": err.Error()}})
+		b, _ := json.Marshal(map[string]any{"error": map[string]string{"code": code, "message": err.Error()}})
 		fmt.Fprintf(w, "%s\n", b)
-		return ce.status
+		return status
 	}
 	fmt.Fprintf(w, "omh: %v\n", err)
 	if hint != "" {
 		fmt.Fprintf(w, "omh: %s\n", hint)
 	}
-	return ce.status
+	return status
 }
+
+func writeJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
+}
+
+// countOf writes a count with the noun that fits it.
+func countOf(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
+}
+
+func countNotes(n int) string { return countOf(n, "note", "notes") }

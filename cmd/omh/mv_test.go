@@ -7,84 +7,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/omh-notes/omh/store"
 	"github.com/omh-notes/omh/vault"
 	"github.com/omh-notes/omh/vault/vaulttest"
 )
-
-// The target's span inside each link syntax: only the name changes; the
-// label, heading, block reference, embed mark, ".md", spaces, a table's
-// escaped pipe, a markdown link's fragment, title and angle brackets stay
-// as written. Catches: an offset off by the frontmatter or the "!", the
-// label or heading replaced with the target, a fragment dropped.
-func TestMvRewritesOnlyTheTargetInsideEveryLinkForm(t *testing.T) {
-	before, after := vault.MemNames{}, vault.MemNames{}
-	for _, k := range []string{"archive/other", "notes/here", "deep/a/b/here"} {
-		before.Add(k, nil)
-		after.Add(k, nil)
-	}
-	before.Add("folder/old-name", nil)
-	after.Add("projects/new-name", nil)
-	fm := "---\ntitle: offsets start after this\n---\n"
-	for _, c := range []struct{ from, src, want string }{
-		{"notes/here", "see [[old-name|the label]] now", "see [[new-name|the label]] now"},
-		{"notes/here", "see [[folder/old-name#Some heading|l]]", "see [[projects/new-name#Some heading|l]]"},
-		{"notes/here", "![[old-name^block1]] embedded", "![[new-name^block1]] embedded"},
-		{"notes/here", "x [[ old-name.md ]] y", "x [[ new-name.md ]] y"},
-		{"notes/here", "| a | [[old-name\\|label]] |", "| a | [[new-name\\|label]] |"},
-		{"notes/here", "- supersedes [[old-name#^b]]", "- supersedes [[new-name#^b]]"},
-		{"notes/here", "[x](../folder/old-name.md#frag)", "[x](../projects/new-name.md#frag)"},
-		{"deep/a/b/here", "[x](../../../folder/old-name.md)", "[x](../../../projects/new-name.md)"},
-		{"notes/here", "[x](<../folder/old name.md> \"a title\")", "[x](<../projects/new-name.md> \"a title\")"},
-		{"notes/here", "[x](/folder/old-name.md?plain=1)", "[x](/projects/new-name.md?plain=1)"},
-		{"notes/here", "[x](./old-name)", "[x](../projects/new-name)"},
-		{"notes/here", "[a `]` b](../folder/old%20name.md)", "[a `]` b](../projects/new-name.md)"},
-		{"notes/here", "[x][ref] and [y][ref]\n\n[ref]: ../folder/old-name.md", "[x][ref] and [y][ref]\n\n[ref]: ../projects/new-name.md"},
-		{"notes/here", "dendron [[The Label|folder/old-name]]", "dendron [[The Label|projects/new-name]]"},
-	} {
-		src := []byte(fm + c.src + "\n")
-		p := vault.Parse(src)
-		if len(p.Links) == 0 {
-			t.Errorf("%q: no link", c.src)
-			continue
-		}
-		var edits []mvEdit
-		for _, l := range p.Links {
-			ed, err := rewriteLink(src, l, linkEnds{c.from, before}, linkEnds{c.from, after}, "projects/new-name")
-			if err != nil {
-				t.Errorf("%q: %v", c.src, err)
-				continue
-			}
-			edits = append(edits, ed)
-		}
-		out, err := applyEdits(src, edits)
-		if err != nil || string(out) != fm+c.want+"\n" {
-			t.Errorf("%q\n got %q\nwant %q (%v)", c.src, out, fm+c.want+"\n", err)
-		}
-	}
-}
-
-// A short name stays short only while it reaches the note alone.
-func TestMvShortNamesStayUnique(t *testing.T) {
-	before, after := vault.MemNames{}, vault.MemNames{}
-	before.Add("projects/old-name", nil)
-	after.Add("projects/new-name", nil)
-	after.Add("archive/new-name", nil)
-	src := []byte("[[old-name]]\n")
-	ed, err := rewriteLink(src, vault.Parse(src).Links[0], linkEnds{"x", before}, linkEnds{"x", after}, "projects/new-name")
-	if err != nil || ed.text != "projects/new-name" {
-		t.Errorf("%+v %v", ed, err)
-	}
-}
-
-func TestRelativeKey(t *testing.T) {
-	for _, c := range [][3]string{
-		{".", "a/b", "a/b"}, {"a", "a/b", "b"}, {"a/x", "a/b", "../b"}, {"x/y", "a/b", "../../a/b"}, {"a/b", "a/b", "../b"}, {"a", "b", "../b"},
-	} {
-		if got := relativeKey(c[0], c[1]); got != c[2] {
-			t.Errorf("relativeKey(%q, %q) = %q, want %q", c[0], c[1], got, c[2])
-		}
-	}
-}
 
 // mvRepo: a team note linked from team notes in every link form, from an
 // uncommitted file, from a private note and from itself, with a relative
@@ -110,7 +36,7 @@ func mvRepo(t *testing.T) *vaulttest.Repo {
 // wrong folder, an untracked draft staged behind the user's back.
 func TestMvRenamesATeamNoteAndRewritesLinksInBothLayers(t *testing.T) {
 	r := mvRepo(t)
-	var rep mvReport
+	var rep store.Moved
 	out := ok(t, r.Dir, "--json", "mv", "topic/credentials", "guides/secrets/credential-handling")
 	if err := json.Unmarshal([]byte(out), &rep); err != nil {
 		t.Fatal(err)
@@ -139,14 +65,14 @@ func TestMvRenamesATeamNoteAndRewritesLinksInBothLayers(t *testing.T) {
 	// Staged: the move (as git records it: a rename, or a deletion and an
 	// addition when the rewrite changed much of a small file) and the
 	// rewritten tracked files, with nothing left unstaged in them.
-	status, _ := gitIn(r.Dir, "status", "--porcelain", "--no-renames")
+	status, _ := vault.Git(r.Dir, "", "status", "--porcelain", "--no-renames")
 	for _, line := range []string{"D  .omh/notes/topic/credentials.md", "A  .omh/notes/guides/secrets/credential-handling.md",
 		"M  .omh/notes/finding/sandbox.md", "M  .omh/notes/deep/nested/note.md", "?? .omh/notes/draft/"} {
 		if !strings.Contains(status, line+"\n") {
 			t.Errorf("git status lacks %q:\n%s", line, status)
 		}
 	}
-	var lint lintReport
+	var lint store.LintReport
 	json.Unmarshal([]byte(omh(t, r.Dir, "--json", "lint").stdout), &lint)
 	for _, f := range lint.Findings {
 		if f.Rule == "dangling-link" || f.Rule == "ambiguous-link" {
@@ -188,7 +114,7 @@ func TestMvRenamesAPrivateNote(t *testing.T) {
 	if got := readNoteFile(t, filepath.Join(r.Dir, "edited.md")); got != "# Edited by hand\n\nSee [[ready]].\n" {
 		t.Errorf("%q", got)
 	}
-	if status, _ := gitIn(r.Dir, "status", "--porcelain"); !strings.Contains(status, "M  team.md\n") || !strings.Contains(status, " M edited.md\n") {
+	if status, _ := vault.Git(r.Dir, "", "status", "--porcelain"); !strings.Contains(status, "M  team.md\n") || !strings.Contains(status, " M edited.md\n") {
 		t.Errorf("%s", status)
 	}
 	// An untracked file under the notes root is renamed on disk and stays
@@ -197,7 +123,7 @@ func TestMvRenamesAPrivateNote(t *testing.T) {
 	if out := ok(t, r.Dir, "mv", "loose", "sorted/loose"); !strings.Contains(out, "(rename)") {
 		t.Errorf("%s", out)
 	}
-	if status, _ := gitIn(r.Dir, "status", "--porcelain"); !strings.Contains(status, "?? sorted/\n") || strings.Contains(status, "loose.md") {
+	if status, _ := vault.Git(r.Dir, "", "status", "--porcelain"); !strings.Contains(status, "?? sorted/\n") || strings.Contains(status, "loose.md") {
 		t.Errorf("%s", status)
 	}
 }

@@ -9,14 +9,15 @@ import (
 	"testing"
 	"time"
 
+	"github.com/omh-notes/omh/store"
 	"github.com/omh-notes/omh/vault"
 	"github.com/omh-notes/omh/vault/vaulttest"
 )
 
 // newJSON runs omh new --json and decodes its report.
-func newJSON(t *testing.T, dir string, args ...string) newReport {
+func newJSON(t *testing.T, dir string, args ...string) store.Written {
 	t.Helper()
-	var rep newReport
+	var rep store.Written
 	out := ok(t, dir, append([]string{"--json", "new"}, args...)...)
 	if err := json.Unmarshal([]byte(out), &rep); err != nil {
 		t.Fatalf("%v\n%s", err, out)
@@ -52,7 +53,7 @@ func TestNewWritesAPrivateNoteFromTheTemplate(t *testing.T) {
 		p.Title != "Nightly exports stall at midnight!" || len(p.Answers) != 1 || len(p.Links) != 1 || p.Links[0].Target != "topic/exports" {
 		t.Errorf("%+v", p)
 	}
-	if out, _ := gitIn(r.Dir, "status", "--porcelain"); out != "" {
+	if out, _ := vault.Git(r.Dir, "", "status", "--porcelain"); out != "" {
 		t.Errorf("the working tree changed: %q", out)
 	}
 	// The note is in the store at once, in the local layer.
@@ -167,7 +168,7 @@ func TestNewBodyAndRepositoryTemplate(t *testing.T) {
 	if status != 0 {
 		t.Fatalf("exit %d %s", status, errOut.String())
 	}
-	var rep newReport
+	var rep store.Written
 	json.Unmarshal([]byte(out.String()), &rep)
 	note := readNoteFile(t, rep.Path)
 	if strings.Count(note, "## Evidence") != 1 || !strings.Contains(note, "## Claim\n\nNamed volumes outlive the container.") {
@@ -220,7 +221,7 @@ func TestANewNotePassesLintAndRanksFirstForItsDeclaredQuestion(t *testing.T) {
 			t.Fatalf("the key holds a question word: %s", rep.Key)
 		}
 	}
-	var lint lintReport
+	var lint store.LintReport
 	res := omh(t, r.Dir, "--json", "lint", rep.Key)
 	if err := json.Unmarshal([]byte(res.stdout), &lint); err != nil || res.status != 0 || len(lint.Findings) != 0 || lint.Checked != 1 {
 		t.Errorf("lint: exit %d %+v %v %s", res.status, lint, err, res.stderr)

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/omh-notes/omh/vault"
 	"github.com/omh-notes/omh/vault/vaulttest"
 )
 
@@ -24,11 +25,11 @@ type writeState struct {
 func writeStateOf(t *testing.T, r *vaulttest.Repo) writeState {
 	t.Helper()
 	// --no-optional-locks keeps git status from refreshing the index file.
-	status, err := gitIn(r.Dir, "--no-optional-locks", "status", "--porcelain", "--untracked-files=all")
+	status, err := vault.Git(r.Dir, "", "--no-optional-locks", "status", "--porcelain", "--untracked-files=all")
 	if err != nil {
 		t.Fatal(err)
 	}
-	staged, err := gitIn(r.Dir, "--no-optional-locks", "diff", "--cached")
+	staged, err := vault.Git(r.Dir, "", "--no-optional-locks", "diff", "--cached")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/omh-notes/omh/find"
+	"github.com/omh-notes/omh/store"
 	"github.com/omh-notes/omh/vault"
 	"github.com/omh-notes/omh/vault/vaulttest"
 )
@@ -442,8 +443,8 @@ func TestProofShowNamesTheDecidingRecordsWithTheirProvenance(t *testing.T) {
 	s := newProofStore(t)
 	out := ok(t, s.Dir, "proof", "show", "--json", "--as-of", "2026-02-25", "finding/model-load")
 	var reply struct {
-		AsOf    string        `json:"as_of"`
-		Records []shownRecord `json:"records"`
+		AsOf    string              `json:"as_of"`
+		Records []store.ShownRecord `json:"records"`
 	}
 	if err := json.Unmarshal([]byte(out), &reply); err != nil {
 		t.Fatal(err)

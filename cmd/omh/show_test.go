@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/omh-notes/omh/store"
 	"github.com/omh-notes/omh/vault/vaulttest"
 )
 
@@ -66,7 +67,7 @@ func TestShowJSONCarriesWhereSourceAndLinks(t *testing.T) {
 	var reply struct {
 		SchemaVersion int     `json:"schema_version"`
 		Commit        *string `json:"commit"`
-		Notes         []shownNote
+		Notes         []store.ShownNote
 	}
 	if err := json.Unmarshal([]byte(ok(t, r.Dir, "--json", "show", "finding/cookie-is-session-only")), &reply); err != nil {
 		t.Fatal(err)

@@ -96,13 +96,16 @@ type Question struct {
 	ExpectInReply bool    `json:"expect_in_reply"` // an expected note is among the reply's ranked notes
 	Empty         bool    `json:"empty"`           // the reply holds no note
 	ReplyChars    int     `json:"reply_chars"`
+	// Reply is the reply scored, as omh find --cards prints it; kept so a
+	// test can hold it against the command's, not saved.
+	Reply string `json:"-"`
 }
 
 // Score measures one answer against its gold question.
 func Score(g Gold, a Answer) Question {
 	q := Question{ID: g.ID, Negative: g.Negative, HasAnswer: g.Answer != ""}
 	text := a.Reply.Text()
-	q.ReplyChars = utf8.RuneCountInString(text)
+	q.Reply, q.ReplyChars = text, utf8.RuneCountInString(text)
 	q.Empty = len(a.Reply.Result.Hits) == 0
 	if g.Negative {
 		return q

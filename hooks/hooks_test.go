@@ -1,0 +1,362 @@
+package hooks
+
+import (
+	"bytes"
+	"fmt"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/omh-notes/omh/vault"
+	"github.com/omh-notes/omh/vault/vaulttest"
+)
+
+// place finds the hooks folder of the repository at dir.
+func place(t *testing.T, dir string) *Place {
+	t.Helper()
+	r, err := vault.OpenRepo(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { r.Close() })
+	p, err := FindPlace(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func install(t *testing.T, dir string) *Report {
+	t.Helper()
+	rep, err := place(t, dir).Install()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rep
+}
+
+func uninstall(t *testing.T, dir string) *Report {
+	t.Helper()
+	rep, err := place(t, dir).Uninstall()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rep
+}
+
+func status(t *testing.T, dir string) *Report {
+	t.Helper()
+	rep, err := place(t, dir).Status()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rep
+}
+
+// states lists each hook's state in the order of Names.
+func states(rep *Report) string {
+	var s []string
+	for _, h := range rep.Hooks {
+		s = append(s, h.Name+"="+h.State)
+	}
+	return strings.Join(s, " ")
+}
+
+func gitHooks(dir string) string { return filepath.Join(dir, ".git", "hooks") }
+
+// tree is every file under dir with its mode and content, so a test can
+// prove nothing in a folder changed.
+func tree(t *testing.T, dir string) map[string]string {
+	t.Helper()
+	files := map[string]string{}
+	filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return nil
+		}
+		fi, err := os.Lstat(path)
+		if err != nil {
+			return nil
+		}
+		content := ""
+		if fi.Mode()&fs.ModeSymlink != 0 {
+			content, _ = os.Readlink(path)
+		} else {
+			b, _ := os.ReadFile(path)
+			content = string(b)
+		}
+		files[path] = fmt.Sprintf("%v %s", fi.Mode(), content)
+		return nil
+	})
+	return files
+}
+
+func sameTree(t *testing.T, what string, before, after map[string]string) {
+	t.Helper()
+	for p, v := range before {
+		if after[p] != v {
+			t.Errorf("%s: %s changed: %q → %q", what, p, v, after[p])
+		}
+	}
+	for p := range after {
+		if _, ok := before[p]; !ok {
+			t.Errorf("%s: %s appeared", what, p)
+		}
+	}
+}
+
+// runGit runs git in dir with a PATH that has no omh, returning its exit
+// status: the shims then say omh is missing and keep the user's status.
+func runGit(t *testing.T, dir string, args ...string) int {
+	t.Helper()
+	cmd := exec.Command("git", args...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "PATH=/usr/bin:/bin:/usr/local/bin", "GIT_AUTHOR_DATE=2026-01-02T10:00:00Z",
+		"GIT_COMMITTER_DATE=2026-01-02T10:00:00Z")
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	err := cmd.Run()
+	if exit, ok := err.(*exec.ExitError); ok {
+		return exit.ExitCode()
+	}
+	if err != nil {
+		t.Fatalf("git %v: %v", args, err)
+	}
+	return 0
+}
+
+// The shims kept in the repository's .githooks are exactly what install
+// writes, so a person may use either. Catches: editing one and not the
+// other; a shim that is not executable or not valid sh.
+func TestTheRepositoryShimsAreTheInstalledOnes(t *testing.T) {
+	for _, name := range Names {
+		path := filepath.Join("..", ".githooks", name)
+		b, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if string(b) != Shim(name) {
+			t.Errorf("%s differs from what omh hooks install writes:\n%s", path, Shim(name))
+		}
+		if fi, err := os.Stat(path); err != nil || fi.Mode()&0o111 != 0o111 {
+			t.Errorf("%s is not executable by everyone: %v", path, fi.Mode())
+		}
+		if out, err := exec.Command("sh", "-n", path).CombinedOutput(); err != nil {
+			t.Errorf("%s: sh -n: %v %s", path, err, out)
+		}
+		if !strings.Contains(string(b), `omh hooks run `+name+` "$@"`) || !isShim(b) {
+			t.Errorf("%s does not call omh hooks run %s \"$@\" under a version header", path, name)
+		}
+	}
+}
+
+// Install writes into the folder git runs hooks from, wherever that is,
+// executable, and a second install changes nothing. Catches: hard-coding
+// .git/hooks (core.hooksPath, a linked worktree's git directory); a shim
+// git cannot run (mode); a second install that rewrites anything.
+func TestInstallUsesTheFolderGitReports(t *testing.T) {
+	for _, where := range []string{"default", "local core.hooksPath", "linked worktree"} {
+		t.Run(where, func(t *testing.T) {
+			r := vaulttest.New(t)
+			r.Write("notes/walrus.md", "# Walrus\n")
+			r.Commit("2026-01-02T10:00:00Z", "first")
+			dir, want := r.Dir, gitHooks(r.Dir)
+			switch where {
+			case "local core.hooksPath":
+				want = filepath.Join(t.TempDir(), "my-hooks")
+				r.Git("config", "core.hooksPath", want)
+			case "linked worktree":
+				dir = filepath.Join(t.TempDir(), "wt")
+				r.Git("worktree", "add", "-q", "-b", "other", dir)
+			}
+			if rep := install(t, dir); !*rep.Changed || rep.HooksDir != want {
+				t.Errorf("install: changed %v in %s, want %s", *rep.Changed, rep.HooksDir, want)
+			}
+			for _, name := range Names {
+				path := filepath.Join(want, name)
+				b, err := os.ReadFile(path)
+				if err != nil || string(b) != Shim(name) {
+					t.Fatalf("%s not installed in %s (%v)", name, want, err)
+				}
+				if fi, _ := os.Stat(path); fi.Mode().Perm() != 0o755 {
+					t.Errorf("%s has mode %v", path, fi.Mode())
+				}
+			}
+			before := tree(t, want)
+			if rep := install(t, dir); *rep.Changed {
+				t.Errorf("a second install changed something: %+v", rep.Hooks)
+			}
+			sameTree(t, "second install", before, tree(t, want))
+			if st := status(t, dir); st.HooksDir != want || states(st) != "post-commit=installed post-merge=installed post-checkout=installed post-rewrite=installed" {
+				t.Errorf("status: %s in %s", states(st), st.HooksDir)
+			}
+		})
+	}
+}
+
+// A user's hook is never overwritten: it is chained, runs first with git's
+// arguments and standard input, keeps its exit status, and uninstall puts
+// it back byte for byte with its mode. Catches: overwriting; running the
+// user's hook after the shim's part or not at all; losing its status (git
+// checkout exits 1 when post-checkout fails); a restore that changes bytes
+// or mode; a second install or uninstall that changes anything.
+func TestInstallChainsAUsersHookAndUninstallRestoresIt(t *testing.T) {
+	r := vaulttest.New(t)
+	r.Write("notes/walrus.md", "# Walrus\n")
+	first := r.Commit("2026-01-02T10:00:00Z", "first")
+	dir := gitHooks(r.Dir)
+	log := filepath.Join(t.TempDir(), "log")
+	users := map[string]string{
+		"post-checkout": "#!/bin/sh\necho \"checkout $*\" >> " + log + "\nexit 7\n",
+		"post-rewrite":  "#!/bin/sh\necho \"rewrite $* $(cat)\" >> " + log + "\n",
+	}
+	for name, text := range users {
+		vaulttest.WriteFile(t, filepath.Join(dir, name), text)
+		os.Chmod(filepath.Join(dir, name), 0o750)
+	}
+	original := tree(t, dir)
+
+	if got := states(install(t, r.Dir)); got != "post-commit=installed post-merge=installed post-checkout=chained post-rewrite=chained" {
+		t.Errorf("install: %s", got)
+	}
+	for name, text := range users {
+		if b, _ := os.ReadFile(filepath.Join(dir, name+ChainedSuffix)); string(b) != text {
+			t.Errorf("%s was not moved aside intact: %q", name, b)
+		}
+	}
+	installed := tree(t, dir)
+	if rep := install(t, r.Dir); *rep.Changed {
+		t.Errorf("a second install changed something: %+v", rep.Hooks)
+	}
+	sameTree(t, "second install", installed, tree(t, dir))
+
+	r.Write("notes/heron.md", "# Heron\n")
+	second := r.Commit("2026-01-03T10:00:00Z", "heron")
+	// git checkout fails (exit 1) when post-checkout does, as it does with
+	// the user's hook alone; the shim itself exits with the hook's 7.
+	if status := runGit(t, r.Dir, "checkout", "-q", first); status != 1 {
+		t.Errorf("git checkout exited %d, want 1 from the user's failing hook", status)
+	}
+	runGit(t, r.Dir, "checkout", "-q", "main")
+	shimRun := exec.Command(filepath.Join(dir, "post-checkout"), first, first, "0")
+	shimRun.Dir = r.Dir
+	if err := shimRun.Run(); err == nil || shimRun.ProcessState.ExitCode() != 7 {
+		t.Errorf("the shim exited %v, want the user's hook's 7", err)
+	}
+	r.Write("notes/heron.md", "# Heron, amended\n")
+	runGit(t, r.Dir, "commit", "-q", "-a", "--amend", "-m", "heron amended")
+	amended := r.Git("rev-parse", "HEAD")
+	b, _ := os.ReadFile(log)
+	want := fmt.Sprintf("checkout %s %s 1\ncheckout %s %s 1\ncheckout %s %s 0\nrewrite amend %s %s\n", second, first, first, second, first, first, second, amended)
+	if string(b) != want {
+		t.Errorf("the user's hooks saw:\n%s\nwant:\n%s", b, want)
+	}
+
+	if rep := uninstall(t, r.Dir); !*rep.Changed {
+		t.Error("uninstall changed nothing")
+	}
+	sameTree(t, "uninstall", original, tree(t, dir))
+	if rep := uninstall(t, r.Dir); *rep.Changed {
+		t.Errorf("a second uninstall changed something: %+v", rep.Hooks)
+	}
+	if st := status(t, r.Dir); states(st) != "post-commit=missing post-merge=missing post-checkout=missing post-rewrite=missing" {
+		t.Errorf("after uninstall: %s", states(st))
+	}
+}
+
+// Install never moves a user's hook over another file: when the chained
+// name is taken it refuses for that hook and changes nothing there.
+func TestInstallRefusesWhenTheChainedNameIsTaken(t *testing.T) {
+	r := vaulttest.New(t)
+	dir := gitHooks(r.Dir)
+	vaulttest.WriteFile(t, filepath.Join(dir, "post-merge"), "#!/bin/sh\necho mine\n")
+	vaulttest.WriteFile(t, filepath.Join(dir, "post-merge"+ChainedSuffix), "#!/bin/sh\necho older\n")
+	before := tree(t, dir)
+	rep := install(t, r.Dir)
+	if !rep.Refused() || !strings.Contains(rep.Hooks[1].Note, "post-merge.omh-chained already exists") {
+		t.Errorf("%+v", rep.Hooks[1])
+	}
+	after := tree(t, dir)
+	for _, name := range []string{"post-merge", "post-merge" + ChainedSuffix} {
+		p := filepath.Join(dir, name)
+		if after[p] != before[p] {
+			t.Errorf("%s changed", name)
+		}
+	}
+}
+
+// Where a hook manager owns the hooks, nothing is written and the line to
+// add is reported. Catches: writing into husky's folder, a global hooks
+// folder every repository shares, or over the pre-commit framework's
+// script; reporting nothing a person can act on.
+func TestInstallLeavesManagedHooksAlone(t *testing.T) {
+	cases := []struct {
+		name, manager string
+		setup         func(t *testing.T, r *vaulttest.Repo) string // returns the folder to watch
+	}{
+		{"husky", "husky", func(t *testing.T, r *vaulttest.Repo) string {
+			r.Write(".husky/_/h", "#!/usr/bin/env sh\n")
+			r.Write(".husky/pre-commit", "npm test\n")
+			r.Git("config", "core.hooksPath", ".husky/_")
+			return filepath.Join(r.Dir, ".husky")
+		}},
+		{"pre-commit", "pre-commit", func(t *testing.T, r *vaulttest.Repo) string {
+			for _, name := range Names {
+				vaulttest.WriteFile(t, filepath.Join(gitHooks(r.Dir), name), "#!/usr/bin/env bash\n# File generated by pre-commit: https://pre-commit.com\n# ID: 138fd403232d2ddd5efb44317e38bf03\n")
+			}
+			return gitHooks(r.Dir)
+		}},
+		{"global core.hooksPath", "global core.hooksPath", func(t *testing.T, r *vaulttest.Repo) string {
+			shared := filepath.Join(t.TempDir(), "shared-hooks")
+			vaulttest.WriteFile(t, filepath.Join(shared, "post-commit"), "#!/bin/sh\necho shared\n")
+			r.Git("config", "--global", "core.hooksPath", shared)
+			return shared
+		}},
+		{"hooks committed in the working tree", "working tree", func(t *testing.T, r *vaulttest.Repo) string {
+			r.Write("tools/hooks/post-merge", "#!/bin/sh\necho team hook\n")
+			r.Git("config", "core.hooksPath", "tools/hooks")
+			return filepath.Join(r.Dir, "tools")
+		}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			r := vaulttest.New(t)
+			watched := c.setup(t, r)
+			before, inGit := tree(t, watched), tree(t, gitHooks(r.Dir))
+			rep := install(t, r.Dir)
+			if rep.Refused() || *rep.Changed {
+				t.Fatalf("install: %+v", rep)
+			}
+			sameTree(t, "install", before, tree(t, watched))
+			sameTree(t, "install (.git/hooks)", inGit, tree(t, gitHooks(r.Dir)))
+			for _, h := range status(t, r.Dir).Hooks {
+				if h.State != Managed || h.Manager == nil || !strings.Contains(*h.Manager, c.manager) || h.Add == nil || h.AddTo == nil {
+					t.Fatalf("%s: %+v", h.Name, h)
+				}
+				if !strings.Contains(*h.Add, "omh hooks run "+h.Name) {
+					t.Errorf("%s: the line to add %q does not run omh", h.Name, *h.Add)
+				}
+				if c.name == "husky" && h.Name == "post-commit" && !strings.HasSuffix(*h.AddTo, filepath.Join(".husky", "post-commit")) {
+					t.Errorf("husky: add to %s, want .husky/post-commit", *h.AddTo)
+				}
+			}
+		})
+	}
+}
+
+// A hook that reaches a manager's file already calling omh is reported as
+// such, with no line to add.
+func TestAManagedHookThatCallsOmhNeedsNothing(t *testing.T) {
+	r := vaulttest.New(t)
+	r.Write(".husky/post-commit", managerLine("post-commit")+"\n")
+	r.Git("config", "core.hooksPath", ".husky")
+	st := status(t, r.Dir)
+	if h := st.Hooks[0]; h.State != Managed || !h.CallsOmh || h.Add != nil {
+		t.Errorf("%+v", h)
+	}
+	if h := st.Hooks[1]; h.CallsOmh || h.Add == nil {
+		t.Errorf("%+v", h)
+	}
+}

@@ -1,0 +1,177 @@
+package store
+
+import (
+	"errors"
+	"strings"
+
+	"github.com/omh-notes/omh/find"
+	"github.com/omh-notes/omh/retrieve"
+	"github.com/omh-notes/omh/vault"
+)
+
+// Question is a question and how to answer it.
+type Question struct {
+	// Phrasings are the question, then other ways of asking it; each is
+	// scored alone and a note keeps its best.
+	Phrasings []string
+	Roots     int         // ranked notes in the answer; the rest are counted
+	Layer     vault.Layer // 0 for both layers
+	Type      string      // only ranked notes of this type; "" for any
+	Ranker    retrieve.Ranker
+	// NoWorktree leaves uncommitted working copies out, for the fastest
+	// answer.
+	NoWorktree bool
+	// AsOf answers from the store as it stood at a date (YYYY-MM-DD) or a
+	// commit; "" is now.
+	AsOf string
+	// MaxChars is the size the cards aim at.
+	MaxChars int
+	// Cards builds the reply's cards (passages, links both ways, where each
+	// proof record stands), which cards and JSON show and the tree does
+	// not need.
+	Cards bool
+	// Records asks among proof records only, with Retracted saying what to
+	// do with withdrawn ones; otherwise every note is asked and retracted
+	// records are shown marked.
+	Records   bool
+	Retracted find.Retraction
+}
+
+// Answer is what the store answers: the ranked notes with their
+// neighbours and, when asked for, their cards.
+type Answer struct {
+	Result retrieve.Result
+	Commit string      // the commit the answer was computed at; "" before the first
+	Reply  *find.Reply // the cards; nil unless the question asked for them
+	// Absent says, in a sentence, why there is no store to answer from: a
+	// moment before the first commit, or past a shallow clone's boundary
+	// (then Incomplete). It is an answer, not a failure.
+	Absent     string
+	Incomplete bool
+	asked      string // the --as-of of an absent answer
+}
+
+// Check refuses a malformed question; Ask checks too, and a front end may
+// check before it opens anything.
+func (q Question) Check() error {
+	if len(q.Phrasings) == 0 || strings.TrimSpace(q.Phrasings[0]) == "" {
+		return invalid(errors.New("the question is empty"))
+	}
+	if q.Roots < 0 {
+		return invalid(errors.New("--roots must not be negative"))
+	}
+	if q.MaxChars <= 0 {
+		return invalid(errors.New("--max-chars must be positive"))
+	}
+	return nil
+}
+
+// Ask answers a question: it ranks the notes, expands one hop along their
+// links, and with q.Cards builds their cards, proof records showing where
+// they stand at the answer's moment.
+func (s *Store) Ask(q Question) (Answer, error) {
+	if err := q.Check(); err != nil {
+		return Answer{}, err
+	}
+	var ans Answer
+	err := s.read(q.AsOf, s.readOptions(q.NoWorktree), func(v *view) error {
+		var err error
+		ans, err = v.ask(q)
+		return err
+	})
+	if absent, ok := absentAnswer(err, q.Phrasings, q.AsOf); ok {
+		return absent, nil
+	}
+	return ans, err
+}
+
+// ask answers q from an open snapshot.
+func (v *view) ask(q Question) (Answer, error) {
+	// Proof records among the hits show where they stand. A plain question
+	// hides nothing: retracted records are marked.
+	mode := find.IncludeRetracted
+	if q.Records {
+		mode = q.Retracted
+	}
+	proof := find.NewProof(v.snap, v.proofDay(), mode)
+	rq := retrieve.Query{Phrasings: q.Phrasings, Roots: q.Roots, Layer: q.Layer, Type: q.Type, Ranker: q.Ranker}
+	if q.Records {
+		rq.Keep = proof.KeepRecords
+	}
+	res, err := retrieve.Search(v.snap, rq)
+	if err != nil {
+		return Answer{}, err
+	}
+	res.AsOf = v.asOf()
+	ans := Answer{Result: res, Commit: v.snap.Commit()}
+	if q.Cards {
+		reply, err := find.Build(res, ans.Commit, v.snap, q.MaxChars, proof)
+		if err != nil {
+			return Answer{}, err
+		}
+		ans.Reply = &reply
+	}
+	return ans, nil
+}
+
+// proofDay is the moment proof records are read at: the day asked for
+// with --as-of, else today.
+func (v *view) proofDay() vault.Date {
+	if day := v.asOf(); day != "" {
+		return day
+	}
+	return today()
+}
+
+// absentAnswer turns the errors that mean "no store at that moment" into
+// the answer that says so instead: before the first commit, or past a
+// shallow clone's boundary (incomplete).
+func absentAnswer(err error, question []string, asOf string) (Answer, bool) {
+	a := Answer{Result: retrieve.Result{Question: question, StoreEmpty: true}, asked: asOf}
+	switch {
+	case errors.Is(err, vault.ErrBeforeHistory):
+		a.Absent = "the store did not exist yet on " + asOf
+	case errors.Is(err, vault.ErrPastShallow):
+		a.Absent, a.Incomplete = "the history of "+asOf+" is not in this clone: it is shallow", true
+	default:
+		return Answer{}, false
+	}
+	return a, true
+}
+
+// Tree renders the answer for people: one line per note, its provenance,
+// neighbours under the note that reached them.
+func (a Answer) Tree() string {
+	if a.Absent != "" {
+		return sentence(a.Absent)
+	}
+	return retrieve.RenderTree(a.Result, a.Commit)
+}
+
+// Cards renders the answer for agents, one card per note. The question
+// must have asked for cards.
+func (a Answer) Cards() string {
+	if a.Absent != "" {
+		return sentence(a.Absent)
+	}
+	return a.Reply.Text()
+}
+
+// JSON is the answer for programs (schema_version 1). The question must
+// have asked for cards.
+func (a Answer) JSON() any {
+	if a.Absent != "" {
+		reply := retrieve.ToJSON(a.Result, "")
+		reply.Note, reply.Incomplete = a.Absent, a.Incomplete
+		if day := vault.Date(a.asked); day.Valid() {
+			reply.AsOf = string(day)
+		}
+		return reply
+	}
+	return a.Reply.JSON()
+}
+
+// sentence writes a note as a line: a capital first letter, a full stop.
+func sentence(note string) string {
+	return strings.ToUpper(note[:1]) + note[1:] + ".\n"
+}

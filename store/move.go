@@ -1,0 +1,455 @@
+package store
+
+import (
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"strings"
+
+	"golang.org/x/text/unicode/norm"
+
+	"github.com/omh-notes/omh/index"
+	"github.com/omh-notes/omh/vault"
+)
+
+// Move renames a note in its layer (git mv for a note git tracks, a rename
+// for a private or untracked one) and rewrites every link in both layers
+// that reaches it, keeping labels, headings, block references and the
+// embed mark; relative markdown links are recomputed from each linking
+// file's folder, and the moved note's own relative links from its new one.
+// A link to another note whose meaning the rename would change (a short
+// name that becomes ambiguous) is rewritten to keep its target. All or
+// nothing: it refuses, changing nothing, when old is missing or ambiguous,
+// newKey is taken, or a link cannot be rewritten to reach its target alone.
+func (s *Store) Move(old, newKey string) (Moved, error) {
+	oldArg := norm.NFC.String(strings.TrimSuffix(strings.TrimSpace(old), vault.NoteExt))
+	newKey = norm.NFC.String(strings.TrimSuffix(strings.TrimSpace(newKey), vault.NoteExt))
+	if err := vault.CheckKey(oldArg); err != nil {
+		return Moved{}, refuse("bad_key", err)
+	}
+	if err := checkNewKey(newKey); err != nil {
+		return Moved{}, err
+	}
+	var rep Moved
+	err := s.read("", s.readOptions(false), func(v *view) error {
+		p, err := s.planMove(v, oldArg, newKey)
+		if err != nil {
+			return err
+		}
+		if err := p.apply(); err != nil {
+			return err
+		}
+		rep = p.report()
+		return nil
+	})
+	return rep, err
+}
+
+// Moved is what omh mv did; one value for people and programs.
+type Moved struct {
+	Old       string    `json:"old"`
+	New       string    `json:"new"`
+	From      string    `json:"from"`
+	To        string    `json:"to"`
+	How       string    `json:"how"` // "git mv" or "rename"
+	Rewritten []Rewrite `json:"rewritten"`
+	Staged    []string  `json:"staged"`   // files staged with git add (or git mv)
+	Unstaged  []string  `json:"unstaged"` // rewritten tracked files left unstaged: they had other unstaged changes
+	Notices   []string  `json:"notices"`  // links whose meaning changes with the rename although no rewrite touched them
+}
+
+// Rewrite is one file whose links were rewritten.
+type Rewrite struct {
+	Path  string `json:"path"`
+	Links int    `json:"links"`
+}
+
+// moveFile is one file of the store that may hold links, on disk.
+type moveFile struct {
+	note    index.StoredNote
+	abs     string // the file
+	shown   string // as reported: relative to the repository root, or absolute for private notes
+	before  string // its key now
+	after   string // its key after the rename
+	moved   bool   // the renamed note itself
+	tracked bool   // git's index holds it
+	dirty   bool   // it has unstaged changes already
+	content []byte
+	edits   []vault.Edit
+	out     []byte // content with the edits made
+	wants   map[int]string
+}
+
+// movePlan is a rename worked out in full before anything is touched.
+type movePlan struct {
+	root          string
+	oldKey        string
+	newKey        string
+	from, to      string // absolute files
+	fromShown     string
+	toShown       string
+	how           string // "git mv" or "rename"
+	files         []*moveFile
+	moved         *moveFile
+	notices       []string
+	staged        []string
+	unstaged      []string
+	privateFolder string
+}
+
+func (s *Store) planMove(v *view, oldArg, newKey string) (*movePlan, error) {
+	notes, err := v.snap.Notes()
+	if err != nil {
+		return nil, err
+	}
+	cfg, err := vault.LoadConfig(s.Repo.Root)
+	if err != nil {
+		return nil, err
+	}
+	private, err := v.snap.PrivateDir()
+	if err != nil {
+		return nil, err
+	}
+	root := s.Repo.Root
+	notesDir := v.snap.NotesDir()
+	p := &movePlan{root: root, newKey: newKey, privateFolder: private}
+
+	// Which note: its exact key, else a unique name as a link would say it.
+	keyNames := vault.MemNames{}
+	for _, n := range notes {
+		keyNames.Add(n.Note.Key, nil)
+	}
+	res, err := vault.Resolve(vault.Link{Kind: vault.WikiLink, Target: oldArg}, "", keyNames)
+	switch {
+	case err != nil:
+		return nil, err
+	case len(res.Candidates) > 1:
+		return nil, refuse("ambiguous", fmt.Errorf("nothing was renamed: %s could mean %s", oldArg, strings.Join(res.Candidates, ", ")))
+	case res.Key == "":
+		return nil, refuse("not_found", fmt.Errorf("nothing was renamed: no note has the key %s", oldArg))
+	}
+	p.oldKey = res.Key
+	if p.oldKey == newKey {
+		return nil, refuse("bad_key", fmt.Errorf("nothing was renamed: %s already has that key", newKey))
+	}
+	var inPrivate, inTree bool
+	for _, n := range notes {
+		switch {
+		case n.Note.Key == newKey:
+			return nil, refuse("key_taken", fmt.Errorf("nothing was renamed: the key %s is taken by %s (%s)", newKey, n.Note.Path, n.Note.Layer))
+		case n.Note.Key != p.oldKey:
+		case n.Private:
+			inPrivate = true
+		default:
+			inTree = true
+		}
+	}
+	if inPrivate && inTree {
+		return nil, refuse("ambiguous", fmt.Errorf("nothing was renamed: %s is both a private note and a note under the notes root; rename one of them by hand first", p.oldKey))
+	}
+	rel := func(key string) string { return path.Join(notesDir, key+vault.NoteExt) }
+	if inPrivate {
+		p.from = filepath.Join(private, filepath.FromSlash(p.oldKey)+vault.NoteExt)
+		p.to = filepath.Join(private, filepath.FromSlash(newKey)+vault.NoteExt)
+		p.fromShown, p.toShown, p.how = p.from, p.to, "rename"
+	} else {
+		if vault.Excluded(cfg.Exclude, newKey+vault.NoteExt) {
+			return nil, refuse("excluded", fmt.Errorf("nothing was renamed: %s would be excluded from the store by %s", rel(newKey), vault.ConfigPath))
+		}
+		p.fromShown, p.toShown = rel(p.oldKey), rel(newKey)
+		p.from = filepath.Join(root, filepath.FromSlash(p.fromShown))
+		p.to = filepath.Join(root, filepath.FromSlash(p.toShown))
+		if fi, err := os.Lstat(p.from); err != nil || !fi.Mode().IsRegular() {
+			return nil, refuse("not_found", fmt.Errorf("nothing was renamed: %s is not in the working tree (deleted, or not a regular file)", p.fromShown))
+		}
+		out, err := vault.Git(root, "", "ls-files", "--cached", "-z", "--", p.fromShown, p.toShown)
+		if err != nil {
+			return nil, refuse("git_failed", err)
+		}
+		p.how = "rename"
+		for _, f := range strings.Split(out, "\x00") {
+			switch f {
+			case p.toShown:
+				return nil, refuse("key_taken", fmt.Errorf("nothing was renamed: git's index holds %s already", p.toShown))
+			case p.fromShown:
+				p.how = "git mv"
+			}
+		}
+	}
+	if _, err := os.Lstat(p.to); err == nil {
+		return nil, refuse("key_taken", fmt.Errorf("nothing was renamed: %s exists already", p.toShown))
+	}
+
+	if err := p.gatherFiles(notes); err != nil {
+		return nil, err
+	}
+	if err := p.planRewrites(notes); err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
+// gatherFiles lists the store's files as they are on disk: a committed
+// note counts through its working copy when that differs, a committed note
+// deleted from the working tree not at all.
+func (p *movePlan) gatherFiles(notes []index.StoredNote) error {
+	edited := map[string]bool{}
+	for _, n := range notes {
+		if n.Worktree {
+			edited[n.Note.Path] = true
+		}
+	}
+	var tracked []string
+	for _, n := range notes {
+		if n.Note.Layer == vault.Team && edited[n.Note.Path] {
+			continue
+		}
+		f := &moveFile{note: n, shown: n.Note.Path, before: n.Note.Key, after: n.Note.Key}
+		f.abs = n.Note.Path
+		if !n.Private {
+			f.abs = filepath.Join(p.root, filepath.FromSlash(n.Note.Path))
+			if _, err := os.Lstat(f.abs); err != nil {
+				continue
+			}
+			tracked = append(tracked, n.Note.Path)
+		}
+		if f.before == p.oldKey {
+			f.after, f.moved = p.newKey, true
+			p.moved = f
+		}
+		p.files = append(p.files, f)
+	}
+	if p.moved == nil {
+		return refuse("not_found", fmt.Errorf("nothing was renamed: %s is not on disk", p.fromShown))
+	}
+	if len(tracked) == 0 {
+		return nil
+	}
+	// Which files git tracks and which have unstaged changes: a rewritten
+	// file is staged only when the rewrite is its only change.
+	inIndex, err := vault.GitPaths(p.root, "ls-files", "--cached", "-z")
+	if err != nil {
+		return err
+	}
+	dirty, err := vault.GitPaths(p.root, "diff", "--name-only", "-z")
+	if err != nil {
+		return err
+	}
+	for _, f := range p.files {
+		if !f.note.Private {
+			f.tracked, f.dirty = inIndex[f.shown], dirty[f.shown]
+		}
+	}
+	return nil
+}
+
+// planRewrites finds every link to rewrite and computes each file's new
+// content, then checks that every rewritten link reaches its target alone.
+func (p *movePlan) planRewrites(notes []index.StoredNote) error {
+	before, after := vault.MemNames{}, vault.MemNames{}
+	for _, n := range notes {
+		before.Add(n.Note.Key, n.Parsed.Aliases)
+		k := n.Note.Key
+		if k == p.oldKey {
+			k = p.newKey
+		}
+		after.Add(k, n.Parsed.Aliases)
+	}
+	for _, f := range p.files {
+		links := f.note.Parsed.Links
+		f.wants = map[int]string{}
+		for i, l := range links {
+			was, err := vault.Resolve(l, f.before, before)
+			if err != nil {
+				return err
+			}
+			now, err := vault.Resolve(l, f.after, after)
+			if err != nil {
+				return err
+			}
+			want := was.Key
+			if want == p.oldKey {
+				want = p.newKey
+			}
+			switch {
+			case want == "" && (now.Key != "" || strings.Join(now.Candidates, ",") != strings.Join(was.Candidates, ",")):
+				what := "reaches " + now.Key
+				if now.Key == "" {
+					what = "could mean " + strings.Join(now.Candidates, ", ")
+				}
+				p.notices = append(p.notices, fmt.Sprintf("%s:%d: %s %s after the rename (it reached no note before)", f.shown, l.Line, linkShown(l), what))
+			case want != "" && now.Key != want:
+				f.wants[i] = want
+			}
+		}
+		if len(f.wants) == 0 {
+			continue
+		}
+		content, err := os.ReadFile(f.abs)
+		if err != nil {
+			return fmt.Errorf("reading %s: %w", f.shown, err)
+		}
+		if vault.HashBytes(content) != f.note.Note.Blob {
+			return refuse("changed", fmt.Errorf("nothing was renamed: %s changed while omh mv read the store; run it again", f.shown))
+		}
+		f.content = content
+		for i, want := range f.wants {
+			ed, err := vault.RewriteLink(content, links[i], vault.LinkEnds{From: f.before, Names: before}, vault.LinkEnds{From: f.after, Names: after}, want)
+			if err != nil {
+				return refuse("unrewritable", fmt.Errorf("nothing was renamed: the link at %s:%d cannot be rewritten: %v; fix it by hand first", f.shown, links[i].Line, err))
+			}
+
+			f.edits = append(f.edits, ed)
+		}
+		out, err := vault.ApplyEdits(content, f.edits)
+		if err != nil {
+			return refuse("unrewritable", fmt.Errorf("nothing was renamed: %s: %v", f.shown, err))
+		}
+		// Every rewritten link must now reach its target, and only it.
+		reparsed := vault.Parse(out)
+		if len(reparsed.Links) != len(links) {
+			return refuse("unrewritable", fmt.Errorf("nothing was renamed: rewriting %s would change how many links it holds", f.shown))
+		}
+		for i, want := range f.wants {
+			got, err := vault.Resolve(reparsed.Links[i], f.after, after)
+			if err != nil {
+				return err
+			}
+			if got.Key != want {
+				return refuse("unrewritable", fmt.Errorf("nothing was renamed: the link at %s:%d cannot be rewritten to reach %s alone", f.shown, links[i].Line, want))
+			}
+		}
+		f.out = out
+	}
+	return nil
+}
+
+func linkShown(l vault.Link) string {
+	if l.Kind == vault.MarkdownLink {
+		return fmt.Sprintf("the link to %q", l.Target)
+	}
+	return "[[" + l.Target + "]]"
+}
+
+// apply makes the planned changes: rewritten files first, then the move,
+// then git add. A failing step undoes the steps before it.
+func (p *movePlan) apply() error {
+	type saved struct {
+		abs     string
+		content []byte
+		mode    fs.FileMode
+	}
+	var restored []saved
+	undoWrites := func() {
+		for i := len(restored) - 1; i >= 0; i-- {
+			vault.WriteFile(restored[i].abs, restored[i].content, restored[i].mode)
+		}
+	}
+	for _, f := range p.files {
+		if f.out == nil || (f.moved && p.how != "git mv") {
+			continue
+		}
+		fi, err := os.Stat(f.abs)
+		if err != nil {
+			undoWrites()
+			return fmt.Errorf("nothing was renamed: %w", err)
+		}
+		if err := vault.WriteFile(f.abs, f.out, fi.Mode().Perm()); err != nil {
+			undoWrites()
+			return fmt.Errorf("nothing was renamed: %w", err)
+		}
+		restored = append(restored, saved{f.abs, f.content, fi.Mode().Perm()})
+	}
+	undoMove := func() {}
+	switch p.how {
+	case "git mv":
+		created, err := vault.MakeDirs(filepath.Dir(p.to))
+		if err == nil {
+			_, err = vault.Git(p.root, "", "mv", "--", p.fromShown, p.toShown)
+		}
+		if err != nil {
+			vault.RemoveDirs(created)
+			undoWrites()
+			return refuse("git_failed", fmt.Errorf("nothing was renamed: %w", err))
+		}
+		undoMove = func() {
+			vault.Git(p.root, "", "mv", "--", p.toShown, p.fromShown)
+			vault.RemoveDirs(created)
+		}
+		p.staged = append(p.staged, p.fromShown, p.toShown)
+	default:
+		content := p.moved.out
+		if content == nil {
+			var err error
+			if content, err = os.ReadFile(p.from); err != nil {
+				undoWrites()
+				return fmt.Errorf("nothing was renamed: %w", err)
+			}
+		}
+		fi, err := os.Stat(p.from)
+		if err != nil {
+			undoWrites()
+			return fmt.Errorf("nothing was renamed: %w", err)
+		}
+		created, err := vault.CreateFile(p.to, content, fi.Mode().Perm())
+		if err == nil {
+			err = os.Remove(p.from)
+			if err != nil {
+				os.Remove(p.to)
+				vault.RemoveDirs(created)
+			}
+		}
+		if err != nil {
+			undoWrites()
+			return fmt.Errorf("nothing was renamed: %w", err)
+		}
+		if p.moved.note.Private {
+			vault.RemoveEmptyParents(filepath.Dir(p.from), p.privateFolder)
+		}
+	}
+	var add []string
+	for _, f := range p.files {
+		if f.out == nil || !f.tracked {
+			continue
+		}
+		shown := f.shown
+		if f.moved {
+			shown = p.toShown
+		}
+		if f.dirty {
+			p.unstaged = append(p.unstaged, shown)
+			continue
+		}
+		add = append(add, shown)
+	}
+	if len(add) > 0 {
+		if _, err := vault.Git(p.root, "", append([]string{"add", "--"}, add...)...); err != nil {
+			undoMove()
+			undoWrites()
+			return refuse("git_failed", fmt.Errorf("nothing was renamed: %w", err))
+		}
+		p.staged = append(p.staged, add...)
+	}
+	return nil
+}
+
+func (p *movePlan) report() Moved {
+	rep := Moved{Old: p.oldKey, New: p.newKey, From: p.fromShown, To: p.toShown, How: p.how,
+		Rewritten: []Rewrite{}, Staged: []string{}, Unstaged: []string{}, Notices: []string{}}
+	for _, f := range p.files {
+		if f.out == nil {
+			continue
+		}
+		shown := f.shown
+		if f.moved {
+			shown = p.toShown
+		}
+		rep.Rewritten = append(rep.Rewritten, Rewrite{Path: shown, Links: len(f.wants)})
+	}
+	rep.Staged = append(rep.Staged, p.staged...)
+	rep.Unstaged = append(rep.Unstaged, p.unstaged...)
+	rep.Notices = append(rep.Notices, p.notices...)
+	return rep
+}

@@ -1,0 +1,234 @@
+package store
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"golang.org/x/text/unicode/norm"
+
+	"github.com/omh-notes/omh/vault"
+)
+
+// Draft is a note to write: what omh new is given.
+type Draft struct {
+	Type    string
+	Title   string
+	Answers []string // questions the note answers
+	Links   []string // notes it links to, as "KEY" or "VERB:KEY"
+	Body    []byte   // its text; nil for none
+	Source  string   // who or what wrote it; "" for $OMH_SOURCE, else git's user
+	Key     string   // the key to write it under; "" derives one from the type and title
+	// IfExists says what to do when the key is taken in the local layer:
+	// "error" (or ""), "skip" (report the note there), "suffix" (add -2,
+	// -3, ... to the key).
+	IfExists string
+}
+
+// Written is what omh new did; one value for people and programs.
+type Written struct {
+	Key      string `json:"key"`
+	Path     string `json:"path"`
+	Layer    string `json:"layer"`
+	Type     string `json:"type"`
+	Created  bool   `json:"created"` // false when IfExists skip found the key taken
+	Template string `json:"template"`
+}
+
+// New writes a note to the private folder from its type's template, under
+// <type>/<slug of the title> or d.Key. The file is written to a temporary
+// name and linked into place, so a note is never half written and never
+// replaces another.
+func (s *Store) New(d Draft) (Written, error) {
+	typ := strings.ToLower(strings.TrimSpace(d.Type))
+	if !vault.KnownType(typ) {
+		return Written{}, invalid(fmt.Errorf("unknown note type %q (want one of %s)", d.Type, strings.Join(vault.TypeNames(false), ", ")))
+	}
+	title := strings.Join(strings.Fields(d.Title), " ")
+	if title == "" {
+		return Written{}, invalid(errors.New("the title is empty"))
+	}
+	key, err := draftKey(d.Key, typ, title)
+	if err != nil {
+		return Written{}, err
+	}
+	body, err := draftBody(d.Body)
+	if err != nil {
+		return Written{}, err
+	}
+	var rep Written
+	err = s.read("", s.readOptions(false), func(v *view) error {
+		links, err := draftLinks(v, d.Links, key)
+		if err != nil {
+			return err
+		}
+		private, err := v.snap.PrivateDir()
+		if err != nil {
+			return err
+		}
+		tmpl, from, err := vault.LoadTemplate(s.Repo.Root, typ)
+		if err != nil {
+			return refuse("bad_template", err)
+		}
+		draft := vault.Draft{Type: typ, Title: title, Recorded: today(), Source: s.source(d.Source), Body: body,
+			Answers: d.Answers, Links: links}
+		rep = Written{Layer: "local", Type: typ, Template: from}
+		for n := 1; ; n++ {
+			k := key
+			if n > 1 {
+				k = fmt.Sprintf("%s-%d", key, n)
+			}
+			path := filepath.Join(private, filepath.FromSlash(k)+vault.NoteExt)
+			taken, err := takenLocally(v, k, path)
+			if err != nil {
+				return err
+			}
+			if taken == "" {
+				draft.Key = k
+				content, err := vault.RenderNote(tmpl, draft)
+				if err != nil {
+					return refuse("bad_template", fmt.Errorf("template %s: %w", from, err))
+				}
+				_, err = vault.CreateFile(path, content, 0o644)
+				switch {
+				case errors.Is(err, fs.ErrExist):
+					taken = path // written by another process since the look
+				case err != nil:
+					return err
+				default:
+					rep.Key, rep.Path, rep.Created = k, path, true
+					if team, _ := v.snap.Find(k, vault.Team); len(team) > 0 {
+						s.warn("a team note has the key %s too; rename one of them before promoting this one", k)
+					}
+					return nil
+				}
+			}
+			switch {
+			case d.IfExists == "skip":
+				rep.Key, rep.Path = k, taken
+				return nil
+			case d.IfExists == "suffix" && n < 1000:
+				continue
+			}
+			return refuse("key_taken", fmt.Errorf("the key %s is taken in the local layer by %s; choose another with --key, or use --if-exists skip or suffix", k, taken))
+		}
+	})
+	return rep, err
+}
+
+// draftKey is the key asked for, checked, or the key the type and title
+// derive.
+func draftKey(asked, typ, title string) (string, error) {
+	if asked == "" {
+		key, err := vault.KeyFor(typ, title)
+		if err != nil {
+			return "", refuse("bad_key", err)
+		}
+		return key, nil
+	}
+	key := norm.NFC.String(strings.TrimSuffix(strings.TrimSpace(asked), vault.NoteExt))
+	if err := checkNewKey(key); err != nil {
+		return "", err
+	}
+	return key, nil
+}
+
+// checkNewKey refuses a key a note may not be written under: one CheckKey
+// refuses, or one a wiki link could not name.
+func checkNewKey(key string) error {
+	if err := vault.CheckKey(key); err != nil {
+		return refuse("bad_key", err)
+	}
+	if strings.ContainsAny(key, "[]|#^") {
+		return refuse("bad_key", fmt.Errorf("key %q holds a character a wiki link cannot name ([ ] | # ^)", key))
+	}
+	return nil
+}
+
+// draftBody checks a note's text: text, with no frontmatter of its own
+// (fields come from the flags or a template), line ends made LF.
+func draftBody(b []byte) (string, error) {
+	if b == nil {
+		return "", nil
+	}
+	if vault.LooksBinary(b) {
+		return "", refuse("bad_body", errors.New("the body is not text"))
+	}
+	body := strings.ReplaceAll(string(b), "\r\n", "\n")
+	if p := vault.Parse([]byte(body)); p.FrontmatterLines > 0 || len(p.Problems) > 0 {
+		return "", refuse("bad_body", errors.New("the body has frontmatter of its own; give fields with the flags, or in a template under "+vault.TemplatesDir))
+	}
+	return body, nil
+}
+
+// draftLinks resolves each "[VERB:]KEY" to the one key it names, as a wiki
+// link from the new note would.
+func draftLinks(v *view, args []string, from string) ([]vault.DraftLink, error) {
+	var out []vault.DraftLink
+	for _, arg := range args {
+		verb, target := "", strings.TrimSpace(arg)
+		if vb, rest, ok := strings.Cut(target, ":"); ok && vault.IsVerb(vb) {
+			verb, target = vb, strings.TrimSpace(rest)
+		}
+		target = strings.TrimSuffix(target, vault.NoteExt)
+		if target == "" {
+			return nil, invalid(fmt.Errorf("--link %q names no note", arg))
+		}
+		res, err := vault.Resolve(vault.Link{Kind: vault.WikiLink, Target: target}, from, v.snap.Names())
+		switch {
+		case err != nil:
+			return nil, err
+		case len(res.Candidates) > 1:
+			return nil, refuse("ambiguous", fmt.Errorf("--link %s could mean %s; give the full key", target, strings.Join(res.Candidates, ", ")))
+		case res.Key == "":
+			return nil, refuse("not_found", fmt.Errorf("--link %s reaches no note", target))
+		}
+		l := vault.DraftLink{Verb: verb, Key: res.Key}
+		if !slices.Contains(out, l) {
+			out = append(out, l)
+		}
+	}
+	return out, nil
+}
+
+// source is the source asked for, else $OMH_SOURCE, else git's user as
+// "name <email>".
+func (s *Store) source(asked string) string {
+	if src := strings.TrimSpace(asked); src != "" {
+		return src
+	}
+	if src := strings.TrimSpace(os.Getenv("OMH_SOURCE")); src != "" {
+		return src
+	}
+	name := vault.GitSetting(s.Repo.Root, "user.name")
+	email := vault.GitSetting(s.Repo.Root, "user.email")
+	switch {
+	case name != "" && email != "":
+		return name + " <" + email + ">"
+	case name != "":
+		return name
+	}
+	return email
+}
+
+// takenLocally returns the path of the local note that holds key already:
+// the file in the private folder, or any local note the snapshot holds
+// under it (an uncommitted file). "" when the key is free.
+func takenLocally(v *view, key, privatePath string) (string, error) {
+	if _, err := os.Lstat(privatePath); err == nil {
+		return privatePath, nil
+	}
+	docs, err := v.snap.Find(key, vault.Local)
+	if err != nil || len(docs) == 0 {
+		return "", err
+	}
+	n, err := v.snap.Note(docs[0])
+	if err != nil {
+		return "", err
+	}
+	return n.Path, nil
+}

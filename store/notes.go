@@ -1,0 +1,303 @@
+package store
+
+import (
+	"fmt"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/omh-notes/omh/find"
+	"github.com/omh-notes/omh/retrieve"
+	"github.com/omh-notes/omh/vault"
+)
+
+// ShownNote is a note as omh show gives it: the fields of a find hit,
+// where the note lives, its links both ways and its content.
+type ShownNote struct {
+	retrieve.JSONHit
+	Where   string         `json:"where"`  // head, worktree (an uncommitted copy) or private
+	Source  string         `json:"source"` // frontmatter source: who or what wrote it
+	Links   []find.JSONRef `json:"links"`
+	In      []find.JSONRef `json:"in"`
+	Content string         `json:"content"`
+}
+
+// Shown is omh show's reply: every note holding the key (a key may be in
+// both layers). Its JSON fields are in the order replies have always had.
+type Shown struct {
+	Commit        *string     `json:"commit"` // null before the first commit
+	Notes         []ShownNote `json:"notes"`
+	SchemaVersion int         `json:"schema_version"`
+}
+
+// LinkedNote is a note with the notes it links to and the notes linking
+// to it, each end with its own layer and date. A list not asked for is
+// nil.
+type LinkedNote struct {
+	Key   string          `json:"key"`
+	Layer string          `json:"layer"`
+	Date  string          `json:"date"`
+	Path  string          `json:"path"`
+	Links *[]find.JSONRef `json:"links,omitempty"`
+	In    *[]find.JSONRef `json:"in,omitempty"`
+}
+
+// Linked is omh links' reply.
+type Linked struct {
+	Commit        *string      `json:"commit"`
+	Notes         []LinkedNote `json:"notes"`
+	SchemaVersion int          `json:"schema_version"`
+}
+
+// Direction chooses which links a Links call lists.
+type Direction int
+
+const (
+	BothWays Direction = iota
+	LinksOut
+	LinksIn
+)
+
+// ShownRecord is a proof record as omh proof show gives it: what omh show
+// gives, with where the record stands and the records that decided it.
+type ShownRecord struct {
+	ShownNote
+	State           string         `json:"state"`
+	By              []find.JSONRef `json:"by"` // the records that overturned it, with their verbs
+	Retracted       string         `json:"retracted,omitempty"`
+	RetractedReason string         `json:"retracted_reason,omitempty"`
+	Issue           string         `json:"issue,omitempty"` // issues: "open" or "resolved"
+	ResolvedBy      []find.JSONRef `json:"resolved_by,omitempty"`
+}
+
+// Records is omh proof show's reply. When there was no store at the
+// moment asked for, Absent is the answer that says so instead.
+type Records struct {
+	AsOf          string        `json:"as_of,omitempty"` // the day asked for with --as-of
+	Commit        *string       `json:"commit"`
+	Records       []ShownRecord `json:"records"`
+	SchemaVersion int           `json:"schema_version"`
+	Absent        *Answer       `json:"-"`
+}
+
+// commitOrNull is a commit as replies give it: null before the first.
+func commitOrNull(commit string) *string {
+	if commit == "" {
+		return nil
+	}
+	return &commit
+}
+
+// CommitID is the commit a reply was read at; "" before the first.
+func CommitID(commit *string) string {
+	if commit == nil {
+		return ""
+	}
+	return *commit
+}
+
+// Show gives every note holding key (of one layer, when layer is not 0),
+// with its content.
+func (s *Store) Show(key string, layer vault.Layer) (Shown, error) {
+	var out Shown
+	err := s.withKey(key, layer, "", func(v *view, docs []uint32) error {
+		out = Shown{Commit: commitOrNull(v.snap.Commit()), SchemaVersion: retrieve.SchemaVersion}
+		for _, d := range docs {
+			sn, err := s.showNote(v, d)
+			if err != nil {
+				return err
+			}
+			out.Notes = append(out.Notes, sn)
+		}
+		return nil
+	})
+	return out, err
+}
+
+// Links gives every note holding key with its links out, in, or both.
+func (s *Store) Links(key string, layer vault.Layer, dir Direction) (Linked, error) {
+	var out Linked
+	err := s.withKey(key, layer, "", func(v *view, docs []uint32) error {
+		out = Linked{Commit: commitOrNull(v.snap.Commit()), SchemaVersion: retrieve.SchemaVersion}
+		for _, d := range docs {
+			n, err := v.snap.Note(d)
+			if err != nil {
+				return err
+			}
+			detail, err := v.snap.Detail(d)
+			if err != nil {
+				return err
+			}
+			ln := LinkedNote{Key: n.Key, Layer: n.Layer.String(), Date: string(n.Date), Path: n.Path}
+			if dir != LinksIn {
+				links := find.JSONRefs(detail.Links)
+				ln.Links = &links
+			}
+			if dir != LinksOut {
+				in := find.JSONRefs(find.OrderIn(detail.In))
+				ln.In = &in
+			}
+			out.Notes = append(out.Notes, ln)
+		}
+		return nil
+	})
+	return out, err
+}
+
+// ProofShow gives every record holding key as it stands now, or at asOf:
+// its state and the records that decided it, and what Show gives.
+func (s *Store) ProofShow(key string, layer vault.Layer, asOf string) (Records, error) {
+	var out Records
+	err := s.withKey(key, layer, asOf, func(v *view, docs []uint32) error {
+		proof := find.NewProof(v.snap, v.proofDay(), find.IncludeRetracted)
+		out = Records{AsOf: string(v.asOf()), Commit: commitOrNull(v.snap.Commit()), SchemaVersion: retrieve.SchemaVersion}
+		for _, d := range docs {
+			if !proof.IsRecord(d) {
+				n, err := v.snap.Note(d)
+				if err != nil {
+					return err
+				}
+				return notARecord(n)
+			}
+			r, err := s.showRecord(v, d, proof)
+			if err != nil {
+				return err
+			}
+			out.Records = append(out.Records, r)
+		}
+		return nil
+	})
+	if absent, ok := absentAnswer(err, []string{key}, asOf); ok {
+		return Records{Absent: &absent}, nil
+	}
+	return out, err
+}
+
+func notARecord(n retrieve.Note) error {
+	return refuse("not_a_record", fmt.Errorf("%s is a %s note, not a proof record (%s)", n.Key, n.Type, vault.OrList(vault.TypeNames(true))))
+}
+
+// withKey runs fn on the documents holding a key (of one layer, when layer
+// is not 0) in the store as it stands now, or at asOf; an unknown key is
+// refused, naming the note the key would reach as a link.
+func (s *Store) withKey(key string, layer vault.Layer, asOf string, fn func(v *view, docs []uint32) error) error {
+	if err := vault.CheckKey(key); err != nil {
+		return refuse("bad_key", err)
+	}
+	return s.read(asOf, s.readOptions(false), func(v *view) error {
+		docs, err := v.snap.Find(key, layer)
+		if err != nil {
+			return err
+		}
+		if len(docs) == 0 {
+			return v.unknownKey(key, layer)
+		}
+		return fn(v, docs)
+	})
+}
+
+// unknownKey refuses an unknown key, naming the note a link written that
+// way would reach when there is one.
+func (v *view) unknownKey(key string, layer vault.Layer) error {
+	err := fmt.Errorf("no note has the key %q", key)
+	if layer != 0 {
+		err = fmt.Errorf("no %s note has the key %q", layer, key)
+	}
+	res, rerr := vault.Resolve(vault.Link{Kind: vault.WikiLink, Target: key}, "", v.snap.Names())
+	switch {
+	case rerr != nil:
+	case res.Key != "" && res.Key != key:
+		err = fmt.Errorf("%w; did you mean %s?", err, res.Key)
+	case len(res.Candidates) > 1:
+		err = fmt.Errorf("%w; it could be any of %s", err, strings.Join(res.Candidates, ", "))
+	}
+	return refuse("not_found", err)
+}
+
+// showNote gathers what omh show gives of one document.
+func (s *Store) showNote(v *view, d uint32) (ShownNote, error) {
+	n, err := v.snap.Note(d)
+	if err != nil {
+		return ShownNote{}, err
+	}
+	meta, err := v.snap.Meta(d)
+	if err != nil {
+		return ShownNote{}, err
+	}
+	detail, err := v.snap.Detail(d)
+	if err != nil {
+		return ShownNote{}, err
+	}
+	// All of it: show is how a person or an agent reads past what was
+	// indexed of a long note.
+	content, err := s.Repo.ReadNote(n.Layer, n.Path, n.Blob, 1<<40)
+	if err != nil {
+		return ShownNote{}, err
+	}
+	return ShownNote{JSONHit: retrieve.NoteJSON(n), Where: where(n), Source: meta.Source,
+		Links: find.JSONRefs(detail.Links), In: find.JSONRefs(find.OrderIn(detail.In)), Content: string(content)}, nil
+}
+
+// where says where a note was read from: HEAD's tree, an uncommitted
+// working copy, or the private folder.
+func where(n retrieve.Note) string {
+	switch {
+	case n.Layer == vault.Team:
+		return "head"
+	case filepath.IsAbs(n.Path):
+		return "private"
+	}
+	return "worktree"
+}
+
+// showRecord gathers what omh proof show gives of one record.
+func (s *Store) showRecord(v *view, d uint32, proof *find.Proof) (ShownRecord, error) {
+	standing, _, err := proof.Standing(d)
+	if err != nil {
+		return ShownRecord{}, err
+	}
+	retracted := proof.Retracted(d)
+	sn, err := s.showNote(v, d)
+	if err != nil {
+		return ShownRecord{}, err
+	}
+	meta, err := v.snap.Meta(d)
+	if err != nil {
+		return ShownRecord{}, err
+	}
+	detail, err := v.snap.Detail(d)
+	if err != nil {
+		return ShownRecord{}, err
+	}
+	// Link ends carry their own retraction dates.
+	sn.Links, sn.In = find.JSONRefs(proof.Mark(detail.Links)), find.JSONRefs(proof.Mark(find.OrderIn(detail.In)))
+	r := ShownRecord{ShownNote: sn, State: string(standing.State), By: []find.JSONRef{}, Retracted: string(retracted)}
+	if retracted != "" {
+		r.RetractedReason = meta.RetractedReason
+	}
+	// The deciding records, with the verbs they decided by, from the links
+	// in: the lifecycle names them, the links carry layer and date.
+	deciders := func(keys []string, verbs ...string) []find.JSONRef {
+		out := []find.JSONRef{}
+		for _, ref := range find.OrderIn(detail.In) {
+			if slices.Contains(keys, ref.Key) && slices.Contains(verbs, ref.Verb) {
+				out = append(out, find.JSONRefs([]find.Ref{ref})...)
+			}
+		}
+		return out
+	}
+	var overturning []string
+	for _, vb := range vault.Verbs {
+		if vb.Overturns != "" {
+			overturning = append(overturning, vb.Name)
+		}
+	}
+	r.By = deciders(standing.By, overturning...)
+	switch {
+	case len(standing.ResolvedBy) > 0:
+		r.Issue, r.ResolvedBy = "resolved", deciders(standing.ResolvedBy, "resolves")
+	case standing.Open:
+		r.Issue = "open"
+	}
+	return r, nil
+}

@@ -1,0 +1,289 @@
+package store
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path"
+	"path/filepath"
+	"strings"
+
+	"golang.org/x/text/unicode/norm"
+
+	"github.com/omh-notes/omh/index"
+	"github.com/omh-notes/omh/vault"
+)
+
+// Promote moves private notes into the notes root at the same key and
+// stages them with git add, all or nothing. Nothing changes unless every
+// note can move: it must exist in the private folder under exactly one
+// key, be neither in the team layer nor anywhere in the working tree or
+// git's index, and link to no note that would stay on this machine (a note
+// promoted in the same batch is fine). The copies are written and synced
+// and staged before any private file is removed; a failing step takes the
+// copies back out (and out of the index).
+func (s *Store) Promote(keys []string) (Promoted, error) {
+	for _, k := range keys {
+		if err := vault.CheckKey(norm.NFC.String(k)); err != nil {
+			return Promoted{}, refuse("bad_key", err)
+		}
+	}
+	var rep Promoted
+	err := s.read("", s.readOptions(false), func(v *view) error {
+		notes, err := v.snap.Notes()
+		if err != nil {
+			return err
+		}
+		cfg, err := vault.LoadConfig(s.Repo.Root)
+		if err != nil {
+			return err
+		}
+		private, err := v.snap.PrivateDir()
+		if err != nil {
+			return err
+		}
+		batch, problems := s.planPromotion(v, keys, notes, cfg, private)
+		if len(problems) > 0 {
+			var msgs []string
+			for _, p := range problems {
+				msgs = append(msgs, p.msg)
+			}
+			return refuse(problems[0].code, fmt.Errorf("nothing was promoted: %s", strings.Join(msgs, "; ")))
+		}
+		if err := promote(s.Repo.Root, batch); err != nil {
+			return err
+		}
+		rep = Promoted{Promoted: batch, Commit: commitCommand(s.dir, s.Repo.Root, batch)}
+		return nil
+	})
+	return rep, err
+}
+
+// Promotion is one private note on its way into the notes root.
+type Promotion struct {
+	Key     string `json:"key"`
+	From    string `json:"from"` // the private file, absolute
+	To      string `json:"to"`   // the new file, relative to the repository root
+	content []byte
+	private string // the private folder From is in
+}
+
+// Promoted is what omh promote did; one value for people and programs.
+type Promoted struct {
+	Promoted []Promotion `json:"promoted"`
+	Commit   string      `json:"commit"` // the command that commits them
+}
+
+// problem is one reason to refuse a promotion, with the error code it is
+// reported under.
+type problem struct {
+	code, msg string
+}
+
+// planPromotion checks every key and returns the promotions, or every
+// reason to refuse.
+func (s *Store) planPromotion(v *view, keys []string, notes []index.StoredNote, cfg vault.Config, private string) ([]Promotion, []problem) {
+	var problems []problem
+	refuseOne := func(code, format string, args ...any) {
+		problems = append(problems, problem{code, fmt.Sprintf(format, args...)})
+	}
+	names := vault.MemNames{}
+	privateNames := vault.MemNames{}
+	team := map[string]bool{}
+	where := map[string]string{} // key → where its local-only copy lives
+	for _, n := range notes {
+		names.Add(n.Note.Key, n.Parsed.Aliases)
+		switch {
+		case n.Note.Layer == vault.Team:
+			team[n.Note.Key] = true
+		case n.Private:
+			privateNames.Add(n.Note.Key, nil)
+			where[n.Note.Key] = "a private note"
+		default:
+			if _, ok := where[n.Note.Key]; !ok {
+				where[n.Note.Key] = "an uncommitted file; commit it first"
+			}
+		}
+	}
+	notesDir := v.snap.NotesDir()
+	var batch []Promotion
+	seen := map[string]bool{}
+	for _, arg := range keys {
+		key := norm.NFC.String(arg)
+		res, err := vault.Resolve(vault.Link{Kind: vault.WikiLink, Target: key}, "", privateNames)
+		switch {
+		case err != nil:
+			refuseOne("internal", "%v", err)
+			continue
+		case len(res.Candidates) > 1:
+			refuseOne("ambiguous", "%s could mean the private notes %s", arg, strings.Join(res.Candidates, ", "))
+			continue
+		case res.Key == "":
+			msg := fmt.Sprintf("no private note has the key %s", arg)
+			if team[key] {
+				msg += " (it is a team note already)"
+			} else if _, ok := where[key]; ok {
+				msg += " (it is an uncommitted file in the notes root already; stage it with git add)"
+			}
+			refuseOne("not_found", "%s", msg)
+			continue
+		}
+		key = res.Key
+		if seen[key] {
+			continue
+		}
+		seen[key] = true
+		from := filepath.Join(private, filepath.FromSlash(key)+vault.NoteExt)
+		content, err := os.ReadFile(from)
+		if err != nil {
+			refuseOne("not_found", "the private note %s cannot be read: %v", key, err)
+			continue
+		}
+		rel := key + vault.NoteExt
+		to := path.Join(notesDir, rel)
+		switch {
+		case team[key]:
+			refuseOne("key_taken", "%s is a team note already; rename the private one with omh mv first", key)
+			continue
+		case vault.Excluded(cfg.Exclude, rel):
+			refuseOne("excluded", "%s would be excluded from the store by %s", to, vault.ConfigPath)
+			continue
+		}
+		if _, err := os.Lstat(filepath.Join(s.Repo.Root, filepath.FromSlash(to))); err == nil {
+			refuseOne("key_taken", "%s exists in the working tree already", to)
+			continue
+		}
+		batch = append(batch, Promotion{Key: key, From: from, To: to, content: content, private: private})
+	}
+	if len(problems) > 0 {
+		return nil, problems
+	}
+	// Staged but absent from the working tree: git add would not tell.
+	var paths []string
+	for _, p := range batch {
+		paths = append(paths, p.To)
+	}
+	if out, err := vault.Git(s.Repo.Root, "", append([]string{"ls-files", "--cached", "-z", "--"}, paths...)...); err != nil {
+		refuseOne("git_failed", "%v", err)
+	} else if staged := strings.Trim(out, "\x00"); staged != "" {
+		refuseOne("key_taken", "git's index holds %s already", strings.Join(strings.Split(staged, "\x00"), ", "))
+	}
+	// An ignored path cannot be added: git add would add the others and
+	// fail, leaving the index to be repaired. Paths go on standard input,
+	// where git reads them as paths, not patterns.
+	if out, _ := vault.Git(s.Repo.Root, strings.Join(paths, "\x00")+"\x00", "check-ignore", "--stdin", "-z"); strings.Trim(out, "\x00") != "" {
+		refuseOne("ignored", "git ignores %s; change .gitignore or promote under another key", strings.Join(strings.Split(strings.Trim(out, "\x00"), "\x00"), ", "))
+	}
+	// Links: resolved over the store as it is; a target is fine when the
+	// team has it or it moves in this batch.
+	for _, p := range batch {
+		parsed := vault.Parse(p.content)
+		reported := map[string]bool{}
+		for _, l := range parsed.Links {
+			res, err := vault.Resolve(l, p.Key, names)
+			if err != nil {
+				refuseOne("internal", "%v", err)
+				continue
+			}
+			k := res.Key
+			if k == "" || k == p.Key || team[k] || seen[k] || reported[k] {
+				continue
+			}
+			reported[k] = true
+			refuseOne("links_local", "%s links to %s, which would stay on this machine (%s); promote both together or drop the link",
+				p.Key, k, where[k])
+		}
+	}
+	if len(problems) > 0 {
+		return nil, problems
+	}
+	return batch, nil
+}
+
+// promote copies, syncs and stages every note, then removes the private
+// files. Until the last step nothing is lost: a failure removes the copies
+// (and their index entries) and leaves the private notes as they were.
+func promote(root string, batch []Promotion) error {
+	var written []string
+	var dirs []string
+	rollback := func() {
+		for i := len(written) - 1; i >= 0; i-- {
+			os.Remove(written[i])
+		}
+		for i := len(dirs) - 1; i >= 0; i-- {
+			os.Remove(dirs[i])
+		}
+	}
+	for _, p := range batch {
+		abs := filepath.Join(root, filepath.FromSlash(p.To))
+		created, err := vault.CreateFile(abs, p.content, 0o644)
+		if err != nil {
+			rollback()
+			return fmt.Errorf("nothing was promoted: %w", err)
+		}
+		written = append(written, abs)
+		dirs = append(dirs, created...)
+	}
+	// A private note edited meanwhile would lose the edit when removed.
+	for _, p := range batch {
+		now, err := os.ReadFile(p.From)
+		if err != nil || !bytes.Equal(now, p.content) {
+			rollback()
+			return refuse("changed", fmt.Errorf("nothing was promoted: %s changed while it was being promoted; run omh promote again", p.From))
+		}
+	}
+	var paths []string
+	for _, p := range batch {
+		paths = append(paths, p.To)
+	}
+	if _, err := vault.Git(root, "", append([]string{"add", "--"}, paths...)...); err != nil {
+		vault.Git(root, "", append([]string{"rm", "--cached", "-q", "--ignore-unmatch", "--"}, paths...)...)
+		rollback()
+		return refuse("git_failed", fmt.Errorf("nothing was promoted: %w", err))
+	}
+	var failed []string
+	for _, p := range batch {
+		if err := os.Remove(p.From); err != nil {
+			failed = append(failed, err.Error())
+			continue
+		}
+		vault.RemoveEmptyParents(filepath.Dir(p.From), p.private)
+	}
+	if len(failed) > 0 {
+		return fmt.Errorf("the notes were promoted and staged, but some private copies could not be removed: %s", strings.Join(failed, "; "))
+	}
+	return nil
+}
+
+// commitCommand is the git command that commits the promoted notes and
+// nothing else, runnable from where omh was started.
+func commitCommand(here, root string, batch []Promotion) string {
+	msg := "Promote " + batch[0].Key
+	if len(batch) > 1 {
+		msg = fmt.Sprintf("Promote %d notes", len(batch))
+	}
+	cmd := []string{"git"}
+	if here, err := filepath.Abs(here); err != nil || filepath.Clean(here) != filepath.Clean(root) {
+		cmd = append(cmd, "-C", shellQuote(root))
+	}
+	cmd = append(cmd, "commit", "-m", shellQuote(msg), "--")
+	for _, p := range batch {
+		cmd = append(cmd, shellQuote(p.To))
+	}
+	return strings.Join(cmd, " ")
+}
+
+// shellQuote writes s so a POSIX shell reads it back as one word.
+func shellQuote(s string) string {
+	safe := s != ""
+	for _, r := range s {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("-_./:@%+=,", r)) {
+			safe = false
+			break
+		}
+	}
+	if safe {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}

@@ -1,0 +1,43 @@
+package store
+
+import (
+	"github.com/omh-notes/omh/index"
+)
+
+// Status says what the cache holds and whether it is up to date, without
+// changing anything.
+func (s *Store) Status() (index.Status, error) {
+	c, err := s.openCache()
+	if err != nil {
+		return index.Status{}, err
+	}
+	st, err := c.Status(s.Repo)
+	return st, classify(err)
+}
+
+// Index brings the cache up to date, waiting for any refresh in progress
+// (a hook's background refresh included), and says what it holds. With
+// rebuild the cache is thrown away and built again from the notes.
+func (s *Store) Index(rebuild bool) (index.Status, error) {
+	opt := index.Options{Progress: s.opt.Progress}
+	if !rebuild {
+		err := s.read("", opt, func(*view) error { return nil })
+		if err != nil {
+			return index.Status{}, err
+		}
+		return s.cache.Status(s.Repo)
+	}
+	c, err := s.openCache()
+	if err != nil {
+		return index.Status{}, err
+	}
+	c, rep, err := c.Rebuild(s.Repo, opt)
+	s.cache = c
+	if err != nil {
+		return index.Status{}, err
+	}
+	for _, w := range rep.Warnings {
+		s.warn("%s", w)
+	}
+	return c.Status(s.Repo)
+}

@@ -1,0 +1,202 @@
+// Package store is omh's application layer. It opens a store (a git
+// repository of notes, its configuration and its cache) and offers what
+// omh does with one as methods: ask a question, show a note, list its
+// links, lint, write a new note, promote, move, retract, keep the hooks,
+// measure answers. Every front end (the command line, the MCP server, the
+// tests) calls these methods; none opens a cache or assembles an answer of
+// its own. A method returns a value the front end renders (a tree, cards,
+// JSON) or an *Error the front end turns into an exit status.
+//
+// A Store may serve many calls: each read brings the cache up to date
+// first, which costs one ref read and a stat per note when nothing changed.
+package store
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"time"
+
+	"github.com/omh-notes/omh/index"
+	"github.com/omh-notes/omh/retrieve"
+	"github.com/omh-notes/omh/vault"
+)
+
+// Options are what a front end hands a store: where notes for people go,
+// and how long work is shown.
+type Options struct {
+	// Warn hears notes for people, one sentence each: a file skipped, a
+	// cache rebuilt, another process refreshing. nil drops them.
+	Warn func(msg string)
+	// Progress hears how many changed notes a long refresh has read of how
+	// many. nil shows nothing.
+	Progress func(done, total int)
+	// Background starts omh detached from this process with these
+	// arguments (a hook's long refresh). nil starts this executable.
+	Background func(args ...string) error
+}
+
+// Store is an opened store. Close it when done.
+type Store struct {
+	Repo  *vault.Repo
+	dir   string // the folder it was opened from, as given
+	opt   Options
+	cache *index.Cache // opened on first use
+}
+
+// lockWait is how long a command waits for another process's refresh
+// before answering from the last snapshot.
+const lockWait = 2 * time.Second
+
+// Open opens the store whose working tree holds dir ("" is the current
+// folder). The cache is opened when first needed.
+func Open(dir string, opt Options) (*Store, error) {
+	if dir == "" {
+		dir = "."
+	}
+	r, err := vault.OpenRepo(dir)
+	if errors.Is(err, vault.ErrNotRepository) {
+		return nil, refuse("not_a_repository", fmt.Errorf("%s: %w", dir, err))
+	}
+	if err != nil {
+		return nil, err
+	}
+	return &Store{Repo: r, dir: dir, opt: opt}, nil
+}
+
+// Close releases the cache and the repository.
+func (s *Store) Close() error {
+	if s.cache != nil {
+		s.cache.Close()
+	}
+	return s.Repo.Close()
+}
+
+func (s *Store) warn(format string, args ...any) {
+	if s.opt.Warn != nil {
+		s.opt.Warn(fmt.Sprintf(format, args...))
+	}
+}
+
+// openCache opens the cache, once.
+func (s *Store) openCache() (*index.Cache, error) {
+	if s.cache != nil {
+		return s.cache, nil
+	}
+	c, err := index.Open(s.Repo.CommonDir)
+	if errors.Is(err, index.ErrNoCachePlace) {
+		return nil, &Error{Kind: Broken, Code: "no_cache_place", Err: err}
+	}
+	if err != nil {
+		return nil, err
+	}
+	s.cache = c
+	return c, nil
+}
+
+// view is the store as one answer reads it: a snapshot, consistent however
+// many refreshes commit meanwhile, of now or of a past moment.
+type view struct {
+	snap   *index.Snapshot
+	moment *index.Moment // nil for now
+}
+
+// asOf is the day asked for with --as-of; "" for now.
+func (v *view) asOf() vault.Date {
+	if v.moment == nil {
+		return ""
+	}
+	return v.moment.Day
+}
+
+// readOptions are what a read asks of the refresh before it.
+func (s *Store) readOptions(noWorktree bool) index.Options {
+	return index.Options{NoWorktree: noWorktree, LockWait: lockWait, Progress: s.opt.Progress}
+}
+
+// read brings the cache up to date (or, with asOf, opens the snapshot of
+// the store as it stood then) and runs fn on it. A cache found damaged,
+// while refreshing or while answering, is replaced by a new one built from
+// the files and fn runs again: one line for people, and the same answer a
+// healthy cache gives.
+func (s *Store) read(asOf string, opt index.Options, fn func(*view) error) error {
+	var m *index.Moment
+	if asOf != "" {
+		moment, err := s.momentOf(asOf)
+		if err != nil {
+			return err
+		}
+		m = &moment
+	}
+	c, err := s.openCache()
+	if err != nil {
+		return err
+	}
+	for attempt := 0; ; attempt++ {
+		err := s.answer(c, m, opt, fn)
+		if err == nil || attempt > 0 || !index.IsDamaged(err) {
+			return classify(err)
+		}
+		s.warn("the cache %s was damaged (%v); rebuilding it from the notes", c.Path, err)
+		c, err = c.Replace()
+		s.cache = c // the old one is closed either way
+		if err != nil {
+			return err
+		}
+	}
+}
+
+func (s *Store) answer(c *index.Cache, m *index.Moment, opt index.Options, fn func(*view) error) error {
+	var snap *index.Snapshot
+	var rep index.Report
+	var err error
+	if m != nil {
+		snap, rep, err = c.AsOf(s.Repo, *m, opt)
+	} else {
+		snap, rep, err = c.Fresh(s.Repo, opt)
+	}
+	if err != nil {
+		return err
+	}
+	for _, w := range rep.Warnings {
+		s.warn("%s", w)
+	}
+	defer snap.Close()
+	if rep.Stale {
+		s.warn("another omh process is updating the cache; answering from the snapshot at %s", retrieve.CommitLabel(snap.Commit()))
+	}
+	return fn(&view{snap: snap, moment: m})
+}
+
+// momentOf reads --as-of: a date (the last commit of HEAD's first-parent
+// history made on or before it) or a commit (a full or abbreviated id, a
+// branch or a tag; its day is the day it was committed).
+func (s *Store) momentOf(spec string) (index.Moment, error) {
+	r := s.Repo
+	if day := vault.Date(spec); day.Valid() {
+		head, err := r.Head()
+		if err != nil {
+			return index.Moment{}, err
+		}
+		if head.IsZero() {
+			return index.Moment{Day: day}, vault.ErrBeforeHistory
+		}
+		commit, err := r.CommitOnDay(head, day)
+		return index.Moment{Commit: commit, Day: day}, err
+	}
+	commit, err := r.ResolveCommit(spec)
+	if err != nil {
+		return index.Moment{}, refuse("bad_as_of", fmt.Errorf("--as-of %s: %w", spec, err))
+	}
+	day, err := r.CommittedOn(commit)
+	return index.Moment{Commit: commit, Day: day}, err
+}
+
+// today is the day "now" means for proof records and new notes.
+func today() vault.Date { return vault.DateOf(time.Now()) }
+
+// isFolder reports whether path is a folder (following links).
+func isFolder(path string) bool {
+	fi, err := os.Stat(path)
+	return err == nil && fi.IsDir()
+}
