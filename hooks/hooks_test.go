@@ -3,7 +3,6 @@ package hooks
 import (
 	"bytes"
 	"fmt"
-	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -66,46 +65,6 @@ func states(rep *Report) string {
 }
 
 func gitHooks(dir string) string { return filepath.Join(dir, ".git", "hooks") }
-
-// tree is every file under dir with its mode and content, so a test can
-// prove nothing in a folder changed.
-func tree(t *testing.T, dir string) map[string]string {
-	t.Helper()
-	files := map[string]string{}
-	filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return nil
-		}
-		fi, err := os.Lstat(path)
-		if err != nil {
-			return nil
-		}
-		content := ""
-		if fi.Mode()&fs.ModeSymlink != 0 {
-			content, _ = os.Readlink(path)
-		} else {
-			b, _ := os.ReadFile(path)
-			content = string(b)
-		}
-		files[path] = fmt.Sprintf("%v %s", fi.Mode(), content)
-		return nil
-	})
-	return files
-}
-
-func sameTree(t *testing.T, what string, before, after map[string]string) {
-	t.Helper()
-	for p, v := range before {
-		if after[p] != v {
-			t.Errorf("%s: %s changed: %q → %q", what, p, v, after[p])
-		}
-	}
-	for p := range after {
-		if _, ok := before[p]; !ok {
-			t.Errorf("%s: %s appeared", what, p)
-		}
-	}
-}
 
 // runGit runs git in dir with a PATH that has no omh, returning its exit
 // status: the shims then say omh is missing and keep the user's status.
@@ -184,11 +143,11 @@ func TestInstallUsesTheFolderGitReports(t *testing.T) {
 					t.Errorf("%s has mode %v", path, fi.Mode())
 				}
 			}
-			before := tree(t, want)
+			before := vaulttest.Tree(t, want)
 			if rep := install(t, dir); *rep.Changed {
 				t.Errorf("a second install changed something: %+v", rep.Hooks)
 			}
-			sameTree(t, "second install", before, tree(t, want))
+			vaulttest.SameTree(t, "second install", before, vaulttest.Tree(t, want))
 			if st := status(t, dir); st.HooksDir != want || states(st) != "post-commit=installed post-merge=installed post-checkout=installed post-rewrite=installed" {
 				t.Errorf("status: %s in %s", states(st), st.HooksDir)
 			}
@@ -216,7 +175,7 @@ func TestInstallChainsAUsersHookAndUninstallRestoresIt(t *testing.T) {
 		vaulttest.WriteFile(t, filepath.Join(dir, name), text)
 		os.Chmod(filepath.Join(dir, name), 0o750)
 	}
-	original := tree(t, dir)
+	original := vaulttest.Tree(t, dir)
 
 	if got := states(install(t, r.Dir)); got != "post-commit=installed post-merge=installed post-checkout=chained post-rewrite=chained" {
 		t.Errorf("install: %s", got)
@@ -226,11 +185,11 @@ func TestInstallChainsAUsersHookAndUninstallRestoresIt(t *testing.T) {
 			t.Errorf("%s was not moved aside intact: %q", name, b)
 		}
 	}
-	installed := tree(t, dir)
+	installed := vaulttest.Tree(t, dir)
 	if rep := install(t, r.Dir); *rep.Changed {
 		t.Errorf("a second install changed something: %+v", rep.Hooks)
 	}
-	sameTree(t, "second install", installed, tree(t, dir))
+	vaulttest.SameTree(t, "second install", installed, vaulttest.Tree(t, dir))
 
 	r.Write("notes/heron.md", "# Heron\n")
 	second := r.Commit("2026-01-03T10:00:00Z", "heron")
@@ -257,7 +216,7 @@ func TestInstallChainsAUsersHookAndUninstallRestoresIt(t *testing.T) {
 	if rep := uninstall(t, r.Dir); !*rep.Changed {
 		t.Error("uninstall changed nothing")
 	}
-	sameTree(t, "uninstall", original, tree(t, dir))
+	vaulttest.SameTree(t, "uninstall", original, vaulttest.Tree(t, dir))
 	if rep := uninstall(t, r.Dir); *rep.Changed {
 		t.Errorf("a second uninstall changed something: %+v", rep.Hooks)
 	}
@@ -273,12 +232,12 @@ func TestInstallRefusesWhenTheChainedNameIsTaken(t *testing.T) {
 	dir := gitHooks(r.Dir)
 	vaulttest.WriteFile(t, filepath.Join(dir, "post-merge"), "#!/bin/sh\necho mine\n")
 	vaulttest.WriteFile(t, filepath.Join(dir, "post-merge"+ChainedSuffix), "#!/bin/sh\necho older\n")
-	before := tree(t, dir)
+	before := vaulttest.Tree(t, dir)
 	rep := install(t, r.Dir)
 	if !rep.Refused() || !strings.Contains(rep.Hooks[1].Note, "post-merge.omh-chained already exists") {
 		t.Errorf("%+v", rep.Hooks[1])
 	}
-	after := tree(t, dir)
+	after := vaulttest.Tree(t, dir)
 	for _, name := range []string{"post-merge", "post-merge" + ChainedSuffix} {
 		p := filepath.Join(dir, name)
 		if after[p] != before[p] {
@@ -324,13 +283,13 @@ func TestInstallLeavesManagedHooksAlone(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			r := vaulttest.New(t)
 			watched := c.setup(t, r)
-			before, inGit := tree(t, watched), tree(t, gitHooks(r.Dir))
+			before, inGit := vaulttest.Tree(t, watched), vaulttest.Tree(t, gitHooks(r.Dir))
 			rep := install(t, r.Dir)
 			if rep.Refused() || *rep.Changed {
 				t.Fatalf("install: %+v", rep)
 			}
-			sameTree(t, "install", before, tree(t, watched))
-			sameTree(t, "install (.git/hooks)", inGit, tree(t, gitHooks(r.Dir)))
+			vaulttest.SameTree(t, "install", before, vaulttest.Tree(t, watched))
+			vaulttest.SameTree(t, "install (.git/hooks)", inGit, vaulttest.Tree(t, gitHooks(r.Dir)))
 			for _, h := range status(t, r.Dir).Hooks {
 				if h.State != Managed || h.Manager == nil || !strings.Contains(*h.Manager, c.manager) || h.Add == nil || h.AddTo == nil {
 					t.Fatalf("%s: %+v", h.Name, h)

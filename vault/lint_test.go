@@ -2,6 +2,9 @@ package vault
 
 import (
 	"fmt"
+	"maps"
+	"os"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -260,14 +263,67 @@ func TestLintChecksAnEditedNoteAsItsWorkingCopy(t *testing.T) {
 	}
 }
 
-// Every rule has a stable, distinct id, and every id lint can report is
-// in the table.
-func TestLintRulesAreDistinct(t *testing.T) {
-	seen := map[string]bool{}
+// Every rule has a stable, distinct id and a description; every id lint's
+// code reports is in the table (read from the source, so a new check
+// cannot go undocumented); and a store built to break every rule at once
+// gets findings of exactly the table's rules. Catches: a rule reported
+// under an id omh lint --help does not list; a documented rule nothing
+// can trigger.
+func TestLintRulesAreTheTableAndTheTableIsReachable(t *testing.T) {
+	table := map[string]bool{}
 	for _, r := range LintRules {
-		if seen[r.ID] || r.What == "" {
+		if table[r.ID] || r.What == "" {
 			t.Errorf("%+v", r)
 		}
-		seen[r.ID] = true
+		table[r.ID] = true
+	}
+	src, err := os.ReadFile("lint.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	written := regexp.MustCompile(`\.add\("([a-z-]+)"`).FindAllStringSubmatch(string(src), -1)
+	if len(written) < len(LintRules)-1 {
+		t.Fatalf("found %d rule ids in lint.go; the scan is broken", len(written))
+	}
+	for _, m := range written {
+		if !table[m[1]] {
+			t.Errorf("lint.go reports %q, which LintRules does not list", m[1])
+		}
+	}
+	private := fx{key: "p", where: "private", content: "# P\n\n[[a]]\n"}
+	findings := lintStore(t,
+		fx{key: "bad-yaml", content: "---\ntitle: [unclosed\n---\n# C\n\n[[a]]\n"},
+		fx{key: "bad-date", content: "---\nrecorded: 2026-02-30\n---\n# C\n\n[[a]]\n"},
+		fx{key: "dir/mismatch", content: "---\nkey: other\n---\n# C\n\n[[a]]\n"},
+		fx{key: "dup", where: "private", content: "# D\n\n[[a]]\n"}, fx{key: "dup", where: "worktree", content: "# D\n\n[[a]]\n"},
+		fx{key: "typo", content: "---\ntype: finidng\n---\n# C\n\n[[a]]\n"},
+		fx{key: "claim", content: "---\ntype: finding\n---\n# C\n\n## Claim\n\nSo, see [[a]].\n\n## Answers\n\n- is it so\n"},
+		fx{key: "prose", content: "---\ntype: stub\n---\n# C\n\n[[a]]\n\n## Answers\n\n- why\n\nAnd prose.\n"},
+		fx{key: "costly", content: "# C\n\nSee [[a]].\n\n" + strings.Repeat("[a](", 20000) + "\n"},
+		fx{key: "dangling", content: "# C\n\n[[a]] and [[nowhere]]\n"},
+		fx{key: "x/twin", content: "# T\n\n[[a]]\n"}, fx{key: "y/twin", content: "# T\n\n[[a]]\n"},
+		fx{key: "ambiguous", content: "# C\n\n[[a]] but which [[twin]]?\n"},
+		fx{key: "verb", content: "# C\n\n[[a]]\n\n- Supersedes [[b]]\n"},
+		fx{key: "wrong-type", content: "---\ntype: finding\n---\n# C\n\n[[a]]\n\n- resolves [[b]]\n"},
+		private,
+		fx{key: "to-private", content: "# C\n\n[[a]] and [[p]]\n"},
+		fx{key: "only-private", content: "# C\n\n[[p]]\n"},
+		fx{key: "alone", content: "# Alone\n"},
+	)
+	reported := map[string]bool{}
+	for _, f := range findings {
+		reported[f.Rule] = true
+	}
+	if !maps.Equal(reported, table) {
+		var got, want []string
+		for id := range reported {
+			got = append(got, id)
+		}
+		for id := range table {
+			want = append(want, id)
+		}
+		slices.Sort(got)
+		slices.Sort(want)
+		t.Errorf("rules reported:\n%q\nrules in the table:\n%q", got, want)
 	}
 }

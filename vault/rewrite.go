@@ -25,8 +25,13 @@ type LinkEnds struct {
 	Names Names
 }
 
-// rewriteLink computes the edit that makes link l reach want once the
-// rename is done.
+// RewriteLink computes the edit that makes link l, read in src, reach the
+// key want once a rename is done: before and after are the linking file
+// and the names links resolve against, before and after the rename. Only
+// the part of the link that names the note changes: labels, headings,
+// block references, the embed mark and ".md" stay, and so does the
+// writer's style (a short name stays as short as it can while still
+// reaching the note alone).
 func RewriteLink(src []byte, l Link, before, after LinkEnds, want string) (Edit, error) {
 	if l.Kind == MarkdownLink {
 		return rewriteMarkdown(src, l, after.From, want)

@@ -282,14 +282,14 @@ func TestShowPrintsEveryNoteOfTheKeyWithItsProvenance(t *testing.T) {
 // tree and the private folder is byte-identical afterwards.
 func TestNoCommandChangesANote(t *testing.T) {
 	r := provenanceRepo(t)
-	before := snapshotFiles(t, r.Dir, r.Private)
+	before := vaulttest.Files(t, r.Dir, r.Private)
 	for _, args := range [][]string{
 		{"find", "credentials"}, {"--json", "find", "mount"}, {"show", "mount-returns-ebusy"},
 		{"status"}, {"index"}, {"index", "--rebuild"}, {"find", "--no-worktree", "x"},
 	} {
 		ok(t, r.Dir, args...)
 	}
-	if after := snapshotFiles(t, r.Dir, r.Private); !reflect.DeepEqual(before, after) {
+	if after := vaulttest.Files(t, r.Dir, r.Private); !reflect.DeepEqual(before, after) {
 		t.Error("a command changed a file of the store")
 	}
 }

@@ -1,7 +1,9 @@
 package main
 
 import (
+	"fmt"
 	"reflect"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -100,20 +102,37 @@ func TestANeighbourKeepsItsOwnLayerInARealStore(t *testing.T) {
 	t.Error("the private neighbour was not expanded")
 }
 
+// Filters keep exactly the notes they name, ranked and linked: --layer
+// team a team-only answer, --no-worktree no uncommitted copy, --type the
+// ranked notes of that type. Catches: a filter that lets a note through,
+// and (because each set is compared whole, never only checked when
+// non-empty) a filter that empties the answer.
 func TestFiltersByLayerAndType(t *testing.T) {
 	r := provenanceRepo(t)
-	for _, h := range findJSON(t, r.Dir, "--layer", "team", "credentials").Hits {
-		if h.Layer != "team" {
-			t.Errorf("--layer team answered %s (%s)", h.Key, h.Layer)
+	r.Write(".omh/notes/credentials-decision.md", note("type: decision\nrecorded: 2026-05-01", "# We keep credentials in a volume\n"))
+	keys := func(reply retrieve.JSONReply) []string {
+		var out []string
+		for _, h := range reply.Hits {
+			out = append(out, fmt.Sprintf("%s %s d%d", h.Key, h.Layer, h.Depth))
 		}
+		sort.Strings(out)
+		return out
 	}
-	for _, h := range findJSON(t, r.Dir, "--no-worktree", "credentials", "sandbox").Hits {
-		if h.Path == ".omh/notes/sandbox-user-is-uid-1000.md" || (h.Key == "credentials-are-a-named-volume" && h.Layer == "local") {
-			t.Errorf("--no-worktree answered the uncommitted %s", h.Path)
+	for _, c := range []struct {
+		args []string
+		want []string
+	}{
+		{[]string{"--layer", "team", "credentials"}, []string{
+			"accounts-are-single-path-components team d1", "credentials-are-a-named-volume team d0",
+			"credentials-the-image-ends-unprivileged team d0"}},
+		{[]string{"--no-worktree", "credentials", "sandbox"}, []string{
+			"accounts-are-single-path-components team d1", "credentials-are-a-named-volume team d0",
+			"credentials-the-image-ends-unprivileged team d0", "mount-returns-ebusy local d1"}},
+		{[]string{"--type", "decision", "credentials"}, []string{"credentials-decision local d0"}},
+	} {
+		if got := keys(findJSON(t, r.Dir, c.args...)); !slices.Equal(got, c.want) {
+			t.Errorf("find %v:\n got %q\nwant %q", c.args, got, c.want)
 		}
-	}
-	if hits := findJSON(t, r.Dir, "--type", "decision", "credentials").Hits; len(hits) != 0 {
-		t.Errorf("no note is a decision, got %v", hits)
 	}
 }
 

@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"encoding/json"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -77,27 +76,4 @@ func provenanceRepo(t *testing.T) *vaulttest.Repo {
 	vaulttest.WriteFile(t, filepath.Join(r.Private, "mount-returns-ebusy.md"), note("recorded: 2026-08-07",
 		"# Mounting returns EBUSY\n\nA bind-mounted file cannot be renamed over.\n"))
 	return r
-}
-
-// snapshotFiles reads every file under dirs except git's and omh's own
-// state, so a test can prove no note was changed.
-func snapshotFiles(t *testing.T, dirs ...string) map[string]string {
-	t.Helper()
-	files := map[string]string{}
-	for _, dir := range dirs {
-		filepath.WalkDir(dir, func(path string, d os.DirEntry, err error) error {
-			if err != nil {
-				return nil
-			}
-			if d.IsDir() && d.Name() == ".git" {
-				return filepath.SkipDir
-			}
-			if d.Type().IsRegular() {
-				b, _ := os.ReadFile(path)
-				files[path] = string(b)
-			}
-			return nil
-		})
-	}
-	return files
 }

@@ -25,15 +25,6 @@ func newJSON(t *testing.T, dir string, args ...string) store.Written {
 	return rep
 }
 
-func readNoteFile(t *testing.T, path string) string {
-	t.Helper()
-	b, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return string(b)
-}
-
 // omh new writes a private note, never in the working tree, under the key
 // its type and title derive, with type, today's date and the git user as
 // source, from the type's template. Catches: a note written into the
@@ -48,7 +39,7 @@ func TestNewWritesAPrivateNoteFromTheTemplate(t *testing.T) {
 	if rep.Key != "surprise/nightly-exports-stall-at-midnight" || rep.Path != want || !rep.Created || rep.Layer != "local" || rep.Template != "built-in" {
 		t.Errorf("%+v", rep)
 	}
-	p := vault.Parse([]byte(readNoteFile(t, want)))
+	p := vault.Parse([]byte(vaulttest.Read(t, want)))
 	if p.Type != "surprise" || string(p.Recorded) != time.Now().Format("2006-01-02") || p.Source != "Test Author <author@example.com>" ||
 		p.Title != "Nightly exports stall at midnight!" || len(p.Answers) != 1 || len(p.Links) != 1 || p.Links[0].Target != "topic/exports" {
 		t.Errorf("%+v", p)
@@ -63,11 +54,11 @@ func TestNewWritesAPrivateNoteFromTheTemplate(t *testing.T) {
 	// OMH_SOURCE, then --source, take the place of git's user.
 	t.Setenv("OMH_SOURCE", "agent session 7")
 	rep = newJSON(t, r.Dir, "finding", "Quota resets at 00:00 UTC")
-	if p := vault.Parse([]byte(readNoteFile(t, rep.Path))); p.Source != "agent session 7" {
+	if p := vault.Parse([]byte(vaulttest.Read(t, rep.Path))); p.Source != "agent session 7" {
 		t.Errorf("OMH_SOURCE: %q", p.Source)
 	}
 	rep = newJSON(t, r.Dir, "finding", "Quota resets weekly", "--source", "Bob")
-	if p := vault.Parse([]byte(readNoteFile(t, rep.Path))); p.Source != "Bob" {
+	if p := vault.Parse([]byte(vaulttest.Read(t, rep.Path))); p.Source != "Bob" {
 		t.Errorf("--source: %q", p.Source)
 	}
 }
@@ -78,7 +69,7 @@ func TestNewWritesAPrivateNoteFromTheTemplate(t *testing.T) {
 func TestNewNeverOverwritesATakenKey(t *testing.T) {
 	r := vaulttest.New(t)
 	first := newJSON(t, r.Dir, "note", "Same title")
-	before := readNoteFile(t, first.Path)
+	before := vaulttest.Read(t, first.Path)
 	res := omh(t, r.Dir, "new", "note", "Same title", "--body", "-")
 	if res.status != exitRefused || !strings.Contains(res.stderr, first.Path) {
 		t.Errorf("exit %d %q", res.status, res.stderr)
@@ -92,7 +83,7 @@ func TestNewNeverOverwritesATakenKey(t *testing.T) {
 	if second.Key != "note/same-title-2" || third.Key != "note/same-title-3" {
 		t.Errorf("suffix: %s, %s", second.Key, third.Key)
 	}
-	if readNoteFile(t, first.Path) != before {
+	if vaulttest.Read(t, first.Path) != before {
 		t.Error("the first note changed")
 	}
 	// An uncommitted file under the notes root holds the key too.
@@ -152,7 +143,7 @@ func TestNewLinksMustReachOneNote(t *testing.T) {
 		t.Errorf("a refused note was written: %v", entries)
 	}
 	rep := newJSON(t, r.Dir, "finding", "Sessions expire after an hour", "--link", "resolves:session-expires", "--link", "a/login")
-	p := vault.Parse([]byte(readNoteFile(t, rep.Path)))
+	p := vault.Parse([]byte(vaulttest.Read(t, rep.Path)))
 	if len(p.Links) != 2 || p.Links[0].Verb != "resolves" || p.Links[0].Target != "issue/session-expires" || p.Links[1].Target != "a/login" {
 		t.Errorf("%+v", p.Links)
 	}
@@ -170,7 +161,7 @@ func TestNewBodyAndRepositoryTemplate(t *testing.T) {
 	}
 	var rep store.Written
 	json.Unmarshal([]byte(out.String()), &rep)
-	note := readNoteFile(t, rep.Path)
+	note := vaulttest.Read(t, rep.Path)
 	if strings.Count(note, "## Evidence") != 1 || !strings.Contains(note, "## Claim\n\nNamed volumes outlive the container.") {
 		t.Errorf("%s", note)
 	}
@@ -178,7 +169,7 @@ func TestNewBodyAndRepositoryTemplate(t *testing.T) {
 	os.WriteFile(body, []byte("From a file.\n"), 0o644)
 	r.Write(".omh/templates/note.md", "---\ntype: {{type}}\ntags: [inbox]\n---\n# {{title}}\n\n{{body}}\n\nFiled by {{source}}.\n")
 	rep = newJSON(t, r.Dir, "note", "From a file", "--body", body)
-	note = readNoteFile(t, rep.Path)
+	note = vaulttest.Read(t, rep.Path)
 	p := vault.Parse([]byte(note))
 	if rep.Template != ".omh/templates/note.md" || len(p.Tags) != 1 || p.Recorded == "" || !strings.Contains(note, "From a file.\n") ||
 		!strings.Contains(note, "Filed by Test Author") {

@@ -3,6 +3,8 @@
 package vaulttest
 
 import (
+	"fmt"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -100,5 +102,80 @@ func WriteFile(t testing.TB, path, content string) {
 	}
 	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// Read returns a file's content, failing the test when it cannot.
+func Read(t testing.TB, path string) string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// Files reads every regular file under dirs, leaving out git's own folder,
+// so a test can prove a command changed no note.
+func Files(t testing.TB, dirs ...string) map[string]string {
+	t.Helper()
+	files := map[string]string{}
+	for _, dir := range dirs {
+		filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+			if err != nil {
+				return nil
+			}
+			if d.IsDir() && d.Name() == ".git" {
+				return filepath.SkipDir
+			}
+			if d.Type().IsRegular() {
+				b, _ := os.ReadFile(path)
+				files[path] = string(b)
+			}
+			return nil
+		})
+	}
+	return files
+}
+
+// Tree is every file under dir with its mode and content (a link's
+// target), so a test can prove nothing in a folder changed.
+func Tree(t testing.TB, dir string) map[string]string {
+	t.Helper()
+	files := map[string]string{}
+	filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return nil
+		}
+		fi, err := os.Lstat(path)
+		if err != nil {
+			return nil
+		}
+		content := ""
+		if fi.Mode()&fs.ModeSymlink != 0 {
+			content, _ = os.Readlink(path)
+		} else {
+			b, _ := os.ReadFile(path)
+			content = string(b)
+		}
+		files[path] = fmt.Sprintf("%v %s", fi.Mode(), content)
+		return nil
+	})
+	return files
+}
+
+// SameTree fails the test for each file of before that changed or is gone
+// in after, and each file after adds.
+func SameTree(t testing.TB, what string, before, after map[string]string) {
+	t.Helper()
+	for p, v := range before {
+		if after[p] != v {
+			t.Errorf("%s: %s changed: %q → %q", what, p, v, after[p])
+		}
+	}
+	for p := range after {
+		if _, ok := before[p]; !ok {
+			t.Errorf("%s: %s appeared", what, p)
+		}
 	}
 }

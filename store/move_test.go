@@ -1,0 +1,192 @@
+package store
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/omh-notes/omh/vault"
+	"github.com/omh-notes/omh/vault/vaulttest"
+)
+
+// mvRepo: a team note linked from team notes in every link form, from an
+// uncommitted file, from a private note and from itself, with a relative
+// link of its own.
+func mvRepo(t *testing.T) *vaulttest.Repo {
+	r := vaulttest.New(t)
+	r.Write(".omh/notes/topic/credentials.md", "# Credentials\n\nSee [the sandbox](../finding/sandbox.md) and [[credentials#Rotation|myself]].\n\n## Rotation\n\nWeekly.\n")
+	r.Write(".omh/notes/finding/sandbox.md", "# Sandbox\n\n[[topic/credentials|creds]], [[credentials#Rotation]], ![[credentials]] and [md](../topic/credentials.md#rotation).\n\n- supersedes [[credentials^blk]]\n")
+	r.Write(".omh/notes/deep/nested/note.md", "# Deep\n\n[x](../../topic/credentials.md)\n")
+	r.Write(".omh/notes/other/unrelated.md", "# Unrelated\n\n[[sandbox]]\n")
+	r.Commit("2026-01-02T10:00:00Z", "team")
+	r.Write(".omh/notes/draft/new.md", "# Draft\n\nAbout [[credentials]].\n")
+	vaulttest.WriteFile(t, filepath.Join(r.Private, "mine.md"), "# Mine\n\n[[topic/credentials^abc]]\n")
+	return r
+}
+
+// A team rename moves the file with git mv and rewrites every link to it in
+// both layers, keeping labels, headings, blocks and embeds; relative links
+// are recomputed from each file's folder, the moved note's own from its new
+// folder. Rewritten tracked files are staged, untracked and private ones
+// rewritten only. Afterwards no link dangles. Catches: a layer's links
+// left behind, a label or heading lost, a relative link computed from the
+// wrong folder, an untracked draft staged behind the user's back.
+func TestMoveRenamesATeamNoteAndRewritesLinksInBothLayers(t *testing.T) {
+	r := mvRepo(t)
+	s, _ := open(t, r.Dir)
+	rep, err := s.Move("topic/credentials", "guides/secrets/credential-handling")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.How != "git mv" || rep.To != ".omh/notes/guides/secrets/credential-handling.md" || len(rep.Rewritten) != 5 {
+		t.Errorf("%+v", rep)
+	}
+	want := map[string]string{
+		".omh/notes/guides/secrets/credential-handling.md": "# Credentials\n\nSee [the sandbox](../../finding/sandbox.md) and [[credential-handling#Rotation|myself]].\n\n## Rotation\n\nWeekly.\n",
+		".omh/notes/finding/sandbox.md":                    "# Sandbox\n\n[[guides/secrets/credential-handling|creds]], [[credential-handling#Rotation]], ![[credential-handling]] and [md](../guides/secrets/credential-handling.md#rotation).\n\n- supersedes [[credential-handling^blk]]\n",
+		".omh/notes/deep/nested/note.md":                   "# Deep\n\n[x](../../guides/secrets/credential-handling.md)\n",
+		".omh/notes/draft/new.md":                          "# Draft\n\nAbout [[credential-handling]].\n",
+		".omh/notes/other/unrelated.md":                    "# Unrelated\n\n[[sandbox]]\n",
+	}
+	for path, content := range want {
+		if got := vaulttest.Read(t, filepath.Join(r.Dir, path)); got != content {
+			t.Errorf("%s:\n got %q\nwant %q", path, got, content)
+		}
+	}
+	if got := vaulttest.Read(t, filepath.Join(r.Private, "mine.md")); got != "# Mine\n\n[[guides/secrets/credential-handling^abc]]\n" {
+		t.Errorf("private: %q", got)
+	}
+	if _, err := os.Stat(filepath.Join(r.Dir, ".omh/notes/topic/credentials.md")); err == nil {
+		t.Error("the old file is still there")
+	}
+	// Staged: the move (as git records it: a rename, or a deletion and an
+	// addition when the rewrite changed much of a small file) and the
+	// rewritten tracked files, with nothing left unstaged in them.
+	status, _ := vault.Git(r.Dir, "", "status", "--porcelain", "--no-renames")
+	for _, line := range []string{"D  .omh/notes/topic/credentials.md", "A  .omh/notes/guides/secrets/credential-handling.md",
+		"M  .omh/notes/finding/sandbox.md", "M  .omh/notes/deep/nested/note.md", "?? .omh/notes/draft/"} {
+		if !strings.Contains(status, line+"\n") {
+			t.Errorf("git status lacks %q:\n%s", line, status)
+		}
+	}
+	lint, err := s.Lint(nil, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range lint.Findings {
+		if f.Rule == "dangling-link" || f.Rule == "ambiguous-link" {
+			t.Errorf("after the rename: %+v", f)
+		}
+	}
+	linked, err := s.Links("guides/secrets/credential-handling", 0, LinksIn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var in []string
+	for _, ref := range *linked.Notes[0].In {
+		in = append(in, ref.Key+" "+ref.Verb+" "+ref.Layer)
+	}
+	sort.Strings(in)
+	// The rewritten team notes link in through their working copies (local
+	// until committed); their committed versions still name the old key.
+	if want := []string{"deep/nested/note  local", "draft/new  local", "finding/sandbox  local", "finding/sandbox supersedes local", "mine  local"}; !slices.Equal(in, want) {
+		t.Errorf("links in: %q, want %q", in, want)
+	}
+}
+
+// A private note is renamed inside the private folder; links to it are
+// rewritten; a tracked file that had unstaged edits of its own is
+// rewritten but left unstaged.
+func TestMoveRenamesAPrivateNote(t *testing.T) {
+	r := vaulttest.New(t)
+	r.Write("team.md", "# Team\n\nSee [[ideas/raw]].\n")
+	r.Write("edited.md", "# Edited\n\nSee [[raw]].\n")
+	r.Commit("2026-01-02T10:00:00Z", "team")
+	r.Write("edited.md", "# Edited by hand\n\nSee [[raw]].\n")
+	vaulttest.WriteFile(t, filepath.Join(r.Private, "ideas", "raw.md"), "# Raw\n")
+	vaulttest.WriteFile(t, filepath.Join(r.Private, "other.md"), "# Other\n\n[raw](ideas/raw.md)\n")
+	s, _ := open(t, r.Dir)
+	rep, err := s.Move("ideas/raw", "ideas/cooked/ready")
+	if err != nil || rep.How != "rename" || !slices.Equal(rep.Unstaged, []string{"edited.md"}) || !slices.Equal(rep.Staged, []string{"team.md"}) {
+		t.Errorf("%+v %v", rep, err)
+	}
+	if got := vaulttest.Read(t, filepath.Join(r.Private, "ideas", "cooked", "ready.md")); got != "# Raw\n" {
+		t.Errorf("%q", got)
+	}
+	if got := vaulttest.Read(t, filepath.Join(r.Private, "other.md")); got != "# Other\n\n[raw](ideas/cooked/ready.md)\n" {
+		t.Errorf("%q", got)
+	}
+	if got := vaulttest.Read(t, filepath.Join(r.Dir, "team.md")); got != "# Team\n\nSee [[ideas/cooked/ready]].\n" {
+		t.Errorf("%q", got)
+	}
+	if got := vaulttest.Read(t, filepath.Join(r.Dir, "edited.md")); got != "# Edited by hand\n\nSee [[ready]].\n" {
+		t.Errorf("%q", got)
+	}
+	if status, _ := vault.Git(r.Dir, "", "status", "--porcelain"); !strings.Contains(status, "M  team.md\n") || !strings.Contains(status, " M edited.md\n") {
+		t.Errorf("%s", status)
+	}
+	// An untracked file under the notes root is renamed on disk and stays
+	// untracked.
+	r.Write("loose.md", "# Loose\n\n[[team]]\n")
+	if rep, err := s.Move("loose", "sorted/loose"); err != nil || rep.How != "rename" || len(rep.Staged) != 0 {
+		t.Errorf("%+v %v", rep, err)
+	}
+	if status, _ := vault.Git(r.Dir, "", "status", "--porcelain"); !strings.Contains(status, "?? sorted/\n") || strings.Contains(status, "loose.md") {
+		t.Errorf("%s", status)
+	}
+}
+
+// A link to another note that the new name would make ambiguous keeps its
+// target: it is rewritten to a name that still reaches it alone.
+func TestMoveKeepsWhatOtherLinksMean(t *testing.T) {
+	r := vaulttest.New(t)
+	r.Write("a/x.md", "# X\n")
+	r.Write("c/y.md", "# Y\n")
+	r.Write("linker.md", "# Linker\n\n[[y]] and [[x]]\n")
+	r.Commit("2026-01-02T10:00:00Z", "team")
+	s, _ := open(t, r.Dir)
+	if _, err := s.Move("a/x", "b/y"); err != nil {
+		t.Fatal(err)
+	}
+	if got := vaulttest.Read(t, filepath.Join(r.Dir, "linker.md")); got != "# Linker\n\n[[c/y]] and [[b/y]]\n" {
+		t.Errorf("%q", got)
+	}
+}
+
+// Each refusal changes nothing: not the files, not git's index.
+func TestMoveRefusesAndChangesNothing(t *testing.T) {
+	r := mvRepo(t)
+	r.Write(".omh/notes/z/sandbox.md", "# Another sandbox\n")
+	vaulttest.WriteFile(t, filepath.Join(r.Private, "topic", "credentials.md"), "# A private twin\n")
+	vaulttest.WriteFile(t, filepath.Join(r.Private, "ideas", "taken.md"), "# Taken\n")
+	r.Write(".omh/config.yaml", "exclude: [\"archive/**\"]\n")
+	s, _ := open(t, r.Dir)
+	if _, err := s.Index(false); err != nil { // the cache exists before the first state is taken
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name     string
+		old, new string
+		code     string
+	}{
+		{"new key taken by a team note", "draft/new", "finding/sandbox", "key_taken"},
+		{"new key taken by a private note", "draft/new", "ideas/taken", "key_taken"},
+		{"old key missing", "topic/nowhere", "topic/else", "not_found"},
+		{"old name ambiguous", "sandbox", "sandboxes", "ambiguous"},
+		{"old key in the private folder and the notes root", "topic/credentials", "topic/else", "ambiguous"},
+		{"same key", "draft/new", "draft/new", "bad_key"},
+		{"new key climbs out", "draft/new", "../out", "bad_key"},
+		{"new key excluded", "draft/new", "archive/new", "excluded"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			before := writeStateOf(t, r)
+			if _, err := s.Move(c.old, c.new); code(err) != c.code {
+				t.Errorf("%v, want a refusal coded %s", err, c.code)
+			}
+			sameWriteState(t, c.name, before, writeStateOf(t, r))
+		})
+	}
+}
