@@ -20,22 +20,22 @@ const crashStatus = 99
 // opens without finding it damaged and that then answers exactly as a cache
 // rebuilt from scratch. For k = 1, 2, … each run starts from the same cache
 // and crashes before its k-th write, until a run has fewer writes than k and
-// completes: for a first build, for a refresh after a commit (edits, a new
-// note, a deletion, a rename), an uncommitted edit and a private note, for
-// Rebuild, and for a refresh that only records a touched file. Catches: a
-// half-written generation or snapshot that is trusted, a refresh whose
-// writes are not one transaction, a temporary file that blocks the next
-// build, a crash that leaves the refresh lock held, and a cache that looks
-// fresh after a crash and holds the old state.
+// completes: for a first build; for a refresh after a commit (edits, a new
+// note, a deletion, a rename), an uncommitted edit and a private note; for
+// Rebuild; and for a refresh after a private note was only touched.
+// Catches: a half-written generation or snapshot that is trusted, a refresh
+// whose writes are not one transaction, a temporary file that blocks the
+// next build, a crash that leaves the refresh lock held, and a cache that
+// looks fresh after a crash and holds the old state.
 func TestACrashAtAnyWriteStepIsRecoveredByTheNextRefresh(t *testing.T) {
 	scenarios := []struct {
 		name  string
 		mode  string // what the crashing process does
 		built bool   // the cache was built before the changes
-		edit  func(r *vaulttest.Repo)
+		edit  func(t *testing.T, r *vaulttest.Repo)
 	}{
-		{"first build", "fresh", false, func(r *vaulttest.Repo) {}},
-		{"refresh after changes", "fresh", true, func(r *vaulttest.Repo) {
+		{"first build", "fresh", false, func(t *testing.T, r *vaulttest.Repo) {}},
+		{"refresh after changes", "fresh", true, func(t *testing.T, r *vaulttest.Repo) {
 			r.Write("notes/heron.md", "# Heron\n\nA heron memory, revised: it eats [[krill]].\n")
 			r.Write("notes/seal.md", "# Seal\n\nA seal memory [[heron]].\n")
 			r.Remove("notes/mine.md")
@@ -44,10 +44,10 @@ func TestACrashAtAnyWriteStepIsRecoveredByTheNextRefresh(t *testing.T) {
 			r.Write("notes/walrus.md", "# Walrus\n\nA walrus memory, edited and not committed [[seal]].\n")
 			writePrivate(t, r, "seal.md", "# Seal (mine)\n\nMy seal memory [[sea-otter]].\n")
 		}},
-		{"rebuild", "rebuild", true, func(r *vaulttest.Repo) {
+		{"rebuild", "rebuild", true, func(t *testing.T, r *vaulttest.Repo) {
 			r.Write("notes/heron.md", "# Heron\n\nA heron memory, revised before the rebuild.\n")
 		}},
-		{"a touched note", "fresh", true, func(r *vaulttest.Repo) {
+		{"a touched private note", "fresh", true, func(t *testing.T, r *vaulttest.Repo) {
 			later := time.Now().Add(time.Hour)
 			if err := os.Chtimes(filepath.Join(r.Private, "mine.md"), later, later); err != nil {
 				t.Fatal(err)
@@ -65,7 +65,7 @@ func TestACrashAtAnyWriteStepIsRecoveredByTheNextRefresh(t *testing.T) {
 				}
 				vaulttest.CopyTree(t, cache, saved)
 			}
-			sc.edit(r)
+			sc.edit(t, r)
 			want := rebuild(t, r.Dir, seaTerms).all
 
 			completed := 0

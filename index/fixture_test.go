@@ -101,9 +101,9 @@ func rebuild(t *testing.T, dir string, terms []string) rebuilt {
 	return b
 }
 
-// comparable leaves out of a status what differs between two caches of the
-// same store: their files, and how much their last refresh had to parse.
-func comparable(st index.Status) index.Status {
+// withoutCacheFile leaves out of a status what differs between two caches
+// of the same store: their files, and how much their last refresh parsed.
+func withoutCacheFile(st index.Status) index.Status {
 	st.Cache = index.CacheFile{}
 	st.Parsed = 0
 	return st

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/go-git/go-git/v5/plumbing"
@@ -20,7 +21,8 @@ import (
 // Status says the cache is not fresh; after, that it is, at HEAD, with no
 // lag. Catches: a refresh that misses what an operation changed (HEAD
 // moving back to an older commit, an amend replacing the commit the cache
-// holds, a rename taken as an addition, a deleted note or link kept, an
+// holds, a note whose content is the same on another branch and its date
+// not, a rename taken as an addition, a deleted note or link kept, an
 // uncommitted edit or its revert unseen, a private note's change unseen),
 // an inbound count or backlink left from an older state, and Status calling
 // a stale cache fresh.
@@ -47,20 +49,25 @@ func TestAfterEachChangeToTheStoreFreshAnswersAsARebuild(t *testing.T) {
 		}},
 		{"checkout of an old commit", func() { r.Git("checkout", "-q", "--detach", first) }},
 		{"checkout back", func() { r.Git("checkout", "-q", "main") }},
-		{"switch to a branch with its own commit", func() {
+		{"switch to a branch with its own commits", func() {
 			r.Git("checkout", "-q", "-b", "side", first)
 			r.Write("notes/squid.md", "# Squid\n\nA squid memory, only on the side branch [[krill]].\n")
 			r.Git("rm", "-q", "notes/deep/krill.md")
+			r.Write("notes/otter.md", "# Otter\n\nAn otter edited on the side branch.\n")
 			r.Commit("2025-12-07T10:00:00Z", "side work")
+			// The otter is back as on main, and was last changed later:
+			// its content is the same, its date is not.
+			r.Git("checkout", first, "--", "notes/otter.md")
+			r.Commit("2025-12-08T10:00:00Z", "the otter as it was")
 		}},
 		{"switch back", func() { r.Git("checkout", "-q", "main") }},
 		{"rename", func() {
 			r.Git("mv", "notes/otter.md", "notes/sea-otter.md")
-			r.Commit("2025-12-08T10:00:00Z", "otters live at sea")
+			r.Commit("2025-12-09T10:00:00Z", "otters live at sea")
 		}},
 		{"deletion", func() {
 			r.Git("rm", "-q", "notes/deep/krill.md")
-			r.Commit("2025-12-09T10:00:00Z", "no more krill")
+			r.Commit("2025-12-10T10:00:00Z", "no more krill")
 		}},
 		{"uncommitted edit", func() {
 			r.Write("notes/walrus.md", "# Walrus\n\nA walrus memory, edited and not committed, of a [[seal]].\n")
@@ -81,7 +88,12 @@ func TestAfterEachChangeToTheStoreFreshAnswersAsARebuild(t *testing.T) {
 			r.Write("notes/heron.md", "# Heron\n\nAn edit that reset throws away.\n")
 			r.Git("reset", "-q", "--hard", "HEAD~1")
 		}},
+		{"config change", func() {
+			r.Write(".omh/config.yaml", "notes: notes\nexclude:\n  - deep/**\n")
+			r.Commit("2025-12-11T10:00:00Z", "the deep is not notes")
+		}},
 	}
+	var before rebuilt
 	for i, step := range steps {
 		step.do()
 		st, err := c.Status(repo)
@@ -92,6 +104,16 @@ func TestAfterEachChangeToTheStoreFreshAnswersAsARebuild(t *testing.T) {
 			t.Errorf("%s: Status says the cache is fresh before any refresh", step.name)
 		}
 		want := rebuild(t, r.Dir, seaTerms)
+		wantLag := teamChanges(t, before.base, want.base)
+		if step.name == "config change" {
+			// What counts as a note changed: a refresh starts the snapshot
+			// over, and Lag counts every team note.
+			wantLag = len(teamBlobs(t, want.base))
+		}
+		if lag, err := c.Lag(repo); err != nil || lag != wantLag {
+			t.Errorf("%s: Lag %d (%v) before Fresh, want %d", step.name, lag, err, wantLag)
+		}
+		before = want
 		if d := freshView(t, c, repo, index.Options{}, seaTerms).diff(want.all); d != "" {
 			t.Errorf("%s: the kept cache differs from a rebuild:\n%s", step.name, d)
 		}
@@ -105,7 +127,7 @@ func TestAfterEachChangeToTheStoreFreshAnswersAsARebuild(t *testing.T) {
 		if !st.Fresh || st.Indexed == nil || *st.Indexed != head {
 			t.Errorf("%s: after Fresh, Status says fresh %v at %v, want fresh at %s", step.name, st.Fresh, st.Indexed, head)
 		}
-		if got, want := comparable(st), comparable(want.status); !reflect.DeepEqual(got, want) {
+		if got, want := withoutCacheFile(st), withoutCacheFile(want.status); !reflect.DeepEqual(got, want) {
 			t.Errorf("%s: status\n%s\nwant the rebuild's\n%s", step.name, jsonOf(t, got), jsonOf(t, want))
 		}
 		if lag, err := c.Lag(repo); err != nil || lag != 0 {
@@ -114,13 +136,16 @@ func TestAfterEachChangeToTheStoreFreshAnswersAsARebuild(t *testing.T) {
 	}
 }
 
-// The store as it stood at each past commit, read from a cache that has
-// followed the history (and so holds every blob parsed already), answers
-// as a new cache asked the same moment. Catches: a past snapshot built from
-// blobs the cache parsed for another commit under the wrong key or date, a
-// past snapshot mixing in the working tree, and one past snapshot answered
-// for another moment.
-func TestAPastMomentAnswersAsInANewCache(t *testing.T) {
+// The store as it stood at each past moment (a commit, and the day that
+// decides which private notes were recorded by then) answers as a cache
+// built from scratch on a checkout of that commit with those private notes
+// does: read from a cache that has followed the history (and so holds every
+// blob parsed already, and an uncommitted edit), and from a new cache asked
+// the moments in the other order. Catches: a past snapshot that mixes in
+// the working tree, today's config or a private note recorded later, one
+// built from blobs parsed for another commit under the wrong key or date,
+// and one answered for another moment.
+func TestAPastMomentAnswersAsACheckoutOfItsCommit(t *testing.T) {
 	r := seaStore(t)
 	repo := openRepo(t, r.Dir)
 	c := openCache(t, repo.CommonDir)
@@ -128,6 +153,7 @@ func TestAPastMomentAnswersAsInANewCache(t *testing.T) {
 	freshView(t, c, repo, index.Options{}, seaTerms)
 	// The private note was recorded on 2025-12-20: the later moments hold
 	// it, the earlier ones do not.
+	const recorded = "2025-12-20"
 	moments := []index.Moment{{Commit: plumbing.NewHash(r.Git("rev-parse", "HEAD")), Day: "2025-12-01"}}
 	for _, step := range []struct {
 		day  vault.Date
@@ -136,12 +162,32 @@ func TestAPastMomentAnswersAsInANewCache(t *testing.T) {
 		{"2025-12-10", func() { r.Write("notes/heron.md", "# Heron\n\nA heron memory, revised [[walrus]].\n") }},
 		{"2025-12-21", func() { r.Git("mv", "notes/walrus.md", "notes/deep/walrus.md") }},
 		{"2025-12-22", func() { r.Git("rm", "-q", "notes/otter.md") }},
+		{"2025-12-23", func() { r.Write(".omh/config.yaml", "notes: notes\nexclude:\n  - deep/**\n") }},
 	} {
 		step.edit()
 		commit := r.Commit(string(step.day)+"T10:00:00Z", "step")
 		moments = append(moments, index.Moment{Commit: plumbing.NewHash(commit), Day: step.day})
 		freshView(t, c, repo, index.Options{}, seaTerms)
 	}
+
+	private := filepath.Join(r.Private, "mine.md")
+	aside := filepath.Join(t.TempDir(), "mine.md")
+	want := make([]view, len(moments))
+	for i, m := range moments {
+		r.Git("checkout", "-q", "--detach", m.Commit.String())
+		if m.Day < recorded {
+			if err := os.Rename(private, aside); err != nil {
+				t.Fatal(err)
+			}
+		}
+		want[i] = rebuild(t, r.Dir, seaTerms).base
+		if m.Day < recorded {
+			if err := os.Rename(aside, private); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	r.Git("checkout", "-q", "main")
 	r.Write("notes/heron.md", "# Heron\n\nAn uncommitted heron.\n")
 	freshView(t, c, repo, index.Options{}, seaTerms)
 
@@ -151,27 +197,58 @@ func TestAPastMomentAnswersAsInANewCache(t *testing.T) {
 			t.Fatal(err)
 		}
 		defer s.Close()
-		if s.Commit() != m.Commit.String() {
-			t.Errorf("the snapshot as of %s is at %s", m.Commit, s.Commit())
-		}
 		return mustDescribe(t, s, seaTerms)
-	}
-	// The new cache is asked the moments newest first, the kept one oldest
-	// first, so that neither builds a moment from the same predecessor.
-	other := openCache(t, t.TempDir())
-	defer other.Close()
-	want := make([]view, len(moments))
-	for i := len(moments) - 1; i >= 0; i-- {
-		want[i] = asOf(other, moments[i])
 	}
 	for i, m := range moments {
 		if d := asOf(c, m).diff(want[i]); d != "" {
-			t.Errorf("as of %s: the kept cache differs from a new one:\n%s", m.Day, d)
+			t.Errorf("as of %s, the cache that followed the history differs from a checkout:\n%s", m.Day, d)
 		}
 	}
-	if d := want[0].diff(want[len(want)-1]); d == "" {
-		t.Error("the first and the last moment look alike: the fixture proves nothing")
+	other := openCache(t, t.TempDir())
+	defer other.Close()
+	for i := len(moments) - 1; i >= 0; i-- {
+		if d := asOf(other, moments[i]).diff(want[i]); d != "" {
+			t.Errorf("as of %s, a new cache differs from a checkout:\n%s", moments[i].Day, d)
+		}
 	}
+}
+
+// teamChanges counts the team notes added, removed or changed from one view
+// to the next.
+func teamChanges(t *testing.T, from, to view) int {
+	t.Helper()
+	a, b := teamBlobs(t, from), teamBlobs(t, to)
+	n := 0
+	for path, blob := range a {
+		if b[path] != blob {
+			n++
+		}
+	}
+	for path := range b {
+		if _, ok := a[path]; !ok {
+			n++
+		}
+	}
+	return n
+}
+
+// teamBlobs reads the team notes of a view: path → blob id.
+func teamBlobs(t *testing.T, v view) map[string]string {
+	t.Helper()
+	out := map[string]string{}
+	for _, line := range v {
+		rest, ok := strings.CutPrefix(line, "note team:")
+		if !ok {
+			continue
+		}
+		path, record, _ := strings.Cut(rest, " ")
+		var n struct{ Blob string }
+		if err := json.Unmarshal([]byte(record), &n); err != nil || n.Blob == "" {
+			t.Fatalf("a view's note line that does not read: %q (%v)", line, err)
+		}
+		out[path] = n.Blob
+	}
+	return out
 }
 
 func jsonOf(t *testing.T, v any) string {

@@ -1,9 +1,11 @@
 package index_test
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"maps"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -21,8 +23,8 @@ import (
 
 // view is a canonical description of what a snapshot answers, one fact per
 // line: its commit and counts, every present note with what ranking, cards
-// and lint read of it, the notes in name order, the posting lists of the
-// terms asked for, the names its links resolve through, and the link graph
+// and lint read of it, the notes each key finds and the names it resolves
+// through, the posting lists of the terms asked for, and the link graph
 // both ways. A note is named by its layer and path, never by its document
 // number: numbers are the cache's own business, and a snapshot refreshed
 // step by step numbers the same notes differently from a rebuild. Two
@@ -30,9 +32,14 @@ import (
 type view []string
 
 // describe reads the view of s, checking on the way that the snapshot is
-// consistent with itself (counts match the notes present, postings and
-// links reach only present notes, ...). It returns an error rather than
-// failing the test, so that goroutines can call it.
+// consistent with itself: Count and Words are those of the notes present;
+// Note, Notes, Meta, Content and Info agree; name ranks order the notes by
+// key, layer and path; postings, Find, links and backlinks reach only
+// present notes; and each note's inbound count is the number of notes whose
+// links reach its key. The checks hold in a rebuild too, so they catch what
+// a comparison with one cannot: a defect both ways of building share.
+// describe returns an error rather than failing the test, so that
+// goroutines can call it.
 func describe(s *index.Snapshot, terms []string) (view, error) {
 	var v view
 	add := func(format string, args ...any) { v = append(v, fmt.Sprintf(format, args...)) }
@@ -40,6 +47,7 @@ func describe(s *index.Snapshot, terms []string) (view, error) {
 	add("count %d words %d", s.Count(), s.Words())
 
 	names := map[uint32]string{}
+	notesOf := map[uint32]retrieve.Note{}
 	var present []uint32
 	var words int64
 	for doc := uint32(0); doc < uint32(s.Span()); doc++ {
@@ -55,6 +63,7 @@ func describe(s *index.Snapshot, terms []string) (view, error) {
 			return nil, fmt.Errorf("note #%d reads %s %q %s, its info %s %q %d", doc, n.Layer, n.Type, n.Date, info.Layer, info.Type, info.Day)
 		}
 		names[doc] = n.Layer.String() + ":" + n.Path
+		notesOf[doc] = n
 		present = append(present, doc)
 		words += int64(info.Words)
 	}
@@ -66,6 +75,22 @@ func describe(s *index.Snapshot, terms []string) (view, error) {
 			return n, nil
 		}
 		return "", fmt.Errorf("note #%d is referred to and not present", doc)
+	}
+	// refs names the ends of links, checking that each is present and
+	// described as the note it is.
+	refs := func(rs []find.Ref) ([]string, error) {
+		var out []string
+		for _, r := range rs {
+			n, err := name(r.Doc)
+			if err != nil {
+				return nil, err
+			}
+			if note := notesOf[r.Doc]; r.Key != note.Key || r.Layer != note.Layer || r.Date != note.Date {
+				return nil, fmt.Errorf("%s is described as %s %s %s", n, r.Key, r.Layer, r.Date)
+			}
+			out = append(out, fmt.Sprintf("%s(%s)", n, r.Verb))
+		}
+		return out, nil
 	}
 
 	stored, err := s.Notes()
@@ -92,6 +117,16 @@ func describe(s *index.Snapshot, terms []string) (view, error) {
 		if err != nil {
 			return nil, err
 		}
+		if !reflect.DeepEqual(meta, sn.Parsed) {
+			return nil, fmt.Errorf("%s parses as %+v to Meta and %+v to Notes", names[sn.Doc], meta, sn.Parsed)
+		}
+		content, err := s.Content(sn.Doc, n)
+		if err != nil {
+			return nil, err
+		}
+		if id := plumbing.ComputeHash(plumbing.BlobObject, content); id != n.Blob {
+			return nil, fmt.Errorf("%s holds blob %s, and its content is blob %s", names[sn.Doc], n.Blob, id)
+		}
 		info := s.Info(sn.Doc)
 		info.NameRank = 0 // compared as an order below
 		blob := n.Blob.String()
@@ -103,8 +138,7 @@ func describe(s *index.Snapshot, terms []string) (view, error) {
 			Worktree, Private bool
 			Binary, Cut       bool
 			Parsed            vault.Parsed
-			Meta              vault.Parsed
-		}{blob, n, info, sn.Worktree, sn.Private, sn.Binary, sn.Cut, sn.Parsed, meta})
+		}{blob, n, info, sn.Worktree, sn.Private, sn.Binary, sn.Cut, sn.Parsed})
 		if err != nil {
 			return nil, err
 		}
@@ -114,16 +148,21 @@ func describe(s *index.Snapshot, terms []string) (view, error) {
 	slices.Sort(notes)
 	v = append(v, notes...)
 
-	byName := slices.Clone(present)
-	slices.SortFunc(byName, func(a, b uint32) int { return s.Info(a).NameRank - s.Info(b).NameRank })
-	var order []string
-	for i, doc := range byName {
-		if i > 0 && s.Info(doc).NameRank == s.Info(byName[i-1]).NameRank {
-			return nil, fmt.Errorf("notes %s and %s share a name rank", names[doc], names[byName[i-1]])
+	// Name ranks order the notes by key, layer and path, each its own.
+	byRank, byName := slices.Clone(present), slices.Clone(present)
+	slices.SortFunc(byRank, func(a, b uint32) int { return s.Info(a).NameRank - s.Info(b).NameRank })
+	slices.SortFunc(byName, func(a, b uint32) int {
+		x, y := notesOf[a], notesOf[b]
+		return cmp.Or(strings.Compare(x.Key, y.Key), cmp.Compare(x.Layer, y.Layer), strings.Compare(x.Path, y.Path))
+	})
+	for i, doc := range byRank {
+		if i > 0 && s.Info(doc).NameRank == s.Info(byRank[i-1]).NameRank {
+			return nil, fmt.Errorf("notes %s and %s share a name rank", names[doc], names[byRank[i-1]])
 		}
-		order = append(order, names[doc])
+		if doc != byName[i] {
+			return nil, fmt.Errorf("name rank %d is %s's, and %s comes there by key, layer and path", i, names[doc], names[byName[i]])
+		}
 	}
-	add("name order %s", strings.Join(order, " "))
 
 	for _, key := range slices.Sorted(maps.Keys(keys)) {
 		docs, err := s.Find(key, 0)
@@ -169,10 +208,22 @@ func describe(s *index.Snapshot, terms []string) (view, error) {
 	}
 
 	var links []string
+	inbound := map[string]int{} // key → present notes of other keys linking to it
 	for _, doc := range present {
 		targets, err := s.Links(doc)
 		if err != nil {
 			return nil, err
+		}
+		linked := map[string]bool{}
+		for _, to := range targets {
+			n, err := s.Note(to) // a link may reach a note the snapshot leaves out
+			if err != nil {
+				return nil, err
+			}
+			if n.Key != notesOf[doc].Key && !linked[n.Key] {
+				linked[n.Key] = true
+				inbound[n.Key]++
+			}
 		}
 		// Ranking follows only the links that reach a present note.
 		var reached []string
@@ -185,32 +236,23 @@ func describe(s *index.Snapshot, terms []string) (view, error) {
 		if err != nil {
 			return nil, err
 		}
-		out, err := refs(d.Links, name)
+		out, err := refs(d.Links)
 		if err != nil {
 			return nil, fmt.Errorf("links of %s: %w", names[doc], err)
 		}
-		in, err := refs(d.In, name)
+		in, err := refs(d.In)
 		if err != nil {
 			return nil, fmt.Errorf("links to %s: %w", names[doc], err)
 		}
 		links = append(links, fmt.Sprintf("links %s body@%d -> %v; detail -> %v; <- %v", names[doc], d.BodyStart, reached, out, in))
 	}
+	for _, doc := range present {
+		if got, want := s.Info(doc).Inbound, inbound[notesOf[doc].Key]; got != want {
+			return nil, fmt.Errorf("%s counts %d notes linking to it, and %d do", names[doc], got, want)
+		}
+	}
 	slices.Sort(links)
 	return append(v, links...), nil
-}
-
-// refs names the ends of links, checking that each is present and described
-// as the note it is.
-func refs(rs []find.Ref, name func(uint32) (string, error)) ([]string, error) {
-	var out []string
-	for _, r := range rs {
-		n, err := name(r.Doc)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, fmt.Sprintf("%s(%s %s %s %s)", n, r.Key, r.Layer, r.Date, r.Verb))
-	}
-	return out, nil
 }
 
 // mustDescribe is describe for the test's own goroutine.
