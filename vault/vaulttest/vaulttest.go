@@ -94,6 +94,40 @@ func (r *Repo) Commit(date, message string) string {
 	return r.Git("rev-parse", "HEAD")
 }
 
+// CopyTree copies the regular files under from to to, keeping their modes,
+// so a test can save a folder (a cache, say) and restore it before each try.
+func CopyTree(t testing.TB, from, to string) {
+	t.Helper()
+	err := filepath.WalkDir(from, func(path string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, err := filepath.Rel(from, path)
+		if err != nil {
+			return err
+		}
+		dest := filepath.Join(to, rel)
+		if d.IsDir() {
+			return os.MkdirAll(dest, 0o755)
+		}
+		if !d.Type().IsRegular() {
+			return nil
+		}
+		info, err := d.Info()
+		if err != nil {
+			return err
+		}
+		content, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(dest, content, info.Mode().Perm())
+	})
+	if err != nil {
+		t.Fatalf("copying %s to %s: %v", from, to, err)
+	}
+}
+
 // WriteFile writes content to path, creating its folders.
 func WriteFile(t testing.TB, path, content string) {
 	t.Helper()

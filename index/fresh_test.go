@@ -1,0 +1,261 @@
+package index_test
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/go-git/go-git/v5/plumbing"
+
+	"github.com/omh-notes/omh/index"
+	"github.com/omh-notes/omh/vault"
+)
+
+// After every git operation a person runs on a notes repository, and every
+// change to the working tree or the private folder, one cache kept across
+// them all answers exactly as a cache rebuilt from scratch: the same view
+// with and without the working tree, the same status. Before Fresh runs,
+// Status says the cache is not fresh; after, that it is, at HEAD, with no
+// lag. Catches: a refresh that misses what an operation changed (HEAD
+// moving back to an older commit, an amend replacing the commit the cache
+// holds, a note whose content is the same on another branch and its date
+// not, a rename taken as an addition, a deleted note or link kept, an
+// uncommitted edit or its revert unseen, a private note's change unseen),
+// an inbound count or backlink left from an older state, and Status calling
+// a stale cache fresh.
+func TestAfterEachChangeToTheStoreFreshAnswersAsARebuild(t *testing.T) {
+	r := seaStore(t)
+	first := r.Git("rev-parse", "HEAD")
+	repo := openRepo(t, r.Dir)
+	c := openCache(t, repo.CommonDir)
+	defer func() { c.Close() }()
+
+	steps := []struct {
+		name string
+		do   func()
+	}{
+		{"first build", func() {}},
+		{"commit", func() {
+			r.Write("notes/heron.md", "# Heron\n\nA heron memory, revised: it fishes for [[krill]].\n")
+			r.Write("notes/seal.md", "# Seal\n\nA seal memory, next to the [[otter]].\n")
+			r.Commit("2025-12-05T10:00:00Z", "a seal and a revised heron")
+		}},
+		{"amend", func() {
+			r.Write("notes/seal.md", "# Seal\n\nA seal memory, amended: it eats [[squid]].\n")
+			r.GitAt("2025-12-06T10:00:00Z", "commit", "-q", "-a", "--amend", "--no-edit")
+		}},
+		{"checkout of an old commit", func() { r.Git("checkout", "-q", "--detach", first) }},
+		{"checkout back", func() { r.Git("checkout", "-q", "main") }},
+		{"switch to a branch with its own commits", func() {
+			r.Git("checkout", "-q", "-b", "side", first)
+			r.Write("notes/squid.md", "# Squid\n\nA squid memory, only on the side branch [[krill]].\n")
+			r.Git("rm", "-q", "notes/deep/krill.md")
+			r.Write("notes/otter.md", "# Otter\n\nAn otter edited on the side branch.\n")
+			r.Commit("2025-12-07T10:00:00Z", "side work")
+			// The otter is back as on main, and was last changed later:
+			// its content is the same, its date is not.
+			r.Git("checkout", first, "--", "notes/otter.md")
+			r.Commit("2025-12-08T10:00:00Z", "the otter as it was")
+		}},
+		{"switch back", func() { r.Git("checkout", "-q", "main") }},
+		{"rename", func() {
+			r.Git("mv", "notes/otter.md", "notes/sea-otter.md")
+			r.Commit("2025-12-09T10:00:00Z", "otters live at sea")
+		}},
+		{"deletion", func() {
+			r.Git("rm", "-q", "notes/deep/krill.md")
+			r.Commit("2025-12-10T10:00:00Z", "no more krill")
+		}},
+		{"uncommitted edit", func() {
+			r.Write("notes/walrus.md", "# Walrus\n\nA walrus memory, edited and not committed, of a [[seal]].\n")
+		}},
+		{"its revert", func() { r.Git("checkout", "--", "notes/walrus.md") }},
+		{"new untracked note", func() {
+			r.Write("notes/deep/squid.md", "# Squid\n\nAn untracked squid memory of the [[walrus]].\n")
+		}},
+		{"private note added", func() {
+			writePrivate(t, r, "heron.md", "# Heron (mine)\n\nMy own heron memory, seen with a [[seal]].\n")
+		}},
+		{"private note removed", func() {
+			if err := os.Remove(filepath.Join(r.Private, "mine.md")); err != nil {
+				t.Fatal(err)
+			}
+		}},
+		{"reset --hard", func() {
+			r.Write("notes/heron.md", "# Heron\n\nAn edit that reset throws away.\n")
+			r.Git("reset", "-q", "--hard", "HEAD~1")
+		}},
+		{"config change", func() {
+			r.Write(".omh/config.yaml", "notes: notes\nexclude:\n  - deep/**\n")
+			r.Commit("2025-12-11T10:00:00Z", "the deep is not notes")
+		}},
+	}
+	var before rebuilt
+	for i, step := range steps {
+		step.do()
+		st, err := c.Status(repo)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if i > 0 && st.Fresh {
+			t.Errorf("%s: Status says the cache is fresh before any refresh", step.name)
+		}
+		want := rebuild(t, r.Dir, seaTerms)
+		wantLag := teamChanges(t, before.base, want.base)
+		if step.name == "config change" {
+			// What counts as a note changed: a refresh starts the snapshot
+			// over, and Lag counts every team note.
+			wantLag = len(teamBlobs(t, want.base))
+		}
+		if lag, err := c.Lag(repo); err != nil || lag != wantLag {
+			t.Errorf("%s: Lag %d (%v) before Fresh, want %d", step.name, lag, err, wantLag)
+		}
+		before = want
+		if d := freshView(t, c, repo, index.Options{}, seaTerms).diff(want.all); d != "" {
+			t.Errorf("%s: the kept cache differs from a rebuild:\n%s", step.name, d)
+		}
+		if d := freshView(t, c, repo, index.Options{NoWorktree: true}, seaTerms).diff(want.base); d != "" {
+			t.Errorf("%s: without the working tree, the kept cache differs from a rebuild:\n%s", step.name, d)
+		}
+		if st, err = c.Status(repo); err != nil {
+			t.Fatal(err)
+		}
+		head := r.Git("rev-parse", "HEAD")
+		if !st.Fresh || st.Indexed == nil || *st.Indexed != head {
+			t.Errorf("%s: after Fresh, Status says fresh %v at %v, want fresh at %s", step.name, st.Fresh, st.Indexed, head)
+		}
+		if got, want := withoutCacheFile(st), withoutCacheFile(want.status); !reflect.DeepEqual(got, want) {
+			t.Errorf("%s: status\n%s\nwant the rebuild's\n%s", step.name, jsonOf(t, got), jsonOf(t, want))
+		}
+		if lag, err := c.Lag(repo); err != nil || lag != 0 {
+			t.Errorf("%s: Lag %d (%v) after Fresh, want 0", step.name, lag, err)
+		}
+	}
+}
+
+// The store as it stood at each past moment (a commit, and the day that
+// decides which private notes were recorded by then) answers as a cache
+// built from scratch on a checkout of that commit with those private notes
+// does: read from a cache that has followed the history (and so holds every
+// blob parsed already, and an uncommitted edit), and from a new cache asked
+// the moments in the other order. Catches: a past snapshot that mixes in
+// the working tree, today's config or a private note recorded later, one
+// built from blobs parsed for another commit under the wrong key or date,
+// and one answered for another moment.
+func TestAPastMomentAnswersAsACheckoutOfItsCommit(t *testing.T) {
+	r := seaStore(t)
+	repo := openRepo(t, r.Dir)
+	c := openCache(t, repo.CommonDir)
+	defer c.Close()
+	freshView(t, c, repo, index.Options{}, seaTerms)
+	// The private note was recorded on 2025-12-20: the later moments hold
+	// it, the earlier ones do not.
+	const recorded = "2025-12-20"
+	moments := []index.Moment{{Commit: plumbing.NewHash(r.Git("rev-parse", "HEAD")), Day: "2025-12-01"}}
+	for _, step := range []struct {
+		day  vault.Date
+		edit func()
+	}{
+		{"2025-12-10", func() { r.Write("notes/heron.md", "# Heron\n\nA heron memory, revised [[walrus]].\n") }},
+		{"2025-12-21", func() { r.Git("mv", "notes/walrus.md", "notes/deep/walrus.md") }},
+		{"2025-12-22", func() { r.Git("rm", "-q", "notes/otter.md") }},
+		{"2025-12-23", func() { r.Write(".omh/config.yaml", "notes: notes\nexclude:\n  - deep/**\n") }},
+	} {
+		step.edit()
+		commit := r.Commit(string(step.day)+"T10:00:00Z", "step")
+		moments = append(moments, index.Moment{Commit: plumbing.NewHash(commit), Day: step.day})
+		freshView(t, c, repo, index.Options{}, seaTerms)
+	}
+
+	private := filepath.Join(r.Private, "mine.md")
+	aside := filepath.Join(t.TempDir(), "mine.md")
+	want := make([]view, len(moments))
+	for i, m := range moments {
+		r.Git("checkout", "-q", "--detach", m.Commit.String())
+		if m.Day < recorded {
+			if err := os.Rename(private, aside); err != nil {
+				t.Fatal(err)
+			}
+		}
+		want[i] = rebuild(t, r.Dir, seaTerms).base
+		if m.Day < recorded {
+			if err := os.Rename(aside, private); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	r.Git("checkout", "-q", "main")
+	r.Write("notes/heron.md", "# Heron\n\nAn uncommitted heron.\n")
+	freshView(t, c, repo, index.Options{}, seaTerms)
+
+	asOf := func(c *index.Cache, m index.Moment) view {
+		s, _, err := c.AsOf(repo, m, index.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer s.Close()
+		return mustDescribe(t, s, seaTerms)
+	}
+	for i, m := range moments {
+		if d := asOf(c, m).diff(want[i]); d != "" {
+			t.Errorf("as of %s, the cache that followed the history differs from a checkout:\n%s", m.Day, d)
+		}
+	}
+	other := openCache(t, t.TempDir())
+	defer other.Close()
+	for i := len(moments) - 1; i >= 0; i-- {
+		if d := asOf(other, moments[i]).diff(want[i]); d != "" {
+			t.Errorf("as of %s, a new cache differs from a checkout:\n%s", moments[i].Day, d)
+		}
+	}
+}
+
+// teamChanges counts the team notes added, removed or changed from one view
+// to the next.
+func teamChanges(t *testing.T, from, to view) int {
+	t.Helper()
+	a, b := teamBlobs(t, from), teamBlobs(t, to)
+	n := 0
+	for path, blob := range a {
+		if b[path] != blob {
+			n++
+		}
+	}
+	for path := range b {
+		if _, ok := a[path]; !ok {
+			n++
+		}
+	}
+	return n
+}
+
+// teamBlobs reads the team notes of a view: path → blob id.
+func teamBlobs(t *testing.T, v view) map[string]string {
+	t.Helper()
+	out := map[string]string{}
+	for _, line := range v {
+		rest, ok := strings.CutPrefix(line, "note team:")
+		if !ok {
+			continue
+		}
+		path, record, _ := strings.Cut(rest, " ")
+		var n struct{ Blob string }
+		if err := json.Unmarshal([]byte(record), &n); err != nil || n.Blob == "" {
+			t.Fatalf("a view's note line that does not read: %q (%v)", line, err)
+		}
+		out[path] = n.Blob
+	}
+	return out
+}
+
+func jsonOf(t *testing.T, v any) string {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
