@@ -19,7 +19,12 @@ type ShownNote struct {
 	Source  string         `json:"source"` // frontmatter source: who or what wrote it
 	Links   []find.JSONRef `json:"links"`
 	In      []find.JSONRef `json:"in"`
-	Content string         `json:"content"`
+	// LineCount is how many lines the note has; LineStart and LineEnd the
+	// lines Content holds when a range was asked for.
+	LineCount int    `json:"line_count"`
+	LineStart int    `json:"line_start,omitempty"`
+	LineEnd   int    `json:"line_end,omitempty"`
+	Content   string `json:"content"`
 }
 
 // Shown is omh show's reply: every note holding the key (a key may be in
@@ -97,13 +102,13 @@ func CommitID(commit *string) string {
 }
 
 // Show gives every note holding key (of one layer, when layer is not 0),
-// with its content.
-func (s *Store) Show(key string, layer vault.Layer) (Shown, error) {
+// with its content: all of it, or the lines asked for.
+func (s *Store) Show(key string, layer vault.Layer, lines Lines) (Shown, error) {
 	var out Shown
 	err := s.withKey(key, layer, "", func(v *view, docs []uint32) error {
 		out = Shown{Commit: commitOrNull(v.snap.Commit()), SchemaVersion: retrieve.SchemaVersion}
 		for _, d := range docs {
-			sn, err := s.showNote(v, d)
+			sn, err := s.showNote(v, d, lines)
 			if err != nil {
 				return err
 			}
@@ -214,8 +219,9 @@ func (v *view) unknownKey(key string, layer vault.Layer) error {
 	return refuse("not_found", err)
 }
 
-// showNote gathers what omh show gives of one document.
-func (s *Store) showNote(v *view, d uint32) (ShownNote, error) {
+// showNote gathers what omh show gives of one document, with the lines of
+// its content asked for.
+func (s *Store) showNote(v *view, d uint32, lines Lines) (ShownNote, error) {
 	n, err := v.snap.Note(d)
 	if err != nil {
 		return ShownNote{}, err
@@ -234,8 +240,13 @@ func (s *Store) showNote(v *view, d uint32) (ShownNote, error) {
 	if err != nil {
 		return ShownNote{}, err
 	}
+	part, got, count, err := lines.cut(content)
+	if err != nil {
+		return ShownNote{}, fmt.Errorf("%s (%s): %w", n.Key, n.Layer, err)
+	}
 	return ShownNote{JSONHit: retrieve.NoteJSON(n), Where: where(n), Source: meta.Source,
-		Links: find.JSONRefs(detail.Links), In: find.JSONRefs(find.OrderIn(detail.In)), Content: string(content)}, nil
+		Links: find.JSONRefs(detail.Links), In: find.JSONRefs(find.OrderIn(detail.In)),
+		LineCount: count, LineStart: got.Start, LineEnd: got.End, Content: string(part)}, nil
 }
 
 // where says where a note was read from: HEAD's tree, an uncommitted
@@ -257,7 +268,7 @@ func (s *Store) showRecord(v *view, d uint32, proof *find.Proof) (ShownRecord, e
 		return ShownRecord{}, err
 	}
 	retracted := proof.Retracted(d)
-	sn, err := s.showNote(v, d)
+	sn, err := s.showNote(v, d, Lines{})
 	if err != nil {
 		return ShownRecord{}, err
 	}

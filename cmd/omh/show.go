@@ -15,11 +15,19 @@ import (
 type ShowCmd struct {
 	Key   string `arg:"" help:"The note's key: its path under the notes root without .md."`
 	Layer string `name:"layer" enum:"team,local," default:"" placeholder:"team|local" help:"Only the note of this layer."`
+	Lines string `name:"lines" placeholder:"A-B" help:"Only these lines of the note, counted from 1 at its first line; A- runs to the end."`
 }
 
 func (c *ShowCmd) Run(e *env) error {
+	var lines store.Lines
+	if c.Lines != "" {
+		var err error
+		if lines, err = store.ParseLines(c.Lines); err != nil {
+			return err
+		}
+	}
 	return e.withStore(func(s *store.Store) error {
-		shown, err := s.Show(c.Key, layerFlag(c.Layer))
+		shown, err := s.Show(c.Key, layerFlag(c.Layer), lines)
 		if err != nil {
 			return err
 		}
@@ -65,6 +73,9 @@ func printShownFields(w io.Writer, n store.ShownNote, commit string) {
 	field("blob", n.Blob)
 	refLines(w, "links", n.Links, false)
 	refLines(w, "in", n.In, true)
+	if n.LineStart > 0 {
+		field("lines", fmt.Sprintf("%d-%d of %d", n.LineStart, n.LineEnd, n.LineCount))
+	}
 	fmt.Fprintln(w)
 	fmt.Fprint(w, n.Content)
 	if len(n.Content) > 0 && !strings.HasSuffix(n.Content, "\n") {
