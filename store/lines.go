@@ -81,4 +81,3 @@ func (l Lines) String() string {
 	}
 	return strconv.Itoa(l.Start) + "-" + strconv.Itoa(l.End)
 }
-

@@ -19,12 +19,12 @@ type ShownNote struct {
 	Source  string         `json:"source"` // frontmatter source: who or what wrote it
 	Links   []find.JSONRef `json:"links"`
 	In      []find.JSONRef `json:"in"`
+	Content string         `json:"content"`
 	// LineCount is how many lines the note has; LineStart and LineEnd the
 	// lines Content holds when a range was asked for.
-	LineCount int    `json:"line_count"`
-	LineStart int    `json:"line_start,omitempty"`
-	LineEnd   int    `json:"line_end,omitempty"`
-	Content   string `json:"content"`
+	LineCount int `json:"line_count"`
+	LineStart int `json:"line_start,omitempty"`
+	LineEnd   int `json:"line_end,omitempty"`
 }
 
 // Shown is omh show's reply: every note holding the key (a key may be in
