@@ -104,6 +104,11 @@ func (v *view) ask(q Question) (Answer, error) {
 	}
 	res.AsOf = v.asOf()
 	ans := Answer{Result: res, Commit: v.snap.Commit()}
+	if q.Records && len(res.Hits) == 0 && res.Omitted == 0 && !res.StoreEmpty && !v.holdsRecords() {
+		ans.Absent = "the store holds no proof records yet (notes of the types " + vault.OrList(vault.TypeNames(true)) +
+			"); omh new finding TITLE writes one"
+		return ans, nil
+	}
 	if q.Cards {
 		reply, err := find.Build(res, ans.Commit, v.snap, q.MaxChars, proof)
 		if err != nil {
@@ -112,6 +117,17 @@ func (v *view) ask(q Question) (Answer, error) {
 		ans.Reply = &reply
 	}
 	return ans, nil
+}
+
+// holdsRecords reports whether the snapshot holds any proof record, so an
+// empty answer among records can say whether there were any to ask.
+func (v *view) holdsRecords() bool {
+	for d := range v.snap.Span() {
+		if info := v.snap.Info(uint32(d)); info.Present && vault.IsProofType(info.Type) {
+			return true
+		}
+	}
+	return false
 }
 
 // proofDay is the moment proof records are read at: the day asked for
@@ -143,7 +159,7 @@ func absentAnswer(err error, question []string, asOf string) (Answer, bool) {
 // neighbours under the note that reached them.
 func (a Answer) Tree() string {
 	if a.Absent != "" {
-		return sentence(a.Absent)
+		return a.absence()
 	}
 	return retrieve.RenderTree(a.Result, a.Commit)
 }
@@ -152,7 +168,7 @@ func (a Answer) Tree() string {
 // must have asked for cards.
 func (a Answer) Cards() string {
 	if a.Absent != "" {
-		return sentence(a.Absent)
+		return a.absence()
 	}
 	return a.Reply.Text()
 }
@@ -161,7 +177,7 @@ func (a Answer) Cards() string {
 // have asked for cards.
 func (a Answer) JSON() any {
 	if a.Absent != "" {
-		reply := retrieve.ToJSON(a.Result, "")
+		reply := retrieve.ToJSON(a.Result, a.Commit)
 		reply.Note, reply.Incomplete = a.Absent, a.Incomplete
 		if day := vault.Date(a.asked); day.Valid() {
 			reply.AsOf = string(day)
@@ -169,6 +185,15 @@ func (a Answer) JSON() any {
 		return reply
 	}
 	return a.Reply.JSON()
+}
+
+// absence is the sentence that stands for the answer, and the commit it was
+// read at when there was a store to read.
+func (a Answer) absence() string {
+	if a.Commit == "" {
+		return sentence(a.Absent)
+	}
+	return sentence(a.Absent) + retrieve.Footer(a.Commit, a.Result.AsOf)
 }
 
 // sentence writes a note as a line: a capital first letter, a full stop.
