@@ -62,6 +62,11 @@ func (e *env) question(words, also []string, roots int, layer, typ, rankerName s
 	if err != nil {
 		return store.Question{}, err
 	}
+	return newQuestion(text, also, roots, layer, typ, rankerName, maxChars)
+}
+
+// newQuestion is a question asked with these flags (or tool arguments).
+func newQuestion(text string, also []string, roots int, layer, typ, rankerName string, maxChars int) (store.Question, error) {
 	ranker, err := retrieve.ParseRanker(rankerName)
 	if err != nil {
 		return store.Question{}, usage(err)

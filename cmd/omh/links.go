@@ -33,15 +33,20 @@ func (c *LinksCmd) Run(e *env) error {
 		if e.cli.JSON {
 			return writeJSON(e.stdout, linked)
 		}
-		for i, n := range linked.Notes {
-			if i > 0 {
-				fmt.Fprintln(e.stdout)
-			}
-			printLinked(e.stdout, n)
-		}
-		fmt.Fprintf(e.stdout, "@ %s\n", retrieve.CommitLabel(store.CommitID(linked.Commit)))
+		printLinks(e.stdout, linked)
 		return nil
 	})
+}
+
+// printLinks prints omh links' reply for people, then the commit.
+func printLinks(w io.Writer, linked store.Linked) {
+	for i, n := range linked.Notes {
+		if i > 0 {
+			fmt.Fprintln(w)
+		}
+		printLinked(w, n)
+	}
+	fmt.Fprintf(w, "@ %s\n", retrieve.CommitLabel(store.CommitID(linked.Commit)))
 }
 
 // printLinked prints a note's header line, then the notes it links to

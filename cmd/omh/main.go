@@ -40,6 +40,7 @@ type CLI struct {
 	Version VersionCmd `cmd:"" help:"Print omh's version."`
 	Init    InitCmd    `cmd:"" help:"Set up omh in this repository: write .omh/config.yaml and install the git hooks."`
 	Hooks   HooksCmd   `cmd:"" help:"Install, remove, inspect or run the git hooks that keep the cache fresh."`
+	Mcp     McpCmd     `cmd:"" name:"mcp" help:"Serve the notes to coding agents over the Model Context Protocol, on standard input and output."`
 }
 
 // vocabulary lets help texts and choices name omh's note types, from the
@@ -151,7 +152,22 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) (status int) 
 // report prints err (as one JSON object in --json mode) and returns its
 // exit status.
 func report(w io.Writer, jsonMode bool, err error, hint string) int {
-	code, status := "internal", exitInternal
+	code, status := errorCode(err)
+	if jsonMode {
+		b, _ := json.Marshal(errorReply(code, err))
+		fmt.Fprintf(w, "%s\n", b)
+		return status
+	}
+	fmt.Fprintf(w, "omh: %v\n", err)
+	if hint != "" {
+		fmt.Fprintf(w, "omh: %s\n", hint)
+	}
+	return status
+}
+
+// errorCode is an error's stable code and the exit status it calls for.
+func errorCode(err error) (code string, status int) {
+	code, status = "internal", exitInternal
 	var se *store.Error
 	if errors.As(err, &se) {
 		code = se.Code
@@ -162,16 +178,12 @@ func report(w io.Writer, jsonMode bool, err error, hint string) int {
 			status = exitUsage
 		}
 	}
-	if jsonMode {
-		b, _ := json.Marshal(map[string]any{"error": map[string]string{"code": code, "message": err.Error()}})
-		fmt.Fprintf(w, "%s\n", b)
-		return status
-	}
-	fmt.Fprintf(w, "omh: %v\n", err)
-	if hint != "" {
-		fmt.Fprintf(w, "omh: %s\n", hint)
-	}
-	return status
+	return code, status
+}
+
+// errorReply is an error as programs read it: {"error": {"code", "message"}}.
+func errorReply(code string, err error) map[string]any {
+	return map[string]any{"error": map[string]string{"code": code, "message": err.Error()}}
 }
 
 func writeJSON(w io.Writer, v any) error {

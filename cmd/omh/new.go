@@ -64,13 +64,17 @@ func (c *NewCmd) Run(e *env) error {
 		if e.cli.JSON {
 			return writeJSON(e.stdout, rep)
 		}
-		verb := "wrote"
-		if !rep.Created {
-			verb = "exists"
-		}
-		fmt.Fprintf(e.stdout, "%s %s\npath: %s\n", verb, rep.Key, rep.Path)
+		printWritten(e.stdout, rep)
 		return nil
 	})
+}
+
+func printWritten(w io.Writer, rep store.Written) {
+	verb := "wrote"
+	if !rep.Created {
+		verb = "exists"
+	}
+	fmt.Fprintf(w, "%s %s\npath: %s\n", verb, rep.Key, rep.Path)
 }
 
 // readBody reads --body: "-" is standard input, anything else a file; nil

@@ -71,16 +71,22 @@ func (c *ProofShowCmd) Run(e *env) error {
 		if e.cli.JSON {
 			return writeJSON(e.stdout, recs)
 		}
-		commit := store.CommitID(recs.Commit)
-		for i, r := range recs.Records {
-			if i > 0 {
-				fmt.Fprintln(e.stdout)
-			}
-			printRecord(e.stdout, r, commit)
-		}
-		_, err = io.WriteString(e.stdout, retrieve.Footer(commit, vault.Date(recs.AsOf)))
-		return err
+		printRecords(e.stdout, recs)
+		return nil
 	})
+}
+
+// printRecords prints omh proof show's reply for people, then the commit
+// and the day asked for.
+func printRecords(w io.Writer, recs store.Records) {
+	commit := store.CommitID(recs.Commit)
+	for i, r := range recs.Records {
+		if i > 0 {
+			fmt.Fprintln(w)
+		}
+		printRecord(w, r, commit)
+	}
+	io.WriteString(w, retrieve.Footer(commit, vault.Date(recs.AsOf)))
 }
 
 // printRecord prints a record for people: its provenance and standing,
@@ -126,10 +132,14 @@ func (c *ProofRetractCmd) Run(e *env) error {
 		if e.cli.JSON {
 			return writeJSON(e.stdout, rep)
 		}
-		fmt.Fprintf(e.stdout, "retracted %s on %s\npath: %s\n", rep.Key, rep.Day, rep.Path)
-		if rep.Tracked {
-			fmt.Fprintf(e.stdout, "The edit is in the working tree: review it with git diff, then commit it.\n")
-		}
+		printRetraction(e.stdout, rep)
 		return nil
 	})
+}
+
+func printRetraction(w io.Writer, rep store.Retraction) {
+	fmt.Fprintf(w, "retracted %s on %s\npath: %s\n", rep.Key, rep.Day, rep.Path)
+	if rep.Tracked {
+		fmt.Fprintf(w, "The edit is in the working tree: review it with git diff, then commit it.\n")
+	}
 }

@@ -34,17 +34,23 @@ func (c *ShowCmd) Run(e *env) error {
 		if e.cli.JSON {
 			return writeJSON(e.stdout, shown)
 		}
-		commit := store.CommitID(shown.Commit)
-		for i, n := range shown.Notes {
-			if i > 0 {
-				fmt.Fprintln(e.stdout)
-			}
-			fmt.Fprintf(e.stdout, "%s  %s · %s\n", n.Key, n.Layer, n.Date)
-			printShownFields(e.stdout, n, commit)
-		}
-		fmt.Fprintf(e.stdout, "@ %s\n", retrieve.CommitLabel(commit))
+		printShown(e.stdout, shown)
 		return nil
 	})
+}
+
+// printShown prints omh show's reply for people: each note's provenance,
+// links and content, then the commit.
+func printShown(w io.Writer, shown store.Shown) {
+	commit := store.CommitID(shown.Commit)
+	for i, n := range shown.Notes {
+		if i > 0 {
+			fmt.Fprintln(w)
+		}
+		fmt.Fprintf(w, "%s  %s · %s\n", n.Key, n.Layer, n.Date)
+		printShownFields(w, n, commit)
+	}
+	fmt.Fprintf(w, "@ %s\n", retrieve.CommitLabel(commit))
 }
 
 // layerFlag reads a --layer that kong has checked already: "" is both.
