@@ -16,7 +16,7 @@ type FindCmd struct {
 	Also       []string `name:"also" sep:"none" placeholder:"Q" help:"Another phrasing of the same question; each is scored alone and a note keeps its best."`
 	Roots      int      `name:"roots" default:"8" placeholder:"N" help:"How many ranked notes to print; the rest are counted."`
 	Layer      string   `name:"layer" enum:"team,local," default:"" placeholder:"team|local" help:"Only notes of this layer (a team-only answer is safe to paste into a pull request)."`
-	Type       string   `name:"type" placeholder:"T" help:"Only ranked notes of this type."`
+	Type       string   `name:"type" placeholder:"T" complete:"type" help:"Only ranked notes of this type."`
 	NoWorktree bool     `name:"no-worktree" help:"Leave out uncommitted working copies, for the fastest answer."`
 	Cards      bool     `name:"cards" help:"One card per note, for agents: passages, matched words, links in and out."`
 	MaxChars   int      `name:"max-chars" default:"6000" placeholder:"N" help:"Size the cards (and JSON) reply aims at; passages that do not fit are counted."`

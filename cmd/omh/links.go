@@ -11,7 +11,7 @@ import (
 
 // LinksCmd is `omh links`.
 type LinksCmd struct {
-	Key   string `arg:"" help:"The note's key: its path under the notes root without .md."`
+	Key   string `arg:"" complete:"key" help:"The note's key: its path under the notes root without .md."`
 	In    bool   `name:"in" xor:"direction" help:"Only the notes linking to it."`
 	Out   bool   `name:"out" xor:"direction" help:"Only the notes it links to."`
 	Layer string `name:"layer" enum:"team,local," default:"" placeholder:"team|local" help:"Only the note of this layer."`

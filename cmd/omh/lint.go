@@ -11,7 +11,7 @@ import (
 
 // LintCmd is `omh lint`.
 type LintCmd struct {
-	Keys   []string `arg:"" optional:"" name:"key" help:"Check only the notes with these keys (in both layers); the whole store when none is given."`
+	Keys   []string `arg:"" optional:"" name:"key" complete:"key" help:"Check only the notes with these keys (in both layers); the whole store when none is given."`
 	Strict bool     `name:"strict" help:"Count warnings as errors."`
 }
 

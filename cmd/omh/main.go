@@ -22,7 +22,7 @@ import (
 
 // CLI is omh's command line. Its help text is part of the contract.
 type CLI struct {
-	Dir   string `short:"C" name:"dir" placeholder:"DIR" help:"Run as if omh was started in DIR."`
+	Dir   string `short:"C" name:"dir" placeholder:"DIR" complete:"dir" help:"Run as if omh was started in DIR."`
 	JSON  bool   `name:"json" help:"Print JSON for programs instead of text for people."`
 	Quiet bool   `short:"q" help:"Print no warnings or notes on standard error."`
 
@@ -41,6 +41,9 @@ type CLI struct {
 	Init    InitCmd    `cmd:"" help:"Set up omh in this repository: write .omh/config.yaml and install the git hooks."`
 	Hooks   HooksCmd   `cmd:"" help:"Install, remove, inspect or run the git hooks that keep the cache fresh."`
 	Mcp     McpCmd     `cmd:"" name:"mcp" help:"Serve the notes to coding agents over the Model Context Protocol, on standard input and output."`
+
+	Completion CompletionCmd `cmd:"" help:"Print the shell script that completes omh's commands, flags and note keys."`
+	Complete   CompleteCmd   `cmd:"" name:"__complete" hidden:"" help:"What the completion scripts call."`
 }
 
 // vocabulary lets help texts and choices name omh's note types, from the

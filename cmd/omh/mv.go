@@ -9,7 +9,7 @@ import (
 
 // MvCmd is `omh mv`.
 type MvCmd struct {
-	Old string `arg:"" name:"old" help:"The note's key now."`
+	Old string `arg:"" name:"old" complete:"key" help:"The note's key now."`
 	New string `arg:"" name:"new" help:"The key to give it."`
 }
 

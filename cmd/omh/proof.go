@@ -54,7 +54,7 @@ func (c *ProofFindCmd) Run(e *env) error {
 
 // ProofShowCmd is `omh proof show`.
 type ProofShowCmd struct {
-	Key   string `arg:"" help:"The record's key: its path under the notes root without .md."`
+	Key   string `arg:"" complete:"key" help:"The record's key: its path under the notes root without .md."`
 	Layer string `name:"layer" enum:"team,local," default:"" placeholder:"team|local" help:"Only the record of this layer."`
 	AsOf  string `name:"as-of" placeholder:"DATE|COMMIT" help:"The record as it stood then, with the verdicts made by then."`
 }
@@ -115,7 +115,7 @@ func printRecord(w io.Writer, r store.ShownRecord, commit string) {
 
 // ProofRetractCmd is `omh proof retract`.
 type ProofRetractCmd struct {
-	Key    string `arg:"" help:"The record's key."`
+	Key    string `arg:"" complete:"key" help:"The record's key."`
 	Reason string `name:"reason" required:"" placeholder:"TEXT" help:"Why the record is withdrawn; kept in retracted_reason."`
 	Team   bool   `name:"team" help:"Also edit a record git tracks (the team layer); the edit then shows in git diff, for review."`
 }

@@ -13,7 +13,7 @@ import (
 
 // ShowCmd is `omh show`.
 type ShowCmd struct {
-	Key   string `arg:"" help:"The note's key: its path under the notes root without .md."`
+	Key   string `arg:"" complete:"key" help:"The note's key: its path under the notes root without .md."`
 	Layer string `name:"layer" enum:"team,local," default:"" placeholder:"team|local" help:"Only the note of this layer."`
 	Lines string `name:"lines" placeholder:"A-B" help:"Only these lines of the note, counted from 1 at its first line; A- runs to the end."`
 }
