@@ -2,6 +2,7 @@ package store
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 
 	"github.com/omh-notes/omh/find"
@@ -58,10 +59,10 @@ func (q Question) Check() error {
 		return invalid(errors.New("the question is empty"))
 	}
 	if q.Roots < 0 {
-		return invalid(errors.New("--roots must not be negative"))
+		return invalid(fmt.Errorf("--roots is how many ranked notes to print, 0 or more, not %d", q.Roots))
 	}
 	if q.MaxChars <= 0 {
-		return invalid(errors.New("--max-chars must be positive"))
+		return invalid(fmt.Errorf("--max-chars is the size in characters the reply aims at, 1 or more (6000 by default), not %d", q.MaxChars))
 	}
 	return nil
 }

@@ -32,6 +32,7 @@ func (s *Store) Eval(golds []eval.Gold, o EvalOptions) (eval.Report, error) {
 			return err
 		}
 		report = eval.Report{
+			SchemaVersion: retrieve.SchemaVersion,
 			Store: eval.Store{Commit: v.snap.Commit(), Schema: index.SchemaVersion, Tokenizer: retrieve.TokenizerVersion,
 				Fingerprint: fp, Notes: v.snap.Count()},
 			Ranker: string(o.Ranker), Split: o.Split, Roots: o.Roots, MaxChars: o.MaxChars, Questions: []eval.Question{},

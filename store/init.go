@@ -13,12 +13,15 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/omh-notes/omh/hooks"
+	"github.com/omh-notes/omh/retrieve"
 	"github.com/omh-notes/omh/vault"
 )
 
 // Initialized says what omh init found and did; one value for people and
 // programs.
 type Initialized struct {
+	SchemaVersion int `json:"schema_version"`
+
 	Config struct {
 		Path   string `json:"path"`
 		Change string `json:"change"` // written or kept
@@ -38,7 +41,7 @@ type Initialized struct {
 func (s *Store) Init(notesDir string, noHooks bool) (Initialized, error) {
 	r := s.Repo
 	var err error
-	var rep Initialized
+	rep := Initialized{SchemaVersion: retrieve.SchemaVersion}
 	rep.Config.Path = vault.ConfigPath
 	notes, asked := "", notesDir != ""
 	if asked {

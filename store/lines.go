@@ -51,7 +51,7 @@ func (l Lines) cut(content []byte) (part []byte, got Lines, count int, err error
 		return content, l, count, nil
 	}
 	if l.Start > count {
-		return nil, l, count, refuse("bad_lines", fmt.Errorf("the note has %d lines; lines %s start past its end", count, l))
+		return nil, l, count, refuse("bad_lines", fmt.Errorf("lines %s start past the note's last line, %d", l, count))
 	}
 	got = Lines{Start: l.Start, End: count}
 	if l.End != 0 && l.End < count {

@@ -76,7 +76,7 @@ func TestShowGivesTheLinesAskedFor(t *testing.T) {
 		t.Errorf("lines 6-99: %+v, %v", n, err)
 	}
 	_, err = s.Show("a", 0, Lines{8, 9})
-	if code(err) != "bad_lines" || !strings.Contains(err.Error(), "has 7 lines") {
+	if code(err) != "bad_lines" || !strings.Contains(err.Error(), "last line, 7") {
 		t.Errorf("lines 8-9: %v", err)
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"golang.org/x/text/unicode/norm"
 
 	"github.com/omh-notes/omh/index"
+	"github.com/omh-notes/omh/retrieve"
 	"github.com/omh-notes/omh/vault"
 )
 
@@ -49,6 +50,8 @@ func (s *Store) Move(old, newKey string) (Moved, error) {
 
 // Moved is what omh mv did; one value for people and programs.
 type Moved struct {
+	SchemaVersion int `json:"schema_version"`
+
 	Old       string    `json:"old"`
 	New       string    `json:"new"`
 	From      string    `json:"from"`
@@ -436,7 +439,7 @@ func (p *movePlan) apply() error {
 }
 
 func (p *movePlan) report() Moved {
-	rep := Moved{Old: p.oldKey, New: p.newKey, From: p.fromShown, To: p.toShown, How: p.how,
+	rep := Moved{SchemaVersion: retrieve.SchemaVersion, Old: p.oldKey, New: p.newKey, From: p.fromShown, To: p.toShown, How: p.how,
 		Rewritten: []Rewrite{}, Staged: []string{}, Unstaged: []string{}, Notices: []string{}}
 	for _, f := range p.files {
 		if f.out == nil {

@@ -179,7 +179,7 @@ func (s *Store) ProofShow(key string, layer vault.Layer, asOf string) (Records, 
 }
 
 func notARecord(n retrieve.Note) error {
-	return refuse("not_a_record", fmt.Errorf("%s is a %s note, not a proof record (%s)", n.Key, n.Type, vault.OrList(vault.TypeNames(true))))
+	return refuse("not_a_record", fmt.Errorf("%s is a note of type %s, not a proof record (%s)", n.Key, n.Type, vault.OrList(vault.TypeNames(true))))
 }
 
 // withKey runs fn on the documents holding a key (of one layer, when layer
@@ -209,7 +209,9 @@ func (v *view) unknownKey(key string, layer vault.Layer) error {
 		err = fmt.Errorf("no %s note has the key %q", layer, key)
 	}
 	res, rerr := vault.Resolve(vault.Link{Kind: vault.WikiLink, Target: key}, "", v.snap.Names())
-	switch {
+	switch asKey := v.keyOfPath(key, layer); {
+	case asKey != "":
+		err = fmt.Errorf("%w; a key is a path under the notes root without .md: %s", err, asKey)
 	case rerr != nil:
 	case res.Key != "" && res.Key != key:
 		err = fmt.Errorf("%w; did you mean %s?", err, res.Key)
@@ -217,6 +219,24 @@ func (v *view) unknownKey(key string, layer vault.Layer) error {
 		err = fmt.Errorf("%w; it could be any of %s", err, strings.Join(res.Candidates, ", "))
 	}
 	return refuse("not_found", err)
+}
+
+// keyOfPath reads a key written as a file's path (with .md, or from the
+// repository root) and returns the key it names when a note has it.
+func (v *view) keyOfPath(written string, layer vault.Layer) string {
+	key, ok := strings.CutSuffix(written, ".md")
+	if root := v.snap.NotesDir(); root != "" {
+		if k, under := strings.CutPrefix(key, root+"/"); under {
+			key, ok = k, true
+		}
+	}
+	if !ok || vault.CheckKey(key) != nil {
+		return ""
+	}
+	if docs, err := v.snap.Find(key, layer); err != nil || len(docs) == 0 {
+		return ""
+	}
+	return key
 }
 
 // showNote gathers what omh show gives of one document, with the lines of

@@ -11,6 +11,7 @@ import (
 	"golang.org/x/text/unicode/norm"
 
 	"github.com/omh-notes/omh/index"
+	"github.com/omh-notes/omh/retrieve"
 	"github.com/omh-notes/omh/vault"
 )
 
@@ -53,7 +54,7 @@ func (s *Store) Promote(keys []string) (Promoted, error) {
 		if err := promote(s.Repo.Root, batch); err != nil {
 			return err
 		}
-		rep = Promoted{Promoted: batch, Commit: commitCommand(s.dir, s.Repo.Root, batch)}
+		rep = Promoted{SchemaVersion: retrieve.SchemaVersion, Promoted: batch, Commit: commitCommand(s.dir, s.Repo.Root, batch)}
 		return nil
 	})
 	return rep, err
@@ -70,6 +71,8 @@ type Promotion struct {
 
 // Promoted is what omh promote did; one value for people and programs.
 type Promoted struct {
+	SchemaVersion int `json:"schema_version"`
+
 	Promoted []Promotion `json:"promoted"`
 	Commit   string      `json:"commit"` // the command that commits them
 }

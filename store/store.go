@@ -54,6 +54,13 @@ func Open(dir string, opt Options) (*Store, error) {
 	if dir == "" {
 		dir = "."
 	}
+	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
+		what := "does not exist"
+		if err == nil {
+			what = "is a file, not a folder"
+		}
+		return nil, refuse("no_such_folder", fmt.Errorf("the folder %s %s", dir, what))
+	}
 	r, err := vault.OpenRepo(dir)
 	if errors.Is(err, vault.ErrNotRepository) {
 		return nil, refuse("not_a_repository", fmt.Errorf("%s: %w", dir, err))
@@ -186,7 +193,11 @@ func (s *Store) momentOf(spec string) (index.Moment, error) {
 	}
 	commit, err := r.ResolveCommit(spec)
 	if err != nil {
-		return index.Moment{}, refuse("bad_as_of", fmt.Errorf("--as-of %s: %w", spec, err))
+		hint := ""
+		if len(spec) > len("YYYY-MM-DD") && vault.Date(spec[:10]).Valid() {
+			hint = "; for that day, give --as-of " + spec[:10]
+		}
+		return index.Moment{}, refuse("bad_as_of", fmt.Errorf("--as-of %s: %w; it takes a date (YYYY-MM-DD) or a commit (an id, branch or tag)%s", spec, err, hint))
 	}
 	day, err := r.CommittedOn(commit)
 	return index.Moment{Commit: commit, Day: day}, err

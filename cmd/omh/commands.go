@@ -22,8 +22,8 @@ func (c *IndexCmd) Run(e *env) error {
 		if e.cli.JSON {
 			return writeJSON(e.stdout, st)
 		}
-		fmt.Fprintf(e.stdout, "indexed %d team and %d local notes at %s; parsed %d blobs\n",
-			st.Notes.Team, st.Notes.Local, retrieve.CommitLabel(store.CommitID(st.Indexed)), st.Parsed)
+		fmt.Fprintf(e.stdout, "indexed %d team and %d local notes at %s; parsed %s\n",
+			st.Notes.Team, st.Notes.Local, retrieve.CommitLabel(store.CommitID(st.Indexed)), countOf(st.Parsed, "blob", "blobs"))
 		return nil
 	})
 }
@@ -51,7 +51,7 @@ type VersionCmd struct{}
 func (c *VersionCmd) Run(e *env) error {
 	version, revision, modified := buildVersion()
 	if e.cli.JSON {
-		return writeJSON(e.stdout, map[string]any{"version": version, "revision": revision, "modified": modified})
+		return writeJSON(e.stdout, map[string]any{"schema_version": retrieve.SchemaVersion, "version": version, "revision": revision, "modified": modified})
 	}
 	suffix := ""
 	if modified {

@@ -44,11 +44,11 @@ func (c *LintCmd) Run(e *env) error {
 			printLint(e.stdout, rep)
 		}
 		if n := rep.Failing(); n > 0 {
-			what := "errors"
+			what := countOf(n, "error", "errors")
 			if c.Strict {
-				what = "errors and warnings"
+				what = countOf(n, "error or warning", "errors and warnings")
 			}
-			return refuse("lint_failed", fmt.Errorf("lint failed: %d %s", n, what))
+			return refuse("lint_failed", fmt.Errorf("lint failed: %s", what))
 		}
 		return nil
 	})

@@ -12,6 +12,7 @@ import (
 	"io"
 	"os"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/alecthomas/kong"
@@ -141,7 +142,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) (status int) 
 	if err != nil {
 		panic(err) // the CLI definition itself is wrong
 	}
-	ctx, err := parser.Parse(args)
+	ctx, err := parser.Parse(joinNegativeNumbers(args))
 	if err != nil {
 		return report(stderr, jsonMode, usage(err), "run omh --help for usage")
 	}
@@ -150,6 +151,33 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) (status int) 
 		return report(stderr, cli.JSON, err, "")
 	}
 	return exitOK
+}
+
+// numberFlags take a number, which kong reads as a short flag when it is
+// negative ("--roots -1": "expected int value but got -1 (short flag)").
+var numberFlags = []string{"--roots", "--max-chars"}
+
+// joinNegativeNumbers writes "--roots -1" as "--roots=-1", so the number
+// reaches the check that says what it must be.
+func joinNegativeNumbers(args []string) []string {
+	out := make([]string, 0, len(args))
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a == "--" {
+			return append(out, args[i:]...)
+		}
+		if slices.Contains(numberFlags, a) && i+1 < len(args) && isNegativeNumber(args[i+1]) {
+			a += "=" + args[i+1]
+			i++
+		}
+		out = append(out, a)
+	}
+	return out
+}
+
+func isNegativeNumber(s string) bool {
+	_, err := strconv.Atoi(s)
+	return err == nil && strings.HasPrefix(s, "-")
 }
 
 // report prints err (as one JSON object in --json mode) and returns its

@@ -23,12 +23,12 @@ type ProofCmd struct {
 type ProofFindCmd struct {
 	Question  []string `arg:"" name:"question" help:"The question, in one or more words (no quotes needed); - reads it from standard input."`
 	Also      []string `name:"also" sep:"none" placeholder:"Q" help:"Another phrasing of the same question; each is scored alone and a record keeps its best."`
-	Roots     int      `name:"roots" default:"8" placeholder:"N" help:"How many ranked records to print; the rest are counted."`
-	Layer     string   `name:"layer" enum:"team,local," default:"" placeholder:"team|local" help:"Only records of this layer."`
+	Roots     int      `name:"roots" default:"8" placeholder:"N" help:"How many ranked records to print (default ${default}); the rest are counted."`
+	Layer     string   `name:"layer" enum:"team,local," default:"" placeholder:"team|local" help:"Only records of this layer (default both)."`
 	Type      string   `name:"type" enum:"${proof_types}," default:"" placeholder:"T" help:"Only ranked records of this type: ${proof_types_or}."`
-	MaxChars  int      `name:"max-chars" default:"6000" placeholder:"N" help:"Size the reply aims at; passages that do not fit are counted."`
-	AsOf      string   `name:"as-of" placeholder:"DATE|COMMIT" help:"Answer from the records as they stood then: the team layer at that commit (for a date, the last commit on or before it), private records recorded by then."`
-	Retracted string   `name:"retracted" enum:"exclude,include,only" default:"exclude" placeholder:"exclude|include|only" help:"Records withdrawn by then: left out (exclude), shown marked (include), or alone (only)."`
+	MaxChars  int      `name:"max-chars" default:"6000" placeholder:"N" help:"Size in characters the reply aims at (default ${default}); passages that do not fit are counted."`
+	AsOf      string   `name:"as-of" placeholder:"DATE|COMMIT" help:"A date (YYYY-MM-DD) or a commit (an id, branch or tag): answer from the records as they stood then: the team layer at that commit (for a date, the last commit on or before it), private records recorded by then."`
+	Retracted string   `name:"retracted" enum:"exclude,include,only" default:"exclude" placeholder:"exclude|include|only" help:"Records withdrawn by then: left out (exclude, the default), shown marked (include), or alone (only)."`
 }
 
 func (c *ProofFindCmd) Run(e *env) error {
@@ -56,7 +56,7 @@ func (c *ProofFindCmd) Run(e *env) error {
 type ProofShowCmd struct {
 	Key   string `arg:"" complete:"key" help:"The record's key: its path under the notes root without .md."`
 	Layer string `name:"layer" enum:"team,local," default:"" placeholder:"team|local" help:"Only the record of this layer."`
-	AsOf  string `name:"as-of" placeholder:"DATE|COMMIT" help:"The record as it stood then, with the verdicts made by then."`
+	AsOf  string `name:"as-of" placeholder:"DATE|COMMIT" help:"A date (YYYY-MM-DD) or a commit (an id, branch or tag): the record as it stood then, with the verdicts made by then."`
 }
 
 func (c *ProofShowCmd) Run(e *env) error {

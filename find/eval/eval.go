@@ -304,6 +304,8 @@ type Store struct {
 // Report is a whole evaluation, as printed with --json and read back by
 // --baseline.
 type Report struct {
+	SchemaVersion int `json:"schema_version"`
+
 	Store     Store      `json:"store"`
 	Ranker    string     `json:"ranker"`
 	Split     string     `json:"split"`
