@@ -361,7 +361,7 @@ func (r Reply) Text() string {
 		for _, n := range neighbours[:shown] {
 			fmt.Fprintf(&b, "  ↳ %s\n", cardHeader(n))
 		}
-		if more := len(neighbours) - shown; more > 0 && rank(r.Cards, i) <= fullCards {
+		if more := len(neighbours) - shown + h.MoreLinked; more > 0 && rank(r.Cards, i) <= fullCards {
 			and := "and "
 			if shown == 0 {
 				and = ""

@@ -103,6 +103,9 @@ func (v *view) ask(q Question) (Answer, error) {
 		return Answer{}, err
 	}
 	res.AsOf = v.asOf()
+	for i, h := range res.Hits {
+		res.Hits[i].Retracted = proof.Retracted(h.Doc) // the tree marks them as cards do
+	}
 	ans := Answer{Result: res, Commit: v.snap.Commit()}
 	if q.Cards {
 		reply, err := find.Build(res, ans.Commit, v.snap, q.MaxChars, proof)
