@@ -33,6 +33,9 @@ type Ref struct {
 	Date      vault.Date
 	Verb      string
 	Retracted vault.Date // set on a proof record retracted at the reply's moment
+	// Links is, on a link in, how many links the linking note makes: past
+	// retrieve.HubLinks it is a table of contents.
+	Links int
 }
 
 // Detail is what a card needs of a note beyond its hit.
@@ -289,12 +292,16 @@ func matchedWords(terms []retrieve.QueryTerm, matched []string) (held, lacked []
 
 // inRank ranks a link in by its verb: verdicts first, then derivations,
 // citations and attachments, then plain links (SPEC §6), then a verb omh
-// does not know.
-func inRank(verb string) int {
-	if verb == "" {
+// does not know, then plain links from a table of contents, which links
+// every note and says nothing about this one.
+func inRank(ref Ref) int {
+	if ref.Verb == "" && ref.Links > retrieve.HubLinks {
+		return vault.PlainLinkRank + 2
+	}
+	if ref.Verb == "" {
 		return vault.PlainLinkRank
 	}
-	if v, ok := vault.LookupVerb(verb); ok {
+	if v, ok := vault.LookupVerb(ref.Verb); ok {
 		return v.InRank
 	}
 	return vault.PlainLinkRank + 1
@@ -305,7 +312,7 @@ func OrderIn(in []Ref) []Ref {
 	out := append([]Ref(nil), in...)
 	sort.SliceStable(out, func(i, j int) bool {
 		a, b := out[i], out[j]
-		ra, rb := inRank(a.Verb), inRank(b.Verb)
+		ra, rb := inRank(a), inRank(b)
 		if ra != rb {
 			return ra < rb
 		}

@@ -173,16 +173,19 @@ func TestInLinksPutVerdictsFirst(t *testing.T) {
 		{Key: "attacher", Layer: vault.Team, Date: "2026-01-03", Verb: "attaches"},
 		{Key: "refuter", Layer: vault.Team, Date: "2026-01-02", Verb: "invalidates"},
 		{Key: "no", Layer: vault.Team, Date: "2026-01-01", Verb: "rejects"},
+		{Key: "api/TOC", Layer: vault.Team, Date: "2026-01-10", Links: 9213},
 	}
 	var got []string
 	for _, r := range OrderIn(in) {
 		got = append(got, r.Key)
 	}
-	want := []string{"newer", "refuter", "no", "fix", "mitigation", "derived", "citing", "attacher", "plain-note"}
+	// A table of contents, newest here, goes after the notes that mean the
+	// link.
+	want := []string{"newer", "refuter", "no", "fix", "mitigation", "derived", "citing", "attacher", "plain-note", "api/TOC"}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("order %v, want %v", got, want)
 	}
-	if line := refList(OrderIn(in), vault.Team, true); line != "newer supersedes, refuter invalidates, +7 more" {
+	if line := refList(OrderIn(in), vault.Team, true); line != "newer supersedes, refuter invalidates, +8 more" {
 		t.Errorf("in: line %q", line)
 	}
 	// Reverse verbs are named from the target's side, and a source in

@@ -46,7 +46,10 @@ func (s *Snapshot) Detail(doc uint32) (find.Detail, error) {
 			}
 		}
 	}
-	rows, err := s.tx.Query(`SELECT b.src, d.key, b.verb FROM backlink b JOIN doc d ON d.snap = b.snap AND d.ord = b.src
+	// Each note linking in comes with how many links it makes, so that a
+	// table of contents can be shown after the notes that mean the link.
+	rows, err := s.tx.Query(`SELECT b.src, d.key, b.verb, (SELECT count(*) FROM backlink x WHERE x.snap = b.snap AND x.src = b.src)
+		FROM backlink b JOIN doc d ON d.snap = b.snap AND d.ord = b.src
 		WHERE b.snap = ? AND b.target = ? ORDER BY d.key, d.layer, d.path, b.verb`, s.row.id, key)
 	if err != nil {
 		return d, fmt.Errorf("reading links to %s: %w", key, err)
@@ -55,7 +58,7 @@ func (s *Snapshot) Detail(doc uint32) (find.Detail, error) {
 	for rows.Next() {
 		var src uint32
 		var ref find.Ref
-		if err := rows.Scan(&src, &ref.Key, &ref.Verb); err != nil {
+		if err := rows.Scan(&src, &ref.Key, &ref.Verb, &ref.Links); err != nil {
 			return d, err
 		}
 		info := s.Info(src)

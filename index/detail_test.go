@@ -49,3 +49,33 @@ func TestDetailCarriesTheUnitsOfTheParse(t *testing.T) {
 		t.Fatalf("checked %d notes", checked)
 	}
 }
+
+// A link in says how many links its note makes, so a table of contents can
+// be told from a note that means the link.
+func TestLinksInCountTheLinksOfTheirNote(t *testing.T) {
+	r := seaStore(t)
+	repo := openRepo(t, r.Dir)
+	c := openCache(t, repo.CommonDir)
+	defer c.Close()
+	s, _, err := c.Fresh(repo, index.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	got := map[string]int{}
+	for doc := uint32(0); int(doc) < s.Span(); doc++ {
+		if n, err := s.Note(doc); err == nil && n.Key == "walrus" {
+			d, err := s.Detail(doc)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, in := range d.In {
+				got[in.Key+"/"+in.Layer.String()] = in.Links
+			}
+		}
+	}
+	// otter links to walrus and krill.
+	if got["otter/team"] != 2 {
+		t.Errorf("links in of walrus: %v", got)
+	}
+}
