@@ -33,8 +33,8 @@ type Ref struct {
 	Date      vault.Date
 	Verb      string
 	Retracted vault.Date // set on a proof record retracted at the reply's moment
-	// Links is, on a link in, how many links the linking note makes: past
-	// retrieve.HubLinks it is a table of contents.
+	// Links is, on a link in, how many links the linking note makes, up to
+	// one past retrieve.HubLinks, where it is a table of contents.
 	Links int
 }
 
