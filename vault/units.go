@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"errors"
+	"strings"
 	"unicode"
 	"unicode/utf8"
 
@@ -72,7 +73,8 @@ type unitBuilder struct {
 // buildUnits returns the units of a body parsed into doc; src is the body
 // and base its offset in the file whose line starts are lines.
 func buildUnits(doc ast.Node, src []byte, base int, lines lineStarts) []Unit {
-	b := &unitBuilder{src: src, base: base, lines: lines, heading: -1}
+	// A unit per 83 bytes of body in obsidian-help-en, per 93 in dendron-site.
+	b := &unitBuilder{src: src, base: base, lines: lines, heading: -1, units: make([]Unit, 0, len(src)/80)}
 	b.blocks(doc, -1)
 	return b.units
 }
@@ -250,15 +252,21 @@ func (b *unitBuilder) sentences(lines []segment, first UnitKind, lead int) {
 	}
 	for li, seg := range lines {
 		for i := seg.start; i < seg.stop; {
-			r, size := utf8.DecodeRune(b.src[i:seg.stop])
 			if start < 0 {
-				if unicode.IsSpace(r) {
+				if r, size := utf8.DecodeRune(b.src[i:seg.stop]); unicode.IsSpace(r) {
 					i += size
 					continue
 				}
 				start = i
 			}
-			i += size
+			// Only the marks that can end a sentence need a look; the
+			// rest of the line is skipped over.
+			j := nextSentenceMark(b.src[i:seg.stop])
+			if j < 0 {
+				break
+			}
+			r, size := utf8.DecodeRune(b.src[i+j : seg.stop])
+			i += j + size
 			if !isSentenceEnd(r) {
 				continue
 			}
@@ -288,12 +296,25 @@ func (b *unitBuilder) sentences(lines []segment, first UnitKind, lead int) {
 	}
 }
 
+// sentenceEnds are the marks that end a sentence, in Latin and CJK text.
+const sentenceEnds = ".!?。！？"
+
 func isSentenceEnd(r rune) bool {
-	switch r {
-	case '.', '!', '?', '。', '！', '？':
-		return true
+	return strings.ContainsRune(sentenceEnds, r)
+}
+
+// nextSentenceMark returns the offset of the first byte in s that may
+// start a mark of sentenceEnds ("。" and its kind start with 0xE3 or 0xEF),
+// or -1: a byte scan, which bytes.IndexAny is not for a set with
+// multi-byte characters.
+func nextSentenceMark(s []byte) int {
+	for k, c := range s {
+		switch c {
+		case '.', '!', '?', 0xE3, 0xEF:
+			return k
+		}
 	}
-	return false
+	return -1
 }
 
 // isCloser reports whether c may follow a sentence's full stop and still
@@ -327,21 +348,28 @@ func startsSentence(src []byte, end int, rest []segment, stop int) bool {
 }
 
 // abbreviation reports whether a full stop ends an abbreviation rather than
-// a sentence: a single letter ("e.g.", "U.S.") or a common short form.
+// a sentence: initials ("e.g.", "U.S.") or a common short form.
 func abbreviation(sentence []byte) bool {
-	word := sentence
-	if i := bytes.LastIndexFunc(sentence[:len(sentence)-1], func(r rune) bool { return unicode.IsSpace(r) || r == '(' }); i >= 0 {
-		word = sentence[i+1:]
+	word := bytes.TrimSuffix(sentence, []byte("."))
+	for k := len(word) - 1; k >= 0; k-- {
+		if c := word[k]; c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '(' {
+			word = word[k+1:]
+			break
+		}
 	}
-	word = bytes.TrimSuffix(word, []byte("."))
-	initials := true
-	for _, part := range bytes.Split(word, []byte(".")) {
-		initials = initials && utf8.RuneCount(part) == 1
+	initials, letters := true, 0
+	for _, r := range string(word) {
+		if r == '.' {
+			initials = initials && letters == 1
+			letters = 0
+			continue
+		}
+		letters++
 	}
-	if initials {
+	if initials && letters == 1 {
 		return true
 	}
-	switch string(bytes.ToLower(word)) {
+	switch strings.ToLower(string(word)) {
 	case "etc", "vs", "cf", "approx", "incl", "no", "fig", "eg", "ie":
 		return true
 	}
