@@ -166,8 +166,9 @@ func (r *Reply) fit(notes []*note) {
 			continue
 		}
 		ps := n.choose(min(room, r.MaxChars-used))
-		if left := len(n.choose(room)) - len(ps); left > 0 {
-			r.PassagesOmitted += left
+		if r.MaxChars-used < room {
+			// What the aim cut is what the card's room would have shown.
+			r.PassagesOmitted += max(len(n.choose(room))-len(ps), 0)
 		}
 		for _, p := range ps {
 			if admit(utf8.RuneCountInString(passageLine(p))) {
