@@ -44,11 +44,9 @@ type Detail struct {
 	Links     []Ref // notes it links to, in the order its links appear
 	In        []Ref // notes linking to it
 	// Units are the body's passage units and Headings its headings, which
-	// units name by index; TitleFromH1 says the first level-1 heading is
-	// the note's title, which a card's header shows already.
-	Units       []vault.Unit
-	Headings    []vault.Heading
-	TitleFromH1 bool
+	// units name by index.
+	Units    []vault.Unit
+	Headings []vault.Heading
 }
 
 // Store is what cards read beyond the ranked answer.

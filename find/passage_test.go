@@ -28,7 +28,7 @@ func ask(pairs ...any) question {
 // detailOf is what the cache holds of a note's content.
 func detailOf(content string) Detail {
 	p := vault.Parse([]byte(content))
-	return Detail{BodyStart: p.BodyStart, Units: p.Units, Headings: p.Headings, TitleFromH1: p.TitleFromH1}
+	return Detail{BodyStart: p.BodyStart, Units: p.Units, Headings: p.Headings}
 }
 
 // passagesOf chooses the passages of content for q within room.

@@ -30,7 +30,7 @@ func (s *Snapshot) Detail(doc uint32) (find.Detail, error) {
 	if err != nil {
 		return d, err
 	}
-	d.BodyStart, d.Units, d.Headings, d.TitleFromH1 = m.BodyStart, m.Units, m.Headings, m.TitleFromH1
+	d.BodyStart, d.Units, d.Headings = m.BodyStart, m.Units, m.Headings
 	out, err := decodeLinks(links)
 	if err != nil {
 		return d, err
