@@ -33,9 +33,6 @@ type Ref struct {
 	Date      vault.Date
 	Verb      string
 	Retracted vault.Date // set on a proof record retracted at the reply's moment
-	// Links is, on a link in, how many links the linking note makes, up to
-	// one past retrieve.HubLinks, where it is a table of contents.
-	Links int
 }
 
 // Detail is what a card needs of a note beyond its hit.
@@ -55,6 +52,8 @@ type Store interface {
 	Content(doc uint32, n retrieve.Note) ([]byte, error)
 	Detail(doc uint32) (Detail, error)
 	Note(doc uint32) (retrieve.Note, error)
+	// LinksOut counts the notes a note links to, up to limit.
+	LinksOut(doc uint32, limit int) (int, error)
 }
 
 // Card is one hit of a reply, with what an agent needs to judge it.
@@ -68,6 +67,7 @@ type Card struct {
 	// ShowLinks and ShowIn say whether the links lines made it into the
 	// printed card within the size aim; JSON carries the lists regardless.
 	ShowLinks, ShowIn bool
+	shownIn           []Ref // In as a full card prints it: tables of contents last
 	// Proof records only: where the record stands, the day it was
 	// retracted, the blob it rests on, and the retracted records it cites.
 	Standing  *Standing
@@ -103,12 +103,21 @@ func Build(res retrieve.Result, commit string, store Store, maxChars int, proof 
 			quoted[h.Doc] = true
 		}
 	}
+	ranked := 0
 	for i, h := range res.Hits {
 		d, err := store.Detail(h.Doc)
 		if err != nil {
 			return reply, err
 		}
 		card := Card{Hit: h, Links: proof.Mark(d.Links), In: proof.Mark(OrderIn(d.In))}
+		if h.Depth == 0 {
+			ranked++
+		}
+		if h.Depth == 0 && ranked <= fullCards {
+			if card.shownIn, err = hubsLast(card.In, store); err != nil {
+				return reply, err
+			}
+		}
 		if proof.IsRecord(h.Doc) {
 			s := proof.standingFrom(h.Doc, h.Note.Key, d.In)
 			card.Standing, card.Retracted, card.Stale = &s, proof.Retracted(h.Doc), proof.staleSupport(d.Links)
@@ -291,16 +300,12 @@ func matchedWords(terms []retrieve.QueryTerm, matched []string) (held, lacked []
 
 // inRank ranks a link in by its verb: verdicts first, then derivations,
 // citations and attachments, then plain links (SPEC §6), then a verb omh
-// does not know, then plain links from a table of contents, which links
-// every note and says nothing about this one.
-func inRank(ref Ref) int {
-	if ref.Verb == "" && ref.Links > retrieve.HubLinks {
-		return vault.PlainLinkRank + 2
-	}
-	if ref.Verb == "" {
+// does not know.
+func inRank(verb string) int {
+	if verb == "" {
 		return vault.PlainLinkRank
 	}
-	if v, ok := vault.LookupVerb(ref.Verb); ok {
+	if v, ok := vault.LookupVerb(verb); ok {
 		return v.InRank
 	}
 	return vault.PlainLinkRank + 1
@@ -311,7 +316,7 @@ func OrderIn(in []Ref) []Ref {
 	out := append([]Ref(nil), in...)
 	sort.SliceStable(out, func(i, j int) bool {
 		a, b := out[i], out[j]
-		ra, rb := inRank(a), inRank(b)
+		ra, rb := inRank(a.Verb), inRank(b.Verb)
 		if ra != rb {
 			return ra < rb
 		}
@@ -416,7 +421,34 @@ func (r Reply) inRefs(i int) []Ref {
 		}
 		return verdicts
 	}
-	return c.In
+	return c.shownIn
+}
+
+// hubsLast moves plain links in from tables of contents (notes linking to
+// more than retrieve.HubLinks notes) after the other links in, as far as
+// the line shows them: such a note links every note and says nothing
+// about this one. vba-docs' api/TOC sorted among the first two of every
+// api note's links in. Only the links the line could show are counted.
+func hubsLast(in []Ref, store Store) ([]Ref, error) {
+	var kept, hubs []Ref
+	for i, ref := range in {
+		if len(kept) > maxRefs {
+			kept = append(kept, in[i:]...)
+			break
+		}
+		if ref.Verb == "" {
+			n, err := store.LinksOut(ref.Doc, retrieve.HubLinks+1)
+			if err != nil {
+				return nil, err
+			}
+			if n > retrieve.HubLinks {
+				hubs = append(hubs, ref)
+				continue
+			}
+		}
+		kept = append(kept, ref)
+	}
+	return append(kept, hubs...), nil
 }
 
 // linksLine is card i's line of links out that no linked-note header under

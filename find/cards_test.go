@@ -13,9 +13,10 @@ import (
 
 // fakeStore serves contents and details by document id.
 type fakeStore struct {
-	content map[uint32]string
-	detail  map[uint32]Detail
-	notes   map[uint32]retrieve.Note
+	content  map[uint32]string
+	detail   map[uint32]Detail
+	notes    map[uint32]retrieve.Note
+	linksOut map[uint32]int
 }
 
 func (f fakeStore) Content(doc uint32, _ retrieve.Note) ([]byte, error) {
@@ -23,6 +24,9 @@ func (f fakeStore) Content(doc uint32, _ retrieve.Note) ([]byte, error) {
 }
 func (f fakeStore) Detail(doc uint32) (Detail, error)      { return f.detail[doc], nil }
 func (f fakeStore) Note(doc uint32) (retrieve.Note, error) { return f.notes[doc], nil }
+func (f fakeStore) LinksOut(doc uint32, limit int) (int, error) {
+	return min(f.linksOut[doc], limit), nil
+}
 
 // answer builds a ranked answer of n notes, each with a long body holding
 // the rare question word twice, far apart, and the common one once.
@@ -173,19 +177,16 @@ func TestInLinksPutVerdictsFirst(t *testing.T) {
 		{Key: "attacher", Layer: vault.Team, Date: "2026-01-03", Verb: "attaches"},
 		{Key: "refuter", Layer: vault.Team, Date: "2026-01-02", Verb: "invalidates"},
 		{Key: "no", Layer: vault.Team, Date: "2026-01-01", Verb: "rejects"},
-		{Key: "api/TOC", Layer: vault.Team, Date: "2026-01-10", Links: 9213},
 	}
 	var got []string
 	for _, r := range OrderIn(in) {
 		got = append(got, r.Key)
 	}
-	// A table of contents, newest here, goes after the notes that mean the
-	// link.
-	want := []string{"newer", "refuter", "no", "fix", "mitigation", "derived", "citing", "attacher", "plain-note", "api/TOC"}
+	want := []string{"newer", "refuter", "no", "fix", "mitigation", "derived", "citing", "attacher", "plain-note"}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("order %v, want %v", got, want)
 	}
-	if line := refList(OrderIn(in), vault.Team, true); line != "newer supersedes, refuter invalidates, +8 more" {
+	if line := refList(OrderIn(in), vault.Team, true); line != "newer supersedes, refuter invalidates, +7 more" {
 		t.Errorf("in: line %q", line)
 	}
 	// Reverse verbs are named from the target's side, and a source in
@@ -195,6 +196,28 @@ func TestInLinksPutVerdictsFirst(t *testing.T) {
 	}
 	if line := refList(OrderIn(in)[7:8], vault.Team, true); line != "attacher attached_by" {
 		t.Errorf("in: line %q", line)
+	}
+}
+
+// A table of contents links every note: on the first card's in: line it
+// comes after the notes that mean their link, newer though it is.
+func TestATableOfContentsLinkingInComesLast(t *testing.T) {
+	res, store := answer(1)
+	d := store.detail[0]
+	d.In = []Ref{{Doc: 50, Key: "api/TOC", Layer: vault.Team, Date: "2026-02-01"},
+		{Doc: 51, Key: "object", Layer: vault.Team, Date: "2026-01-02"},
+		{Doc: 52, Key: "summary", Layer: vault.Team, Date: "2026-01-01"}}
+	store.detail[0] = d
+	store.linksOut = map[uint32]int{50: 9213, 51: 12, 52: retrieve.HubLinks}
+	reply, err := Build(res, "abc", store, DefaultMaxChars, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(reply.Text(), "\n  in: object, summary, +1 more\n") {
+		t.Errorf("in: line:\n%s", reply.Text())
+	}
+	if in := reply.JSON().Hits[0].In; len(in) != 3 || in[0].Key != "api/TOC" {
+		t.Errorf("JSON keeps every link in, newest first: %+v", in)
 	}
 }
 

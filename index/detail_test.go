@@ -50,9 +50,9 @@ func TestDetailCarriesTheUnitsOfTheParse(t *testing.T) {
 	}
 }
 
-// A link in says how many links its note makes, so a table of contents can
-// be told from a note that means the link.
-func TestLinksInCountTheLinksOfTheirNote(t *testing.T) {
+// A note's links are counted as far as asked: enough to tell a table of
+// contents.
+func TestLinksOutCountsAsFarAsAsked(t *testing.T) {
 	r := seaStore(t)
 	repo := openRepo(t, r.Dir)
 	c := openCache(t, repo.CommonDir)
@@ -62,20 +62,24 @@ func TestLinksInCountTheLinksOfTheirNote(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	got := map[string]int{}
+	got := map[string][2]int{}
 	for doc := uint32(0); int(doc) < s.Span(); doc++ {
-		if n, err := s.Note(doc); err == nil && n.Key == "walrus" {
-			d, err := s.Detail(doc)
-			if err != nil {
-				t.Fatal(err)
-			}
-			for _, in := range d.In {
-				got[in.Key+"/"+in.Layer.String()] = in.Links
-			}
+		n, err := s.Note(doc)
+		if err != nil || !s.Info(doc).Present {
+			continue
 		}
+		all, err := s.LinksOut(doc, 100)
+		if err != nil {
+			t.Fatal(err)
+		}
+		one, err := s.LinksOut(doc, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got[n.Key+"/"+n.Layer.String()] = [2]int{all, one}
 	}
-	// otter links to walrus and krill.
-	if got["otter/team"] != 2 {
-		t.Errorf("links in of walrus: %v", got)
+	// otter links to walrus and krill; heron to nothing.
+	if got["otter/team"] != [2]int{2, 1} || got["heron/team"] != [2]int{0, 0} || got["walrus/team"] != [2]int{1, 1} {
+		t.Errorf("links out: %v", got)
 	}
 }
