@@ -18,6 +18,9 @@ type JSONHit struct {
 	Type        string `json:"type"`
 	Path        string `json:"path"`
 	Blob        string `json:"blob"`
+	// MoreLinked counts, on a ranked note, the notes it links to that the
+	// answer lists nowhere (past the linked notes listed under it).
+	MoreLinked int `json:"more_linked,omitempty"`
 }
 
 // JSONReply is the answer for programs.
@@ -44,7 +47,7 @@ func ToJSON(r Result, commit string) JSONReply {
 	}
 	for _, h := range r.Hits {
 		j := NoteJSON(h.Note)
-		j.Depth, j.Score = h.Depth, h.Score
+		j.Depth, j.Score, j.MoreLinked = h.Depth, h.Score, h.MoreLinked
 		if h.Parent >= 0 {
 			p := r.Hits[h.Parent].Note
 			j.Parent, j.ParentLayer = p.Key, p.Layer.String()

@@ -120,6 +120,12 @@ type Hit struct {
 	// Matched lists the question's terms the note holds, in question
 	// order; set on ranked notes only.
 	Matched []string
+	// MoreLinked counts, on a ranked note, the notes it links to that the
+	// answer lists nowhere: those past MaxNeighbours.
+	MoreLinked int
+	// Retracted is the day a proof record was retracted, when it is on or
+	// before the answer's moment; the tree marks it.
+	Retracted vault.Date
 }
 
 // Result is the answer to a Query.
@@ -326,37 +332,75 @@ func (h *rankHeap) Pop() any {
 	return x
 }
 
-// expand lists each ranked note followed by the notes it links to. A visited
-// set, seeded with every ranked note, lists a note reachable from two roots
-// once and stops cycles; each neighbour carries its own layer and date.
+// MaxNeighbours bounds the linked notes listed under one ranked note; the
+// rest are counted. A note that links to dozens (a table of contents, a
+// keyword summary) listed them all and buried the next ranked note.
+const MaxNeighbours = 3
+
+// HubLinks is how many notes a note links to beyond which it is a hub, a
+// table of contents: its links say little about any one of them. No note of
+// the obsidian and dendron help vaults links to more than 61 notes but
+// dendron's changelog (168); vba-docs' api/TOC links to 9,213.
+const HubLinks = 100
+
+// expand lists each ranked note followed by up to MaxNeighbours notes it
+// links to, in the order its links first appear. A visited set, seeded
+// with every ranked note, lists a note reachable from two roots once and
+// stops cycles; each neighbour carries its own layer and date. Ranked
+// notes claim their neighbours in rank order, hubs last, so a table of
+// contents never takes a neighbour from a note that names it for a reason.
 func expand(c Corpus, q Query, roots []ranked, res Result, lists map[string][]Posting) (Result, error) {
 	visited := make(map[uint32]bool, len(roots))
 	for _, r := range roots {
 		visited[r.doc] = true
 	}
-	for _, r := range roots {
+	targets := make([][]uint32, len(roots))
+	for i, r := range roots {
+		var err error
+		if targets[i], err = c.Links(r.doc); err != nil {
+			return res, err
+		}
+	}
+	claimed := make([][]uint32, len(roots))
+	for _, hubs := range []bool{false, true} {
+		for i := range roots {
+			if len(targets[i]) > HubLinks != hubs {
+				continue
+			}
+			for _, t := range targets[i] {
+				if len(claimed[i]) == MaxNeighbours {
+					break
+				}
+				if !visited[t] && q.admits(t, c.Info(t)) {
+					visited[t] = true
+					claimed[i] = append(claimed[i], t)
+				}
+			}
+		}
+	}
+	// What a ranked note links to and the answer lists nowhere is counted.
+	more := make([]int, len(roots))
+	for i := range roots {
+		for _, t := range targets[i] {
+			if !visited[t] && q.admits(t, c.Info(t)) {
+				more[i]++
+			}
+		}
+	}
+	for i, r := range roots {
 		note, err := c.Note(r.doc)
 		if err != nil {
 			return res, err
 		}
 		parent := len(res.Hits)
-		hit := Hit{Doc: r.doc, Note: note, Parent: -1, Score: r.score}
+		hit := Hit{Doc: r.doc, Note: note, Parent: -1, Score: r.score, MoreLinked: more[i]}
 		for _, t := range res.Terms {
 			if holds(lists[t.Term], r.doc) {
 				hit.Matched = append(hit.Matched, t.Term)
 			}
 		}
 		res.Hits = append(res.Hits, hit)
-		targets, err := c.Links(r.doc)
-		if err != nil {
-			return res, err
-		}
-		for _, t := range targets {
-			info := c.Info(t)
-			if visited[t] || !q.admits(t, info) {
-				continue
-			}
-			visited[t] = true
+		for _, t := range claimed[i] {
 			note, err := c.Note(t)
 			if err != nil {
 				return res, err

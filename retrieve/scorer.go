@@ -48,6 +48,13 @@ func ParseRanker(s string) (Ranker, error) {
 	return "", fmt.Errorf("unknown ranker %q (want baseline or tuned)", s)
 }
 
+// IDF is what the tuned ranker weighs a term held by df of n notes by,
+// BM25's ln(1 + (n − df + 0.5) / (df + 0.5)); cards weigh passages by it
+// too.
+func IDF(n, df int) float64 {
+	return math.Log(1 + (float64(n)-float64(df)+0.5)/(float64(df)+0.5))
+}
+
 // scorer weighs one term's postings; every weight is an integer number of
 // thousandths, at least one, so scores are exact and a matched term always
 // counts.
@@ -87,7 +94,7 @@ func newScorer(r Ranker, c Corpus) (scorer, error) {
 	case TunedRanker:
 		avg := float64(c.Words()) / float64(max(n, 1))
 		return scorer{n: n, term: func(df, qtf int) func(Posting) int64 {
-			idf := math.Log(1 + (float64(n)-float64(df)+0.5)/(float64(df)+0.5))
+			idf := IDF(n, df)
 			if tuning.k3 > 0 {
 				idf *= (tuning.k3 + 1) * float64(qtf) / (tuning.k3 + float64(qtf))
 			}

@@ -18,11 +18,13 @@ import (
 // the lines back, so tests can hold the printed form to the hits it came from.
 
 const (
-	provenanceSep = " · "
-	branchMid     = "├─ "
-	branchLast    = "└─ "
-	omittedPrefix = "… "
-	commitPrefix  = "@ "
+	provenanceSep    = " · "
+	branchMid        = "├─ "
+	branchLast       = "└─ "
+	omittedPrefix    = "… "
+	commitPrefix     = "@ "
+	moreLinkedPrefix = "and "
+	retractedWord    = "retracted "
 )
 
 // Sentences printed instead of notes. ParseTree accepts exactly these.
@@ -61,7 +63,14 @@ func RenderTree(r Result, commit string) string {
 	for i, h := range r.Hits {
 		b.WriteString(labels[i])
 		b.WriteString(strings.Repeat(" ", column-displayWidth(labels[i])))
-		fmt.Fprintf(&b, "%s%s%s\n", h.Note.Layer, provenanceSep, h.Note.Date)
+		fmt.Fprintf(&b, "%s%s%s", h.Note.Layer, provenanceSep, h.Note.Date)
+		if h.Retracted != "" {
+			fmt.Fprintf(&b, "%s%s%s", provenanceSep, retractedWord, h.Retracted)
+		}
+		b.WriteByte('\n')
+		if more := moreUnder(r.Hits, i); more > 0 {
+			fmt.Fprintf(&b, "%s%s%d %s\n", branchLast, moreLinkedPrefix, more, plural(more, "more linked note", "more linked notes"))
+		}
 	}
 	if r.Omitted > 0 {
 		fmt.Fprintf(&b, "%s%d more %s; ask a narrower question.\n", omittedPrefix, r.Omitted, plural(r.Omitted, "match", "matches"))
@@ -86,10 +95,23 @@ func treeLabel(hits []Hit, i int) string {
 	if h.Depth == 0 {
 		return h.Note.Key
 	}
-	if i+1 < len(hits) && hits[i+1].Depth > 0 {
+	if i+1 < len(hits) && hits[i+1].Depth > 0 || hits[h.Parent].MoreLinked > 0 {
 		return branchMid + h.Note.Key
 	}
 	return branchLast + h.Note.Key
+}
+
+// moreUnder is the count of linked notes left out under hit i when it is
+// the last line of its ranked note's branch, else 0.
+func moreUnder(hits []Hit, i int) int {
+	if i+1 < len(hits) && hits[i+1].Depth > 0 {
+		return 0
+	}
+	root := i
+	if hits[i].Depth > 0 {
+		root = hits[i].Parent
+	}
+	return hits[root].MoreLinked
 }
 
 func quoteQuestion(q []string) string {
@@ -128,9 +150,11 @@ type TreeNote struct {
 	Key         string
 	Layer       vault.Layer
 	Date        vault.Date
+	Retracted   vault.Date
 	Depth       int
 	Parent      string // key of the ranked note above a neighbour
 	ParentLayer vault.Layer
+	MoreLinked  int // on a ranked note: its linked notes counted, not listed
 }
 
 // Tree is a rendered answer read back.
@@ -177,6 +201,13 @@ func ParseTree(s string) (Tree, error) {
 				return t, fmt.Errorf("line %d: %q is not a closing omitted-count line", i+1, line)
 			}
 			t.Omitted = n
+		case strings.HasPrefix(line, branchLast+moreLinkedPrefix):
+			n, err := parseMoreLinked(line)
+			above := lines[max(i-1, 0)]
+			if err != nil || root < 0 || t.Notes[root].MoreLinked > 0 || strings.HasPrefix(above, branchLast) || strings.HasPrefix(above, omittedPrefix) {
+				return t, fmt.Errorf("line %d: %q does not close a ranked note's branch", i+1, line)
+			}
+			t.Notes[root].MoreLinked = n
 		default:
 			note, err := parseNoteLine(line)
 			if err != nil {
@@ -201,6 +232,17 @@ func ParseTree(s string) (Tree, error) {
 	return t, nil
 }
 
+// parseMoreLinked reads "└─ and N more linked notes".
+func parseMoreLinked(line string) (int, error) {
+	rest := strings.TrimPrefix(line, branchLast+moreLinkedPrefix)
+	num, tail, ok := strings.Cut(rest, " ")
+	n, err := strconv.Atoi(num)
+	if !ok || err != nil || n <= 0 || tail != plural(n, "more linked note", "more linked notes") {
+		return 0, fmt.Errorf("no count in %q", line)
+	}
+	return n, nil
+}
+
 func parseOmitted(line string) (int, error) {
 	rest := strings.TrimPrefix(line, omittedPrefix)
 	num, tail, ok := strings.Cut(rest, " ")
@@ -223,6 +265,15 @@ func parseNoteLine(line string) (TreeNote, error) {
 		}
 	}
 	sep := strings.LastIndex(label, provenanceSep)
+	if sep >= 0 {
+		if day, ok := strings.CutPrefix(label[sep+len(provenanceSep):], retractedWord); ok {
+			if !vault.Date(day).Valid() {
+				return n, fmt.Errorf("%q is retracted on %q, which is not a date", line, day)
+			}
+			n.Retracted, label = vault.Date(day), label[:sep]
+			sep = strings.LastIndex(label, provenanceSep)
+		}
+	}
 	if sep < 0 {
 		return n, fmt.Errorf("%q carries no layer and date", line)
 	}

@@ -104,6 +104,9 @@ func (v *view) ask(q Question) (Answer, error) {
 		return Answer{}, err
 	}
 	res.AsOf = v.asOf()
+	for i, h := range res.Hits {
+		res.Hits[i].Retracted = proof.Retracted(h.Doc) // the tree marks them as cards do
+	}
 	ans := Answer{Result: res, Commit: v.snap.Commit()}
 	if q.Records && len(res.Hits) == 0 && res.Omitted == 0 && !res.StoreEmpty && !v.holdsRecords() {
 		ans.Absent = "the store holds no proof records yet (notes of the types " + vault.OrList(vault.TypeNames(true)) +

@@ -92,6 +92,11 @@ func printReport(e *env, r eval.Report, compared bool, gained, lost []eval.Chang
 	fmt.Fprintf(w, "\ntotal  R@1 %.3f  R@5 %.3f  MRR@10 %.3f  nDCG@10 %.3f\n", t.Recall1, t.Recall5, t.MRR10, t.NDCG10)
 	fmt.Fprintf(w, "       answer on a card %.3f (when the note is in the reply %.3f)  honest empty %.3f  mean reply %.0f characters\n",
 		t.AnswerOnCard, t.AnswerWhenFound, t.HonestEmpty, t.MeanReplyChars)
+	fmt.Fprintf(w, "       answer on a card by the expected note's card:")
+	for _, b := range t.AnswerByRank {
+		fmt.Fprintf(w, "  %s %.3f (%d)", b.Ranks, b.AnswerOnCard, b.Found)
+	}
+	fmt.Fprintln(w)
 	if compared {
 		fmt.Fprintf(w, "\nagainst the baseline: %d gained, %d lost\n", len(gained), len(lost))
 		for _, c := range gained {

@@ -94,6 +94,7 @@ type Question struct {
 	HasAnswer     bool    `json:"has_answer"`      // the gold names answer text
 	AnswerOnCard  bool    `json:"answer_on_card"`  // that text is on a card of the reply
 	ExpectInReply bool    `json:"expect_in_reply"` // an expected note is among the reply's ranked notes
+	ReplyRank     int     `json:"reply_rank"`      // the card rank of the first expected note in the reply; 0 when none is
 	Empty         bool    `json:"empty"`           // the reply holds no note
 	ReplyChars    int     `json:"reply_chars"`
 	// Reply is the reply scored, as omh find --cards prints it; kept so a
@@ -115,9 +116,14 @@ func Score(g Gold, a Answer) Question {
 	q.Rank, q.Recall1, q.Recall5, q.MRR10, q.NDCG10 = m.Rank, m.Recall1, m.Recall5, m.MRR10, m.NDCG10
 	// In the reply means on a ranked note's card: a linked note's card is
 	// a header only and cannot carry an answer.
+	cards := 0
 	for _, h := range a.Reply.Result.Hits {
-		if h.Depth == 0 && gain[h.Note.Key] > 0 {
-			q.ExpectInReply = true
+		if h.Depth != 0 {
+			continue
+		}
+		cards++
+		if gain[h.Note.Key] > 0 && q.ReplyRank == 0 {
+			q.ReplyRank, q.ExpectInReply = cards, true
 		}
 	}
 	if q.HasAnswer {
@@ -220,11 +226,17 @@ func idealDCG(gain map[string]float64) float64 {
 	return ideal
 }
 
-// normalize lower-cases and collapses white space, so an answer matches a
-// card however lines were wrapped.
+// normalize lower-cases, drops markdown punctuation and collapses white
+// space, on the answer and the card alike, so an answer matches a card
+// however lines were wrapped and whether the card prints "**once**" as
+// markdown or "once" as text.
 func normalize(s string) string {
-	return strings.Join(strings.Fields(strings.ToLower(s)), " ")
+	return strings.Join(strings.Fields(markdownPunctuation.Replace(strings.ToLower(s))), " ")
 }
+
+// markdownPunctuation is what markdown writes around text rather than in
+// it: code, emphasis, links, tables, headings and quotes.
+var markdownPunctuation = strings.NewReplacer("`", "", "*", "", "_", "", "[", "", "]", "", "|", "", "#", "", ">", "")
 
 // Totals are the means over a set of questions.
 type Totals struct {
@@ -241,13 +253,35 @@ type Totals struct {
 	AnswerWhenFound float64 `json:"answer_when_found"`
 	HonestEmpty     float64 `json:"honest_empty"` // negatives answered with no note
 	MeanReplyChars  float64 `json:"mean_reply_chars"`
+	// AnswerByRank splits AnswerWhenFound by the card the expected note is
+	// on (card 1, cards 2–3, cards 4 and lower), which get less room down
+	// the ranking.
+	AnswerByRank []RankShare `json:"answer_by_rank"`
 }
+
+// RankShare is answer-on-card over the questions whose expected note is on
+// a card of the ranks named.
+type RankShare struct {
+	Ranks        string  `json:"ranks"` // "1", "2-3" or "4+"
+	Found        int     `json:"found"` // questions whose expected note is on such a card
+	AnswerOnCard float64 `json:"answer_on_card"`
+}
+
+// rankBuckets are the ranks AnswerByRank reports, by their first rank.
+var rankBuckets = []struct {
+	name  string
+	first int
+}{{"1", 1}, {"2-3", 2}, {"4+", 4}}
 
 // Total averages questions.
 func Total(qs []Question) Totals {
 	var t Totals
 	var withAnswer, found, foundWithAnswer int
 	var chars int
+	byRank := make([]RankShare, len(rankBuckets))
+	for i, b := range rankBuckets {
+		byRank[i].Ranks = b.name
+	}
 	for _, q := range qs {
 		t.Questions++
 		chars += q.ReplyChars
@@ -273,6 +307,14 @@ func Total(qs []Question) Totals {
 				if q.AnswerOnCard {
 					foundWithAnswer++
 				}
+				b := len(rankBuckets) - 1
+				for b > 0 && q.ReplyRank < rankBuckets[b].first {
+					b--
+				}
+				byRank[b].Found++
+				if q.AnswerOnCard {
+					byRank[b].AnswerOnCard++
+				}
 			}
 		}
 	}
@@ -288,6 +330,10 @@ func Total(qs []Question) Totals {
 	t.AnswerWhenFound = div(float64(foundWithAnswer), found)
 	t.HonestEmpty = div(t.HonestEmpty, t.Negatives)
 	t.MeanReplyChars = div(float64(chars), t.Questions)
+	for i := range byRank {
+		byRank[i].AnswerOnCard = div(byRank[i].AnswerOnCard, byRank[i].Found)
+	}
+	t.AnswerByRank = byRank
 	return t
 }
 

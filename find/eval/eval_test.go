@@ -61,6 +61,44 @@ func TestTheAnswerIsOnACardWhateverItsCaseAndWrapping(t *testing.T) {
 	}
 }
 
+// Markdown punctuation, case and white space are ignored on both sides: a
+// card prints plain text where the gold answer quotes markdown, and the
+// other way round.
+func TestMarkdownPunctuationIsIgnoredOnBothSides(t *testing.T) {
+	g := Gold{ID: "a", Question: "q", Expect: []string{"x"}, Answer: "You can use a recovery code **once**, `Ctrl`+`Shift`+`t` or [[Tabs|a tab]] # > |"}
+	for card, want := range map[string]bool{
+		"Generate recovery codes: You can use a recovery code once, Ctrl+Shift+t or Tabsa tab":       true,
+		"you can use a *recovery* code once, `ctrl`+`shift`+`t`   or [[tabs|a tab]] # > |, and more": true,
+		"You can use a recovery code twice, Ctrl+Shift+t or Tabsa tab":                               false,
+	} {
+		if got := Score(g, Answer{Ranked: []string{"x"}, Reply: reply(card, "x")}).AnswerOnCard; got != want {
+			t.Errorf("card %q: answer on it %v, want %v", card, got, want)
+		}
+	}
+}
+
+// Answer-on-card is also split by the card the expected note is on.
+func TestAnswersAreCountedByTheCardTheirNoteIsOn(t *testing.T) {
+	g := Gold{ID: "a", Question: "q", Expect: []string{"x"}, Answer: "yes"}
+	var qs []Question
+	for _, c := range []struct {
+		keys []string
+		text string
+	}{
+		{[]string{"x", "p"}, "yes"}, {[]string{"x"}, "no"}, {[]string{"p", "q", "x"}, "yes"}, {[]string{"p", "x"}, "no"},
+		{[]string{"p", "q", "r", "s", "t", "x"}, "yes"}, {[]string{"p"}, "yes"},
+	} {
+		qs = append(qs, Score(g, Answer{Ranked: c.keys, Reply: reply(c.text, c.keys...)}))
+	}
+	if qs[2].ReplyRank != 3 || qs[4].ReplyRank != 6 || qs[5].ReplyRank != 0 || qs[5].ExpectInReply {
+		t.Errorf("reply ranks %d %d %d", qs[2].ReplyRank, qs[4].ReplyRank, qs[5].ReplyRank)
+	}
+	want := []RankShare{{"1", 2, 0.5}, {"2-3", 2, 0.5}, {"4+", 1, 1}}
+	if got := Total(qs).AnswerByRank; len(got) != 3 || got[0] != want[0] || got[1] != want[1] || got[2] != want[2] {
+		t.Errorf("by rank %+v, want %+v", got, want)
+	}
+}
+
 func TestTotalsAverageTheRightQuestions(t *testing.T) {
 	qs := []Question{
 		{ID: "a", Recall5: 1, MRR10: 1, NDCG10: 1, Recall1: 1, HasAnswer: true, AnswerOnCard: true, ExpectInReply: true, ReplyChars: 100},
