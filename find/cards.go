@@ -313,6 +313,9 @@ func (r Reply) Text() string {
 		return retrieve.RenderTree(res, r.Commit)
 	}
 	var b strings.Builder
+	if line := retrieve.VerdictLine(res); line != "" {
+		b.WriteString(line + "\n\n")
+	}
 	for i, c := range r.Cards {
 		h := c.Hit
 		if h.Depth == 1 {

@@ -229,3 +229,22 @@ func TestCompactCardsCountWhatTheyLeaveOut(t *testing.T) {
 		}
 	}
 }
+
+// Cards open with the same verdict line as the tree when the notes do not
+// answer the question, and it counts against the size aim.
+func TestCardsOpenWithTheVerdictLine(t *testing.T) {
+	res, store := answer(2)
+	res.Verdict, res.Uncovered = retrieve.Weak, []string{"lantern"}
+	reply, err := Build(res, "abc", store, DefaultMaxChars, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := reply.Text()
+	if want := retrieve.VerdictLine(res) + "\n\nnote-0  "; !strings.HasPrefix(text, want) {
+		t.Errorf("want the reply to open with %q:\n%s", want, text)
+	}
+	res.Verdict, res.Uncovered = retrieve.Answered, nil
+	if answered, _ := Build(res, "abc", store, DefaultMaxChars, nil); !strings.HasPrefix(answered.Text(), "note-0  ") {
+		t.Errorf("an answered reply opens with its first card:\n%s", answered.Text())
+	}
+}

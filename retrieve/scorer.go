@@ -58,6 +58,8 @@ type scorer struct {
 	term func(df, qtf int) func(Posting) int64
 	// reads, when set, keeps only the postings this ranker reads.
 	reads func(Posting) bool
+	// everyTerm scores function words too: SPEC §5's baseline knows none.
+	everyTerm bool
 }
 
 // repeats is how many times a term is written in a phrasing.
@@ -83,7 +85,7 @@ func newScorer(r Ranker, c Corpus) (scorer, error) {
 				}
 				return plain
 			}
-		}, reads: func(p Posting) bool { return p.Fields&^InDescription != 0 }}, nil
+		}, reads: func(p Posting) bool { return p.Fields&^InDescription != 0 }, everyTerm: true}, nil
 	case TunedRanker:
 		avg := float64(c.Words()) / float64(max(n, 1))
 		return scorer{n: n, term: func(df, qtf int) func(Posting) int64 {
@@ -93,7 +95,7 @@ func newScorer(r Ranker, c Corpus) (scorer, error) {
 			}
 			return func(p Posting) int64 {
 				tf := float64(p.TF)
-				if p.Fields&askedFields != 0 {
+				if p.Fields&nameFields != 0 {
 					tf += tuning.asked
 				}
 				if p.Fields&(InHeading|InDescription) != 0 {

@@ -4,64 +4,168 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"golang.org/x/text/unicode/norm"
 )
 
-// TokenizerVersion names the rules below. The cache keys its posting lists
-// by it, so changing how text becomes terms must change this number.
-const TokenizerVersion = 1
+// TokenizerVersion names the rules below, and how a note's key becomes
+// terms (index: only a key's last part names the note). The cache keys its
+// posting lists by it, so changing how text becomes terms must change this
+// number.
+//
+// Version 2: Unicode compatibility and case folding, diacritics folded on
+// Latin, Greek and Cyrillic letters and vowel points on Arabic and Hebrew,
+// overlapping bigrams for Chinese, Japanese and Korean, and key folders
+// apart from the key's last part.
+const TokenizerVersion = 2
 
 // maxTermBytes bounds a term. Runs longer than this are base64, hashes or
 // unspaced scripts; cutting them keeps the term dictionary small, and since
 // questions are cut the same way, an identical long run still matches.
 const maxTermBytes = 96
 
-// EachToken calls fn for every word of text in order, with its byte span and
-// its term. A word is a maximal run of letters, combining marks and decimal
-// digits (marks included so that scripts written with vowel signs keep whole
-// words); the term is the word lower-cased, and stemmed when it is made only
-// of ASCII letters. Whole words only: a question's "a" never matches inside
-// "named".
+// EachToken calls fn for every token of text in order, with its byte span
+// and its term. A word is a maximal run of letters, combining marks and
+// decimal digits (marks included so that scripts written with vowel signs
+// keep whole words); its term is the word folded (see Term), and stemmed
+// when it is made only of ASCII letters. Whole words only: a question's "a"
+// never matches inside "named".
+//
+// Chinese, Japanese and Korean write words without spaces between them, so
+// a run of their characters is a phrase, not a word: it yields each pair of
+// neighbouring characters (a one-character run yields itself), and a
+// question in the user's own words meets a note on the pairs they share.
+// Where such a run touches letters of another script ("Obsidianの設定") the
+// two are separate runs.
 func EachToken(text string, fn func(start, end int, term string)) {
-	start := -1
+	start, cjk := -1, false
 	for i := 0; i < len(text); {
 		r, size := utf8.DecodeRuneInString(text[i:])
 		inWord := r != utf8.RuneError && (unicode.IsLetter(r) || unicode.IsMark(r) || unicode.IsDigit(r))
-		switch {
-		case inWord && start < 0:
-			start = i
-		case !inWord && start >= 0:
-			fn(start, i, Term(text[start:i]))
+		// A mark belongs to the character before it, whatever its script.
+		isCJK := inWord && (unicode.IsMark(r) && start >= 0 && cjk || isUnspaced(r))
+		if start >= 0 && (!inWord || isCJK != cjk) {
+			emitRun(text, start, i, cjk, fn)
 			start = -1
+		}
+		if inWord && start < 0 {
+			start, cjk = i, isCJK
 		}
 		i += size
 	}
 	if start >= 0 {
-		fn(start, len(text), Term(text[start:]))
+		emitRun(text, start, len(text), cjk, fn)
 	}
 }
 
-// Term turns one word into the term it is indexed and asked under.
-func Term(word string) string {
-	asciiLetters := true
-	for i := 0; i < len(word); i++ {
-		c := word[i]
-		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z') {
-			asciiLetters = false
-			break
+// isUnspaced reports whether r is of a script written without spaces that
+// is cut into character pairs: Han, Hiragana, Katakana (with its prolonged
+// sound mark, which Unicode counts as common to both kana) and Hangul.
+func isUnspaced(r rune) bool {
+	return r >= 0x1100 && (unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana, unicode.Hangul) || r == 'ー' || r == 'ｰ')
+}
+
+// emitRun yields a word, or a CJK run's character pairs.
+func emitRun(text string, start, end int, cjk bool, fn func(start, end int, term string)) {
+	if !cjk {
+		fn(start, end, Term(text[start:end]))
+		return
+	}
+	// Character starts: a character is a letter and the marks after it, or
+	// a Hangul syllable spelled out as jamo (text in NFD): its vowel and
+	// final consonant continue it.
+	var starts []int
+	for i := start; i < end; {
+		r, size := utf8.DecodeRuneInString(text[i:])
+		if !unicode.IsMark(r) && !(0x1160 <= r && r <= 0x11FF) || len(starts) == 0 {
+			starts = append(starts, i)
 		}
+		i += size
 	}
-	lower := strings.ToLower(word)
-	if asciiLetters {
-		lower = stem(lower)
+	if len(starts) == 1 {
+		fn(start, end, Term(text[start:end]))
+		return
 	}
-	if len(lower) > maxTermBytes {
+	starts = append(starts, end)
+	for k := 0; k+2 < len(starts); k++ {
+		fn(starts[k], starts[k+2], Term(text[starts[k]:starts[k+2]]))
+	}
+}
+
+// Term turns one word into the term it is indexed and asked under. ASCII
+// words are lower-cased and stemmed (Porter's step 1, see stem). Other words
+// are folded so that the ways people type them meet: compatibility forms
+// unified (full-width letters, ligatures), case folded (ß as ss, final
+// sigma as sigma), the diacritics of Latin, Greek and Cyrillic letters and
+// the vowel points and stretching of Arabic and Hebrew dropped, so "resume"
+// finds "résumé" and "Ελληνικά" finds "ελληνικα". Marks of other scripts
+// are kept: an Indic vowel sign is part of its letter.
+// A word that folds to ASCII letters is stemmed like an English one.
+func Term(word string) string {
+	if !isASCII(word) {
+		if folded := fold(word); folded != "" {
+			word = folded // a lone Arabic tatweel folds to nothing: keep it
+		}
+	} else {
+		word = strings.ToLower(word)
+	}
+	if asciiLetters(word) {
+		word = stem(word)
+	}
+	if len(word) > maxTermBytes {
 		cut := maxTermBytes
-		for cut > 0 && !utf8.RuneStart(lower[cut]) {
+		for cut > 0 && !utf8.RuneStart(word[cut]) {
 			cut--
 		}
-		lower = lower[:cut]
+		word = word[:cut]
 	}
-	return lower
+	return word
+}
+
+// foldLetters are the case and letter foldings that neither lower-casing
+// nor decomposition gives.
+var foldLetters = strings.NewReplacer("ß", "ss", "ς", "σ", "ł", "l", "ø", "o", "đ", "d", "ı", "i", "æ", "ae", "œ", "oe")
+
+// foldedScripts lose their combining marks in Term: accents on alphabets,
+// and the optional vowel points of Arabic and Hebrew, which most text and
+// most questions leave out.
+var foldedScripts = []*unicode.RangeTable{unicode.Latin, unicode.Greek, unicode.Cyrillic, unicode.Arabic, unicode.Hebrew}
+
+// fold applies Term's folding to a word that is not all ASCII.
+func fold(word string) string {
+	w := foldLetters.Replace(strings.ToLower(norm.NFKC.String(word)))
+	var b strings.Builder
+	b.Grow(len(w))
+	var base rune
+	for _, r := range norm.NFD.String(w) {
+		if r == 'ـ' || unicode.Is(unicode.Mn, r) && unicode.In(base, foldedScripts...) {
+			continue
+		}
+		if !unicode.IsMark(r) {
+			base = r
+		}
+		b.WriteRune(r)
+	}
+	return norm.NFC.String(b.String())
+}
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
+}
+
+func asciiLetters(s string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z') {
+			return false
+		}
+	}
+	return s != ""
 }
 
 // Terms returns the distinct terms of text in order of first appearance.
