@@ -135,6 +135,7 @@ type evalReport struct {
 		NDCG10       float64 `json:"ndcg_10"`
 		HasAnswer    bool    `json:"has_answer"`
 		AnswerOnCard bool    `json:"answer_on_card"`
+		Verdict      string  `json:"verdict"`
 	} `json:"questions"`
 	Total struct {
 		Answerable   int     `json:"answerable"`
