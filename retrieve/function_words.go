@@ -117,10 +117,19 @@ var functionTerms = func() map[string]map[string]bool {
 // of a question's words: the first listed wins.
 var languageOrder = []string{"en", "de", "fr", "es", "it", "pt", "nl", "sv", "da", "no", "ru", "uk", "pl", "cs", "tr", "id", "el", "ar", "fa", "he"}
 
+// minFunctionWords is how many of a question's words a language's list
+// must hold for the question to be in that language. One is not enough: a
+// lone listed word is as often a name or a content word of another
+// language ("github io pages", "de novo assembly", "Ly6C lo monocytes"),
+// and on scifact one word let 7 keyword questions lose a term that their
+// full sentences, whose English words outvote it, kept.
+const minFunctionWords = 2
+
 // QuestionLanguage is the language whose function words a question uses
-// most, among those with a list; "" when it uses none.
+// most, among those with a list; "" when none holds minFunctionWords of
+// its words.
 func QuestionLanguage(terms []string) string {
-	best, most := "", 0
+	best, most := "", minFunctionWords-1
 	for _, lang := range languageOrder {
 		n := 0
 		for _, t := range terms {

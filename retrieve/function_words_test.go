@@ -88,8 +88,11 @@ func TestEachQuestionGetsTheFunctionWordsOfItsLanguage(t *testing.T) {
 		{"how do plants die in winter", "en", []string{"how", "do", "in"}, []string{"die", "plants", "winter"}},
 		{"wie kann ich die Notiz umbenennen", "de", []string{"wie", "kann", "ich", "die"}, []string{"notiz", "umbenennen"}},
 		{"comment renommer une note", "fr", []string{"comment", "une"}, []string{"renommer", "note"}},
-		{"как переименовать заметку", "ru", []string{"как"}, []string{"переименовать", "заметку"}},
+		{"как мне переименовать заметку", "ru", []string{"как", "мне"}, []string{"переименовать", "заметку"}},
 		{"rename note", "", nil, []string{"rename", "note"}},
+		// One listed word does not make a language: Italian io, Spanish lo.
+		{"github io pages", "", nil, []string{"github", "io", "pages"}},
+		{"Ly6C lo monocytes", "", nil, []string{"lo", "monocytes"}},
 		// Stems of listed words must not swallow content words: "quite"
 		// stems to "quit", "mine" is the stem of "mining".
 		{"how do I quit while mining", "en", []string{"how", "do", "I", "while"}, []string{"quit", "mining"}},
