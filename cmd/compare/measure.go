@@ -79,13 +79,15 @@ type setResult struct {
 	// verdict was weak or none (omh eval, default ranker); nil without
 	// negatives. AnswerableAnswered is the share of answerable questions
 	// whose verdict was answered: the rest were wrongly doubted.
-	NegativesDoubted   *figure    `json:"negatives_doubted,omitempty"`
-	AnswerableAnswered *figure    `json:"answerable_answered"`
-	ExampleMatch       string     `json:"example_match"`
-	Reference          *reference `json:"reference,omitempty"`
-	PrepareSec         float64    `json:"prepare_seconds"`
-	FTSBuildSec        float64    `json:"fts5_build_seconds"`
-	Seconds            float64    `json:"seconds"`
+	NegativesDoubted   *figure `json:"negatives_doubted,omitempty"`
+	AnswerableAnswered *figure `json:"answerable_answered"`
+	// Keywords is -keywords' check of the default ranker.
+	Keywords     *keywordCheck `json:"keywords,omitempty"`
+	ExampleMatch string        `json:"example_match"`
+	Reference    *reference    `json:"reference,omitempty"`
+	PrepareSec   float64       `json:"prepare_seconds"`
+	FTSBuildSec  float64       `json:"fts5_build_seconds"`
+	Seconds      float64       `json:"seconds"`
 }
 
 // reference holds the data README's figures for a report split (nDCG@10).
@@ -223,6 +225,17 @@ func measureSet(o options, t tools, s set) (setResult, error) {
 	}
 
 	def := res.ranker(rankDefault).Questions
+	if o.keywords {
+		deep := depth
+		if o.fast {
+			deep = 10 // omh eval's ranks go no deeper
+		}
+		kc, err := checkKeywords(o, t, p.vault, answerable, def, deep)
+		if err != nil {
+			return res, err
+		}
+		res.Keywords = &kc
+	}
 	res.VsFTS.Gained, res.VsFTS.Lost = moved(res.ranker(rankFTS).Questions, def)
 	res.VsBaseline.Gained, res.VsBaseline.Lost = moved(res.ranker(rankBaseline).Questions, def)
 

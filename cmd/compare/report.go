@@ -98,6 +98,13 @@ func printSet(w io.Writer, r setResult, verbose, first bool) {
 		}
 		fmt.Fprintln(w, line)
 	}
+	if k := r.Keywords; k != nil {
+		fmt.Fprintf(w, "  whole sentence vs its keywords (function words removed), default ranker: %d questions compared, the sentence ranks the note worse on %d, better on %d\n",
+			k.Compared, len(k.Worse), len(k.Better))
+		if verbose && len(k.Worse) > 0 {
+			fmt.Fprintf(w, "    worse: %s\n", listIDs(k.Worse, 20))
+		}
+	}
 	if ref := r.Reference; ref != nil {
 		fts, base := r.ranker(rankFTS).Totals.NDCG10, r.ranker(rankBaseline).Totals.NDCG10
 		fmt.Fprintf(w, "  reference nDCG@10 (data README): BM25 k1 0.9 b 0.4 %.3f, fts5 %+.3f from it; rarity baseline %.3f, omh baseline %+.3f from it\n",
