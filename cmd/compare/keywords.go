@@ -17,20 +17,18 @@ type keywordCheck struct {
 	Better   []string `json:"better"`
 }
 
-// keywords removes the words of text whose terms are all function words of
-// its language.
+// keywords is text without its function words: the words of text whose
+// terms are not function words of its language, joined by spaces (a
+// hyphenated "T-cell" keeps "cell" and loses the "t" that English lists
+// for contractions).
 func keywords(text string) string {
 	lang := retrieve.QuestionLanguage(retrieve.Terms(text))
 	var kept []string
-	for _, w := range strings.Fields(text) {
-		function := true
-		retrieve.EachToken(w, func(_, _ int, term string) {
-			function = function && retrieve.IsFunctionWord(lang, term)
-		})
-		if !function {
-			kept = append(kept, w)
+	retrieve.EachToken(text, func(start, end int, term string) {
+		if !retrieve.IsFunctionWord(lang, term) {
+			kept = append(kept, text[start:end])
 		}
-	}
+	})
 	return strings.Join(kept, " ")
 }
 
@@ -45,8 +43,8 @@ func checkKeywords(o options, t tools, vault string, qs []question, whole []scor
 		for _, a := range q.Also {
 			bare.Also = append(bare.Also, keywords(a))
 		}
-		if bare.Question == strings.Join(strings.Fields(q.Question), " ") || bare.Question == "" {
-			continue
+		if len(retrieve.Terms(bare.Question)) == len(retrieve.Terms(q.Question)) || bare.Question == "" {
+			continue // no function word to take out, or nothing but
 		}
 		keys, _, err := omhRanked(t.omh, vault, rankDefault, bare, depth)
 		if err != nil {
