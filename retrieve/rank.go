@@ -3,12 +3,13 @@
 //
 // Ranking orders notes by the rarity of the question's terms they contain. A
 // word in every note cannot tell two notes apart, so it barely counts; a word
-// in one note counts a lot. That replaces a stopword list, which would need
-// maintaining per language and a cut-off to calibrate. Matching is on whole
-// terms (see EachToken). Ties fall to recency, then to how many notes link to
-// a note, then to its name; never to its layer, because choosing between a
-// team note and a local one that disagree is the reader's call, made with
-// both in hand.
+// in one note counts a lot. Rarity alone does not silence "how", "is" and
+// "the" in a small store, so the default ranker leaves the question's
+// function words out (see IsFunctionWord). Matching is on whole terms (see
+// EachToken). Ties fall to recency, then to how many notes link to a note,
+// then to its name; never to its layer, because choosing between a team note
+// and a local one that disagree is the reader's call, made with both in
+// hand. Every reply says whether its notes cover the question (Verdict).
 package retrieve
 
 import (
