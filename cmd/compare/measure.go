@@ -283,7 +283,7 @@ func fromEval(qs []question, ev evalReport) ([]scores, error) {
 			return nil, fmt.Errorf("omh eval did not answer question %s", q.ID)
 		}
 		e := ev.Questions[i]
-		out = append(out, scores{ID: q.ID, Rank: e.Rank, Hit1: hit1(e.Rank), NDCG10: e.NDCG10, Recall5: e.Recall5, MRR10: e.MRR10})
+		out = append(out, scores{ID: q.ID, Rank: e.Rank, Hit1: hit1(e.Rank), Recall1: e.Recall1, NDCG10: e.NDCG10, Recall5: e.Recall5, MRR10: e.MRR10})
 	}
 	return out, nil
 }

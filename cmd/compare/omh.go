@@ -130,6 +130,7 @@ type evalReport struct {
 		ID           string  `json:"id"`
 		Negative     bool    `json:"negative"`
 		Rank         int     `json:"rank"`
+		Recall1      float64 `json:"recall_1"`
 		Recall5      float64 `json:"recall_5"`
 		MRR10        float64 `json:"mrr_10"`
 		NDCG10       float64 `json:"ndcg_10"`

@@ -53,7 +53,7 @@ func printSet(w io.Writer, r setResult, verbose, first bool) {
 	if r.NotesOmh != r.NotesFTS {
 		fmt.Fprintf(w, "  WARNING: omh and FTS5 hold different numbers of notes\n")
 	}
-	fmt.Fprintf(w, "  %-22s %7s %8s %7s %7s %7s %11s %14s\n", "ranker", "hit@1", "nDCG@10", "R@5", "R@100", "MRR@10", "process ms", "in-process ms")
+	fmt.Fprintf(w, "  %-22s %7s %7s %8s %7s %7s %7s %11s %14s\n", "ranker", "hit@1", "R@1", "nDCG@10", "R@5", "R@100", "MRR@10", "process ms", "in-process ms")
 	for _, x := range r.Rankers {
 		name := x.Name
 		switch {
@@ -70,7 +70,7 @@ func printSet(w io.Writer, r setResult, verbose, first bool) {
 			inproc = fmt.Sprintf("%.2f", x.InProcessMS)
 		}
 		t := x.Totals
-		fmt.Fprintf(w, "  %-22s %7.3f %8.3f %7.3f %s %7.3f %11s %14s\n", name, t.Hit1, t.NDCG10, t.Recall5, fmtOpt(t.Recall100, 7), t.MRR10, proc, inproc)
+		fmt.Fprintf(w, "  %-22s %7.3f %7.3f %8.3f %7.3f %s %7.3f %11s %14s\n", name, t.Hit1, t.Recall1, t.NDCG10, t.Recall5, fmtOpt(t.Recall100, 7), t.MRR10, proc, inproc)
 	}
 	printMoves(w, "default vs fts5", r.VsFTS, verbose)
 	printMoves(w, "default vs baseline", r.VsBaseline, verbose)
