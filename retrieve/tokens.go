@@ -40,10 +40,19 @@ const maxTermBytes = 96
 func EachToken(text string, fn func(start, end int, term string)) {
 	start, cjk := -1, false
 	for i := 0; i < len(text); {
-		r, size := utf8.DecodeRuneInString(text[i:])
-		inWord := r != utf8.RuneError && (unicode.IsLetter(r) || unicode.IsMark(r) || unicode.IsDigit(r))
-		// A mark belongs to the character before it, whatever its script.
-		isCJK := inWord && (unicode.IsMark(r) && start >= 0 && cjk || isUnspaced(r))
+		var inWord, isCJK bool
+		size := 1
+		if c := text[i]; c < utf8.RuneSelf {
+			// Most text is ASCII: no table lookups for it.
+			inWord = 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9'
+		} else {
+			var r rune
+			r, size = utf8.DecodeRuneInString(text[i:])
+			mark := unicode.IsMark(r)
+			inWord = r != utf8.RuneError && (unicode.IsLetter(r) || mark || unicode.IsDigit(r))
+			// A mark belongs to the character before it, whatever its script.
+			isCJK = inWord && (mark && start >= 0 && cjk || isUnspaced(r))
+		}
 		if start >= 0 && (!inWord || isCJK != cjk) {
 			emitRun(text, start, i, cjk, fn)
 			start = -1
@@ -102,15 +111,19 @@ func emitRun(text string, start, end int, cjk bool, fn func(start, end int, term
 // are kept: an Indic vowel sign is part of its letter.
 // A word that folds to ASCII letters is stemmed like an English one.
 func Term(word string) string {
-	if !isASCII(word) {
+	ascii, letters := scan(word)
+	switch {
+	case !ascii:
 		if folded := fold(word); folded != "" {
 			word = folded // a lone Arabic tatweel folds to nothing: keep it
 		}
-	} else {
+		if _, letters = scan(word); letters {
+			word = stem(word)
+		}
+	case letters:
+		word = stem(strings.ToLower(word))
+	default:
 		word = strings.ToLower(word)
-	}
-	if asciiLetters(word) {
-		word = stem(word)
 	}
 	if len(word) > maxTermBytes {
 		cut := maxTermBytes
@@ -149,23 +162,19 @@ func fold(word string) string {
 	return norm.NFC.String(b.String())
 }
 
-func isASCII(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if s[i] >= utf8.RuneSelf {
-			return false
-		}
-	}
-	return true
-}
-
-func asciiLetters(s string) bool {
+// scan reports whether s is all ASCII, and whether it is all ASCII letters.
+func scan(s string) (ascii, letters bool) {
+	ascii, letters = true, s != ""
 	for i := 0; i < len(s); i++ {
 		c := s[i]
+		if c >= utf8.RuneSelf {
+			return false, false
+		}
 		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z') {
-			return false
+			letters = false
 		}
 	}
-	return s != ""
+	return ascii, letters
 }
 
 // Terms returns the distinct terms of text in order of first appearance.
