@@ -16,7 +16,7 @@ import (
 
 // Fragment recall: does a piece of a note's body, asked as a question, find
 // that note? It measures what the tokenizer makes of each script. For every
-// language below, fragmentsPerLanguage notes of the multilingual help vault
+// language below, 20 notes (-fragment-count) of the multilingual help vault
 // are drawn with a fixed seed, and from each a fragment of its body's prose:
 // 8 to 20 characters in the scripts written without spaces between words,
 // 4 to 6 words in the others. A fragment must not be part of the note's
@@ -24,9 +24,8 @@ import (
 // fragment is asked with `omh find --json --roots 5`.
 
 const (
-	fragmentsPerLanguage = 20
-	fragmentSeed         = 16 // the issue that asked for the measure
-	fragmentVault        = "obsidian-help-all"
+	fragmentSeed  = 16 // the issue that asked for the measure
+	fragmentVault = "obsidian-help-all"
 )
 
 // fragmentLanguage is a language folder of the vault and how its fragments
@@ -90,9 +89,9 @@ func runFragments(o options, t tools) ([]fragmentResult, error) {
 	rng := rand.New(rand.NewPCG(fragmentSeed, fragmentSeed))
 	var out []fragmentResult
 	fmt.Printf("\nfragment recall · %s · seed %d · %d fragments per language · omh find --json --roots 5\n",
-		fragmentVault, fragmentSeed, fragmentsPerLanguage)
+		fragmentVault, fragmentSeed, o.fragmentCount)
 	for _, lang := range fragmentLanguages {
-		frags := drawFragments(rng, lang, notes)
+		frags := drawFragments(rng, lang, notes, o.fragmentCount)
 		r := fragmentResult{Language: lang.dir, Asked: len(frags)}
 		for _, f := range frags {
 			keys, _, err := omhRanked(t.omh, p.vault, rankDefault, question{ID: f.Key, Question: f.Text}, 5)
@@ -146,7 +145,7 @@ func vaultNotes(vault string) ([]vaultNote, error) {
 
 // drawFragments draws fragments from distinct notes of one language until
 // it has enough or has tried every note.
-func drawFragments(rng *rand.Rand, lang fragmentLanguage, notes []vaultNote) []fragment {
+func drawFragments(rng *rand.Rand, lang fragmentLanguage, notes []vaultNote, count int) []fragment {
 	var mine []int
 	for i, n := range notes {
 		if strings.HasPrefix(n.key, lang.dir+"/") {
@@ -155,7 +154,7 @@ func drawFragments(rng *rand.Rand, lang fragmentLanguage, notes []vaultNote) []f
 	}
 	var out []fragment
 	for _, i := range rng.Perm(len(mine)) {
-		if len(out) == fragmentsPerLanguage {
+		if len(out) == count {
 			break
 		}
 		n := notes[mine[i]]

@@ -53,6 +53,7 @@ type options struct {
 	verbose          bool
 	fast             bool
 	fragments        bool
+	fragmentCount    int
 	keywords         bool
 	freshCache       bool
 	check, writeBase string
@@ -78,6 +79,7 @@ func main() {
 	flag.BoolVar(&o.verbose, "v", false, "list the ids of questions gained and lost")
 	flag.BoolVar(&o.fast, "fast", false, "take omh's figures from one omh eval per ranker instead of one omh find per question:\nminutes faster, the same nDCG@10, R@5 and MRR@10, but no Recall@100 for omh and no cross-check")
 	flag.BoolVar(&o.fragments, "fragments", false, "measure fragment recall on "+fragmentVault+" per language instead of the data sets:\nwhether a piece of a note's body, asked as a question, finds that note in the top 5")
+	flag.IntVar(&o.fragmentCount, "fragment-count", 20, "with -fragments: notes drawn per language (fewer when a language has fewer notes with a unique fragment)")
 	flag.BoolVar(&o.keywords, "keywords", false, "also ask every answerable question without its function words (one omh find each) and count\nthe questions whose whole sentence ranks the expected note worse than its keywords do")
 	flag.BoolVar(&o.freshCache, "fresh-cache", false, "delete each vault's omh cache (.git/omh) first, so that no cache an older binary wrote is measured")
 	flag.StringVar(&o.check, "check", "", "baseline file: exit 1 when a figure of the default ranker dropped by more than one question's worth")
@@ -87,7 +89,7 @@ func main() {
 		flag.PrintDefaults()
 	}
 	flag.Parse()
-	if flag.NArg() > 0 || (o.split != "tune" && o.split != "report" && o.split != "all") || o.limit < 0 || o.latency < 0 || o.jobs < 1 {
+	if flag.NArg() > 0 || (o.split != "tune" && o.split != "report" && o.split != "all") || o.limit < 0 || o.latency < 0 || o.jobs < 1 || o.fragmentCount < 1 {
 		flag.Usage()
 		os.Exit(exitUsage)
 	}
