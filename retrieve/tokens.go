@@ -71,7 +71,13 @@ func EachToken(text string, fn func(start, end int, term string)) {
 // is cut into character pairs: Han, Hiragana, Katakana (with its prolonged
 // sound mark, which Unicode counts as common to both kana) and Hangul.
 func isUnspaced(r rune) bool {
-	return r >= 0x1100 && (unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana, unicode.Hangul) || r == 'ー' || r == 'ｰ')
+	switch {
+	case r < 0x1100:
+		return false
+	case 0x3041 <= r && r <= 0x30FF, 0x4E00 <= r && r <= 0x9FFF, 0xAC00 <= r && r <= 0xD7A3:
+		return true // the common blocks, without a table search
+	}
+	return unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana, unicode.Hangul) || r == 'ｰ'
 }
 
 // emitRun yields a word, or a CJK run's character pairs.
@@ -83,7 +89,8 @@ func emitRun(text string, start, end int, cjk bool, fn func(start, end int, term
 	// Character starts: a character is a letter and the marks after it, or
 	// a Hangul syllable spelled out as jamo (text in NFD): its vowel and
 	// final consonant continue it.
-	var starts []int
+	var room [64]int
+	starts := room[:0]
 	for i := start; i < end; {
 		r, size := utf8.DecodeRuneInString(text[i:])
 		if !unicode.IsMark(r) && !(0x1160 <= r && r <= 0x11FF) || len(starts) == 0 {
@@ -113,6 +120,8 @@ func emitRun(text string, start, end int, cjk bool, fn func(start, end int, term
 func Term(word string) string {
 	ascii, letters := scan(word)
 	switch {
+	case !ascii && plainPair(word):
+		// Nothing to fold; a CJK run yields one such pair per character.
 	case !ascii:
 		if folded := fold(word); folded != "" {
 			word = folded // a lone Arabic tatweel folds to nothing: keep it
@@ -135,31 +144,179 @@ func Term(word string) string {
 	return word
 }
 
-// foldLetters are the case and letter foldings that neither lower-casing
-// nor decomposition gives.
-var foldLetters = strings.NewReplacer("ß", "ss", "ς", "σ", "ł", "l", "ø", "o", "đ", "d", "ı", "i", "æ", "ae", "œ", "oe")
+// plainPair reports whether w is made only of kana, Hangul syllables and
+// unified Han ideographs, which have no case, no compatibility forms and
+// no marks: what fold would return unchanged.
+func plainPair(w string) bool {
+	for _, r := range w {
+		switch {
+		case 0x3041 <= r && r <= 0x3096, 0x30A1 <= r && r <= 0x30FA, r == 'ー',
+			0x3400 <= r && r <= 0x4DBF, 0x4E00 <= r && r <= 0x9FFF, 0xAC00 <= r && r <= 0xD7A3:
+		default:
+			return false
+		}
+	}
+	return true
+}
 
 // foldedScripts lose their combining marks in Term: accents on alphabets,
 // and the optional vowel points of Arabic and Hebrew, which most text and
 // most questions leave out.
 var foldedScripts = []*unicode.RangeTable{unicode.Latin, unicode.Greek, unicode.Cyrillic, unicode.Arabic, unicode.Hebrew}
 
-// fold applies Term's folding to a word that is not all ASCII.
+// foldRune maps a lower-case letter to what Term makes of it, where that
+// differs: the letter without its marks for the precomposed letters of the
+// folded scripts (é, ё, ά, أ), and the foldings decomposition does not give
+// (ß as ss, final sigma as sigma, ł, ø, đ, dotless ı, æ, œ).
+var foldRune = func() map[rune]string {
+	m := map[rune]string{'ß': "ss", 'ς': "σ", 'ł': "l", 'ø': "o", 'đ': "d", 'ı': "i", 'æ': "ae", 'œ': "oe"}
+	for _, block := range [][2]rune{{0x00C0, 0x024F}, {0x0370, 0x06FF}, {0x1E00, 0x1FFF}} {
+		for r := block[0]; r <= block[1]; r++ {
+			if !unicode.IsLetter(r) || unicode.IsUpper(r) || unicode.IsTitle(r) || !unicode.In(r, foldedScripts...) {
+				continue
+			}
+			var base []rune
+			for _, d := range norm.NFD.String(string(r)) {
+				if !unicode.Is(unicode.Mn, d) {
+					base = append(base, d)
+				}
+			}
+			if b := string(base); b != string(r) && b != "" {
+				if _, set := m[r]; !set {
+					m[r] = b
+				}
+			}
+		}
+	}
+	return m
+}()
+
+// What fold needs to know of a rune below classified, looked up in one
+// step: the alphabets, Arabic and Hebrew all lie there.
+const (
+	classified = 0x2000
+	mapped     = 1 << iota // foldRune has it
+	nonspacing             // a nonspacing mark
+	ofFolded               // a letter of a folded script
+	// stable: compatibility normalisation leaves it as it is wherever it
+	// stands, normal and never composed with its neighbours.
+	stable
+	// plain: fold leaves it as it is, being stable, lower case (or
+	// caseless), not mapped and no mark.
+	plain
+)
+
+var runeClass = func() (c [classified]uint8) {
+	for r := rune(0); r < classified; r++ {
+		if _, ok := foldRune[r]; ok {
+			c[r] |= mapped
+		}
+		if unicode.Is(unicode.Mn, r) {
+			c[r] |= nonspacing
+		}
+		if unicode.In(r, foldedScripts...) {
+			c[r] |= ofFolded
+		}
+		p := norm.NFKC.PropertiesString(string(r))
+		if p.BoundaryBefore() && p.BoundaryAfter() && norm.NFKC.IsNormalString(string(r)) {
+			c[r] |= stable
+		}
+		if c[r]&stable != 0 && c[r]&(mapped|nonspacing) == 0 && r != 'ـ' && unicode.ToLower(r) == r && !unicode.IsMark(r) {
+			c[r] |= plain
+		}
+	}
+	return c
+}()
+
+func classOf(r rune) uint8 {
+	if r < classified {
+		return runeClass[r]
+	}
+	var c uint8
+	if _, ok := foldRune[r]; ok {
+		c |= mapped
+	}
+	if unicode.Is(unicode.Mn, r) {
+		c |= nonspacing
+	}
+	if unicode.In(r, foldedScripts...) {
+		c |= ofFolded
+	}
+	return c
+}
+
+// plainWord reports whether fold would return word as it is: most words
+// of Arabic, Hebrew and lower-case Cyrillic or Greek text without accents,
+// checked in one pass over a table.
+func plainWord(word string) bool {
+	return allOf(word, plain)
+}
+
+// allOf reports whether every rune of word is below classified and has
+// the class bit.
+func allOf(word string, bit uint8) bool {
+	for _, r := range word {
+		if r >= classified || runeClass[r]&bit == 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// fold applies Term's folding to a word that is not all ASCII: it
+// unifies compatibility forms, lowers the case, maps letters by foldRune
+// and drops the marks of folded scripts and the Arabic tatweel. A word
+// with nothing to fold comes back as it came, without a copy.
 func fold(word string) string {
-	w := foldLetters.Replace(strings.ToLower(norm.NFKC.String(word)))
+	if plainWord(word) {
+		return word
+	}
+	return foldEach(word)
+}
+
+// foldEach is fold without the plain-word shortcut.
+func foldEach(word string) string {
+	w := word
+	if !allOf(w, stable) {
+		w = norm.NFKC.String(w)
+	}
+	w = strings.ToLower(w)
 	var b strings.Builder
-	b.Grow(len(w))
-	var base rune
-	for _, r := range norm.NFD.String(w) {
-		if r == 'ـ' || unicode.Is(unicode.Mn, r) && unicode.In(base, foldedScripts...) {
+	copied, baseFolded := false, false
+	for i, r := range w {
+		out, keep := "", true
+		if r >= 0xC0 {
+			c := classOf(r)
+			switch {
+			case r == 'ـ' || c&nonspacing != 0 && baseFolded:
+				keep = false
+			case c&mapped != 0:
+				out, keep = foldRune[r], false
+			}
+			if c&nonspacing == 0 {
+				baseFolded = c&ofFolded != 0
+			}
+		} else {
+			baseFolded = r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z'
+		}
+		if keep && !copied {
 			continue
 		}
-		if !unicode.IsMark(r) {
-			base = r
+		if !copied {
+			b.Grow(len(w))
+			b.WriteString(w[:i])
+			copied = true
 		}
-		b.WriteRune(r)
+		if keep {
+			b.WriteRune(r)
+		} else {
+			b.WriteString(out)
+		}
 	}
-	return norm.NFC.String(b.String())
+	if !copied {
+		return w
+	}
+	return b.String()
 }
 
 // scan reports whether s is all ASCII, and whether it is all ASCII letters.

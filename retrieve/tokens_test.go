@@ -4,6 +4,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"golang.org/x/text/unicode/norm"
 )
 
 // Inflections of one verb must meet on one term, or a question worded
@@ -184,6 +186,45 @@ func TestWrittenFormsOfAWordMeet(t *testing.T) {
 	for _, pair := range [][2]string{{"কি", "ক"}, {"peña", "pea"}, {"δύο", "δο"}} {
 		if Term(pair[0]) == Term(pair[1]) {
 			t.Errorf("%q and %q collapsed onto %q", pair[0], pair[1], Term(pair[0]))
+		}
+	}
+}
+
+// plainPair lets a CJK pair skip folding: that must lose nothing, so every
+// character it admits is one fold leaves as it is.
+func TestPlainPairsAreThoseFoldLeavesAlone(t *testing.T) {
+	for r := rune(0x3000); r <= 0xD7FF; r++ {
+		w := string(r) + string(r)
+		if plainPair(w) && fold(w) != w {
+			t.Errorf("%U is plain, but fold makes %q of it", r, fold(w))
+		}
+	}
+}
+
+// The plain-word shortcut loses nothing: every character it lets through
+// is one folding leaves as it is, alone or beside a plain letter, and a
+// capital anywhere in the word sends it the long way.
+func TestPlainWordsAreThoseFoldLeavesAlone(t *testing.T) {
+	for r := rune(0); r < classified; r++ {
+		for _, w := range []string{string(r), "a" + string(r), string(r) + "я"} {
+			if plainWord(w) && foldEach(w) != w {
+				t.Errorf("%U: %q is plain, but folding makes %q of it", r, w, foldEach(w))
+			}
+		}
+	}
+	if Term("Aзбука") != Term("aзбука") {
+		t.Errorf("a capital Latin letter in a Cyrillic word was not lowered: %q", Term("Aзбука"))
+	}
+}
+
+// Normalisation is skipped for words of stable characters only: that must
+// change nothing, for a character alone or beside a letter.
+func TestStableWordsAreThoseNormalisationLeavesAlone(t *testing.T) {
+	for r := rune(0); r < classified; r++ {
+		for _, w := range []string{string(r), "a" + string(r), string(r) + "я", "é" + string(r)} {
+			if allOf(w, stable) && norm.NFKC.String(w) != w {
+				t.Errorf("%U: %q is stable, but normalisation makes %q of it", r, w, norm.NFKC.String(w))
+			}
 		}
 	}
 }
