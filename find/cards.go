@@ -285,8 +285,9 @@ func matchedWords(terms []retrieve.QueryTerm, matched []string) (held, lacked []
 	for _, m := range matched {
 		has[m] = true
 	}
+	counts := meaningful(terms)
 	for _, t := range terms {
-		if isFunctionWord(t.Term) {
+		if !counts[t.Term] {
 			continue
 		}
 		if has[t.Term] {
@@ -340,6 +341,9 @@ func (r Reply) Text() string {
 		return retrieve.RenderTree(res, r.Commit)
 	}
 	var b strings.Builder
+	if line := retrieve.VerdictLine(res); line != "" {
+		b.WriteString(line + "\n\n")
+	}
 	for i, c := range r.Cards {
 		h := c.Hit
 		if h.Depth == 1 {

@@ -36,8 +36,8 @@ func answer(n int) (retrieve.Result, fakeStore) {
 		Count:    100,
 		Terms: []retrieve.QueryTerm{
 			{Term: retrieve.Term("why"), Word: "why", DF: 90},
-			{Term: retrieve.Term("quokka"), Word: "quokka", DF: 2},
-			{Term: retrieve.Term("lantern"), Word: "lantern", DF: 3},
+			{Term: retrieve.Term("quokka"), Word: "quokka", DF: 2, Meaningful: true},
+			{Term: retrieve.Term("lantern"), Word: "lantern", DF: 3, Meaningful: true},
 		},
 	}
 	store := fakeStore{content: map[uint32]string{}, detail: map[uint32]Detail{}}
@@ -85,9 +85,11 @@ func TestCardsCarryPassagesMatchedWordsAndProvenance(t *testing.T) {
 // The matched line counts the words that carry meaning and names those
 // missing.
 func TestTheMatchedLineCountsWordsThatCarryMeaning(t *testing.T) {
+	// As the ranker marks them: "why", "does" and "me" are English
+	// function words.
 	terms := []retrieve.QueryTerm{{Term: retrieve.Term("why"), Word: "why"}, {Term: retrieve.Term("does"), Word: "does"},
-		{Term: retrieve.Term("sync"), Word: "sync"}, {Term: retrieve.Term("forget"), Word: "forget"}, {Term: retrieve.Term("me"), Word: "me"},
-		{Term: retrieve.Term("password"), Word: "password"}}
+		{Term: retrieve.Term("sync"), Word: "sync", Meaningful: true}, {Term: retrieve.Term("forget"), Word: "forget", Meaningful: true},
+		{Term: retrieve.Term("me"), Word: "me"}, {Term: retrieve.Term("password"), Word: "password", Meaningful: true}}
 	held, lacked := matchedWords(terms, []string{retrieve.Term("sync"), retrieve.Term("password"), retrieve.Term("me")})
 	if !reflect.DeepEqual(held, []string{"sync", "password"}) || !reflect.DeepEqual(lacked, []string{"forget"}) {
 		t.Errorf("held %v lacked %v", held, lacked)
@@ -296,5 +298,24 @@ func TestCompactCardsCountWhatTheyLeaveOut(t *testing.T) {
 		if h.Depth == 0 && (len(h.Links) != 1 || len(h.In) != 2) {
 			t.Errorf("JSON of %s lost links: %+v %+v", h.Key, h.Links, h.In)
 		}
+	}
+}
+
+// Cards open with the same verdict line as the tree when the notes do not
+// answer the question, and it counts against the size aim.
+func TestCardsOpenWithTheVerdictLine(t *testing.T) {
+	res, store := answer(2)
+	res.Verdict, res.Uncovered = retrieve.Weak, []string{"lantern"}
+	reply, err := Build(res, "abc", store, DefaultMaxChars, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := reply.Text()
+	if want := retrieve.VerdictLine(res) + "\n\nnote-0  "; !strings.HasPrefix(text, want) {
+		t.Errorf("want the reply to open with %q:\n%s", want, text)
+	}
+	res.Verdict, res.Uncovered = retrieve.Answered, nil
+	if answered, _ := Build(res, "abc", store, DefaultMaxChars, nil); !strings.HasPrefix(answered.Text(), "note-0  ") {
+		t.Errorf("an answered reply opens with its first card:\n%s", answered.Text())
 	}
 }

@@ -63,8 +63,9 @@ type question struct {
 // n notes of the store; function words weigh nothing.
 func newQuestion(res retrieve.Result) question {
 	q := question{index: map[string]int{}}
+	counts := meaningful(res.Terms)
 	for _, t := range res.Terms {
-		if t.DF == 0 || isFunctionWord(t.Term) {
+		if t.DF == 0 || !counts[t.Term] {
 			continue
 		}
 		q.index[t.Term] = len(q.terms)

@@ -30,9 +30,28 @@ const (
 // Sentences printed instead of notes. ParseTree accepts exactly these.
 const (
 	emptyStoreSentence = "The store has no notes yet, so there is nothing to search."
-	noMatchPrefix      = "No note contains any word of "
+	noMatchPrefix      = "No note contains any meaningful word of "
 	noMatchSuffix      = "; the store holds nothing on this yet."
 )
+
+// The line printed above the notes when the verdict is not answered.
+const (
+	uncoveredPrefix = "no note covers "
+	commonPrefix    = "only common words in "
+	closestSuffix   = "; closest matches below"
+)
+
+// VerdictLine is the line an answer opens with when its notes do not
+// answer the question (see Verdict), or "" when they do.
+func VerdictLine(r Result) string {
+	switch {
+	case len(r.Hits) == 0 || r.Verdict == Answered || r.Verdict == "":
+		return ""
+	case r.Verdict == Weak:
+		return uncoveredPrefix + "`" + strings.Join(r.Uncovered, " ") + "`" + closestSuffix
+	}
+	return commonPrefix + quoteQuestion(r.Question) + closestSuffix
+}
 
 // CommitLabel is how an answer names the commit it was computed at.
 func CommitLabel(commit string) string {
@@ -50,6 +69,9 @@ func RenderTree(r Result, commit string) string {
 		b.WriteString(emptyStoreSentence + "\n")
 	case len(r.Hits) == 0 && r.Omitted == 0:
 		b.WriteString(noMatchPrefix + quoteQuestion(r.Question) + noMatchSuffix + "\n")
+	}
+	if line := VerdictLine(r); line != "" {
+		b.WriteString(line + "\n")
 	}
 	labels := make([]string, len(r.Hits))
 	column := 0
@@ -159,10 +181,15 @@ type TreeNote struct {
 
 // Tree is a rendered answer read back.
 type Tree struct {
-	Notes   []TreeNote
-	Omitted int
-	Commit  string     // "" for "no commits"
-	AsOf    vault.Date // the day a past moment was asked for; "" for now
+	// Verdict is Weak or NoMatch when the answer opens with a verdict line,
+	// else "" (the notes answer the question, or there are none).
+	Verdict Verdict
+	// Uncovered are the words a Weak verdict line names.
+	Uncovered []string
+	Notes     []TreeNote
+	Omitted   int
+	Commit    string     // "" for "no commits"
+	AsOf      vault.Date // the day a past moment was asked for; "" for now
 }
 
 // ParseTree reads RenderTree's output back. It is strict and total: a line
@@ -194,6 +221,14 @@ func ParseTree(s string) (Tree, error) {
 		case line == emptyStoreSentence, strings.HasPrefix(line, noMatchPrefix) && strings.HasSuffix(line, noMatchSuffix):
 			if i != 0 || len(lines) != 2 {
 				return t, fmt.Errorf("line %d: %q must be the whole answer", i+1, line)
+			}
+		case i == 0 && strings.HasSuffix(line, closestSuffix) && (strings.HasPrefix(line, uncoveredPrefix) || strings.HasPrefix(line, commonPrefix)):
+			if len(lines) < 3 {
+				return t, fmt.Errorf("line 1: %q stands above no note", line)
+			}
+			t.Verdict = NoMatch
+			if words, ok := strings.CutPrefix(strings.TrimSuffix(line, closestSuffix), uncoveredPrefix); ok {
+				t.Verdict, t.Uncovered = Weak, strings.Fields(strings.Trim(words, "`"))
 			}
 		case strings.HasPrefix(line, omittedPrefix):
 			n, err := parseOmitted(line)

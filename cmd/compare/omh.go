@@ -130,11 +130,13 @@ type evalReport struct {
 		ID           string  `json:"id"`
 		Negative     bool    `json:"negative"`
 		Rank         int     `json:"rank"`
+		Recall1      float64 `json:"recall_1"`
 		Recall5      float64 `json:"recall_5"`
 		MRR10        float64 `json:"mrr_10"`
 		NDCG10       float64 `json:"ndcg_10"`
 		HasAnswer    bool    `json:"has_answer"`
 		AnswerOnCard bool    `json:"answer_on_card"`
+		Verdict      string  `json:"verdict"`
 	} `json:"questions"`
 	Total struct {
 		Answerable   int     `json:"answerable"`

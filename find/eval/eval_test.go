@@ -178,3 +178,43 @@ func TestAKeyInBothLayersCountsOnce(t *testing.T) {
 		t.Errorf("%+v", m)
 	}
 }
+
+// Hit@1 gives full credit when the first note is one of several right
+// ones, where Recall@1 gives a share.
+func TestHitAtOneCountsTheFirstNoteWhole(t *testing.T) {
+	g := Gold{ID: "h", Question: "q", Expect: []string{"a", "b"}}
+	q := Score(g, Answer{Ranked: []string{"b", "x", "a"}, Reply: reply("", "b", "x", "a")})
+	if !q.Hit1 || q.Recall1 != 0.5 {
+		t.Errorf("hit@1 %v, R@1 %v", q.Hit1, q.Recall1)
+	}
+	miss := Score(g, Answer{Ranked: []string{"x", "a"}, Reply: reply("", "x", "a")})
+	if miss.Hit1 {
+		t.Error("a wrong first note scored a hit")
+	}
+	if tot := Total([]Question{q, miss}); !near(tot.Hit1, 0.5) {
+		t.Errorf("total hit@1 %v", tot.Hit1)
+	}
+}
+
+// The verdict's accuracy: the share of negatives it doubted (weak or
+// none), and the share of answerable questions it wrongly doubted.
+func TestTheVerdictIsScoredOnBothKindsOfQuestion(t *testing.T) {
+	withVerdict := func(v retrieve.Verdict) find.Reply {
+		r := reply("", "x")
+		r.Result.Verdict = v
+		return r
+	}
+	qs := []Question{
+		Score(Gold{ID: "n1", Question: "q", Negative: true}, Answer{Reply: withVerdict(retrieve.Weak)}),
+		Score(Gold{ID: "n2", Question: "q", Negative: true}, Answer{Reply: withVerdict(retrieve.NoMatch)}),
+		Score(Gold{ID: "n3", Question: "q", Negative: true}, Answer{Reply: withVerdict(retrieve.Answered)}),
+		Score(Gold{ID: "a1", Question: "q", Expect: []string{"x"}}, Answer{Ranked: []string{"x"}, Reply: withVerdict(retrieve.Answered)}),
+		Score(Gold{ID: "a2", Question: "q", Expect: []string{"x"}}, Answer{Ranked: []string{"x"}, Reply: withVerdict(retrieve.Weak)}),
+		Score(Gold{ID: "a3", Question: "q", Expect: []string{"x"}}, Answer{Ranked: []string{"x"}, Reply: withVerdict(retrieve.Answered)}),
+		Score(Gold{ID: "a4", Question: "q", Expect: []string{"x"}}, Answer{Ranked: []string{"x"}, Reply: withVerdict(retrieve.Answered)}),
+	}
+	tot := Total(qs)
+	if !near(tot.NegativesDoubted, 2.0/3) || !near(tot.AnswerableDoubted, 0.25) {
+		t.Errorf("negatives doubted %v, answerable doubted %v", tot.NegativesDoubted, tot.AnswerableDoubted)
+	}
+}
