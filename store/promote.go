@@ -34,7 +34,7 @@ func (s *Store) Promote(keys []string) (Promoted, error) {
 		if err != nil {
 			return err
 		}
-		cfg, err := vault.LoadConfig(s.Repo.Root)
+		cfg, err := s.config()
 		if err != nil {
 			return err
 		}

@@ -21,6 +21,14 @@ type fx struct {
 // that link to each other, so that no fixture is an orphan by accident.
 func lintStore(t *testing.T, notes ...fx) []Finding {
 	t.Helper()
+	return lintStoreWith(t, LintOptions{}, notes...)
+}
+
+// strict lints as --strict does: every rule in every note.
+var strict = LintOptions{Strict: true}
+
+func lintStoreWith(t *testing.T, opt LintOptions, notes ...fx) []Finding {
+	t.Helper()
 	notes = append([]fx{{key: "a", content: "# A\n\nSee [[b]].\n"}, {key: "b", content: "# B\n\nSee [[a]].\n"}}, notes...)
 	var ln []LintNote
 	for _, n := range notes {
@@ -35,7 +43,7 @@ func lintStore(t *testing.T, notes ...fx) []Finding {
 		}
 		ln = append(ln, l)
 	}
-	findings, err := Lint(ln, LintOptions{})
+	findings, err := Lint(ln, opt)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -175,14 +183,14 @@ func TestLintRuleUnknownVerb(t *testing.T) {
 	for word, fix := range map[string]string{
 		"supercedes": `"supersedes"`, "resolved": `"resolves"`, "cite": `"cites"`, "derived_from": "", "caused_by": "", "Resolves": "lower case",
 	} {
-		f := lintStore(t, fx{key: "c", content: "# C\n\n- " + word + " [[a]]\n"})
+		f := lintStoreWith(t, strict, fx{key: "c", content: "# C\n\n- " + word + " [[a]]\n"})
 		onlyRule(t, f, "unknown-verb", SevError)
 		if !strings.Contains(f[0].Fix, fix) || f[0].Line != 3 {
 			t.Errorf("%s: %+v", word, f[0])
 		}
 	}
 	for _, word := range []string{"see", "times", "and", "also"} {
-		if f := lintStore(t, fx{key: "c", content: "# C\n\n- " + word + " [[a]]\n"}); len(f) > 0 {
+		if f := lintStoreWith(t, strict, fx{key: "c", content: "# C\n\n- " + word + " [[a]]\n"}); len(f) > 0 {
 			t.Errorf("%s: %+v", word, f)
 		}
 	}
@@ -197,13 +205,13 @@ func TestLintRuleVerbType(t *testing.T) {
 		"rejects from a non-decision": {{key: "c", content: "---\ntype: topic\n---\n# C\n\n- rejects [[a]]\n"}},
 		"attaches a non-blob":         {{key: "c", content: "# C\n\n- attaches [[a]]\n"}},
 	} {
-		t.Run(name, func(t *testing.T) { onlyRule(t, lintStore(t, c...), "verb-type", SevError) })
+		t.Run(name, func(t *testing.T) { onlyRule(t, lintStoreWith(t, strict, c...), "verb-type", SevError) })
 	}
 	fine := []fx{
 		{key: "i", content: "---\ntype: issue\n---\n# I\n\n## Problem\n\n[[a]]\n\n## Answers\n"},
 		{key: "c", content: "# C\n\n- resolves [[i]]\n- supersedes [[a]]\n- cites [[b]]\n"},
 	}
-	if f := lintStore(t, fine...); len(f) > 0 {
+	if f := lintStoreWith(t, strict, fine...); len(f) > 0 {
 		t.Errorf("%+v", f)
 	}
 }
@@ -246,7 +254,7 @@ func TestLintRuleLinksOnlyLocal(t *testing.T) {
 }
 
 func TestLintRuleOrphan(t *testing.T) {
-	f := lintStore(t, fx{key: "c", content: "# C\n\nAlone, but [[c]] links to itself.\n"})
+	f := lintStoreWith(t, strict, fx{key: "c", content: "# C\n\nAlone, but [[c]] links to itself.\n"})
 	onlyRule(t, f, "orphan", SevWarning)
 }
 
@@ -291,7 +299,7 @@ func TestLintRulesAreTheTableAndTheTableIsReachable(t *testing.T) {
 		}
 	}
 	private := fx{key: "p", where: "private", content: "# P\n\n[[a]]\n"}
-	findings := lintStore(t,
+	findings := lintStoreWith(t, strict,
 		fx{key: "bad-yaml", content: "---\ntitle: [unclosed\n---\n# C\n\n[[a]]\n"},
 		fx{key: "bad-date", content: "---\nrecorded: 2026-02-30\n---\n# C\n\n[[a]]\n"},
 		fx{key: "dir/mismatch", content: "---\nkey: other\n---\n# C\n\n[[a]]\n"},

@@ -68,36 +68,21 @@ type Resolution struct {
 	Candidates []string // the keys an ambiguous link could mean, sorted
 }
 
-// Resolve finds the key a link from the note `from` reaches. Wiki targets
-// try, in order: the exact key, the key ignoring case, a unique trailing
-// part of a key on a "/" boundary ([[refactoring]] finds
+// Resolve finds the key a link from the note `from` reaches by omh's own
+// rules. Wiki targets try, in order: the exact key, the key ignoring case, a
+// unique trailing part of a key on a "/" boundary ([[refactoring]] finds
 // projects/foam/refactoring, never refactoring-notes), a unique alias.
-// Several keys at the first step that finds any make the link ambiguous:
-// nothing ever resolves to "the first one". Markdown links are paths
-// relative to the linking note's folder ("/" starts at the notes root).
+// Markdown links are paths relative to the linking note's folder ("/"
+// starts at the notes root). A vault written for another tool resolves by
+// its Dialect.
 func Resolve(l Link, from string, names Names) (Resolution, error) {
-	if l.Kind == MarkdownLink {
-		target, ok := markdownTarget(l.Target, from)
-		if !ok {
-			return Resolution{}, nil
-		}
-		return resolveName(target, names, KeyName)
-	}
-	res, err := resolveName(l.Target, names, KeyName, SuffixName, AliasName)
-	if err != nil || res.Key != "" || len(res.Candidates) > 0 || l.Label == "" {
-		return res, err
-	}
-	// Dendron writes [[label|target]], the other way round from Obsidian.
-	// When the first part leads nowhere and the second leads to exactly one
-	// note, the second is what the author meant.
-	alt, err := resolveName(l.Label, names, KeyName, SuffixName, AliasName)
-	if err != nil || alt.Key == "" {
-		return res, err
-	}
-	return alt, nil
+	return Dialect{}.Resolve(l, from, names)
 }
 
-func resolveName(target string, names Names, kinds ...NameKind) (Resolution, error) {
+// resolveName looks target up, trying the kinds of name in order. near, when
+// not "", is a folder whose note wins among several with the same trailing
+// part (Obsidian's rule for notes of one name in several folders).
+func resolveName(target string, names Names, near string, kinds ...NameKind) (Resolution, error) {
 	target = norm.NFC.String(strings.TrimSpace(target))
 	found, err := names.Lookup(nameOf(target))
 	if err != nil || len(found) == 0 {
@@ -116,6 +101,11 @@ func resolveName(target string, names Names, kinds ...NameKind) (Resolution, err
 			}
 		}
 		keys = distinctSorted(keys)
+		if len(keys) > 1 && kind == SuffixName && near != "" {
+			if here := inFolder(keys, near); len(here) == 1 {
+				keys = here
+			}
+		}
 		switch len(keys) {
 		case 0:
 			continue
@@ -126,21 +116,6 @@ func resolveName(target string, names Names, kinds ...NameKind) (Resolution, err
 		}
 	}
 	return Resolution{}, nil
-}
-
-// markdownTarget turns a relative link into the key it names, or false when
-// it climbs out of the notes root.
-func markdownTarget(target, from string) (string, bool) {
-	var p string
-	if strings.HasPrefix(target, "/") {
-		p = path.Clean(strings.TrimPrefix(target, "/"))
-	} else {
-		p = path.Join(path.Dir(from), target)
-	}
-	if p == "." || p == ".." || strings.HasPrefix(p, "../") {
-		return "", false
-	}
-	return p, true
 }
 
 func distinctSorted(keys []string) []string {
@@ -154,20 +129,15 @@ func distinctSorted(keys []string) []string {
 	return out
 }
 
-// LinkNames are the lower-cased names a link's resolution depends on: when
-// a note gains or loses one of these names, the link must be resolved again.
-func LinkNames(l Link, from string) []string {
-	if l.Kind == MarkdownLink {
-		if p, ok := markdownTarget(l.Target, from); ok {
-			return []string{strings.ToLower(p)}
+// inFolder keeps the keys directly inside folder dir ("." for the root).
+func inFolder(keys []string, dir string) []string {
+	var out []string
+	for _, k := range keys {
+		if path.Dir(k) == dir {
+			out = append(out, k)
 		}
-		return nil
 	}
-	names := []string{nameOf(l.Target)}
-	if l.Label != "" {
-		names = append(names, nameOf(l.Label))
-	}
-	return names
+	return out
 }
 
 // nameOf is the form names are compared in: trimmed, NFC, lower-cased.

@@ -39,8 +39,11 @@ func TestLintExitStatusesAndJSON(t *testing.T) {
 	if out := ok(t, r.Dir, "lint"); out != "no problems in 2 notes\n" {
 		t.Errorf("%q", out)
 	}
-	r.Write("lonely.md", "# Lonely\n") // an orphan: a warning
-	rep, res := lintJSON(t, r.Dir)
+	r.Write("lonely.md", "# Lonely\n") // an orphan: a warning, checked when asked for
+	if out := ok(t, r.Dir, "lint"); out != "no problems in 3 notes\n" {
+		t.Errorf("orphans are advice, not checked by default: %q", out)
+	}
+	rep, res := lintJSON(t, r.Dir, "--rule", "orphan")
 	if res.status != 0 || rep.Errors != 0 || rep.Warnings != 1 || rep.Checked != 3 || rep.Findings[0].Rule != "orphan" ||
 		rep.Findings[0].Layer != "local" || rep.Findings[0].Path != "lonely.md" || rep.Findings[0].Fix == "" || rep.Commit == nil {
 		t.Errorf("exit %d %+v", res.status, rep)
@@ -52,7 +55,7 @@ func TestLintExitStatusesAndJSON(t *testing.T) {
 	res = omh(t, r.Dir, "lint")
 	want := "a.md:2: error invalid-date: field \"recorded\" is not a valid date: \"2026-13-01\"\n    fix: write a real date as YYYY-MM-DD, or remove the field\n" +
 		"a.md:6: error dangling-link: [[gone]] reaches no note\n    fix: correct the link, or write the note it names\n"
-	if res.status != exitRefused || !strings.HasPrefix(res.stdout, want) || !strings.HasSuffix(res.stdout, "2 errors and 1 warning in 2 of 3 notes\n") {
+	if res.status != exitRefused || !strings.HasPrefix(res.stdout, want) || !strings.HasSuffix(res.stdout, "invalid-date         1 error in 1 note\ndangling-link        1 error in 1 note\n2 errors and 0 warnings in 1 of 3 notes\n") {
 		t.Errorf("exit %d\n%s", res.status, res.stdout)
 	}
 	// Only the notes asked for are reported; the store still decides what
