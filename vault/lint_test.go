@@ -335,3 +335,83 @@ func TestLintRulesAreTheTableAndTheTableIsReachable(t *testing.T) {
 		t.Errorf("rules reported:\n%q\nrules in the table:\n%q", got, want)
 	}
 }
+
+// By default lint checks what breaks links and search in every note, and
+// omh's own conventions (sections, verbs) only in notes of omh's types: a
+// vault written for another tool is not told to follow them. Orphans and
+// unknown types are advice for --strict or --rule, except a type one edit
+// from omh's, which was meant as one.
+func TestLintChecksOmhsConventionsOnlyInOmhsNotes(t *testing.T) {
+	plain := []fx{
+		{key: "c", content: "# C\n\n- supercedes [[a]]\n"},
+		{key: "lonely", content: "# Lonely\n"},
+		{key: "typed", content: "---\ntype: recipe\n---\n# T\n\n[[a]]\n"},
+	}
+	if f := lintStore(t, plain...); len(f) > 0 {
+		t.Errorf("a plain vault got %+v", f)
+	}
+	var rules []string
+	for _, f := range lintStoreWith(t, strict, plain...) {
+		rules = append(rules, f.Rule+"@"+f.Key)
+	}
+	if want := []string{"unknown-verb@c", "orphan@lonely", "unknown-type@typed"}; !slices.Equal(rules, want) {
+		t.Errorf("--strict: %q, want %q", rules, want)
+	}
+	onlyRule(t, lintStore(t, fx{key: "s", content: "---\ntype: surprise\n---\n# S\n\n[[a]]\n"}), "missing-section", SevError)
+	onlyRule(t, lintStore(t, fx{key: "s", content: "---\ntype: surpise\n---\n# S\n\n[[a]]\n"}), "unknown-type", SevWarning)
+}
+
+// --rule checks only the rules named, in every note; the config's
+// lint.disable never checks a rule; lint.ignore skips links by the name
+// they are written with.
+func TestLintRulesCanBeChosenAndLinksIgnored(t *testing.T) {
+	notes := []fx{
+		{key: "c", content: "---\nrecorded: 2026-02-30\n---\n# C\n\n[[nowhere]] and [[archive/old]] and [[a]]\n"},
+		{key: "lonely", content: "# Lonely\n"},
+	}
+	rulesOf := func(f []Finding) []string {
+		var out []string
+		for _, x := range f {
+			out = append(out, x.Rule)
+		}
+		return out
+	}
+	if got := rulesOf(lintStoreWith(t, LintOptions{Rules: []string{"orphan"}}, notes...)); !slices.Equal(got, []string{"orphan"}) {
+		t.Errorf("--rule orphan: %q", got)
+	}
+	if got := rulesOf(lintStoreWith(t, LintOptions{Disabled: []string{"invalid-date"}}, notes...)); !slices.Equal(got, []string{"dangling-link", "dangling-link"}) {
+		t.Errorf("invalid-date disabled: %q", got)
+	}
+	if got := rulesOf(lintStoreWith(t, LintOptions{IgnoreLinks: []string{"archive/**", "nowhere"}}, notes...)); !slices.Equal(got, []string{"invalid-date"}) {
+		t.Errorf("links ignored: %q", got)
+	}
+	summary := Summarize(lintStoreWith(t, strict, notes...))
+	want := []RuleCount{{Rule: "invalid-date", Errors: 1, Notes: 1}, {Rule: "dangling-link", Errors: 2, Notes: 1}, {Rule: "orphan", Warnings: 1, Notes: 1}}
+	if !slices.Equal(summary, want) {
+		t.Errorf("summary %+v, want %+v", summary, want)
+	}
+}
+
+// A fix names how to write the link so the dialect reaches the note:
+// each candidate of an ambiguous link by its shortest unique name, the
+// note a dangling link likely meant when its name differs only in case,
+// spaces or punctuation. Regression: on obsidian-help the fix for an
+// ambiguous [[Security and privacy]] named only the first folder's note.
+func TestLintFixesNameWhatTheDialectWouldResolve(t *testing.T) {
+	notes := []fx{
+		{key: "Sync/Security and privacy", content: "# S\n\n[[a]]\n"},
+		{key: "Publish/Security and privacy", content: "# P\n\n[[a]]\n"},
+		{key: "Home", content: "# Home\n\n[[Security and privacy]] and [[security-and privacy]] and [[Sync/Security and privacy]] and [[Publish/Security and privacy]]\n"},
+		{key: "Sync/Set up", content: "# Set up\n\n[[Security and privacy]] [[a]]\n"},
+	}
+	f := lintStoreWith(t, LintOptions{Dialect: Dialect{Name: DialectObsidian}}, notes...)
+	if len(f) != 2 || f[0].Rule != "dangling-link" || f[1].Rule != "ambiguous-link" {
+		t.Fatalf("%+v", f)
+	}
+	if !strings.HasPrefix(f[0].Fix, "did you mean [[Publish/Security and privacy]] or [[Sync/Security and privacy]]?") {
+		t.Errorf("dangling: %q", f[0].Fix)
+	}
+	if f[1].Fix != "write [[Publish/Security and privacy]] or [[Sync/Security and privacy]]" {
+		t.Errorf("ambiguous: %q", f[1].Fix)
+	}
+}

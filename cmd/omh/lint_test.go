@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -97,5 +98,36 @@ func TestLintLayeredRulesOnARealStore(t *testing.T) {
 		if f.Rule == "prose-in-list" && f.Line != 12 {
 			t.Errorf("line %d", f.Line)
 		}
+	}
+}
+
+// A vault with many findings gets a first page that fits a screen, then a
+// line per rule with its counts; --rule lists every finding of its rules,
+// and an unknown rule is a usage error naming the rules.
+func TestLintOutputFitsAScreenWithASummaryPerRule(t *testing.T) {
+	r := vaulttest.New(t)
+	var body strings.Builder
+	for i := 0; i < 40; i++ {
+		fmt.Fprintf(&body, "[[gone-%d]]\n", i)
+	}
+	r.Write("a.md", "---\nrecorded: 2026-02-30\n---\n# A\n\n"+body.String())
+	r.Write("b.md", "# B\n\n[[a]] [[also-gone]]\n")
+	r.Commit("2026-01-02T10:00:00Z", "notes")
+	res := omh(t, r.Dir, "lint")
+	lines := strings.Split(strings.TrimSuffix(res.stdout, "\n"), "\n")
+	if res.status != exitRefused || len(lines) > 24 {
+		t.Errorf("exit %d, %d lines:\n%s", res.status, len(lines), res.stdout)
+	}
+	tail := "(4 of 42 findings shown; omh lint --rule ID lists every finding of a rule, --json all of them)\n" +
+		"invalid-date         1 error in 1 note\ndangling-link        41 errors in 2 notes\n42 errors and 0 warnings in 2 of 2 notes\n"
+	if !strings.HasSuffix(res.stdout, tail) {
+		t.Errorf("%s", res.stdout)
+	}
+	res = omh(t, r.Dir, "lint", "--rule", "dangling-link")
+	if got := strings.Count(res.stdout, "error dangling-link"); got != 41 || strings.Contains(res.stdout, "invalid-date:") {
+		t.Errorf("--rule dangling-link listed %d:\n%s", got, res.stdout)
+	}
+	if res := omh(t, r.Dir, "lint", "--rule", "nope"); res.status != exitUsage || !strings.Contains(res.stderr, "dangling-link") {
+		t.Errorf("--rule nope: exit %d %q", res.status, res.stderr)
 	}
 }
