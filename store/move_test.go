@@ -207,7 +207,7 @@ func TestMoveRewritesEveryDendronForm(t *testing.T) {
 		"vault/dendron.faq.md": "# FAQ\n\n- [[Schemas|dendron://dendron.dendron-site/dendron.topic.schema]]\n" +
 			"- [[docs|dendron.topic.schema#shortened-template-syntax]]\n- ![[dendron://dendron.dendron-site/dendron.topic.schema#usage,1:#*]]\n" +
 			"- [[dendron.topic.schema]] and [[#schema|dendron://dendron.dendron-site/dendron.topic.schema#schema]]\n",
-		"vault/tags.schema.md":   "# Tag\n",
+		"vault/tags.schema.md":    "# Tag\n",
 		"vault/dendron.tagged.md": "# Tagged\n\nAbout #schema and [[dendron.faq]].\n",
 	}
 	for p, c := range files {
