@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/omh-notes/omh/find/eval"
 	"github.com/omh-notes/omh/vault"
 	"github.com/omh-notes/omh/vault/vaulttest"
 )
@@ -100,5 +101,25 @@ func TestTheFirstCommandWritesTheConfigOnlyForAnotherToolsVault(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(c.Dir, detectedDefaults)); err != nil {
 		t.Errorf("the look was not remembered: %v", err)
+	}
+}
+
+// Gold questions name the notes they expect by their paths from the
+// repository root, as the vaults' gold files do; under a notes root such
+// as en/ the same note's key has no en/, and eval must still find it.
+func TestEvalFindsExpectedNotesUnderANotesRoot(t *testing.T) {
+	r := vaulttest.New(t)
+	r.Write(".omh/config.yaml", "notes: en\n")
+	r.Write("en/Sync/Walrus tusks.md", "# Walrus tusks\n\nWalruses grow tusks all their lives.\n")
+	r.Write("en/Other.md", "# Other\n\nNothing here.\n")
+	r.Commit("2026-01-02T10:00:00Z", "vault")
+	s, _ := open(t, r.Dir)
+	golds := []eval.Gold{{ID: "a", Question: "walrus tusks", Expect: []string{"en/Sync/Walrus tusks"}, Gains: map[string]float64{"en/Sync/Walrus tusks": 2}}}
+	rep, err := s.Eval(golds, EvalOptions{Split: "all", Roots: 5, MaxChars: 6000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Questions) != 1 || rep.Questions[0].Rank != 1 || rep.Questions[0].NDCG10 != 1 {
+		t.Errorf("%+v", rep.Questions)
 	}
 }
