@@ -485,7 +485,8 @@ func (l *linter) dangles(link Link) bool {
 	if !l.opt.Dialect.IsLink(link, l.n.Key) {
 		return false
 	}
-	if IsAttachment(l.opt.Dialect.Written(link)) {
+	// Dendron names notes with dots: only its markdown links name files.
+	if (l.opt.Dialect.String() != DialectDendron || link.Kind == MarkdownLink) && IsAttachment(l.opt.Dialect.Written(link)) {
 		return false
 	}
 	return link.Kind != MarkdownLink || l.opt.NotANote == nil || !l.opt.NotANote(l.n, link)

@@ -441,3 +441,21 @@ func BenchmarkLint(b *testing.B) {
 		}
 	}
 }
+
+// A link to a picture or another file is no broken link to a note; in
+// Dendron, where names have dots, a wiki link always names a note.
+func TestLintTellsAttachmentsFromNotes(t *testing.T) {
+	notes := []fx{{key: "c", content: "# C\n\n![[diagram.png]] [[ref.pdf]] [d](docs/spec.xlsx) [[config.yml]] [[a]]\n"}}
+	if f := lintStore(t, notes...); len(f) != 0 {
+		t.Errorf("omh: %+v", f)
+	}
+	f := lintStoreWith(t, LintOptions{Dialect: Dialect{Name: DialectDendron}}, notes...)
+	var dangling []string
+	for _, x := range f {
+		dangling = append(dangling, x.Message)
+	}
+	want := []string{"![[diagram.png]] reaches no note", "[[ref.pdf]] reaches no note", "[[config.yml]] reaches no note"}
+	if !slices.Equal(dangling, want) {
+		t.Errorf("dendron: %q, want %q", dangling, want)
+	}
+}
