@@ -68,9 +68,7 @@ func DialectNames() []string {
 func KnownDialect(name string) bool { return slices.Contains(DialectNames(), name) }
 
 // String is the dialect's name.
-func (d Dialect) String() string { return d.name() }
-
-func (d Dialect) name() string {
+func (d Dialect) String() string {
 	if d.Name == "" {
 		return DialectOmh
 	}
@@ -84,16 +82,14 @@ type reading struct {
 	vault string // the vault a dendron://vault/note link names
 	// hasVault: the link named a vault.
 	hasVault bool
-	label    string
-	fragment string
 }
 
 // read says how the dialect reads l, or false when l is no link to a note
 // in this dialect (a hashtag where tags are not pages, [[...]] on a markdown
 // site, a wildcard note reference).
 func (d Dialect) read(l Link) (reading, bool) {
-	r := reading{kind: l.Kind, name: l.Target, label: l.Label, fragment: l.Fragment}
-	switch d.name() {
+	r := reading{kind: l.Kind, name: l.Target}
+	switch d.String() {
 	case DialectMarkdown:
 		if l.Kind != MarkdownLink {
 			return r, false
@@ -104,8 +100,7 @@ func (d Dialect) read(l Link) (reading, bool) {
 			r.name = "tags." + l.Target
 		case l.Kind != MarkdownLink && l.Label != "":
 			// Dendron writes the label first: [[label|note#anchor]].
-			r.name, r.fragment, _ = splitWikiInner(l.Label)
-			r.label = l.Target
+			r.name, _, _ = splitWikiInner(l.Label)
 		}
 		if rest, ok := cutPrefixFold(r.name, "dendron://"); ok && l.Kind != MarkdownLink {
 			vault, note, found := strings.Cut(rest, "/")
@@ -178,7 +173,7 @@ func (d Dialect) attemptsFor(r reading, from string) []attempt {
 		}
 		return []attempt{{name: path.Join(folder, r.name), kinds: keyOnly}}
 	}
-	switch d.name() {
+	switch d.String() {
 	case DialectObsidian:
 		if isExplicitRelative(r.name) {
 			p, ok := joinKey(path.Dir(from), r.name)
@@ -200,7 +195,7 @@ func (d Dialect) attemptsFor(r reading, from string) []attempt {
 // linking note's folder, "/" (or "~/" on a markdown site) from the notes
 // root, or under the site's path.
 func (d Dialect) markdownAttempts(target, from string) []attempt {
-	dialect := d.name()
+	dialect := d.String()
 	var p string
 	var ok bool
 	switch {
@@ -364,7 +359,7 @@ func (d Dialect) Show(l Link) string {
 // Describe says what a dialect reads, for people.
 func (d Dialect) Describe() string {
 	for _, info := range Dialects {
-		if info.Name == d.name() {
+		if info.Name == d.String() {
 			return info.What
 		}
 	}

@@ -85,7 +85,7 @@ func (d Dialect) rewriteCandidates(r reading, was string, after LinkEnds, want s
 	switch {
 	case r.kind == MarkdownLink:
 		switch {
-		case d.name() == DialectMarkdown && strings.HasPrefix(r.name, "~/"):
+		case d.String() == DialectMarkdown && strings.HasPrefix(r.name, "~/"):
 			out = append(out, "~/"+want)
 		case strings.HasPrefix(r.name, "/") && d.Site != "":
 			out = append(out, "/"+strings.Trim(d.Site, "/")+"/"+want)
@@ -97,7 +97,7 @@ func (d Dialect) rewriteCandidates(r reading, was string, after LinkEnds, want s
 				p = "./" + p
 			}
 			out = append(out, p)
-			if d.name() == DialectObsidian {
+			if d.String() == DialectObsidian {
 				out = append(out, d.shortestName(want, strings.Contains(r.name, "/"), after.From, after.Names))
 			}
 		}
@@ -107,7 +107,7 @@ func (d Dialect) rewriteCandidates(r reading, was string, after LinkEnds, want s
 		} else if rest, ok := strings.CutPrefix(want, folder+"/"); ok {
 			out = append(out, rest)
 		}
-	case d.name() == DialectObsidian && isExplicitRelative(r.name):
+	case d.String() == DialectObsidian && isExplicitRelative(r.name):
 		p := relativeKey(dir, want)
 		if !strings.HasPrefix(p, "../") {
 			p = "./" + p
@@ -200,12 +200,12 @@ func (d Dialect) nameSpan(src []byte, l Link, r reading) (nameSpan, error) {
 			return sp, errors.New("it does not start where the index says")
 		}
 		sp = nameSpan{start: l.Start + 1, end: l.End, written: string(src[l.Start+1 : l.End]), escape: tagText}
-		if d.name() == DialectDendron {
+		if d.String() == DialectDendron {
 			sp.prefix = "tags."
 			sp.written = sp.prefix + sp.written
 		}
 	default:
-		start, end, err := wikiSpan(src, l, d.name() == DialectDendron && l.Label != "")
+		start, end, err := wikiSpan(src, l, d.String() == DialectDendron && l.Label != "")
 		if err != nil {
 			return sp, err
 		}
