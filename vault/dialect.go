@@ -118,6 +118,15 @@ func (d Dialect) read(l Link) (reading, bool) {
 		if l.Kind == MarkdownLink && strings.HasPrefix(l.Target, "[[") {
 			return r, false // [label]([[page]]): the [[page]] inside is the link
 		}
+	case DialectObsidian:
+		if l.Kind == MarkdownLink && strings.HasPrefix(l.Label, "[") && strings.HasSuffix(l.Label, "]") {
+			// [[note]](text): Obsidian reads the wiki link, and what
+			// follows in parentheses as text.
+			return r, false
+		}
+		if l.Kind == TagLink {
+			return r, false
+		}
 	default:
 		if l.Kind == TagLink {
 			return r, false

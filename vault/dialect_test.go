@@ -57,6 +57,11 @@ func TestObsidianResolvesByItsRules(t *testing.T) {
 		{"Linking/x", "| [[Internal links\\|links]] |", "Linking/Internal links"},
 		{"Linking/x", "#tag", ""},
 	})
+	// Regression: obsidian-help-ko writes [[설정 폴더|설정 폴더]](`.obsidian`);
+	// Obsidian reads the wiki link, and the parentheses as text.
+	if l := Parse([]byte("[[Home|x]](`.obsidian`)")).Links; len(l) != 2 || (Dialect{Name: DialectObsidian}).IsLink(l[1], "x") {
+		t.Errorf("%+v", l)
+	}
 	// omh's own rules keep the alias and report the shared name.
 	checkResolves(t, Dialect{}, store, []resolveCase{
 		{"Obsidian Sync/Set up", "[[Security and privacy]]", "?"},

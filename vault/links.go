@@ -68,6 +68,9 @@ func markdownLinks(src []byte, nodes *bodyNodes) []Link {
 	// A block may hold many links; its text is built once.
 	texts := map[ast.Node]*inlineText{}
 	for _, l := range nodes.links {
+		if l.Reference != nil && bytes.HasPrefix(l.Reference.Value, []byte("^")) {
+			continue // [^1] with [^1]: text is a footnote where notes use them (Obsidian, GitHub, DocFX)
+		}
 		target, fragment, ok := noteDestination(string(util.UnescapePunctuations(l.Destination)))
 		if !ok {
 			continue
@@ -95,41 +98,43 @@ func enclosingBlock(n ast.Node) ast.Node {
 	return n
 }
 
-// findWikiLinks scans src for wiki links and embeds outside the sorted code
-// ranges. A link may not overlap code (the markdown parser gives code
-// precedence over brackets) nor span lines.
+// findWikiLinks scans src for wiki links and embeds whose brackets lie
+// outside the sorted code ranges; a code span wholly inside a link, as in
+// [[note|`label`]], is part of its label. A link may not span lines, nor
+// close inside code (the markdown parser gives code precedence over
+// brackets).
 func findWikiLinks(src []byte, code []byteSpan) []Link {
 	var links []Link
-	from := 0
-	for _, c := range code {
-		links = wikiLinksInText(links, src, from, c.start)
-		from = max(from, c.end)
-	}
-	return wikiLinksInText(links, src, from, len(src))
-}
-
-// wikiLinksInText appends the links in src[start:end], which holds no code,
-// scanning each line on its own.
-func wikiLinksInText(links []Link, src []byte, start, end int) []Link {
-	for start < end {
-		lineEnd := end
-		if n := bytes.IndexByte(src[start:end], '\n'); n >= 0 {
-			lineEnd = start + n
+	for start := 0; start < len(src); {
+		end := len(src)
+		if n := bytes.IndexByte(src[start:], '\n'); n >= 0 {
+			end = start + n
 		}
-		links = wikiLinksInLine(links, src, start, lineEnd)
-		start = lineEnd + 1
+		links = wikiLinksInLine(links, src, start, end, code)
+		start = end + 1
 	}
 	return links
 }
 
-// wikiLinksInLine appends the links in src[start:end], part of one line.
-func wikiLinksInLine(links []Link, src []byte, start, end int) []Link {
+// inCode reports whether offset i lies inside one of the sorted code
+// ranges.
+func inCode(code []byteSpan, i int) bool {
+	k, _ := slices.BinarySearchFunc(code, i, func(c byteSpan, i int) int { return cmp.Compare(c.start, i+1) })
+	return k > 0 && i < code[k-1].end
+}
+
+// wikiLinksInLine appends the links in src[start:end], one line.
+func wikiLinksInLine(links []Link, src []byte, start, end int, code []byteSpan) []Link {
 	for i := start; ; {
 		n := bytes.Index(src[i:end], []byte("[["))
 		if n < 0 {
 			return links
 		}
 		i += n
+		if inCode(code, i) {
+			i++
+			continue
+		}
 		n = bytes.Index(src[i+2:end], []byte("]]"))
 		if n < 0 {
 			return links
@@ -138,8 +143,10 @@ func wikiLinksInLine(links []Link, src []byte, start, end int) []Link {
 		// The last "[[" before the closing brackets opens the link, as in
 		// "[[[x]]".
 		opening := i + bytes.LastIndex(src[i:closing], []byte("[["))
-		if l, ok := wikiLinkAt(src, opening, closing); ok {
-			links = append(links, l)
+		if !inCode(code, closing) && !inCode(code, opening) {
+			if l, ok := wikiLinkAt(src, opening, closing); ok {
+				links = append(links, l)
+			}
 		}
 		i = closing + 2
 	}

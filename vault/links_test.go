@@ -63,6 +63,9 @@ func TestWikiLinkForms(t *testing.T) {
 		{"in a blockquote", "> quoted [[x]]", wantLink{syntax: "[[x]]", kind: WikiLink, target: "x"}},
 		{"after code on the same line", "`code` [[x]]", wantLink{syntax: "[[x]]", kind: WikiLink, target: "x"}},
 		{"after a code block", "```\ncode\n```\n[[x]]", wantLink{syntax: "[[x]]", kind: WikiLink, target: "x"}},
+		// Regression: obsidian-help writes [[Funções#hasTag|`hasTag`]]; a
+		// code span wholly inside the brackets is the label's.
+		{"code inside the label", "the [[Funções#hasTag|`hasTag`]] function", wantLink{syntax: "[[Funções#hasTag|`hasTag`]]", kind: WikiLink, target: "Funções", fragment: "hasTag", label: "`hasTag`"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -181,6 +184,7 @@ func TestMarkdownLinksThatAreNotNoteLinks(t *testing.T) {
 		{"image syntax", "![alt](a.md)"},
 		{"autolink", "<https://example.com>"},
 		{"undefined reference", "[t][nope]"},
+		{"footnote", "A claim.[^1]\n\n[^1]: meaningful!"},
 		{"in inline code", "`[t](a.md)`"},
 		{"in fenced code", "```\n[t](a.md)\n```"},
 		{"in an html block", "<div>\n[t](a.md)\n</div>"},
