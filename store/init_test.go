@@ -123,3 +123,32 @@ func TestEvalFindsExpectedNotesUnderANotesRoot(t *testing.T) {
 		t.Errorf("%+v", rep.Questions)
 	}
 }
+
+// The dialect is part of the config the cache's snapshot is keyed by:
+// changing it resolves every link again.
+func TestChangingTheDialectResolvesLinksAgain(t *testing.T) {
+	r := vaulttest.New(t)
+	r.Write(".omh/config.yaml", "dialect: omh\n")
+	r.Write("careers.md", "# Careers\n")
+	r.Write("careers.mission.md", "# Mission\n\n[[Careers page|careers]]\n")
+	r.Commit("2026-01-02T10:00:00Z", "vault")
+	s, _ := open(t, r.Dir)
+	outKeys := func() []string {
+		links, err := s.Links("careers.mission", 0, LinksOut)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var keys []string
+		for _, l := range *links.Notes[0].Links {
+			keys = append(keys, l.Key)
+		}
+		return keys
+	}
+	if got := outKeys(); len(got) != 0 {
+		t.Errorf("omh's rules read the label first: %q", got)
+	}
+	r.Write(".omh/config.yaml", "dialect: dendron\n")
+	if got := outKeys(); len(got) != 1 || got[0] != "careers" {
+		t.Errorf("after dialect: dendron: %q", got)
+	}
+}
