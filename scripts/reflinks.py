@@ -18,8 +18,9 @@ picture or other file, a page outside the vault or the site, a pattern).
 
 What each dialect reads, as its documentation says:
   obsidian  [[target#heading|label]], ![[embed]], "\\|" for the pipe inside
-            tables, [text](path.md) with %20 for spaces. A name without a
-            folder is a file name anywhere in the vault; of several files
+            tables, [text](path.md) with %20 for spaces; in [[note]](text)
+            the wiki link is the link. A name without a folder is a file
+            name anywhere in the vault; of several files
             with that name the one in the linking note's folder is meant;
             "./" and "../" are relative to the linking note; a name with
             folders is a path from the vault's root, or its trailing part.
@@ -182,6 +183,8 @@ def links_in(text, dialect):
     spans = []
     for m in INLINE.finditer(body):
         spans.append((m.start(), m.end()))
+        if dialect == "obsidian" and re.fullmatch(r"\[[^\[\]]*\]", m.group(1)):
+            continue  # [[note]](text): Obsidian reads the wiki link, the rest is text
         form = "markdown"
         if re.search(r"\[!include", body[max(0, m.start() - 9):m.start() + 1], re.I):
             form = "docfx-include"
