@@ -68,11 +68,16 @@ func TestRealVaultsRenameAndBackLeavesEveryByte(t *testing.T) {
 			}
 			before := vaulttest.Files(t, repo)
 			linked := linkedKeys(t, s, rand.New(rand.NewSource(int64(len(name)))), rounds)
+			rewritten := 0
 			for i, key := range linked {
 				renamed := key + "-omh-mv"
 				for _, step := range [][2]string{{key, renamed}, {renamed, key}} {
-					if _, err := s.Move(step[0], step[1]); err != nil {
+					rep, err := s.Move(step[0], step[1])
+					if err != nil {
 						t.Fatalf("omh mv %s %s: %v", step[0], step[1], err)
+					}
+					for _, rw := range rep.Rewritten {
+						rewritten += rw.Links
 					}
 					if _, err := vault.Git(repo, "", "commit", "-q", "-m", fmt.Sprintf("round trip %d", i)); err != nil {
 						t.Fatal(err)
@@ -88,7 +93,7 @@ func TestRealVaultsRenameAndBackLeavesEveryByte(t *testing.T) {
 			if end.Errors != start.Errors {
 				t.Errorf("dangling links: %d before, %d after", start.Errors, end.Errors)
 			}
-			t.Logf("%d notes renamed and back; dangling links %d before and after", len(linked), end.Errors)
+			t.Logf("%d notes renamed and back, %d links rewritten; dangling links %d before and after", len(linked), rewritten, end.Errors)
 		})
 	}
 }
