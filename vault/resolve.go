@@ -2,6 +2,7 @@ package vault
 
 import (
 	"path"
+	"slices"
 	"sort"
 	"strings"
 
@@ -32,22 +33,29 @@ type Names interface {
 // aliases can be linked to, lower-cased, with its kind.
 func NamesOf(key string, aliases []string) map[string]NameKind {
 	out := map[string]NameKind{}
+	eachName(key, aliases, func(name string, kind NameKind) { out[name] = kind })
+	return out
+}
+
+// eachName calls fn once for each name of NamesOf: the key, each trailing
+// part on a "/" boundary, then each alias that is none of those.
+func eachName(key string, aliases []string, fn func(string, NameKind)) {
 	lower := strings.ToLower(key)
-	out[lower] = KeyName
+	fn(lower, KeyName)
 	for i := 0; i < len(lower); i++ {
 		if lower[i] == '/' {
-			if _, taken := out[lower[i+1:]]; !taken {
-				out[lower[i+1:]] = SuffixName
-			}
+			fn(lower[i+1:], SuffixName)
 		}
 	}
+	var seen []string
 	for _, a := range aliases {
 		a = nameOf(a)
-		if _, taken := out[a]; !taken && a != "" {
-			out[a] = AliasName
+		if a == "" || a == lower || strings.HasSuffix(lower, "/"+a) || slices.Contains(seen, a) {
+			continue
 		}
+		seen = append(seen, a)
+		fn(a, AliasName)
 	}
-	return out
 }
 
 // MemNames is an in-memory Names.
@@ -55,9 +63,9 @@ type MemNames map[string][]Name
 
 // Add registers a note's key and aliases.
 func (m MemNames) Add(key string, aliases []string) {
-	for name, kind := range NamesOf(key, aliases) {
+	eachName(key, aliases, func(name string, kind NameKind) {
 		m[name] = append(m[name], Name{Key: key, Kind: kind})
-	}
+	})
 }
 
 func (m MemNames) Lookup(lower string) ([]Name, error) { return m[lower], nil }
