@@ -204,37 +204,34 @@ func configText(det vault.Detected) ([]byte, error) {
 	var b bytes.Buffer
 	b.WriteString("# omh settings for this repository, shared with everyone who clones it.\n")
 	b.WriteString("# Settings for one machine (such as the private notes folder) never go here.\n")
-	setting := func(name string, value any, comment string) error {
+	setting := func(name string, value any) error {
 		line, err := yaml.Marshal(map[string]any{name: value})
 		if err != nil {
 			return err
 		}
 		b.Write(line)
-		if comment != "" {
-			b.WriteString("  # " + comment + "\n")
-		}
 		return nil
 	}
 	if det.Notes != "" {
-		if err := setting("notes", det.Notes, ""); err != nil {
+		if err := setting("notes", det.Notes); err != nil {
 			return nil, err
 		}
 	} else {
 		b.WriteString("# notes: notes        # the notes root (default: .omh/notes when it exists, else the repository root)\n")
 	}
 	b.WriteString("# dialect: how the notes write links and how they resolve: " + strings.Join(vault.DialectNames(), ", ") + "\n")
-	if err := setting("dialect", det.Dialect.String(), ""); err != nil {
+	if err := setting("dialect", det.Dialect.String()); err != nil {
 		return nil, err
 	}
 	if len(det.Dialect.Vaults) > 0 {
 		b.WriteString("# vaults: Dendron vault names and their folders under the notes root, for dendron://vault/note links\n")
-		if err := setting("vaults", det.Dialect.Vaults, ""); err != nil {
+		if err := setting("vaults", det.Dialect.Vaults); err != nil {
 			return nil, err
 		}
 	}
 	if det.Dialect.Site != "" {
 		b.WriteString("# site: where the notes are published; site-absolute links under it start at the notes root, others lead off the site\n")
-		if err := setting("site", det.Dialect.Site, ""); err != nil {
+		if err := setting("site", det.Dialect.Site); err != nil {
 			return nil, err
 		}
 	}
