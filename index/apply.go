@@ -199,7 +199,7 @@ func (rf *refresher) linkNames(d *doc) (map[string]bool, error) {
 	}
 	out := map[string]bool{}
 	for _, l := range b.meta.Links {
-		for _, n := range vault.LinkNames(l, d.key) {
+		for _, n := range rf.target.cfg.Dialect.LinkNames(l, d.key) {
 			out[n] = true
 		}
 	}
@@ -500,7 +500,7 @@ func (rf *refresher) resolve(d *doc, names vault.Names) ([]link, error) {
 	var out []link
 	seen := map[link]bool{}
 	for _, l := range b.meta.Links {
-		res, err := vault.Resolve(l, d.key, names)
+		res, err := rf.target.cfg.Dialect.Resolve(l, d.key, names)
 		if err != nil {
 			return nil, err
 		}

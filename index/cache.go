@@ -32,7 +32,7 @@ import (
 // tokenizer's version it names the database file, so a binary that reads
 // differently never opens an older file: it builds its own, and no command
 // pays for a version check.
-const SchemaVersion = 6
+const SchemaVersion = 7
 
 var filePrefix = fmt.Sprintf("cache-s%dt%d-", SchemaVersion, retrieve.TokenizerVersion)
 

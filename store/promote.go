@@ -35,7 +35,7 @@ func (s *Store) Promote(keys []string) (Promoted, error) {
 		if err != nil {
 			return err
 		}
-		cfg, err := vault.LoadConfig(s.Repo.Root)
+		cfg, err := s.config()
 		if err != nil {
 			return err
 		}
@@ -183,7 +183,7 @@ func (s *Store) planPromotion(v *view, keys []string, notes []index.StoredNote, 
 		parsed := vault.Parse(p.content)
 		reported := map[string]bool{}
 		for _, l := range parsed.Links {
-			res, err := vault.Resolve(l, p.Key, names)
+			res, err := cfg.Dialect.Resolve(l, p.Key, names)
 			if err != nil {
 				refuseOne("internal", "%v", err)
 				continue

@@ -42,6 +42,9 @@ type Store struct {
 	dir   string // the folder it was opened from, as given
 	opt   Options
 	cache *index.Cache // opened on first use
+	// configChecked: a missing config was detected and written, or the
+	// config was there.
+	configChecked bool
 }
 
 // lockWait is how long a command waits for another process's refresh
@@ -83,6 +86,14 @@ func (s *Store) warn(format string, args ...any) {
 	if s.opt.Warn != nil {
 		s.opt.Warn(fmt.Sprintf(format, args...))
 	}
+}
+
+// config reads the repository's config, writing one first when there is
+// none (ensureConfig).
+func (s *Store) config() (vault.Config, error) {
+	s.ensureConfig()
+	cfg, err := vault.LoadConfig(s.Repo.Root)
+	return cfg, classify(err)
 }
 
 // openCache opens the cache, once.
@@ -127,6 +138,7 @@ func (s *Store) readOptions(noWorktree bool) index.Options {
 // the files and fn runs again: one line for people, and the same answer a
 // healthy cache gives.
 func (s *Store) read(asOf string, opt index.Options, fn func(*view) error) error {
+	s.ensureConfig()
 	var m *index.Moment
 	if asOf != "" {
 		moment, err := s.momentOf(asOf)
