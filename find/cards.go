@@ -353,6 +353,9 @@ func (r Reply) Text() string {
 			b.WriteByte('\n')
 		}
 		b.WriteString(cardHeader(c) + "\n")
+		if h.Explain != nil {
+			b.WriteString("  " + retrieve.ExplainLine(h.Score, h.Explain) + "\n")
+		}
 		for _, p := range c.Passages {
 			b.WriteString(passageLine(p))
 		}

@@ -24,6 +24,8 @@ type JSONHit struct {
 	// MoreLinked counts, on a ranked note, the notes it links to that the
 	// answer lists nowhere (past the linked notes listed under it).
 	MoreLinked int `json:"more_linked,omitempty"`
+	// Explain is why the note is here, when --explain asked.
+	Explain *Explanation `json:"explain,omitempty"`
 }
 
 // JSONReply is the answer for programs.
@@ -56,7 +58,7 @@ func ToJSON(r Result, commit string) JSONReply {
 	}
 	for _, h := range r.Hits {
 		j := NoteJSON(h.Note)
-		j.Depth, j.Score, j.MoreLinked = h.Depth, h.Score, h.MoreLinked
+		j.Depth, j.Score, j.MoreLinked, j.Explain = h.Depth, h.Score, h.MoreLinked, h.Explain
 		if h.Depth == 0 {
 			coverage := h.Coverage
 			j.Coverage = &coverage

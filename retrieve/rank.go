@@ -13,9 +13,11 @@
 package retrieve
 
 import (
+	"cmp"
 	"container/heap"
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 
 	"github.com/go-git/go-git/v5/plumbing"
@@ -106,6 +108,9 @@ type Query struct {
 	Layer     vault.Layer // 0 for both layers
 	Type      string      // "" for every type; filters ranked notes only
 	Ranker    Ranker      // "" is the baseline; commands pass ParseRanker's choice
+	// Explain sets each hit's Explanation: a ranked note's score term by
+	// term, a linked note's origin.
+	Explain bool
 	// Keep, when set, decides which notes may appear at all, ranked or
 	// linked (proof records hide what is retracted).
 	Keep func(doc uint32, info DocInfo) bool
@@ -139,6 +144,8 @@ type Hit struct {
 	// Retracted is the day a proof record was retracted, when it is on or
 	// before the answer's moment; the tree marks it.
 	Retracted vault.Date
+	// Explain says why the note is in the answer, when the query asked.
+	Explain *Explanation
 }
 
 // Result is the answer to a Query.
@@ -236,7 +243,22 @@ func Search(c Corpus, q Query) (Result, error) {
 	res.Verdict, res.Uncovered = cover.verdict(first)
 	roots := first[:min(len(first), q.Roots)]
 	res.Omitted = matches - len(roots)
-	return expand(c, q, roots, res, lists, cover)
+	res, err = expand(c, q, roots, res, lists, cover)
+	if err != nil || !q.Explain {
+		return res, err
+	}
+	ex := explainer{sc: scorer, phrasings: q.Phrasings, lists: lists, scores: scored(res.Terms, scorer.everyTerm), words: map[string]string{}}
+	for _, t := range res.Terms {
+		ex.words[t.Term] = t.Word
+	}
+	for i, h := range res.Hits {
+		if h.Depth == 0 {
+			res.Hits[i].Explain = ex.of(h.Doc)
+		} else {
+			res.Hits[i].Explain = &Explanation{LinkedFrom: res.Hits[h.Parent].Note.Key}
+		}
+	}
+	return res, nil
 }
 
 // readLists reads the posting list of every distinct term of every
@@ -253,6 +275,14 @@ func readLists(c Corpus, res *Result) (map[string][]Posting, error) {
 			if list, err = c.Postings(term); err != nil {
 				err = fmt.Errorf("reading postings of %q: %w", term, err)
 				return
+			}
+			// A store lists a term's notes part by part (committed, then
+			// uncommitted), and a note added late may take a low number:
+			// put each list in note order, which holds and the coverage
+			// rely on.
+			if !slices.IsSortedFunc(list, byDoc) {
+				list = slices.Clone(list)
+				slices.SortFunc(list, byDoc)
 			}
 			lists[term] = list
 			res.Terms = append(res.Terms, QueryTerm{Term: term, Word: phrasing[start:end], DF: len(list)})
@@ -313,6 +343,8 @@ func scored(terms []QueryTerm, every bool) map[string]bool {
 	}
 	return out
 }
+
+func byDoc(a, b Posting) int { return cmp.Compare(a.Doc, b.Doc) }
 
 // holds reports whether a sorted posting list includes doc.
 func holds(list []Posting, doc uint32) bool {

@@ -25,6 +25,9 @@ const (
 	commitPrefix     = "@ "
 	moreLinkedPrefix = "and "
 	retractedWord    = "retracted "
+	// explainIndent starts the line under a ranked note that explains its
+	// score (--explain).
+	explainIndent = "   "
 )
 
 // Sentences printed instead of notes. ParseTree accepts exactly these.
@@ -90,6 +93,9 @@ func RenderTree(r Result, commit string) string {
 			fmt.Fprintf(&b, "%s%s%s", provenanceSep, retractedWord, h.Retracted)
 		}
 		b.WriteByte('\n')
+		if h.Depth == 0 && h.Explain != nil {
+			b.WriteString(explainIndent + ExplainLine(h.Score, h.Explain) + "\n")
+		}
 		if more := moreUnder(r.Hits, i); more > 0 {
 			fmt.Fprintf(&b, "%s%s%d %s\n", branchLast, moreLinkedPrefix, more, plural(more, "more linked note", "more linked notes"))
 		}
@@ -176,7 +182,8 @@ type TreeNote struct {
 	Depth       int
 	Parent      string // key of the ranked note above a neighbour
 	ParentLayer vault.Layer
-	MoreLinked  int // on a ranked note: its linked notes counted, not listed
+	MoreLinked  int  // on a ranked note: its linked notes counted, not listed
+	Explained   bool // on a ranked note: the line under it explains its score
 }
 
 // Tree is a rendered answer read back.
@@ -236,6 +243,11 @@ func ParseTree(s string) (Tree, error) {
 				return t, fmt.Errorf("line %d: %q is not a closing omitted-count line", i+1, line)
 			}
 			t.Omitted = n
+		case strings.HasPrefix(line, explainIndent+explainWord):
+			if root < 0 || len(t.Notes)-1 != root || t.Notes[root].Explained {
+				return t, fmt.Errorf("line %d: %q explains no ranked note", i+1, line)
+			}
+			t.Notes[root].Explained = true
 		case strings.HasPrefix(line, branchLast+moreLinkedPrefix):
 			n, err := parseMoreLinked(line)
 			above := lines[max(i-1, 0)]

@@ -27,6 +27,9 @@ type Question struct {
 	AsOf string
 	// MaxChars is the size the cards aim at.
 	MaxChars int
+	// Explain gives each hit why it is there: a ranked note's score term
+	// by term (field, count, share), a linked note's origin.
+	Explain bool
 	// Cards builds the reply's cards (passages, links both ways, where each
 	// proof record stands), which cards and JSON show and the tree does
 	// not need.
@@ -95,7 +98,7 @@ func (v *view) ask(q Question) (Answer, error) {
 		mode = q.Retracted
 	}
 	proof := find.NewProof(v.snap, v.proofDay(), mode)
-	rq := retrieve.Query{Phrasings: q.Phrasings, Roots: q.Roots, Layer: q.Layer, Type: q.Type, Ranker: q.Ranker}
+	rq := retrieve.Query{Phrasings: q.Phrasings, Roots: q.Roots, Layer: q.Layer, Type: q.Type, Ranker: q.Ranker, Explain: q.Explain}
 	if q.Records {
 		rq.Keep = proof.KeepRecords
 	}

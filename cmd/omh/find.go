@@ -22,6 +22,7 @@ type FindCmd struct {
 	MaxChars   int      `name:"max-chars" default:"6000" placeholder:"N" help:"Size in characters the cards (and JSON) reply aims at (default ${default}); passages that do not fit are counted."`
 	Ranker     string   `name:"ranker" enum:"default,baseline,tuned" default:"default" help:"Scoring function: default (BM25 over fields), or baseline (the summed rarity ln((n+1)/df) of the question's words, doubled in a key or title) to compare."`
 	AsOf       string   `name:"as-of" placeholder:"DATE|COMMIT" help:"A date (YYYY-MM-DD) or a commit (an id, branch or tag): answer from the store as it stood then: the team layer at that commit (for a date, the last commit on or before it), private notes recorded by then, no uncommitted edits."`
+	Explain    bool     `name:"explain" help:"Say why each note is there: a ranked note's score word by word (where the note holds it, how often, its share), a linked note's origin."`
 }
 
 func (c *FindCmd) Run(e *env) error {
@@ -29,7 +30,7 @@ func (c *FindCmd) Run(e *env) error {
 	if err != nil {
 		return err
 	}
-	q.NoWorktree, q.AsOf, q.Cards = c.NoWorktree, c.AsOf, c.Cards || e.cli.JSON
+	q.NoWorktree, q.AsOf, q.Cards, q.Explain = c.NoWorktree, c.AsOf, c.Cards || e.cli.JSON, c.Explain
 	if err := q.Check(); err != nil {
 		return err
 	}
