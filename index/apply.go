@@ -124,10 +124,11 @@ func (rf *refresher) writeDocs() (map[string]bool, error) {
 		if ch.old == nil {
 			continue
 		}
-		for _, table := range []string{"doc", "name", "rawlink"} {
-			if _, err := rf.tx.Exec(`DELETE FROM `+table+` WHERE snap = ? AND ord = ?`, rf.snap.id, ch.old.ord); err != nil {
-				return nil, fmt.Errorf("removing %s: %w", ch.old.path, err)
-			}
+		// Rows are removed by their whole primary key, from the names and
+		// link targets the old document had: removing by ord alone reads
+		// every row of the snapshot, per changed document.
+		if _, err := rf.tx.Exec(`DELETE FROM doc WHERE snap = ? AND ord = ?`, rf.snap.id, ch.old.ord); err != nil {
+			return nil, fmt.Errorf("removing %s: %w", ch.old.path, err)
 		}
 		names, err := rf.namesOf(ch.old)
 		if err != nil {
@@ -135,6 +136,18 @@ func (rf *refresher) writeDocs() (map[string]bool, error) {
 		}
 		for n, kind := range names {
 			oldNames[nameHolder{n, ch.old.ord, ch.old.key, kind}] = true
+			if _, err := rf.tx.Exec(`DELETE FROM name WHERE snap = ? AND name = ? AND ord = ?`, rf.snap.id, n, ch.old.ord); err != nil {
+				return nil, fmt.Errorf("removing %s: %w", ch.old.path, err)
+			}
+		}
+		targets, err := rf.linkNames(ch.old)
+		if err != nil {
+			return nil, err
+		}
+		for t := range targets {
+			if _, err := rf.tx.Exec(`DELETE FROM rawlink WHERE snap = ? AND target = ? AND ord = ?`, rf.snap.id, t, ch.old.ord); err != nil {
+				return nil, fmt.Errorf("removing %s: %w", ch.old.path, err)
+			}
 		}
 	}
 	docs := newInserter(rf.tx, "INSERT", "doc", "snap", "ord", "part", "layer", "key", "path", "blob", "git_date", "mtime", "date", "date_source", "title", "type", "links")
@@ -394,11 +407,7 @@ func (rf *refresher) resolveLinks(touched map[string]bool) (map[string]inboundDe
 	}
 	// Notes linking by a name that now means something else. When every
 	// document is being resolved anyway (a first build), there are none.
-	var total int
-	if err := rf.tx.QueryRow(`SELECT count(*) FROM doc WHERE snap = ?`, rf.snap.id).Scan(&total); err != nil {
-		return nil, fmt.Errorf("counting documents: %w", err)
-	}
-	if total == len(redo) {
+	if rf.firstBuild {
 		touched = nil
 	}
 	changedNames := make([]string, 0, len(touched))
@@ -442,10 +451,19 @@ func (rf *refresher) resolveLinks(touched map[string]bool) (map[string]inboundDe
 	}
 	// Reverse links follow: every source whose links are redone, or which
 	// is gone, loses its rows first, since a number may have a new owner.
+	// Rows are removed by their whole key, from the links the source had.
+	unlink := func(src uint32, links []link) error {
+		for _, l := range links {
+			if _, err := rf.tx.Exec(`DELETE FROM backlink WHERE snap = ? AND target = ? AND src = ? AND verb = ?`, rf.snap.id, l.key, src, l.verb); err != nil {
+				return fmt.Errorf("removing reverse links: %w", err)
+			}
+		}
+		return nil
+	}
 	for _, ch := range rf.changes {
 		if ch.old != nil && ch.new == nil {
-			if _, err := rf.tx.Exec(`DELETE FROM backlink WHERE snap = ? AND src = ?`, rf.snap.id, ch.old.ord); err != nil {
-				return nil, fmt.Errorf("removing reverse links: %w", err)
+			if err := unlink(ch.old.ord, ch.old.links); err != nil {
+				return nil, err
 			}
 		}
 	}
@@ -457,16 +475,15 @@ func (rf *refresher) resolveLinks(touched map[string]bool) (map[string]inboundDe
 			return nil, err
 		}
 		count(d, links, +1)
-		if encodeLinks(links) != encodeLinks(d.links) {
-			d.links = links
-			if _, err := rf.tx.Exec(`UPDATE doc SET links = ? WHERE snap = ? AND ord = ?`, encodeLinks(links), rf.snap.id, o); err != nil {
-				return nil, fmt.Errorf("writing links of %s: %w", d.path, err)
-			}
+		if encodeLinks(links) == encodeLinks(d.links) {
+			continue
 		}
-		if !rf.firstBuild {
-			if _, err := rf.tx.Exec(`DELETE FROM backlink WHERE snap = ? AND src = ?`, rf.snap.id, o); err != nil {
-				return nil, fmt.Errorf("removing reverse links: %w", err)
-			}
+		if err := unlink(o, d.links); err != nil {
+			return nil, err
+		}
+		d.links = links
+		if _, err := rf.tx.Exec(`UPDATE doc SET links = ? WHERE snap = ? AND ord = ?`, encodeLinks(links), rf.snap.id, o); err != nil {
+			return nil, fmt.Errorf("writing links of %s: %w", d.path, err)
 		}
 		for _, l := range links {
 			if err := back.Add(rf.snap.id, l.key, o, l.verb); err != nil {

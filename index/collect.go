@@ -50,7 +50,7 @@ func (rf *refresher) collect() error {
 	}
 	rows.Close()
 	for _, id := range gone {
-		for _, table := range []string{"doc", "posting", "name", "rawlink", "inbound", "backlink", "snap"} {
+		for _, table := range []string{"doc", "posting", "name", "rawlink", "inbound", "backlink", "info", "scan", "snap"} {
 			column := "snap"
 			if table == "snap" {
 				column = "id"
@@ -60,8 +60,30 @@ func (rf *refresher) collect() error {
 			}
 		}
 	}
-	if rf.parsed == 0 && len(gone) == 0 {
-		return nil // no new blob, no freed snapshot: nothing new to collect
+	// Counting the blobs in use reads every document, so it is done only
+	// when enough documents left their blobs since the last count that
+	// the garbage may have grown past what is worth collecting. Until
+	// then a bound is kept: the garbage counted last plus one blob per
+	// document removed or given other content since.
+	orphaned := 0
+	for _, ch := range rf.changes {
+		if ch.old != nil && (ch.new == nil || ch.new.blob != ch.old.blob) {
+			orphaned++
+		}
+	}
+	bound, err := rf.counter(counterGarbage)
+	if err != nil {
+		return err
+	}
+	usedBefore, err := rf.counter(counterUsed)
+	if err != nil {
+		return err
+	}
+	if bound += orphaned; len(gone) == 0 && bound <= max(usedBefore/2, minGarbage) {
+		if orphaned == 0 {
+			return nil
+		}
+		return rf.setCounter(counterGarbage, bound)
 	}
 	var all, used int
 	if err := rf.tx.QueryRow(`SELECT count(*) FROM blob`).Scan(&all); err != nil {
@@ -70,11 +92,37 @@ func (rf *refresher) collect() error {
 	if err := rf.tx.QueryRow(`SELECT count(DISTINCT blob) FROM doc`).Scan(&used); err != nil {
 		return fmt.Errorf("counting blobs in use: %w", err)
 	}
-	if garbage := all - used; garbage <= max(used, minGarbage) {
-		return nil
+	garbage := all - used
+	if garbage > max(used, minGarbage) {
+		if _, err := rf.tx.Exec(`DELETE FROM blob WHERE id NOT IN (SELECT blob FROM doc)`); err != nil {
+			return fmt.Errorf("collecting unused blobs: %w", err)
+		}
+		garbage = 0
 	}
-	if _, err := rf.tx.Exec(`DELETE FROM blob WHERE id NOT IN (SELECT blob FROM doc)`); err != nil {
-		return fmt.Errorf("collecting unused blobs: %w", err)
+	if err := rf.setCounter(counterGarbage, garbage); err != nil {
+		return err
+	}
+	return rf.setCounter(counterUsed, used)
+}
+
+// Counters the cache keeps across refreshes.
+const (
+	counterGarbage = "garbage" // at most this many blobs are in no snapshot
+	counterUsed    = "used"    // blobs in use when last counted
+)
+
+func (rf *refresher) counter(name string) (int, error) {
+	var n int
+	err := rf.tx.QueryRow(`SELECT n FROM counter WHERE name = ?`, name).Scan(&n)
+	if err != nil && !isNoRows(err) {
+		return 0, fmt.Errorf("reading counter %s: %w", name, err)
+	}
+	return n, nil
+}
+
+func (rf *refresher) setCounter(name string, n int) error {
+	if _, err := rf.tx.Exec(`INSERT OR REPLACE INTO counter (name, n) VALUES (?, ?)`, name, n); err != nil {
+		return fmt.Errorf("writing counter %s: %w", name, err)
 	}
 	return nil
 }

@@ -85,7 +85,7 @@ func (c *Cache) look(q querier, r *vault.Repo, t target, opt Options) (*view, er
 		}
 		worktree = s.worktree
 	}
-	scan := vault.LocalScan{Repo: r, NotesDir: v.notesDir, Exclude: t.cfg.Exclude, Tracked: s.tracked, Private: v.private}
+	scan := vault.LocalScan{Repo: r, NotesDir: v.notesDir, Exclude: t.cfg.Exclude, Private: v.private}
 	if v.local, v.skips, err = scan.Run(s.private, worktree, opt.now()); err != nil {
 		return nil, err
 	}
@@ -299,21 +299,28 @@ func (c *Cache) readTx() (*sql.Tx, error) {
 	return tx, nil
 }
 
+// saveScan saves the stat data a scan learnt, so the files are not read
+// again, unless a refresh has rewritten the snapshot since it was read (its
+// pages would be older than the stored ones) or is writing right now. It
+// is an optimisation: failing costs the next command the same reads.
 func (c *Cache) saveScan(s *snapRow) {
 	unlock, ok, err := c.lockRefresh(time.Millisecond)
 	if err != nil || !ok {
 		return
 	}
 	defer unlock()
-	writeStep()
-	if private, err := s.private.MarshalBinary(); err == nil && s.private.Changed() {
-		c.db.Exec(`UPDATE snap SET scan_private = ? WHERE id = ?`, private, s.id)
-	}
-	if s.worktree == nil || !s.worktree.Changed() {
+	tx, err := c.db.Begin()
+	if err != nil {
 		return
 	}
-	if worktree, err := s.worktree.MarshalBinary(); err == nil {
-		c.db.Exec(`UPDATE snap SET scan_worktree = ? WHERE id = ?`, worktree, s.id)
+	defer tx.Rollback()
+	var seq int64
+	if tx.QueryRow(`SELECT seq FROM snap WHERE id = ?`, s.id).Scan(&seq) != nil || seq != s.seq {
+		return
+	}
+	if s.saveScans(newTxn(tx)) == nil {
+		writeStep()
+		tx.Commit()
 	}
 }
 

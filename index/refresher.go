@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/go-git/go-git/v5/plumbing"
@@ -54,11 +55,14 @@ type refresher struct {
 	dict     *termDict
 	blobIDs  map[plumbing.Hash]int64
 	prepared map[plumbing.Hash]*parsedBlob // analysed ahead, not yet stored
-	loaded   map[int64]*blobData
-	parsed   int
-	warnings []string
-	changes  []docChange
-	shallow  map[plumbing.Hash]bool
+	// storedInfo is the snapshot's info as stored, to write only the
+	// chunks the refresh changed.
+	storedInfo []byte
+	loaded     map[int64]*blobData
+	parsed     int
+	warnings   []string
+	changes    []docChange
+	shallow    map[plumbing.Hash]bool
 	// firstBuild: the snapshot held no document when the refresh began, so
 	// there is no old posting list to read.
 	firstBuild bool
@@ -105,9 +109,15 @@ func (rf *refresher) run() error {
 			return err
 		}
 	}
-	if err := rf.snap.loadWorktree(rf.tx); err != nil {
-		return err
+	if !t.past {
+		// HEAD's file list is kept up to date even by a refresh that
+		// leaves the working tree out.
+		if err := rf.snap.loadWorktree(rf.tx); err != nil {
+			return err
+		}
 	}
+	rf.storedInfo = rf.snap.info
+	rf.snap.info = slices.Clone(rf.snap.info)
 	rf.firstBuild = rf.snap.span() == 0
 	dir, err := notesDir(rf.repo, t, rf.snap)
 	if err != nil {
@@ -123,12 +133,10 @@ func (rf *refresher) run() error {
 		rf.firstBuild = true
 		st.NotesDir, st.ConfigHash = dir, configHash(cfg)
 	}
-	tracked, err := rf.teamChanges(head, dir, cfg.Exclude)
-	if err != nil {
+	if err := rf.teamChanges(head, dir, cfg.Exclude); err != nil {
 		return err
 	}
-	files := vault.TrackedList(tracked)
-	if err := rf.localChanges(cfg, files); err != nil {
+	if err := rf.localChanges(cfg); err != nil {
 		return err
 	}
 	if err := rf.apply(); err != nil {
@@ -141,17 +149,17 @@ func (rf *refresher) run() error {
 		return err
 	}
 	st.Parsed = rf.parsed
-	return rf.saveSnap(files)
+	return rf.saveSnap()
 }
 
 func (rf *refresher) createSnap(name string) (*snapRow, error) {
 	state, _ := json.Marshal(snapState{})
-	res, err := rf.tx.Exec(`INSERT INTO snap (name, state, info, tracked, scan_private, scan_worktree) VALUES (?, ?, x'', x'', x'', x'')`, name, state)
+	res, err := rf.tx.Exec(`INSERT INTO snap (name, state, seq) VALUES (?, ?, 0)`, name, state)
 	if err != nil {
 		return nil, fmt.Errorf("creating snapshot %s: %w", name, err)
 	}
 	id, err := res.LastInsertId()
-	return &snapRow{id: id, private: vault.NewScanState(), tracked: []vault.TrackedFile{}, worktree: vault.NewScanState()}, err
+	return &snapRow{id: id, info: []byte{}, private: vault.NewScanState()}, err
 }
 
 func (rf *refresher) clearSnap() error {
@@ -160,56 +168,46 @@ func (rf *refresher) clearSnap() error {
 			return fmt.Errorf("clearing snapshot: %w", err)
 		}
 	}
+	if _, err := rf.tx.Exec(`DELETE FROM scan WHERE snap = ? AND tree = ?`, rf.snap.id, treeWorktree); err != nil {
+		return fmt.Errorf("clearing snapshot: %w", err)
+	}
 	rf.snap.state = snapState{}
 	rf.snap.info = nil
-	rf.snap.tracked = []vault.TrackedFile{}
+	if rf.snap.worktree != nil {
+		rf.snap.worktree = vault.NewScanState()
+	}
 	return nil
 }
 
-func (rf *refresher) saveSnap(tracked []vault.TrackedFile) error {
+func (rf *refresher) saveSnap() error {
 	state, err := json.Marshal(rf.snap.state)
 	if err != nil {
 		return err
 	}
-	private, err := rf.snap.private.MarshalBinary()
-	if err != nil {
-		return err
-	}
-	worktree, err := rf.snap.worktree.MarshalBinary()
-	if err != nil {
-		return err
-	}
-	info := rf.snap.info
-	if info == nil {
-		info = []byte{} // an empty store, not a missing value
-	}
-	_, err = rf.tx.Exec(`UPDATE snap SET state = ?, info = ?, tracked = ?, scan_private = ?, scan_worktree = ? WHERE id = ?`,
-		state, info, vault.EncodeTracked(tracked), private, worktree, rf.snap.id)
-	if err != nil {
+	if _, err = rf.tx.Exec(`UPDATE snap SET state = ?, seq = seq + 1 WHERE id = ?`, state, rf.snap.id); err != nil {
 		return fmt.Errorf("saving snapshot: %w", err)
 	}
-	return nil
+	if err := rf.snap.saveInfo(rf.tx, rf.storedInfo); err != nil {
+		return err
+	}
+	return rf.snap.saveScans(rf.tx)
 }
 
 // teamChanges reads what changed in the team layer since the snapshot's
-// commit, walking only the subtrees whose ids differ, and returns HEAD's
-// note files.
-func (rf *refresher) teamChanges(head plumbing.Hash, dir string, exclude []string) (map[string]plumbing.Hash, error) {
+// commit, walking only the subtrees whose ids differ, and records HEAD's
+// note files in the working tree's state.
+func (rf *refresher) teamChanges(head plumbing.Hash, dir string, exclude []string) error {
 	st := &rf.snap.state
-	tracked := make(map[string]plumbing.Hash, len(rf.snap.tracked))
-	for _, f := range rf.snap.tracked {
-		tracked[f.Path] = f.Blob
-	}
 	var err error
 	var tree plumbing.Hash
 	if !head.IsZero() {
 		if tree, err = rf.repo.NotesTree(head, dir); err != nil {
-			return nil, err
+			return err
 		}
 	}
 	changes, skips, err := rf.repo.DiffNotes(plumbing.NewHash(st.Tree), tree, dir, exclude)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	for _, s := range skips {
 		rf.warn("%s skipped: %s", s.Path, s.Reason)
@@ -221,32 +219,34 @@ func (rf *refresher) teamChanges(head plumbing.Hash, dir string, exclude []strin
 		}
 	}
 	if err := rf.prepare(sources); err != nil {
-		return nil, err
+		return err
 	}
 	changed := map[string]plumbing.Hash{}
 	for i, ch := range changes {
 		if rf.opt.Progress != nil && i%256 == 0 {
 			rf.opt.Progress(i, len(changes))
 		}
-		if ch.New.Blob.IsZero() {
-			delete(tracked, ch.New.Path)
-		} else {
-			tracked[ch.New.Path] = ch.New.Blob
+		if wt := rf.snap.worktree; wt != nil {
+			if ch.New.Blob.IsZero() {
+				wt.Untrack(ch.New.Path)
+			} else {
+				wt.Track(ch.New.Path, ch.New.Blob)
+			}
 		}
 		changed[ch.New.Path] = ch.New.Blob
 		if err := rf.teamChange(ch); err != nil {
-			return nil, err
+			return err
 		}
 	}
 	if rf.opt.Progress != nil {
 		rf.opt.Progress(len(changes), len(changes))
 	}
-	dates, complete, root, err := rf.gitDates(head, plumbing.NewHash(st.Commit), tracked, changed)
+	dates, complete, root, err := rf.gitDates(head, plumbing.NewHash(st.Commit), changed)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	if err := rf.applyGitDates(dates, complete, changed); err != nil {
-		return nil, err
+		return err
 	}
 	st.Commit, st.Root = commitString(head), commitString(root)
 	st.Tree = ""
@@ -254,7 +254,7 @@ func (rf *refresher) teamChanges(head plumbing.Hash, dir string, exclude []strin
 		st.Tree = tree.String()
 	}
 	st.Shallow = len(rf.shallow) > 0
-	return tracked, nil
+	return nil
 }
 
 // teamChange records one changed team file. Its git date is filled in by
@@ -337,7 +337,7 @@ func (rf *refresher) reportBlob(path string, m blobMeta) {
 // commit when it is an ancestor (paths it did not change keep their dates;
 // complete is false), or once every file that needs a git date has one
 // (complete is true).
-func (rf *refresher) gitDates(head, old plumbing.Hash, tracked, changed map[string]plumbing.Hash) (dates map[string]vault.Date, complete bool, root plumbing.Hash, err error) {
+func (rf *refresher) gitDates(head, old plumbing.Hash, changed map[string]plumbing.Hash) (dates map[string]vault.Date, complete bool, root plumbing.Hash, err error) {
 	dates = map[string]vault.Date{}
 	if head.IsZero() {
 		return dates, true, plumbing.ZeroHash, nil
@@ -351,7 +351,7 @@ func (rf *refresher) gitDates(head, old plumbing.Hash, tracked, changed map[stri
 		if need == nil && (steps >= 64 || old.IsZero()) {
 			// The old commit is not close behind: find which files need a
 			// date, so the walk can stop as soon as all have one.
-			if need, err = rf.needGitDates(tracked, changed); err != nil {
+			if need, err = rf.needGitDates(changed); err != nil {
 				return nil, false, plumbing.ZeroHash, err
 			}
 			for p := range dates {
@@ -380,8 +380,9 @@ func (rf *refresher) gitDates(head, old plumbing.Hash, tracked, changed map[stri
 }
 
 // needGitDates lists the team files whose date comes from git: those whose
-// frontmatter gives none.
-func (rf *refresher) needGitDates(tracked, changed map[string]plumbing.Hash) (map[string]bool, error) {
+// frontmatter gives none. A stored document this refresh did not change is
+// still in HEAD (a removal is a change).
+func (rf *refresher) needGitDates(changed map[string]plumbing.Hash) (map[string]bool, error) {
 	need := map[string]bool{}
 	for _, ch := range rf.changes {
 		if ch.new != nil && ch.new.layer == vault.Team {
@@ -400,7 +401,7 @@ func (rf *refresher) needGitDates(tracked, changed map[string]plumbing.Hash) (ma
 		if err := rows.Scan(&p); err != nil {
 			return nil, err
 		}
-		if _, isChanged := changed[p]; !isChanged && !tracked[p].IsZero() {
+		if _, isChanged := changed[p]; !isChanged {
 			need[p] = true
 		}
 	}
@@ -475,7 +476,7 @@ func (rf *refresher) applyGitDates(dates map[string]vault.Date, complete bool, c
 
 // localChanges finds the private notes and uncommitted working copies and
 // records what differs from the snapshot.
-func (rf *refresher) localChanges(cfg vault.Config, tracked []vault.TrackedFile) error {
+func (rf *refresher) localChanges(cfg vault.Config) error {
 	st := &rf.snap.state
 	private, err := rf.repo.PrivateDir(plumbing.NewHash(st.Root))
 	if err != nil {
@@ -486,7 +487,7 @@ func (rf *refresher) localChanges(cfg vault.Config, tracked []vault.TrackedFile)
 	if worktree {
 		worktreeState = rf.snap.worktree
 	}
-	scan := vault.LocalScan{Repo: rf.repo, NotesDir: st.NotesDir, Exclude: cfg.Exclude, Tracked: tracked, Private: private}
+	scan := vault.LocalScan{Repo: rf.repo, NotesDir: st.NotesDir, Exclude: cfg.Exclude, Private: private}
 	found, skips, err := scan.Run(rf.snap.private, worktreeState, rf.opt.now())
 	if err != nil {
 		return err

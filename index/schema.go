@@ -7,8 +7,16 @@ package index
 //     blob id, whichever commit, path or layer it appeared under.
 //   - term: the dictionary of terms, so posting lists and term vectors hold
 //     small integers.
-//   - snap: one row per snapshot (a working tree, or a past commit), with the
-//     packed per-document info ranking reads on every question.
+//   - snap: one row per snapshot (a working tree, or a past commit): how it
+//     was built, and seq, which every refresh bumps, so a command that only
+//     saves stat data it read saves it onto the state it read it from.
+//   - info: the snapshot's packed per-document info that ranking reads on
+//     every question, in chunks of infoChunk documents, so a refresh
+//     rewrites only the chunks holding the documents it changed.
+//   - scan: what scans of the working tree and of the private folder
+//     remember (vault.ScanState), one row per piece: HEAD's note files with
+//     the stat and blob id of their working copies, folder listings. A
+//     one-note change rewrites one piece.
 //   - doc: the documents of a snapshot, numbered by ord.
 //   - posting: per snapshot, part (committed-and-private, or uncommitted) and
 //     term, the packed list of documents holding the term.
@@ -17,6 +25,7 @@ package index
 //     can be linked by, every link target written, how many notes link to
 //     each key, and which notes link to it (with the verb of a typed link).
 //   - step: cached first-parent history steps, for git dates.
+//   - counter: numbers kept across refreshes (see collect).
 const schema = `
 PRAGMA page_size = 8192;
 PRAGMA journal_mode = WAL;
@@ -34,11 +43,22 @@ CREATE TABLE snap (
 	id INTEGER PRIMARY KEY,
 	name TEXT NOT NULL UNIQUE,
 	state BLOB NOT NULL,
-	info BLOB NOT NULL,
-	tracked BLOB NOT NULL,
-	scan_private BLOB NOT NULL,
-	scan_worktree BLOB NOT NULL
+	seq INTEGER NOT NULL
 );
+CREATE TABLE info (
+	snap INTEGER NOT NULL,
+	chunk INTEGER NOT NULL,
+	data BLOB NOT NULL,
+	PRIMARY KEY (snap, chunk)
+);
+CREATE TABLE scan (
+	id INTEGER PRIMARY KEY,
+	snap INTEGER NOT NULL,
+	tree INTEGER NOT NULL,
+	head INTEGER NOT NULL,
+	data BLOB NOT NULL
+);
+CREATE INDEX scan_snap ON scan (snap, tree);
 CREATE TABLE doc (
 	snap INTEGER NOT NULL,
 	ord INTEGER NOT NULL,
@@ -92,7 +112,10 @@ CREATE TABLE backlink (
 	verb TEXT NOT NULL,
 	PRIMARY KEY (snap, target, src, verb)
 ) WITHOUT ROWID;
-CREATE INDEX backlink_src ON backlink (snap, src);
+CREATE TABLE counter (
+	name TEXT PRIMARY KEY,
+	n INTEGER NOT NULL
+) WITHOUT ROWID;
 CREATE TABLE step (
 	oid BLOB PRIMARY KEY,
 	data BLOB NOT NULL
