@@ -160,8 +160,8 @@ func (sc *scanner) scanTree(st *ScanState, base string, worktree bool) error {
 // recheck brings the working tree's state up to date from the paths the
 // monitor reports changed since the state's token: their folders are
 // listed again when their stat changed, they and the files not yet trusted
-// are checked. done is false when a full scan is needed after all: the
-// notes root itself changed, or an ignore file did.
+// are checked. done is false when a full scan is needed after all: an
+// ignore file changed.
 func (sc *scanner) recheck(st *ScanState, paths []string) (done bool, err error) {
 	root := sc.NotesDir
 	dirs := map[string]bool{}
@@ -170,7 +170,8 @@ func (sc *scanner) recheck(st *ScanState, paths []string) (done bool, err error)
 	for _, p := range paths {
 		p = strings.TrimSuffix(p, "/") // the daemon marks folders with a trailing slash
 		if root != "" && (p == root || strings.HasPrefix(root, p+"/")) {
-			return false, nil
+			dirs[root] = true // the notes root, or a folder above it: look at the root
+			continue
 		}
 		if root != "" && !strings.HasPrefix(p, root+"/") {
 			continue
