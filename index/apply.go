@@ -268,6 +268,15 @@ type listKey struct {
 	term int64
 }
 
+// postingKey is a posting list's row: snapshot, part and term in one
+// integer, in that order, so a snapshot's lists are one range of keys.
+func postingKey(snap int64, part int, term int64) int64 {
+	return snap<<33 | int64(part)<<32 | term
+}
+
+// postingRange is the keys of a snapshot's lists, [lo, hi).
+func postingRange(snap int64) (lo, hi int64) { return snap << 33, (snap + 1) << 33 }
+
 type listEdit struct {
 	drop map[uint32]bool
 	add  []retrieve.Posting
@@ -276,6 +285,9 @@ type listEdit struct {
 // writePostings updates the posting lists of exactly the terms whose entry
 // for some document changed.
 func (rf *refresher) writePostings() error {
+	if rf.firstBuild && rf.ordsIncrease() {
+		return rf.writeFirstPostings()
+	}
 	edits := map[listKey]*listEdit{}
 	edit := func(k listKey) *listEdit {
 		e := edits[k]
@@ -316,13 +328,8 @@ func (rf *refresher) writePostings() error {
 	for k := range edits {
 		keys = append(keys, k)
 	}
-	sort.Slice(keys, func(i, j int) bool {
-		if keys[i].part != keys[j].part {
-			return keys[i].part < keys[j].part
-		}
-		return keys[i].term < keys[j].term
-	})
-	lists := newInserter(rf.tx, "INSERT OR REPLACE", "posting", "snap", "part", "term", "list")
+	sortListKeys(keys)
+	lists := newInserter(rf.tx, "INSERT OR REPLACE", "posting", "key", "list")
 	for _, k := range keys {
 		if err := rf.editList(lists, k, edits[k]); err != nil {
 			return err
@@ -331,10 +338,78 @@ func (rf *refresher) writePostings() error {
 	return lists.Flush()
 }
 
+// ordsIncrease reports whether the changes bring only new documents, in
+// increasing order of their numbers, as a first build does.
+func (rf *refresher) ordsIncrease() bool {
+	next := uint32(0)
+	for _, ch := range rf.changes {
+		if ch.old != nil || (ch.new != nil && ch.new.ord < next) {
+			return false
+		}
+		if ch.new != nil {
+			next = ch.new.ord + 1
+		}
+	}
+	return true
+}
+
+// writeFirstPostings writes the posting lists of a first build. Documents
+// come in increasing order, so each list grows at its end and is kept
+// encoded as it grows (three bytes a posting) instead of as edits to merge:
+// at 100,000 notes, 15 million postings.
+func (rf *refresher) writeFirstPostings() error {
+	type growing struct {
+		prev uint32
+		b    []byte
+	}
+	lists := map[listKey]*growing{}
+	for _, ch := range rf.changes {
+		d := ch.new
+		if d == nil {
+			continue
+		}
+		v, err := rf.vector(d)
+		if err != nil {
+			return err
+		}
+		for id, e := range v {
+			k := listKey{d.part, id}
+			l := lists[k]
+			if l == nil {
+				l = &growing{}
+				lists[k] = l
+			}
+			l.b = appendPosting(l.b, d.ord-l.prev, e.TF, e.Fields)
+			l.prev = d.ord
+		}
+	}
+	keys := make([]listKey, 0, len(lists))
+	for k := range lists {
+		keys = append(keys, k)
+	}
+	sortListKeys(keys)
+	out := newInserter(rf.tx, "INSERT", "posting", "key", "list")
+	for _, k := range keys {
+		if err := out.Add(postingKey(rf.snap.id, k.part, k.term), lists[k].b); err != nil {
+			return err
+		}
+	}
+	return out.Flush()
+}
+
+func sortListKeys(keys []listKey) {
+	sort.Slice(keys, func(i, j int) bool {
+		if keys[i].part != keys[j].part {
+			return keys[i].part < keys[j].part
+		}
+		return keys[i].term < keys[j].term
+	})
+}
+
 func (rf *refresher) editList(lists *inserter, k listKey, e *listEdit) error {
 	var raw []byte
 	if !rf.firstBuild {
-		err := rf.tx.QueryRow(`SELECT list FROM posting WHERE snap = ? AND part = ? AND term = ?`, rf.snap.id, k.part, k.term).Scan(&raw)
+		err := rf.tx.QueryRow(`SELECT list FROM posting WHERE key = ?`, postingKey(rf.snap.id, k.part, k.term)).Scan(&raw)
 		if err != nil && !isNoRows(err) {
 			return fmt.Errorf("reading a posting list: %w", err)
 		}
@@ -345,9 +420,9 @@ func (rf *refresher) editList(lists *inserter, k listKey, e *listEdit) error {
 	}
 	list := mergePostings(old, e.drop, e.add)
 	if len(list) > 0 {
-		return lists.Add(rf.snap.id, k.part, k.term, encodePostings(list))
+		return lists.Add(postingKey(rf.snap.id, k.part, k.term), encodePostings(list))
 	}
-	if _, err := rf.tx.Exec(`DELETE FROM posting WHERE snap = ? AND part = ? AND term = ?`, rf.snap.id, k.part, k.term); err != nil {
+	if _, err := rf.tx.Exec(`DELETE FROM posting WHERE key = ?`, postingKey(rf.snap.id, k.part, k.term)); err != nil {
 		return fmt.Errorf("removing a posting list: %w", err)
 	}
 	return nil

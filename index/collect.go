@@ -50,14 +50,8 @@ func (rf *refresher) collect() error {
 	}
 	rows.Close()
 	for _, id := range gone {
-		for _, table := range []string{"doc", "posting", "name", "rawlink", "inbound", "backlink", "info", "scan", "snap"} {
-			column := "snap"
-			if table == "snap" {
-				column = "id"
-			}
-			if _, err := rf.tx.Exec(`DELETE FROM `+table+` WHERE `+column+` = ?`, id); err != nil {
-				return fmt.Errorf("dropping a snapshot no longer wanted: %w", err)
-			}
+		if err := dropSnapRows(rf.tx, id, true); err != nil {
+			return fmt.Errorf("dropping a snapshot no longer wanted: %w", err)
 		}
 	}
 	// Counting the blobs in use reads every document, so it is done only
@@ -105,10 +99,34 @@ func (rf *refresher) collect() error {
 	return rf.setCounter(counterUsed, used)
 }
 
+// dropSnapRows deletes a snapshot's documents, lists and links; with all,
+// also its info, scan state and the snapshot itself.
+func dropSnapRows(tx *txn, snap int64, all bool) error {
+	tables := []string{"doc", "name", "rawlink", "inbound", "backlink"}
+	if all {
+		tables = append(tables, "info", "scan")
+	}
+	for _, table := range tables {
+		if _, err := tx.Exec(`DELETE FROM `+table+` WHERE snap = ?`, snap); err != nil {
+			return err
+		}
+	}
+	lo, hi := postingRange(snap)
+	if _, err := tx.Exec(`DELETE FROM posting WHERE key >= ? AND key < ?`, lo, hi); err != nil {
+		return err
+	}
+	if all {
+		_, err := tx.Exec(`DELETE FROM snap WHERE id = ?`, snap)
+		return err
+	}
+	return nil
+}
+
 // Counters the cache keeps across refreshes.
 const (
 	counterGarbage = "garbage" // at most this many blobs are in no snapshot
 	counterUsed    = "used"    // blobs in use when last counted
+	counterTerms   = "terms"   // the last term id handed out
 )
 
 func (rf *refresher) counter(name string) (int, error) {

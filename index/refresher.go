@@ -2,6 +2,7 @@ package index
 
 import (
 	"database/sql"
+	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -59,10 +60,14 @@ type refresher struct {
 	// chunks the refresh changed.
 	storedInfo []byte
 	loaded     map[int64]*blobData
-	parsed     int
-	warnings   []string
-	changes    []docChange
-	shallow    map[plumbing.Hash]bool
+	// Blobs stored by this refresh are numbered here and written in
+	// batches; every lookup of one goes through blobIDs, never the table.
+	nextBlob int64
+	newBlobs *inserter
+	parsed   int
+	warnings []string
+	changes  []docChange
+	shallow  map[plumbing.Hash]bool
 	// firstBuild: the snapshot held no document when the refresh began, so
 	// there is no old posting list to read.
 	firstBuild bool
@@ -75,6 +80,10 @@ func newRefresher(c *Cache, tx *txn, r *vault.Repo, t target, opt Options) (*ref
 	}
 	rf := &refresher{c: c, tx: tx, repo: r, target: t, opt: opt, dict: dict,
 		blobIDs: map[plumbing.Hash]int64{}, prepared: map[plumbing.Hash]*parsedBlob{}, loaded: map[int64]*blobData{}, shallow: map[plumbing.Hash]bool{}}
+	rf.newBlobs = newInserter(tx, "INSERT", "blob", "id", "oid", "meta", "terms")
+	if err := tx.QueryRow(`SELECT coalesce(max(id), 0) + 1 FROM blob`).Scan(&rf.nextBlob); err != nil {
+		return nil, fmt.Errorf("numbering blobs: %w", err)
+	}
 	shallow, err := r.Shallow()
 	if err != nil {
 		return nil, fmt.Errorf("reading the shallow clone's boundary: %w", err)
@@ -139,10 +148,13 @@ func (rf *refresher) run() error {
 	if err := rf.localChanges(cfg); err != nil {
 		return err
 	}
+	if err := rf.newBlobs.Flush(); err != nil {
+		return err
+	}
 	if err := rf.apply(); err != nil {
 		return err
 	}
-	if err := rf.dict.added.Flush(); err != nil {
+	if err := rf.dict.flush(); err != nil {
 		return err
 	}
 	if err := rf.collect(); err != nil {
@@ -163,10 +175,8 @@ func (rf *refresher) createSnap(name string) (*snapRow, error) {
 }
 
 func (rf *refresher) clearSnap() error {
-	for _, table := range []string{"doc", "posting", "name", "rawlink", "inbound", "backlink"} {
-		if _, err := rf.tx.Exec(`DELETE FROM `+table+` WHERE snap = ?`, rf.snap.id); err != nil {
-			return fmt.Errorf("clearing snapshot: %w", err)
-		}
+	if err := dropSnapRows(rf.tx, rf.snap.id, false); err != nil {
+		return fmt.Errorf("clearing snapshot: %w", err)
 	}
 	if _, err := rf.tx.Exec(`DELETE FROM scan WHERE snap = ? AND tree = ?`, rf.snap.id, treeWorktree); err != nil {
 		return fmt.Errorf("clearing snapshot: %w", err)
@@ -218,11 +228,18 @@ func (rf *refresher) teamChanges(head plumbing.Hash, dir string, exclude []strin
 			sources = append(sources, blobSource{blob, func() ([]byte, int64, error) { return rf.repo.ReadBlob(blob, maxNoteBytes) }})
 		}
 	}
-	if err := rf.prepare(sources); err != nil {
+	todo, err := rf.unstored(sources)
+	if err != nil {
 		return err
 	}
+	parsing := startParser(todo)
+	defer parsing.close()
 	changed := map[string]plumbing.Hash{}
 	for i, ch := range changes {
+		if len(todo) > 0 && ch.New.Blob == todo[0].oid {
+			rf.prepared[todo[0].oid] = parsing.next()
+			todo = todo[1:]
+		}
 		if rf.opt.Progress != nil && i%256 == 0 {
 			rf.opt.Progress(i, len(changes))
 		}
@@ -260,7 +277,7 @@ func (rf *refresher) teamChanges(head plumbing.Hash, dir string, exclude []strin
 // teamChange records one changed team file. Its git date is filled in by
 // applyGitDates.
 func (rf *refresher) teamChange(ch vault.NoteChange) error {
-	old, err := rf.docAt(vault.Team, ch.New.Path)
+	old, err := rf.teamDocAt(ch.New.Path)
 	if err != nil {
 		return err
 	}
@@ -413,8 +430,7 @@ func (rf *refresher) step(c plumbing.Hash) (vault.Step, error) {
 	var data []byte
 	err := rf.tx.QueryRow(`SELECT data FROM step WHERE oid = ?`, c[:]).Scan(&data)
 	if err == nil {
-		var s vault.Step
-		if json.Unmarshal(data, &s) == nil && s.Commit == c && s.Boundary == rf.shallow[c] {
+		if s, ok := decodeStep(c, data); ok && s.Boundary == rf.shallow[c] {
 			return s, nil
 		}
 	} else if !errors.Is(err, sql.ErrNoRows) {
@@ -424,10 +440,59 @@ func (rf *refresher) step(c plumbing.Hash) (vault.Step, error) {
 	if err != nil {
 		return s, err
 	}
-	if data, err = json.Marshal(s); err == nil {
-		_, err = rf.tx.Exec(`INSERT OR REPLACE INTO step (oid, data) VALUES (?, ?)`, c[:], data)
-	}
+	_, err = rf.tx.Exec(`INSERT OR REPLACE INTO step (oid, data) VALUES (?, ?)`, c[:], encodeStep(s))
 	return s, err
+}
+
+// encodeStep packs a history step (its commit is the row's key): parent,
+// boundary, dates, and the changed paths, sorted, each as the length it
+// shares with the one before plus the rest. As JSON, with hashes written as
+// arrays of numbers, a step took four times the room.
+func encodeStep(s vault.Step) []byte {
+	b := append([]byte(nil), s.Parent[:]...)
+	boundary := byte(0)
+	if s.Boundary {
+		boundary = 1
+	}
+	b = append(b, boundary)
+	b = appendText(b, string(s.Author))
+	b = appendText(b, string(s.Committed))
+	b = binary.AppendVarint(b, s.CommittedUnix)
+	paths := slices.Sorted(slices.Values(s.Changed))
+	b = binary.AppendUvarint(b, uint64(len(paths)))
+	prev := ""
+	for _, p := range paths {
+		shared := 0
+		for shared < len(prev) && shared < len(p) && prev[shared] == p[shared] {
+			shared++
+		}
+		b = binary.AppendUvarint(b, uint64(shared))
+		b = appendText(b, p[shared:])
+		prev = p
+	}
+	return b
+}
+
+func decodeStep(commit plumbing.Hash, data []byte) (vault.Step, bool) {
+	s := vault.Step{Commit: commit}
+	if len(data) < len(s.Parent)+1 {
+		return s, false
+	}
+	copy(s.Parent[:], data)
+	s.Boundary = data[len(s.Parent)] == 1
+	r := &metaReader{b: data[len(s.Parent)+1:]}
+	s.Author, s.Committed = vault.Date(r.text()), vault.Date(r.text())
+	s.CommittedUnix = r.int64()
+	prev := ""
+	for n := r.count(); n > 0 && !r.bad; n-- {
+		shared := r.uvarint()
+		if shared > uint64(len(prev)) {
+			return s, false
+		}
+		prev = prev[:shared] + r.text()
+		s.Changed = append(s.Changed, prev)
+	}
+	return s, !r.bad && len(r.b) == 0
 }
 
 // applyGitDates gives changed team documents their git dates and records
@@ -452,7 +517,7 @@ func (rf *refresher) applyGitDates(dates map[string]vault.Date, complete bool, c
 			if _, ok := changed[p]; ok {
 				continue
 			}
-			d, err := rf.docAt(vault.Team, p)
+			d, err := rf.teamDocAt(p)
 			if err != nil {
 				return err
 			}
@@ -495,7 +560,7 @@ func (rf *refresher) localChanges(cfg vault.Config) error {
 	for _, s := range skips {
 		rf.warn("%s skipped: %s", s.Path, s.Reason)
 	}
-	stored, err := rf.docs(`d.layer = ?`, vault.Local)
+	stored, err := rf.docs(localDocs)
 	if err != nil {
 		return err
 	}
@@ -551,6 +616,11 @@ func (rf *refresher) localChanges(cfg vault.Config) error {
 	return nil
 }
 
+// localDocs selects the local documents. The layer is written out, not a
+// parameter, so that SQLite reads them through the index that holds only
+// local documents (doc_local) rather than every document of the snapshot.
+const localDocs = "d.layer = " + string(rune('0'+vault.Local))
+
 const docColumns = `d.ord, d.part, d.layer, d.key, d.path, d.blob, b.oid, d.git_date, d.mtime, d.date, d.date_source, d.title, d.type, d.links
 	FROM doc d JOIN blob b ON b.id = d.blob`
 
@@ -569,9 +639,18 @@ func scanDoc(row interface{ Scan(...any) error }) (*doc, error) {
 	return d, nil
 }
 
-// docAt loads the document at (layer, path), or nil.
-func (rf *refresher) docAt(layer vault.Layer, path string) (*doc, error) {
-	d, err := scanDoc(rf.tx.QueryRow(`SELECT `+docColumns+` WHERE d.snap = ? AND d.layer = ? AND d.path = ?`, rf.snap.id, layer, path))
+// teamDocAt loads the team document at path (relative to the repository
+// root), or nil. It is found by its key, which the path gives.
+func (rf *refresher) teamDocAt(path string) (*doc, error) {
+	rel := path
+	if dir := rf.snap.state.NotesDir; dir != "" {
+		rel = strings.TrimPrefix(path, dir+"/")
+	}
+	key, ok := vault.KeyOf(rel)
+	if !ok {
+		return nil, nil
+	}
+	d, err := scanDoc(rf.tx.QueryRow(`SELECT `+docColumns+` WHERE d.snap = ? AND d.key = ? AND d.layer = ? AND d.path = ?`, rf.snap.id, key, vault.Team, path))
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, nil
 	}

@@ -6,7 +6,7 @@ package index
 //   - blob: one row per distinct note content ever parsed, keyed by its git
 //     blob id, whichever commit, path or layer it appeared under.
 //   - term: the dictionary of terms, so posting lists and term vectors hold
-//     small integers.
+//     small integers; keyed by text, which is stored once.
 //   - snap: one row per snapshot (a working tree, or a past commit): how it
 //     was built, and seq, which every refresh bumps, so a command that only
 //     saves stat data it read saves it onto the state it read it from.
@@ -19,7 +19,10 @@ package index
 //     one-note change rewrites one piece.
 //   - doc: the documents of a snapshot, numbered by ord.
 //   - posting: per snapshot, part (committed-and-private, or uncommitted) and
-//     term, the packed list of documents holding the term.
+//     term, the packed list of documents holding the term. The three are one
+//     integer key (see postingKey): a table keyed by its row id packs its
+//     pages full when rows come in key order, where a keyed (WITHOUT ROWID)
+//     table left a third of every page empty.
 //   - name, rawlink, inbound, backlink: what link resolution needs to stay
 //     incremental and what reverse links are read from: every name a note
 //     can be linked by, every link target written, how many notes link to
@@ -36,9 +39,9 @@ CREATE TABLE blob (
 	terms BLOB NOT NULL
 );
 CREATE TABLE term (
-	id INTEGER PRIMARY KEY,
-	text TEXT NOT NULL UNIQUE
-);
+	text TEXT PRIMARY KEY,
+	id INTEGER NOT NULL
+) WITHOUT ROWID;
 CREATE TABLE snap (
 	id INTEGER PRIMARY KEY,
 	name TEXT NOT NULL UNIQUE,
@@ -77,14 +80,11 @@ CREATE TABLE doc (
 	PRIMARY KEY (snap, ord)
 ) WITHOUT ROWID;
 CREATE INDEX doc_key ON doc (snap, key, layer, path);
-CREATE UNIQUE INDEX doc_path ON doc (snap, layer, path);
+CREATE INDEX doc_local ON doc (snap, path) WHERE layer = 2;
 CREATE TABLE posting (
-	snap INTEGER NOT NULL,
-	part INTEGER NOT NULL,
-	term INTEGER NOT NULL,
-	list BLOB NOT NULL,
-	PRIMARY KEY (snap, part, term)
-) WITHOUT ROWID;
+	key INTEGER PRIMARY KEY,
+	list BLOB NOT NULL
+);
 CREATE TABLE name (
 	snap INTEGER NOT NULL,
 	name TEXT NOT NULL,
