@@ -33,8 +33,9 @@ type blobMeta struct {
 	Binary bool // not text: not a note at all
 }
 
-// blobData is a stored blob: its row id, meta and term vector, kept
-// encoded (a quarter of the decoded size) while a refresh holds it.
+// blobData is a stored blob as a refresh holds it: its row id, the part of
+// its meta a refresh reads (see slim), and its term vector kept encoded (a
+// quarter of the decoded size).
 type blobData struct {
 	id    int64
 	meta  blobMeta
@@ -222,9 +223,10 @@ func (p *parser) close() {
 	<-p.read
 }
 
-// storeBlob parses and stores a blob unless it is stored already. parsed
-// reports whether it was parsed now.
-func (rf *refresher) storeBlob(oid plumbing.Hash, read func() ([]byte, int64, error)) (id int64, parsed bool, err error) {
+// storeBlob parses and stores a blob unless it is stored already, warning
+// about a note (at path) read in part or not at all when it is parsed.
+// parsed reports whether it was parsed now.
+func (rf *refresher) storeBlob(path string, oid plumbing.Hash, read func() ([]byte, int64, error)) (id int64, parsed bool, err error) {
 	if id, ok := rf.blobIDs[oid]; ok {
 		return id, false, nil
 	}
@@ -259,8 +261,27 @@ func (rf *refresher) storeBlob(oid plumbing.Hash, read func() ([]byte, int64, er
 	}
 	rf.nextBlob++
 	rf.blobIDs[oid] = id
-	rf.loaded[id] = &blobData{id: id, meta: pb.meta, terms: terms}
+	rf.reportBlob(path, pb.meta)
+	rf.loaded[id] = &blobData{id: id, meta: slim(pb.meta), terms: terms}
 	return id, true, nil
+}
+
+// slim keeps of a blob's meta what a refresh reads once the blob is stored:
+// the title and type a document takes, the dates, aliases and link targets
+// that dating and link resolution need, the word count. A first build holds
+// one per note until its links are resolved; headings, answers and offsets
+// (most of a meta) stay in the stored row.
+func slim(m blobMeta) blobMeta {
+	p := &m.Parsed
+	out := blobMeta{Size: m.Size, Words: m.Words, Cut: m.Cut, Binary: m.Binary, Parsed: vault.Parsed{
+		Title: p.Title, Type: p.Type, Recorded: p.Recorded, Dated: p.Dated, Retracted: p.Retracted, Aliases: p.Aliases}}
+	if len(p.Links) > 0 {
+		out.Links = make([]vault.Link, len(p.Links))
+		for i, l := range p.Links {
+			out.Links[i] = vault.Link{Kind: l.Kind, Target: l.Target, Label: l.Label, Verb: l.Verb}
+		}
+	}
+	return out
 }
 
 // blob loads a stored blob, once per refresh.
@@ -277,6 +298,7 @@ func (rf *refresher) blob(id int64) (*blobData, error) {
 	if b.meta, err = decodeMeta(meta); err != nil {
 		return nil, fmt.Errorf("blob #%d: %w", id, err)
 	}
+	b.meta = slim(b.meta)
 	rf.loaded[id] = b
 	return b, nil
 }

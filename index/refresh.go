@@ -23,8 +23,9 @@ type Options struct {
 	// answering from the last snapshot. Zero waits as long as it takes.
 	LockWait time.Duration
 	// Progress, when set, hears how many changed notes a refresh has read
-	// of how many, so long work can be shown to a person.
-	Progress func(done, total int)
+	// of how many, and whether the snapshot is being built for the first
+	// time, so long work can be shown or explained.
+	Progress func(done, total int, first bool)
 }
 
 // Report says what bringing the cache up to date did.

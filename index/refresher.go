@@ -154,6 +154,7 @@ func (rf *refresher) run() error {
 	if err := rf.apply(); err != nil {
 		return err
 	}
+
 	if err := rf.dict.flush(); err != nil {
 		return err
 	}
@@ -241,7 +242,7 @@ func (rf *refresher) teamChanges(head plumbing.Hash, dir string, exclude []strin
 			todo = todo[1:]
 		}
 		if rf.opt.Progress != nil && i%256 == 0 {
-			rf.opt.Progress(i, len(changes))
+			rf.opt.Progress(i, len(changes), rf.firstBuild)
 		}
 		if wt := rf.snap.worktree; wt != nil {
 			if ch.New.Blob.IsZero() {
@@ -256,7 +257,7 @@ func (rf *refresher) teamChanges(head plumbing.Hash, dir string, exclude []strin
 		}
 	}
 	if rf.opt.Progress != nil {
-		rf.opt.Progress(len(changes), len(changes))
+		rf.opt.Progress(len(changes), len(changes), rf.firstBuild)
 	}
 	dates, complete, root, err := rf.gitDates(head, plumbing.NewHash(st.Commit), changed)
 	if err != nil {
@@ -302,7 +303,7 @@ func (rf *refresher) teamChange(ch vault.NoteChange) error {
 // blob unless it is stored already. It returns nil for a file that is not a
 // note after all (binary).
 func (rf *refresher) newDoc(old *doc, part int, layer vault.Layer, path, key string, oid plumbing.Hash, read func() ([]byte, int64, error)) (*doc, error) {
-	id, parsed, err := rf.storeBlob(oid, read)
+	id, parsed, err := rf.storeBlob(path, oid, read)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
@@ -312,7 +313,6 @@ func (rf *refresher) newDoc(old *doc, part int, layer vault.Layer, path, key str
 	}
 	if parsed {
 		rf.parsed++
-		rf.reportBlob(path, b.meta)
 	}
 	if b.meta.Binary {
 		return nil, nil

@@ -664,8 +664,11 @@ func (c *HooksRunCmd) refresh(e *env) error {
 		return nil
 	}
 	// Wait for no other refresh: when one holds the lock, a background
-	// omh index queues behind it, so the cache still ends at HEAD.
-	opt := index.Options{LockWait: time.Nanosecond}
+	// omh index queues behind it, so the cache still ends at HEAD. A hook
+	// brings in what git changed, the team layer; the working tree is
+	// checked by the next command, as always, so the hook costs what the
+	// commit changed rather than a stat of every note.
+	opt := index.Options{LockWait: time.Nanosecond, NoWorktree: true}
 	snap, rep, err := cache.Fresh(r, opt)
 	if index.IsDamaged(err) {
 		e.warn("the cache %s is damaged; rebuilding it in the background (omh index waits for it)", cache.Path)
