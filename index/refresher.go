@@ -68,6 +68,7 @@ type refresher struct {
 	warnings []string
 	changes  []docChange
 	shallow  map[plumbing.Hash]bool
+	history  *vault.HistoryLog // git's walk of the history, during a first build
 	// firstBuild: the snapshot held no document when the refresh began, so
 	// there is no old posting list to read.
 	firstBuild bool
@@ -141,6 +142,12 @@ func (rf *refresher) run() error {
 		}
 		rf.firstBuild = true
 		st.NotesDir, st.ConfigHash = dir, configHash(cfg)
+	}
+	if err := rf.startHistory(head); err != nil {
+		return err
+	}
+	if rf.history != nil {
+		defer rf.history.Close()
 	}
 	if err := rf.teamChanges(head, dir, cfg.Exclude); err != nil {
 		return err
@@ -425,6 +432,24 @@ func (rf *refresher) needGitDates(changed map[string]plumbing.Hash) (map[string]
 	return need, rows.Err()
 }
 
+// startHistory starts git's walk of the history from head when a refresh
+// will walk it all: the snapshot has no team layer yet and the history has
+// not been walked before. It runs beside the parsing of the notes; without
+// git, steps are read through go-git.
+func (rf *refresher) startHistory(head plumbing.Hash) error {
+	if head.IsZero() || rf.snap.state.Commit != "" {
+		return nil
+	}
+	var n int
+	if err := rf.tx.QueryRow(`SELECT count(*) FROM step WHERE oid = ?`, head[:]).Scan(&n); err != nil {
+		return fmt.Errorf("reading history cache: %w", err)
+	}
+	if n == 0 {
+		rf.history, _ = rf.repo.LogHistory(head, rf.shallow)
+	}
+	return nil
+}
+
 // step reads one history step, from the cache when it was read before.
 func (rf *refresher) step(c plumbing.Hash) (vault.Step, error) {
 	var data []byte
@@ -436,9 +461,17 @@ func (rf *refresher) step(c plumbing.Hash) (vault.Step, error) {
 	} else if !errors.Is(err, sql.ErrNoRows) {
 		return vault.Step{}, fmt.Errorf("reading history cache: %w", err)
 	}
-	s, err := rf.repo.StepOf(c, rf.shallow)
-	if err != nil {
-		return s, err
+	s, ok := vault.Step{}, false
+	if rf.history != nil {
+		if s, ok = rf.history.Next(c); !ok {
+			rf.history.Close() // out of step: read the rest through go-git
+			rf.history = nil
+		}
+	}
+	if !ok {
+		if s, err = rf.repo.StepOf(c, rf.shallow); err != nil {
+			return s, err
+		}
 	}
 	_, err = rf.tx.Exec(`INSERT OR REPLACE INTO step (oid, data) VALUES (?, ?)`, c[:], encodeStep(s))
 	return s, err

@@ -78,14 +78,20 @@ func loadSnap(q querier, name string) (*snapRow, error) {
 	return s, nil
 }
 
-// loadInfo reads a snapshot's info chunks in order, into one array.
+// loadInfo reads a snapshot's info chunks in order, into one array sized
+// up front: at 100,000 notes it is 2.7 MB, and growing it by doubling cost
+// more than reading it.
 func loadInfo(q querier, snap int64) ([]byte, error) {
+	var size int
+	if err := q.QueryRow(`SELECT coalesce(sum(length(data)), 0) FROM info WHERE snap = ?`, snap).Scan(&size); err != nil {
+		return nil, fmt.Errorf("reading the snapshot's documents: %w", err)
+	}
 	rows, err := q.Query(`SELECT chunk, data FROM info WHERE snap = ? ORDER BY chunk`, snap)
 	if err != nil {
 		return nil, fmt.Errorf("reading the snapshot's documents: %w", err)
 	}
 	defer rows.Close()
-	info := []byte{}
+	info := make([]byte, 0, size)
 	for rows.Next() {
 		var chunk int
 		var data sql.RawBytes

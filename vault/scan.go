@@ -237,14 +237,17 @@ func (sc *scanner) check(st *ScanState, base string, worktree bool, refs []recRe
 	var wg sync.WaitGroup
 	for w := 0; w < workers; w++ {
 		wg.Add(1)
+		// Each worker takes a run of neighbouring records, so it stats
+		// folder by folder.
 		go func(w int) {
 			defer wg.Done()
-			buf := append([]byte(base), '/')
-			for k := w; k < len(refs); k += workers {
+			files := newDirStatter(base)
+			defer files.close()
+			for k := w * len(refs) / workers; k < (w+1)*len(refs)/workers; k++ {
 				ref := refs[k]
 				r := ref.p.rec(ref.i)
-				abs := string(append(buf, ref.p.path(ref.i)...))
-				stat, ok := lstatRegular(abs)
+				p, d := ref.p.path(ref.i), ref.p.dirLen(ref.i)
+				stat, ok := files.lstat(p[:d], string(nameAt(p, d)))
 				switch flags := r[recFlags]; {
 				case !ok:
 					if flags&(flagPresent|flagUnchecked) != 0 {
