@@ -176,6 +176,19 @@ func TestGitsMonitorDaemonIsAskedOverItsSocket(t *testing.T) {
 	if first, second := <-asked, <-asked; first != "builtin:omh:0" || second != "builtin:1" {
 		t.Errorf("the daemon was asked %q then %q", first, second)
 	}
+	// A folder removed may be reported as the folder alone: the files
+	// below it are gone all the same.
+	answer <- "builtin:3\x00notes/sub/b.md\x00"
+	if got, want := f.scan(t, true), []string{"a=notes/a.md", "sub/b=notes/sub/b.md"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("after reporting sub/b.md: %v, want %v", got, want)
+	}
+	if err := os.RemoveAll(filepath.Join(f.repo.Dir, "notes", "sub")); err != nil {
+		t.Fatal(err)
+	}
+	answer <- "builtin:4\x00notes/sub/\x00"
+	if got, want := f.scan(t, true), []string{"a=notes/a.md"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("after the folder was removed: %v, want %v", got, want)
+	}
 }
 
 func pktLine(s string) string {

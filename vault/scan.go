@@ -170,8 +170,7 @@ func (sc *scanner) recheck(st *ScanState, paths []string) (done bool, err error)
 	for _, p := range paths {
 		p = strings.TrimSuffix(p, "/") // the daemon marks folders with a trailing slash
 		if root != "" && (p == root || strings.HasPrefix(root, p+"/")) {
-			dirs[root] = true // the notes root, or a folder above it: look at the root
-			continue
+			p = root // the notes root, or a folder above it: look at the root
 		}
 		if root != "" && !strings.HasPrefix(p, root+"/") {
 			continue
@@ -186,6 +185,12 @@ func (sc *scanner) recheck(st *ScanState, paths []string) (done bool, err error)
 			}
 		}
 	}
+	var reportedDirs []string
+	for _, f := range files {
+		if _, isDir := st.dirs[f]; isDir {
+			reportedDirs = append(reportedDirs, f)
+		}
+	}
 	for _, d := range sortedKeys(dirs) {
 		if err := sc.walk(st, sc.Repo.Root, d, true, false); err != nil {
 			return false, err
@@ -194,20 +199,55 @@ func (sc *scanner) recheck(st *ScanState, paths []string) (done bool, err error)
 	if sc.rulesChanged {
 		return false, nil
 	}
-	st.flush()
+	// A folder reported stands for its files (git's daemon may report a
+	// folder rather than each file in it): a folder still there, for the
+	// files directly in it; one gone, for every file below it.
+	reported := map[string]bool{}
 	for _, f := range files {
-		if p, i, ok := st.find([]byte(f), dirPart(f)); ok && p.rec(i)[recFlags]&(flagTracked|flagListed) != 0 {
-			refs = append(refs, recRef{p, i})
+		reported[f] = true
+	}
+	var in, below []string
+	for _, d := range reportedDirs {
+		if _, still := st.dirs[d]; still {
+			in = append(in, d)
+		} else if d == "" {
+			below = append(below, "")
+		} else {
+			below = append(below, d+"/")
 		}
 	}
+	st.flush()
 	for _, p := range st.pages {
 		for i := 0; i < p.count(); i++ {
-			if f := p.rec(i)[recFlags]; f&(flagTracked|flagListed) != 0 && f&(flagRacy|flagUnchecked) != 0 {
+			f := p.rec(i)[recFlags]
+			if f&(flagTracked|flagListed) == 0 {
+				continue
+			}
+			path, dir := p.path(i), p.dirLen(i)
+			if f&(flagRacy|flagUnchecked) != 0 || reported[string(path)] || inFolder(path[:dir], in) || hasAnyPrefix(path, below) {
 				refs = append(refs, recRef{p, i})
 			}
 		}
 	}
 	return true, sc.check(st, sc.Repo.Root, true, refs)
+}
+
+func inFolder(dir []byte, folders []string) bool {
+	for _, f := range folders {
+		if string(dir) == f {
+			return true
+		}
+	}
+	return false
+}
+
+func hasAnyPrefix(p []byte, prefixes []string) bool {
+	for _, pre := range prefixes {
+		if bytes.HasPrefix(p, []byte(pre)) {
+			return true
+		}
+	}
+	return false
 }
 
 func parentDir(p string) string {
