@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"cmp"
 	"net/url"
-	"regexp"
 	"slices"
 	"strings"
 	"unicode"
@@ -191,14 +190,14 @@ func trimNoteExt(s string) string {
 }
 
 // urlScheme matches destinations that leave the vault, such as "https:".
-var urlScheme = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9+.-]*:`)
+var urlScheme = lazyRegexp(`^[A-Za-z][A-Za-z0-9+.-]*:`)
 
 // noteDestination reads a markdown link destination that points at a note:
 // one ending in ".md" or naming a file without extension. Anything else
 // (URLs, anchors within the note, images, documents) is not a note link.
 func noteDestination(dest string) (target, fragment string, ok bool) {
 	dest = strings.TrimSpace(dest)
-	if urlScheme.MatchString(dest) {
+	if urlScheme().MatchString(dest) {
 		return "", "", false
 	}
 	dest, fragment, _ = strings.Cut(dest, "#")

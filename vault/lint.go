@@ -3,7 +3,6 @@ package vault
 import (
 	"fmt"
 	"path"
-	"regexp"
 	"slices"
 	"sort"
 	"strings"
@@ -414,14 +413,14 @@ func (l *linter) dangles(link Link) bool {
 		return false
 	}
 	if link.Kind != MarkdownLink {
-		return !attachment.MatchString(path.Base(link.Target))
+		return !attachment().MatchString(path.Base(link.Target))
 	}
 	return l.opt.NotANote == nil || !l.opt.NotANote(l.n, link)
 }
 
 // attachment matches a file name with an extension other than .md, which
 // a wiki link names when it embeds a picture or a document.
-var attachment = regexp.MustCompile(`\.[A-Za-z0-9]{1,5}$`)
+var attachment = lazyRegexp(`\.[A-Za-z0-9]{1,5}$`)
 
 func showLink(l Link) string {
 	switch l.Kind {
