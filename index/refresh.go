@@ -404,7 +404,7 @@ func (c *Cache) Lag(r *vault.Repo) (int, error) {
 	if err != nil || t.head.IsZero() {
 		return 0, err
 	}
-	s, err := loadSnap(c.db, t.name)
+	s, err := loadSnapState(c.db, t.name)
 	if err != nil {
 		return 0, err
 	}

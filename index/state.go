@@ -57,6 +57,22 @@ type querier interface {
 
 // loadSnap reads the snapshot called name, or nil when there is none.
 func loadSnap(q querier, name string) (*snapRow, error) {
+	s, err := loadSnapState(q, name)
+	if s == nil || err != nil {
+		return nil, err
+	}
+	if s.info, err = loadInfo(q, s.id); err != nil {
+		return nil, err
+	}
+	if s.private, err = loadScan(q, s.id, treePrivate); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// loadSnapState reads how the snapshot called name was built, and nothing
+// else of it, or nil when there is none.
+func loadSnapState(q querier, name string) (*snapRow, error) {
 	var stateJSON []byte
 	s := &snapRow{}
 	err := q.QueryRow(`SELECT id, seq, state FROM snap WHERE name = ?`, name).Scan(&s.id, &s.seq, &stateJSON)
@@ -68,12 +84,6 @@ func loadSnap(q querier, name string) (*snapRow, error) {
 	}
 	if err := json.Unmarshal(stateJSON, &s.state); err != nil {
 		return nil, fmt.Errorf("snapshot %s: %w", name, errDamaged)
-	}
-	if s.info, err = loadInfo(q, s.id); err != nil {
-		return nil, err
-	}
-	if s.private, err = loadScan(q, s.id, treePrivate); err != nil {
-		return nil, err
 	}
 	return s, nil
 }
