@@ -159,7 +159,7 @@ func isDir(path string) bool {
 // sameLocal reports whether the local notes found equal the snapshot's.
 // Without the working tree, only private notes are compared.
 func sameLocal(q querier, snap int64, found []vault.LocalFile, privateOnly bool) (bool, error) {
-	rows, err := q.Query(`SELECT d.path, d.part, b.oid, d.mtime FROM doc d JOIN blob b ON b.id = d.blob
+	rows, err := q.Query(`SELECT d.path, d.part, b.oid, d.mtime FROM `+docLocal+` JOIN blob b ON b.id = d.blob
 		WHERE d.snap = ? AND `+localDocs+` ORDER BY d.path`, snap)
 	if err != nil {
 		return false, fmt.Errorf("reading local notes: %w", err)

@@ -1,6 +1,7 @@
 package index
 
 import (
+	"cmp"
 	"database/sql"
 	"encoding/binary"
 	"encoding/json"
@@ -593,7 +594,7 @@ func (rf *refresher) localChanges(cfg vault.Config) error {
 	for _, s := range skips {
 		rf.warn("%s skipped: %s", s.Path, s.Reason)
 	}
-	stored, err := rf.docs(localDocs)
+	stored, err := rf.localDocs()
 	if err != nil {
 		return err
 	}
@@ -649,10 +650,15 @@ func (rf *refresher) localChanges(cfg vault.Config) error {
 	return nil
 }
 
-// localDocs selects the local documents. The layer is written out, not a
-// parameter, so that SQLite reads them through the index that holds only
-// local documents (doc_local) rather than every document of the snapshot.
-const localDocs = "d.layer = " + string(rune('0'+vault.Local))
+// Local documents are read through the index that holds only them
+// (doc_local), named outright: without table statistics SQLite otherwise
+// prefers the primary key's order and reads every document of the snapshot,
+// on every command. The layer is written out, not a parameter, as a partial
+// index requires.
+const (
+	localDocs = "d.layer = " + string(rune('0'+vault.Local))
+	docLocal  = "doc d INDEXED BY doc_local"
+)
 
 const docColumns = `d.ord, d.part, d.layer, d.key, d.path, d.blob, b.oid, d.git_date, d.mtime, d.date, d.date_source, d.title, d.type, d.links
 	FROM doc d JOIN blob b ON b.id = d.blob`
@@ -691,6 +697,25 @@ func (rf *refresher) teamDocAt(path string) (*doc, error) {
 		return nil, fmt.Errorf("reading document %s: %w", path, err)
 	}
 	return d, nil
+}
+
+// localDocs loads the local documents, in order of their numbers.
+func (rf *refresher) localDocs() ([]*doc, error) {
+	rows, err := rf.tx.Query(`SELECT `+strings.Replace(docColumns, "doc d", docLocal, 1)+` WHERE d.snap = ? AND `+localDocs, rf.snap.id)
+	if err != nil {
+		return nil, fmt.Errorf("reading local documents: %w", err)
+	}
+	defer rows.Close()
+	var out []*doc
+	for rows.Next() {
+		d, err := scanDoc(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, d)
+	}
+	slices.SortFunc(out, func(a, b *doc) int { return cmp.Compare(a.ord, b.ord) })
+	return out, rows.Err()
 }
 
 // docs loads the documents matching a condition on the doc table.
