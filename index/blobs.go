@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"runtime"
 	"sort"
-	"sync"
 
 	"github.com/go-git/go-git/v5/plumbing"
 
@@ -34,8 +33,9 @@ type blobMeta struct {
 	Binary bool // not text: not a note at all
 }
 
-// blobData is a stored blob: its row id, meta and term vector, kept
-// encoded (a quarter of the decoded size) while a refresh holds it.
+// blobData is a stored blob as a refresh holds it: its row id, the part of
+// its meta a refresh reads (see slim), and its term vector kept encoded (a
+// quarter of the decoded size).
 type blobData struct {
 	id    int64
 	meta  blobMeta
@@ -44,29 +44,47 @@ type blobData struct {
 
 // parsedBlob is a blob's content analysed, before its terms have ids.
 type parsedBlob struct {
-	meta  blobMeta
-	terms map[string]termEntry // by term text; ID unset
-	err   error
+	meta      blobMeta
+	metaBytes []byte      // meta as stored
+	terms     []textEntry // sorted by text
+	err       error
+}
+
+// textEntry is one term of a parsed blob, before it has an id.
+type textEntry struct {
+	text string
+	termEntry
 }
 
 // analyze parses content (at most maxNoteBytes of a file of size bytes) into
-// its meta and terms. It is pure, so blobs are analysed on every core.
+// its meta and terms, sorted, and encodes the meta. It is pure, so blobs are
+// analysed on every core; what is left for the one goroutine that stores
+// them is handing out term ids.
 func analyze(content []byte, size int64) *parsedBlob {
-	pb := &parsedBlob{meta: blobMeta{Size: size, Cut: size > int64(len(content))}, terms: map[string]termEntry{}}
+	pb := &parsedBlob{meta: blobMeta{Size: size, Cut: size > int64(len(content))}}
 	if vault.LooksBinary(content) {
 		pb.meta.Binary = true
-		return pb
+	} else {
+		pb.meta.Parsed = vault.Parse(content[:min(len(content), maxMarkdownBytes)])
+		pb.terms = pb.termsOf(content)
 	}
-	pb.meta.Parsed = vault.Parse(content[:min(len(content), maxMarkdownBytes)])
+	pb.metaBytes = encodeMeta(pb.meta)
+	return pb
+}
+
+// termsOf lists a parsed note's terms by text, with the fields each is in
+// and how often it occurs in the body, and counts the body's words.
+func (pb *parsedBlob) termsOf(content []byte) []textEntry {
+	terms := map[string]termEntry{}
 	add := func(text string, f retrieve.Field) {
 		retrieve.EachToken(text, func(_, _ int, term string) {
-			e := pb.terms[term]
+			e := terms[term]
 			e.Fields |= f
 			if f == retrieve.InBody {
 				e.TF++
 				pb.meta.Words++
 			}
-			pb.terms[term] = e
+			terms[term] = e
 		})
 	}
 	p := &pb.meta.Parsed
@@ -86,29 +104,34 @@ func analyze(content []byte, size int64) *parsedBlob {
 		add(t, retrieve.InBody)
 	}
 	add(string(content[min(p.BodyStart, len(content)):]), retrieve.InBody)
-	return pb
+	out := make([]textEntry, 0, len(terms))
+	for text, e := range terms {
+		out = append(out, textEntry{text, e})
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].text < out[j].text })
+	return out
 }
 
 // vector gives a parsed blob's terms their ids, handed out in sorted order
 // so that two builds from the same files produce the same database.
 func (pb *parsedBlob) vector(dict *termDict) ([]termEntry, error) {
-	texts := make([]string, 0, len(pb.terms))
-	for text := range pb.terms {
-		texts = append(texts, text)
-	}
-	sort.Strings(texts)
-	vector := make([]termEntry, 0, len(texts))
-	for _, text := range texts {
-		e := pb.terms[text]
-		id, err := dict.id(text)
+	vector := make([]termEntry, 0, len(pb.terms))
+	for _, t := range pb.terms {
+		id, err := dict.id(t.text)
 		if err != nil {
 			return nil, err
 		}
-		e.ID = id
-		vector = append(vector, e)
+		t.ID = id
+		vector = append(vector, t.termEntry)
 	}
 	return vector, nil
 }
+
+// parseAhead is how many notes may be parsed ahead of the one being stored:
+// enough to keep every core busy while the refresh stores on one, few
+// enough that the parsed notes waiting (about 10 KB each) stay a few
+// megabytes however large the store.
+const parseAhead = 256
 
 // blobSource is a blob a refresh may need, and how to read it.
 type blobSource struct {
@@ -116,68 +139,94 @@ type blobSource struct {
 	read func() ([]byte, int64, error)
 }
 
-// prepare analyses, on every core, the blobs among sources the cache does
-// not hold yet, so that storeBlob finds them ready. Reading stays on one
-// goroutine (go-git's storage is not safe for concurrent use).
-func (rf *refresher) prepare(sources []blobSource) error {
+// unstored keeps, of sources, the blobs the cache does not hold yet, each
+// once, in order.
+func (rf *refresher) unstored(sources []blobSource) ([]blobSource, error) {
 	var todo []blobSource
+	queued := map[plumbing.Hash]bool{}
 	for _, src := range sources {
+		if _, stored := rf.blobIDs[src.oid]; stored || queued[src.oid] {
+			continue
+		}
 		var id int64
 		err := rf.tx.QueryRow(`SELECT id FROM blob WHERE oid = ?`, src.oid[:]).Scan(&id)
 		switch {
 		case err == nil:
 			rf.blobIDs[src.oid] = id
 		case isNoRows(err):
-			if _, queued := rf.prepared[src.oid]; !queued {
-				rf.prepared[src.oid] = nil
-				todo = append(todo, src)
-			}
+			queued[src.oid] = true
+			todo = append(todo, src)
 		default:
-			return fmt.Errorf("looking up blob %s: %w", src.oid, err)
+			return nil, fmt.Errorf("looking up blob %s: %w", src.oid, err)
 		}
 	}
+	return todo, nil
+}
+
+// parser analyses blobs on every core while the refresh stores the ones
+// before them. Reading stays on one goroutine (go-git's storage is not safe
+// for concurrent use); results come back in the order of the sources.
+type parser struct {
+	order chan chan *parsedBlob
+	stop  chan struct{}
+	read  chan struct{} // closed when the reading goroutine is done with go-git
+}
+
+func startParser(sources []blobSource) *parser {
+	p := &parser{order: make(chan chan *parsedBlob, parseAhead), stop: make(chan struct{}), read: make(chan struct{})}
 	type job struct {
-		oid     plumbing.Hash
 		content []byte
 		size    int64
-		err     error
+		out     chan *parsedBlob
 	}
-	type done struct {
-		oid plumbing.Hash
-		pb  *parsedBlob
-	}
-	jobs, results := make(chan job, 64), make(chan done, 64)
+	jobs := make(chan job, parseAhead)
 	go func() {
-		for _, src := range todo {
+		defer close(p.read)
+		defer close(jobs)
+		defer close(p.order)
+		for _, src := range sources {
 			content, size, err := src.read()
-			jobs <- job{src.oid, content, size, err}
-		}
-		close(jobs)
-	}()
-	var wg sync.WaitGroup
-	for w := 0; w < runtime.GOMAXPROCS(0); w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for j := range jobs {
-				if j.err != nil {
-					results <- done{j.oid, &parsedBlob{err: j.err}}
-					continue
+			out := make(chan *parsedBlob, 1)
+			if err != nil {
+				out <- &parsedBlob{err: err}
+			} else {
+				select {
+				case jobs <- job{content, size, out}:
+				case <-p.stop:
+					return
 				}
-				results <- done{j.oid, analyze(j.content, j.size)}
+			}
+			select {
+			case p.order <- out:
+			case <-p.stop:
+				return
+			}
+		}
+	}()
+	for w := 0; w < runtime.GOMAXPROCS(0); w++ {
+		go func() {
+			for j := range jobs {
+				j.out <- analyze(j.content, j.size)
 			}
 		}()
 	}
-	go func() { wg.Wait(); close(results) }()
-	for d := range results {
-		rf.prepared[d.oid] = d.pb
-	}
-	return nil
+	return p
 }
 
-// storeBlob parses and stores a blob unless it is stored already. parsed
-// reports whether it was parsed now.
-func (rf *refresher) storeBlob(oid plumbing.Hash, read func() ([]byte, int64, error)) (id int64, parsed bool, err error) {
+// next is the next source's analysis.
+func (p *parser) next() *parsedBlob { return <-<-p.order }
+
+// close stops the reading and parsing that nobody will wait for, and
+// returns once go-git is no longer being read.
+func (p *parser) close() {
+	close(p.stop)
+	<-p.read
+}
+
+// storeBlob parses and stores a blob unless it is stored already, warning
+// about a note (at path) read in part or not at all when it is parsed.
+// parsed reports whether it was parsed now.
+func (rf *refresher) storeBlob(path string, oid plumbing.Hash, read func() ([]byte, int64, error)) (id int64, parsed bool, err error) {
 	if id, ok := rf.blobIDs[oid]; ok {
 		return id, false, nil
 	}
@@ -205,21 +254,34 @@ func (rf *refresher) storeBlob(oid plumbing.Hash, read func() ([]byte, int64, er
 	if err != nil {
 		return 0, false, err
 	}
-	metaJSON, err := encodeMeta(pb.meta)
-	if err != nil {
-		return 0, false, fmt.Errorf("encoding blob %s: %w", oid, err)
-	}
 	terms := encodeTerms(vector)
-	res, err := rf.tx.Exec(`INSERT INTO blob (oid, meta, terms) VALUES (?, ?, ?)`, oid[:], metaJSON, terms)
-	if err != nil {
+	id = rf.nextBlob
+	if err := rf.newBlobs.Add(id, oid[:], pb.metaBytes, terms); err != nil {
 		return 0, false, fmt.Errorf("storing blob %s: %w", oid, err)
 	}
-	if id, err = res.LastInsertId(); err != nil {
-		return 0, false, err
-	}
+	rf.nextBlob++
 	rf.blobIDs[oid] = id
-	rf.loaded[id] = &blobData{id: id, meta: pb.meta, terms: terms}
+	rf.reportBlob(path, pb.meta)
+	rf.loaded[id] = &blobData{id: id, meta: slim(pb.meta), terms: terms}
 	return id, true, nil
+}
+
+// slim keeps of a blob's meta what a refresh reads once the blob is stored:
+// the title and type a document takes, the dates, aliases and link targets
+// that dating and link resolution need, the word count. A first build holds
+// one per note until its links are resolved; headings, answers and offsets
+// (most of a meta) stay in the stored row.
+func slim(m blobMeta) blobMeta {
+	p := &m.Parsed
+	out := blobMeta{Size: m.Size, Words: m.Words, Cut: m.Cut, Binary: m.Binary, Parsed: vault.Parsed{
+		Title: p.Title, Type: p.Type, Recorded: p.Recorded, Dated: p.Dated, Retracted: p.Retracted, Aliases: p.Aliases}}
+	if len(p.Links) > 0 {
+		out.Links = make([]vault.Link, len(p.Links))
+		for i, l := range p.Links {
+			out.Links[i] = vault.Link{Kind: l.Kind, Target: l.Target, Label: l.Label, Verb: l.Verb}
+		}
+	}
+	return out
 }
 
 // blob loads a stored blob, once per refresh.
@@ -227,15 +289,16 @@ func (rf *refresher) blob(id int64) (*blobData, error) {
 	if b, ok := rf.loaded[id]; ok {
 		return b, nil
 	}
-	var metaJSON, terms []byte
-	if err := rf.tx.QueryRow(`SELECT meta, terms FROM blob WHERE id = ?`, id).Scan(&metaJSON, &terms); err != nil {
+	var meta, terms []byte
+	if err := rf.tx.QueryRow(`SELECT meta, terms FROM blob WHERE id = ?`, id).Scan(&meta, &terms); err != nil {
 		return nil, fmt.Errorf("loading blob #%d: %w", id, err)
 	}
 	b := &blobData{id: id, terms: terms}
 	var err error
-	if b.meta, err = decodeMeta(metaJSON); err != nil {
+	if b.meta, err = decodeMeta(meta); err != nil {
 		return nil, fmt.Errorf("blob #%d: %w", id, err)
 	}
+	b.meta = slim(b.meta)
 	rf.loaded[id] = b
 	return b, nil
 }
@@ -246,17 +309,36 @@ type termDict struct {
 	ids   map[string]int64
 	empty bool // the table held no terms when the refresh began: skip lookups
 	next  int64
+	first int64 // the first id this refresh hands out
 	added *inserter
 }
 
 func newTermDict(tx *txn) (*termDict, error) {
-	d := &termDict{tx: tx, ids: map[string]int64{}, added: newInserter(tx, "INSERT", "term", "id", "text")}
-	if err := tx.QueryRow(`SELECT coalesce(max(id), 0) FROM term`).Scan(&d.next); err != nil {
+	d := &termDict{tx: tx, ids: map[string]int64{}, added: newInserter(tx, "INSERT", "term", "text", "id")}
+	// The table is keyed by text alone, so the last id handed out is kept
+	// as a counter rather than found by reading every term.
+	err := tx.QueryRow(`SELECT n FROM counter WHERE name = ?`, counterTerms).Scan(&d.next)
+	if err != nil && !isNoRows(err) {
 		return nil, fmt.Errorf("reading the term dictionary: %w", err)
 	}
 	d.empty = d.next == 0
 	d.next++
+	d.first = d.next
 	return d, nil
+}
+
+// flush writes the new terms and the last id handed out.
+func (d *termDict) flush() error {
+	if d.next == d.first {
+		return nil // no new term
+	}
+	if err := d.added.Flush(); err != nil {
+		return err
+	}
+	if _, err := d.tx.Exec(`INSERT OR REPLACE INTO counter (name, n) VALUES (?, ?)`, counterTerms, d.next-1); err != nil {
+		return fmt.Errorf("writing the term dictionary: %w", err)
+	}
+	return nil
 }
 
 // id returns text's id. Ids of new terms are handed out here and written in
@@ -277,7 +359,7 @@ func (d *termDict) id(text string) (int64, error) {
 		}
 	}
 	id = d.next
-	if err := d.added.Add(id, text); err != nil {
+	if err := d.added.Add(text, id); err != nil {
 		return 0, err
 	}
 	d.next++

@@ -26,13 +26,13 @@ import (
 	"github.com/omh-notes/omh/retrieve"
 )
 
-// SchemaVersion changes whenever the tables or any stored encoding change,
-// except an encoding that carries its own version (the scan state's magic:
-// one its reader does not know costs a cold scan, not a rebuild). With the
-// tokenizer's version it names the database file, so a binary that reads
-// differently never opens an older file: it builds its own, and no command
-// pays for a version check.
-const SchemaVersion = 7
+// SchemaVersion changes whenever the tables or any stored encoding change
+// (8: the scan state in pages of fixed-size records beside HEAD's file
+// list, per-document info in chunks, parsed notes' passage units and
+// dialect-read links). With the tokenizer's version it names the database
+// file, so a binary that reads differently never opens an older file: it
+// builds its own, and no command pays for a version check.
+const SchemaVersion = 8
 
 var filePrefix = fmt.Sprintf("cache-s%dt%d-", SchemaVersion, retrieve.TokenizerVersion)
 

@@ -99,3 +99,19 @@ func TestInfoRecordsRoundTrip(t *testing.T) {
 		t.Errorf("a record past the end reads %+v", got)
 	}
 }
+
+// Postings pack a term's fields into fieldBits bits beside its count: a
+// field added to retrieve beyond them would be read back as another.
+// Catches: a new field (InFolder was the seventh), silently stored as part
+// of the count.
+func TestEveryFieldFitsAPackedPosting(t *testing.T) {
+	all := retrieve.AllFields
+	if all>>fieldBits != 0 {
+		t.Fatalf("fields %b do not fit in %d bits", all, fieldBits)
+	}
+	for _, tf := range []uint32{0, 1, 2, 1 << 20} {
+		if gotTF, gotFields := unpackTF(packTF(tf, all)); gotTF != tf || gotFields != all {
+			t.Errorf("tf %d, fields %b came back as %d, %b", tf, all, gotTF, gotFields)
+		}
+	}
+}

@@ -1,109 +1,181 @@
 package index
 
 import (
-	"encoding/json"
+	"encoding/binary"
 
 	"github.com/omh-notes/omh/vault"
 )
 
-// A blob's meta is stored as JSON with short keys and empty fields left out:
-// one row per version of every note adds up, and the long form was two
-// thirds of the cache. These mirror the vault types field for field.
-type storedMeta struct {
-	Title            string          `json:"t,omitempty"`
-	TitleFromH1      bool            `json:"h1,omitempty"`
-	Type             string          `json:"ty,omitempty"`
-	Source           string          `json:"so,omitempty"`
-	Description      string          `json:"ds,omitempty"`
-	DeclaredKey      string          `json:"k,omitempty"`
-	Recorded         vault.Date      `json:"r,omitempty"`
-	Dated            vault.Date      `json:"d,omitempty"`
-	DatedField       string          `json:"df,omitempty"`
-	Retracted        vault.Date      `json:"x,omitempty"`
-	RetractedReason  string          `json:"xr,omitempty"`
-	Aliases          []string        `json:"a,omitempty"`
-	Tags             []string        `json:"g,omitempty"`
-	Answers          []string        `json:"q,omitempty"`
-	Headings         []storedHeading `json:"hs,omitempty"`
-	Links            []storedLink    `json:"l,omitempty"`
-	Units            []byte          `json:"u,omitempty"` // vault.AppendUnits
-	BodyStart        int             `json:"b,omitempty"`
-	FrontmatterLines int             `json:"fl,omitempty"`
-	Problems         []storedProblem `json:"p,omitempty"`
-	Size             int64           `json:"z"`
-	Words            int             `json:"w,omitempty"`
-	Cut              bool            `json:"cut,omitempty"`
-	Binary           bool            `json:"bin,omitempty"`
-}
+// A blob's meta (what parsing its note found) is stored in a compact binary
+// form: one row per version of every note adds up, and as JSON with short
+// keys it was still a seventh of the cache. Every field is written, in a
+// fixed order; numbers are varints, strings and lists carry their length.
+// TestEveryMetaFieldRoundTrips fills every field and reads it back, so a
+// field added to vault.Parsed and forgotten here fails it.
 
-type storedHeading struct {
-	Level int    `json:"v"`
-	Text  string `json:"t"`
-	Start int    `json:"s"`
-	Line  int    `json:"n"`
-}
+const (
+	metaTitleFromH1 = 1 << iota
+	metaCut
+	metaBinary
+)
 
-type storedLink struct {
-	Kind     vault.LinkKind `json:"k"`
-	Target   string         `json:"t"`
-	Fragment string         `json:"f,omitempty"`
-	Label    string         `json:"l,omitempty"`
-	Verb     string         `json:"v,omitempty"`
-	Lead     string         `json:"w,omitempty"`
-	Start    int            `json:"s"`
-	End      int            `json:"e"`
-	Line     int            `json:"n"`
-}
-
-type storedProblem struct {
-	Line    int    `json:"n,omitempty"`
-	Rule    string `json:"r"`
-	Message string `json:"m"`
-}
-
-func encodeMeta(m blobMeta) ([]byte, error) {
-	p := m.Parsed
-	s := storedMeta{
-		Title: p.Title, TitleFromH1: p.TitleFromH1, Type: p.Type, Source: p.Source, Description: p.Description, DeclaredKey: p.DeclaredKey,
-		Recorded: p.Recorded, Dated: p.Dated, DatedField: p.DatedField, Retracted: p.Retracted, RetractedReason: p.RetractedReason,
-		Aliases: p.Aliases, Tags: p.Tags, Answers: p.Answers, BodyStart: p.BodyStart, FrontmatterLines: p.FrontmatterLines,
-		Size: m.Size, Words: m.Words, Cut: m.Cut, Binary: m.Binary, Units: vault.AppendUnits(nil, p.Units),
+func encodeMeta(m blobMeta) []byte {
+	p := &m.Parsed
+	var flags uint64
+	if p.TitleFromH1 {
+		flags |= metaTitleFromH1
 	}
+	if m.Cut {
+		flags |= metaCut
+	}
+	if m.Binary {
+		flags |= metaBinary
+	}
+	b := binary.AppendUvarint(nil, flags)
+	b = binary.AppendVarint(b, m.Size)
+	b = binary.AppendVarint(b, int64(m.Words))
+	b = binary.AppendVarint(b, int64(p.BodyStart))
+	b = binary.AppendVarint(b, int64(p.FrontmatterLines))
+	for _, s := range []string{p.Title, p.Type, p.Source, p.Description, p.DeclaredKey, string(p.Recorded),
+		string(p.Dated), p.DatedField, string(p.Retracted), p.RetractedReason} {
+		b = appendText(b, s)
+	}
+	for _, list := range [][]string{p.Aliases, p.Tags, p.Answers} {
+		b = binary.AppendUvarint(b, uint64(len(list)))
+		for _, s := range list {
+			b = appendText(b, s)
+		}
+	}
+	b = binary.AppendUvarint(b, uint64(len(p.Headings)))
 	for _, h := range p.Headings {
-		s.Headings = append(s.Headings, storedHeading(h))
+		b = binary.AppendVarint(b, int64(h.Level))
+		b = appendText(b, h.Text)
+		b = binary.AppendVarint(b, int64(h.Start))
+		b = binary.AppendVarint(b, int64(h.Line))
 	}
+	b = binary.AppendUvarint(b, uint64(len(p.Links)))
 	for _, l := range p.Links {
-		s.Links = append(s.Links, storedLink(l))
+		b = binary.AppendUvarint(b, uint64(l.Kind))
+		for _, s := range []string{l.Target, l.Fragment, l.Label, l.Verb, l.Lead} {
+			b = appendText(b, s)
+		}
+		b = binary.AppendVarint(b, int64(l.Start))
+		b = binary.AppendVarint(b, int64(l.End-l.Start))
+		b = binary.AppendVarint(b, int64(l.Line))
 	}
+	b = binary.AppendUvarint(b, uint64(len(p.Problems)))
 	for _, pr := range p.Problems {
-		s.Problems = append(s.Problems, storedProblem(pr))
+		b = binary.AppendVarint(b, int64(pr.Line))
+		b = appendText(b, pr.Rule)
+		b = appendText(b, pr.Message)
 	}
-	return json.Marshal(s)
+	return appendText(b, string(vault.AppendUnits(nil, p.Units)))
+}
+
+func appendText(b []byte, s string) []byte {
+	b = binary.AppendUvarint(b, uint64(len(s)))
+	return append(b, s...)
+}
+
+// metaReader decodes, remembering the first error so callers check once.
+type metaReader struct {
+	b   []byte
+	bad bool
+}
+
+func (r *metaReader) uvarint() uint64 {
+	v, n := binary.Uvarint(r.b)
+	if n <= 0 {
+		r.bad, r.b = true, nil
+		return 0
+	}
+	r.b = r.b[n:]
+	return v
+}
+
+func (r *metaReader) int() int { return int(r.int64()) }
+
+func (r *metaReader) int64() int64 {
+	v, n := binary.Varint(r.b)
+	if n <= 0 {
+		r.bad, r.b = true, nil
+		return 0
+	}
+	r.b = r.b[n:]
+	return v
+}
+
+func (r *metaReader) text() string {
+	n := r.uvarint()
+	if n > uint64(len(r.b)) {
+		r.bad, r.b = true, nil
+		return ""
+	}
+	s := string(r.b[:n])
+	r.b = r.b[n:]
+	return s
+}
+
+// count reads a list's length, which cannot exceed the bytes left.
+func (r *metaReader) count() int {
+	n := r.uvarint()
+	if n > uint64(len(r.b)) {
+		r.bad, r.b = true, nil
+		return 0
+	}
+	return int(n)
+}
+
+func (r *metaReader) texts() []string {
+	n := r.count()
+	if n == 0 {
+		return nil
+	}
+	out := make([]string, n)
+	for i := range out {
+		out[i] = r.text()
+	}
+	return out
 }
 
 func decodeMeta(b []byte) (blobMeta, error) {
-	var s storedMeta
-	if err := json.Unmarshal(b, &s); err != nil {
+	r := &metaReader{b: b}
+	flags := r.uvarint()
+	m := blobMeta{Cut: flags&metaCut != 0, Binary: flags&metaBinary != 0}
+	p := &m.Parsed
+	p.TitleFromH1 = flags&metaTitleFromH1 != 0
+	m.Size, m.Words, p.BodyStart, p.FrontmatterLines = r.int64(), r.int(), r.int(), r.int()
+	p.Title, p.Type, p.Source, p.Description, p.DeclaredKey = r.text(), r.text(), r.text(), r.text(), r.text()
+	p.Recorded, p.Dated, p.DatedField = vault.Date(r.text()), vault.Date(r.text()), r.text()
+	p.Retracted, p.RetractedReason = vault.Date(r.text()), r.text()
+	p.Aliases, p.Tags, p.Answers = r.texts(), r.texts(), r.texts()
+	if n := r.count(); n > 0 {
+		p.Headings = make([]vault.Heading, n)
+		for i := range p.Headings {
+			p.Headings[i] = vault.Heading{Level: r.int(), Text: r.text(), Start: r.int(), Line: r.int()}
+		}
+	}
+	if n := r.count(); n > 0 {
+		p.Links = make([]vault.Link, n)
+		for i := range p.Links {
+			l := &p.Links[i]
+			l.Kind = vault.LinkKind(r.uvarint())
+			l.Target, l.Fragment, l.Label, l.Verb, l.Lead = r.text(), r.text(), r.text(), r.text(), r.text()
+			l.Start = r.int()
+			l.End = l.Start + r.int()
+			l.Line = r.int()
+		}
+	}
+	if n := r.count(); n > 0 {
+		p.Problems = make([]vault.Problem, n)
+		for i := range p.Problems {
+			p.Problems[i] = vault.Problem{Line: r.int(), Rule: r.text(), Message: r.text()}
+		}
+	}
+	units, err := vault.DecodeUnits([]byte(r.text()))
+	if err != nil || r.bad || len(r.b) != 0 {
 		return blobMeta{}, errDamaged
 	}
-	m := blobMeta{Size: s.Size, Words: s.Words, Cut: s.Cut, Binary: s.Binary, Parsed: vault.Parsed{
-		Title: s.Title, TitleFromH1: s.TitleFromH1, Type: s.Type, Source: s.Source, Description: s.Description, DeclaredKey: s.DeclaredKey,
-		Recorded: s.Recorded, Dated: s.Dated, DatedField: s.DatedField, Retracted: s.Retracted, RetractedReason: s.RetractedReason,
-		Aliases: s.Aliases, Tags: s.Tags, Answers: s.Answers, BodyStart: s.BodyStart, FrontmatterLines: s.FrontmatterLines,
-	}}
-	for _, h := range s.Headings {
-		m.Headings = append(m.Headings, vault.Heading(h))
-	}
-	for _, l := range s.Links {
-		m.Links = append(m.Links, vault.Link(l))
-	}
-	for _, pr := range s.Problems {
-		m.Problems = append(m.Problems, vault.Problem(pr))
-	}
-	units, err := vault.DecodeUnits(s.Units)
-	if err != nil {
-		return blobMeta{}, errDamaged
-	}
-	m.Units = units
+	p.Units = units
 	return m, nil
 }

@@ -22,8 +22,9 @@ type Options struct {
 	// answering from the last snapshot. Zero waits as long as it takes.
 	LockWait time.Duration
 	// Progress, when set, hears how many changed notes a refresh has read
-	// of how many, so long work can be shown to a person.
-	Progress func(done, total int)
+	// of how many, and whether the snapshot is being built for the first
+	// time, so long work can be shown or explained.
+	Progress func(done, total int, first bool)
 }
 
 // Report says what bringing the cache up to date did.
@@ -84,7 +85,7 @@ func (c *Cache) look(q querier, r *vault.Repo, t target, opt Options) (*view, er
 		}
 		worktree = s.worktree
 	}
-	scan := vault.LocalScan{Repo: r, NotesDir: v.notesDir, Exclude: t.cfg.Exclude, Tracked: s.tracked, Private: v.private}
+	scan := vault.LocalScan{Repo: r, NotesDir: v.notesDir, Exclude: t.cfg.Exclude, Private: v.private}
 	if v.local, v.skips, err = scan.Run(s.private, worktree, opt.now()); err != nil {
 		return nil, err
 	}
@@ -157,8 +158,8 @@ func isDir(path string) bool {
 // sameLocal reports whether the local notes found equal the snapshot's.
 // Without the working tree, only private notes are compared.
 func sameLocal(q querier, snap int64, found []vault.LocalFile, privateOnly bool) (bool, error) {
-	rows, err := q.Query(`SELECT d.path, d.part, b.oid, d.mtime FROM doc d JOIN blob b ON b.id = d.blob
-		WHERE d.snap = ? AND d.layer = ? ORDER BY d.path`, snap, vault.Local)
+	rows, err := q.Query(`SELECT d.path, d.part, b.oid, d.mtime FROM `+docLocal+` JOIN blob b ON b.id = d.blob
+		WHERE d.snap = ? AND `+localDocs+` ORDER BY d.path`, snap)
 	if err != nil {
 		return false, fmt.Errorf("reading local notes: %w", err)
 	}
@@ -298,21 +299,28 @@ func (c *Cache) readTx() (*sql.Tx, error) {
 	return tx, nil
 }
 
+// saveScan saves the stat data a scan learnt, so the files are not read
+// again, unless a refresh has rewritten the snapshot since it was read (its
+// pages would be older than the stored ones) or is writing right now. It
+// is an optimisation: failing costs the next command the same reads.
 func (c *Cache) saveScan(s *snapRow) {
 	unlock, ok, err := c.lockRefresh(time.Millisecond)
 	if err != nil || !ok {
 		return
 	}
 	defer unlock()
-	writeStep()
-	if private, err := s.private.MarshalBinary(); err == nil && s.private.Changed() {
-		c.db.Exec(`UPDATE snap SET scan_private = ? WHERE id = ?`, private, s.id)
-	}
-	if s.worktree == nil || !s.worktree.Changed() {
+	tx, err := c.db.Begin()
+	if err != nil {
 		return
 	}
-	if worktree, err := s.worktree.MarshalBinary(); err == nil {
-		c.db.Exec(`UPDATE snap SET scan_worktree = ? WHERE id = ?`, worktree, s.id)
+	defer tx.Rollback()
+	var seq int64
+	if tx.QueryRow(`SELECT seq FROM snap WHERE id = ?`, s.id).Scan(&seq) != nil || seq != s.seq {
+		return
+	}
+	if s.saveScans(newTxn(tx)) == nil {
+		writeStep()
+		tx.Commit()
 	}
 }
 
@@ -391,7 +399,7 @@ func (c *Cache) Lag(r *vault.Repo) (int, error) {
 	if err != nil || t.head.IsZero() {
 		return 0, err
 	}
-	s, err := loadSnap(c.db, t.name)
+	s, err := loadSnapState(c.db, t.name)
 	if err != nil {
 		return 0, err
 	}

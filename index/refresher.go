@@ -1,11 +1,14 @@
 package index
 
 import (
+	"cmp"
 	"database/sql"
+	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/go-git/go-git/v5/plumbing"
@@ -54,11 +57,19 @@ type refresher struct {
 	dict     *termDict
 	blobIDs  map[plumbing.Hash]int64
 	prepared map[plumbing.Hash]*parsedBlob // analysed ahead, not yet stored
-	loaded   map[int64]*blobData
+	// storedInfo is the snapshot's info as stored, to write only the
+	// chunks the refresh changed.
+	storedInfo []byte
+	loaded     map[int64]*blobData
+	// Blobs stored by this refresh are numbered here and written in
+	// batches; every lookup of one goes through blobIDs, never the table.
+	nextBlob int64
+	newBlobs *inserter
 	parsed   int
 	warnings []string
 	changes  []docChange
 	shallow  map[plumbing.Hash]bool
+	history  *vault.HistoryLog // git's walk of the history, during a first build
 	// firstBuild: the snapshot held no document when the refresh began, so
 	// there is no old posting list to read.
 	firstBuild bool
@@ -71,6 +82,10 @@ func newRefresher(c *Cache, tx *txn, r *vault.Repo, t target, opt Options) (*ref
 	}
 	rf := &refresher{c: c, tx: tx, repo: r, target: t, opt: opt, dict: dict,
 		blobIDs: map[plumbing.Hash]int64{}, prepared: map[plumbing.Hash]*parsedBlob{}, loaded: map[int64]*blobData{}, shallow: map[plumbing.Hash]bool{}}
+	rf.newBlobs = newInserter(tx, "INSERT", "blob", "id", "oid", "meta", "terms")
+	if err := tx.QueryRow(`SELECT coalesce(max(id), 0) + 1 FROM blob`).Scan(&rf.nextBlob); err != nil {
+		return nil, fmt.Errorf("numbering blobs: %w", err)
+	}
 	shallow, err := r.Shallow()
 	if err != nil {
 		return nil, fmt.Errorf("reading the shallow clone's boundary: %w", err)
@@ -105,9 +120,15 @@ func (rf *refresher) run() error {
 			return err
 		}
 	}
-	if err := rf.snap.loadWorktree(rf.tx); err != nil {
-		return err
+	if !t.past {
+		// HEAD's file list is kept up to date even by a refresh that
+		// leaves the working tree out.
+		if err := rf.snap.loadWorktree(rf.tx); err != nil {
+			return err
+		}
 	}
+	rf.storedInfo = rf.snap.info
+	rf.snap.info = slices.Clone(rf.snap.info)
 	rf.firstBuild = rf.snap.span() == 0
 	dir, err := notesDir(rf.repo, t, rf.snap)
 	if err != nil {
@@ -123,93 +144,89 @@ func (rf *refresher) run() error {
 		rf.firstBuild = true
 		st.NotesDir, st.ConfigHash = dir, configHash(cfg)
 	}
-	tracked, err := rf.teamChanges(head, dir, cfg.Exclude)
-	if err != nil {
+	if err := rf.startHistory(head); err != nil {
 		return err
 	}
-	files := vault.TrackedList(tracked)
-	if err := rf.localChanges(cfg, files); err != nil {
+	if rf.history != nil {
+		defer rf.history.Close()
+	}
+	if err := rf.teamChanges(head, dir, cfg.Exclude); err != nil {
+		return err
+	}
+	if err := rf.localChanges(cfg); err != nil {
+		return err
+	}
+	if err := rf.newBlobs.Flush(); err != nil {
 		return err
 	}
 	if err := rf.apply(); err != nil {
 		return err
 	}
-	if err := rf.dict.added.Flush(); err != nil {
+
+	if err := rf.dict.flush(); err != nil {
 		return err
 	}
 	if err := rf.collect(); err != nil {
 		return err
 	}
 	st.Parsed = rf.parsed
-	return rf.saveSnap(files)
+	return rf.saveSnap()
 }
 
 func (rf *refresher) createSnap(name string) (*snapRow, error) {
 	state, _ := json.Marshal(snapState{})
-	res, err := rf.tx.Exec(`INSERT INTO snap (name, state, info, tracked, scan_private, scan_worktree) VALUES (?, ?, x'', x'', x'', x'')`, name, state)
+	res, err := rf.tx.Exec(`INSERT INTO snap (name, state, seq) VALUES (?, ?, 0)`, name, state)
 	if err != nil {
 		return nil, fmt.Errorf("creating snapshot %s: %w", name, err)
 	}
 	id, err := res.LastInsertId()
-	return &snapRow{id: id, private: vault.NewScanState(), tracked: []vault.TrackedFile{}, worktree: vault.NewScanState()}, err
+	return &snapRow{id: id, info: []byte{}, private: vault.NewScanState()}, err
 }
 
 func (rf *refresher) clearSnap() error {
-	for _, table := range []string{"doc", "posting", "name", "rawlink", "inbound", "backlink"} {
-		if _, err := rf.tx.Exec(`DELETE FROM `+table+` WHERE snap = ?`, rf.snap.id); err != nil {
-			return fmt.Errorf("clearing snapshot: %w", err)
-		}
+	if err := dropSnapRows(rf.tx, rf.snap.id, false); err != nil {
+		return fmt.Errorf("clearing snapshot: %w", err)
+	}
+	if _, err := rf.tx.Exec(`DELETE FROM scan WHERE snap = ? AND tree = ?`, rf.snap.id, treeWorktree); err != nil {
+		return fmt.Errorf("clearing snapshot: %w", err)
 	}
 	rf.snap.state = snapState{}
 	rf.snap.info = nil
-	rf.snap.tracked = []vault.TrackedFile{}
+	if rf.snap.worktree != nil {
+		rf.snap.worktree = vault.NewScanState()
+	}
 	return nil
 }
 
-func (rf *refresher) saveSnap(tracked []vault.TrackedFile) error {
+func (rf *refresher) saveSnap() error {
 	state, err := json.Marshal(rf.snap.state)
 	if err != nil {
 		return err
 	}
-	private, err := rf.snap.private.MarshalBinary()
-	if err != nil {
-		return err
-	}
-	worktree, err := rf.snap.worktree.MarshalBinary()
-	if err != nil {
-		return err
-	}
-	info := rf.snap.info
-	if info == nil {
-		info = []byte{} // an empty store, not a missing value
-	}
-	_, err = rf.tx.Exec(`UPDATE snap SET state = ?, info = ?, tracked = ?, scan_private = ?, scan_worktree = ? WHERE id = ?`,
-		state, info, vault.EncodeTracked(tracked), private, worktree, rf.snap.id)
-	if err != nil {
+	if _, err = rf.tx.Exec(`UPDATE snap SET state = ?, seq = seq + 1 WHERE id = ?`, state, rf.snap.id); err != nil {
 		return fmt.Errorf("saving snapshot: %w", err)
 	}
-	return nil
+	if err := rf.snap.saveInfo(rf.tx, rf.storedInfo); err != nil {
+		return err
+	}
+	return rf.snap.saveScans(rf.tx)
 }
 
 // teamChanges reads what changed in the team layer since the snapshot's
-// commit, walking only the subtrees whose ids differ, and returns HEAD's
-// note files.
-func (rf *refresher) teamChanges(head plumbing.Hash, dir string, exclude []string) (map[string]plumbing.Hash, error) {
+// commit, walking only the subtrees whose ids differ, and records HEAD's
+// note files in the working tree's state.
+func (rf *refresher) teamChanges(head plumbing.Hash, dir string, exclude []string) error {
 	st := &rf.snap.state
-	tracked := make(map[string]plumbing.Hash, len(rf.snap.tracked))
-	for _, f := range rf.snap.tracked {
-		tracked[f.Path] = f.Blob
-	}
 	var err error
 	var tree plumbing.Hash
 	if !head.IsZero() {
 		if tree, err = rf.repo.NotesTree(head, dir); err != nil {
-			return nil, err
+			return err
 		}
 	}
 	changes, skips, err := rf.repo.DiffNotes(plumbing.NewHash(st.Tree), tree, dir, exclude)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	for _, s := range skips {
 		rf.warn("%s skipped: %s", s.Path, s.Reason)
@@ -220,33 +237,42 @@ func (rf *refresher) teamChanges(head plumbing.Hash, dir string, exclude []strin
 			sources = append(sources, blobSource{blob, func() ([]byte, int64, error) { return rf.repo.ReadBlob(blob, maxNoteBytes) }})
 		}
 	}
-	if err := rf.prepare(sources); err != nil {
-		return nil, err
+	todo, err := rf.unstored(sources)
+	if err != nil {
+		return err
 	}
+	parsing := startParser(todo)
+	defer parsing.close()
 	changed := map[string]plumbing.Hash{}
 	for i, ch := range changes {
-		if rf.opt.Progress != nil && i%256 == 0 {
-			rf.opt.Progress(i, len(changes))
+		if len(todo) > 0 && ch.New.Blob == todo[0].oid {
+			rf.prepared[todo[0].oid] = parsing.next()
+			todo = todo[1:]
 		}
-		if ch.New.Blob.IsZero() {
-			delete(tracked, ch.New.Path)
-		} else {
-			tracked[ch.New.Path] = ch.New.Blob
+		if rf.opt.Progress != nil && i%256 == 0 {
+			rf.opt.Progress(i, len(changes), rf.firstBuild)
+		}
+		if wt := rf.snap.worktree; wt != nil {
+			if ch.New.Blob.IsZero() {
+				wt.Untrack(ch.New.Path)
+			} else {
+				wt.Track(ch.New.Path, ch.New.Blob)
+			}
 		}
 		changed[ch.New.Path] = ch.New.Blob
 		if err := rf.teamChange(ch); err != nil {
-			return nil, err
+			return err
 		}
 	}
 	if rf.opt.Progress != nil {
-		rf.opt.Progress(len(changes), len(changes))
+		rf.opt.Progress(len(changes), len(changes), rf.firstBuild)
 	}
-	dates, complete, root, err := rf.gitDates(head, plumbing.NewHash(st.Commit), tracked, changed)
+	dates, complete, root, err := rf.gitDates(head, plumbing.NewHash(st.Commit), changed)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	if err := rf.applyGitDates(dates, complete, changed); err != nil {
-		return nil, err
+		return err
 	}
 	st.Commit, st.Root = commitString(head), commitString(root)
 	st.Tree = ""
@@ -254,13 +280,13 @@ func (rf *refresher) teamChanges(head plumbing.Hash, dir string, exclude []strin
 		st.Tree = tree.String()
 	}
 	st.Shallow = len(rf.shallow) > 0
-	return tracked, nil
+	return nil
 }
 
 // teamChange records one changed team file. Its git date is filled in by
 // applyGitDates.
 func (rf *refresher) teamChange(ch vault.NoteChange) error {
-	old, err := rf.docAt(vault.Team, ch.New.Path)
+	old, err := rf.teamDocAt(ch.New.Path)
 	if err != nil {
 		return err
 	}
@@ -285,7 +311,7 @@ func (rf *refresher) teamChange(ch vault.NoteChange) error {
 // blob unless it is stored already. It returns nil for a file that is not a
 // note after all (binary).
 func (rf *refresher) newDoc(old *doc, part int, layer vault.Layer, path, key string, oid plumbing.Hash, read func() ([]byte, int64, error)) (*doc, error) {
-	id, parsed, err := rf.storeBlob(oid, read)
+	id, parsed, err := rf.storeBlob(path, oid, read)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
@@ -295,7 +321,6 @@ func (rf *refresher) newDoc(old *doc, part int, layer vault.Layer, path, key str
 	}
 	if parsed {
 		rf.parsed++
-		rf.reportBlob(path, b.meta)
 	}
 	if b.meta.Binary {
 		return nil, nil
@@ -337,7 +362,7 @@ func (rf *refresher) reportBlob(path string, m blobMeta) {
 // commit when it is an ancestor (paths it did not change keep their dates;
 // complete is false), or once every file that needs a git date has one
 // (complete is true).
-func (rf *refresher) gitDates(head, old plumbing.Hash, tracked, changed map[string]plumbing.Hash) (dates map[string]vault.Date, complete bool, root plumbing.Hash, err error) {
+func (rf *refresher) gitDates(head, old plumbing.Hash, changed map[string]plumbing.Hash) (dates map[string]vault.Date, complete bool, root plumbing.Hash, err error) {
 	dates = map[string]vault.Date{}
 	if head.IsZero() {
 		return dates, true, plumbing.ZeroHash, nil
@@ -351,7 +376,7 @@ func (rf *refresher) gitDates(head, old plumbing.Hash, tracked, changed map[stri
 		if need == nil && (steps >= 64 || old.IsZero()) {
 			// The old commit is not close behind: find which files need a
 			// date, so the walk can stop as soon as all have one.
-			if need, err = rf.needGitDates(tracked, changed); err != nil {
+			if need, err = rf.needGitDates(changed); err != nil {
 				return nil, false, plumbing.ZeroHash, err
 			}
 			for p := range dates {
@@ -380,8 +405,9 @@ func (rf *refresher) gitDates(head, old plumbing.Hash, tracked, changed map[stri
 }
 
 // needGitDates lists the team files whose date comes from git: those whose
-// frontmatter gives none.
-func (rf *refresher) needGitDates(tracked, changed map[string]plumbing.Hash) (map[string]bool, error) {
+// frontmatter gives none. A stored document this refresh did not change is
+// still in HEAD (a removal is a change).
+func (rf *refresher) needGitDates(changed map[string]plumbing.Hash) (map[string]bool, error) {
 	need := map[string]bool{}
 	for _, ch := range rf.changes {
 		if ch.new != nil && ch.new.layer == vault.Team {
@@ -400,11 +426,29 @@ func (rf *refresher) needGitDates(tracked, changed map[string]plumbing.Hash) (ma
 		if err := rows.Scan(&p); err != nil {
 			return nil, err
 		}
-		if _, isChanged := changed[p]; !isChanged && !tracked[p].IsZero() {
+		if _, isChanged := changed[p]; !isChanged {
 			need[p] = true
 		}
 	}
 	return need, rows.Err()
+}
+
+// startHistory starts git's walk of the history from head when a refresh
+// will walk it all: the snapshot has no team layer yet and the history has
+// not been walked before. It runs beside the parsing of the notes; without
+// git, steps are read through go-git.
+func (rf *refresher) startHistory(head plumbing.Hash) error {
+	if head.IsZero() || rf.snap.state.Commit != "" {
+		return nil
+	}
+	var n int
+	if err := rf.tx.QueryRow(`SELECT count(*) FROM step WHERE oid = ?`, head[:]).Scan(&n); err != nil {
+		return fmt.Errorf("reading history cache: %w", err)
+	}
+	if n == 0 {
+		rf.history, _ = rf.repo.LogHistory(head, rf.shallow)
+	}
+	return nil
 }
 
 // step reads one history step, from the cache when it was read before.
@@ -412,21 +456,77 @@ func (rf *refresher) step(c plumbing.Hash) (vault.Step, error) {
 	var data []byte
 	err := rf.tx.QueryRow(`SELECT data FROM step WHERE oid = ?`, c[:]).Scan(&data)
 	if err == nil {
-		var s vault.Step
-		if json.Unmarshal(data, &s) == nil && s.Commit == c && s.Boundary == rf.shallow[c] {
+		if s, ok := decodeStep(c, data); ok && s.Boundary == rf.shallow[c] {
 			return s, nil
 		}
 	} else if !errors.Is(err, sql.ErrNoRows) {
 		return vault.Step{}, fmt.Errorf("reading history cache: %w", err)
 	}
-	s, err := rf.repo.StepOf(c, rf.shallow)
-	if err != nil {
-		return s, err
+	s, ok := vault.Step{}, false
+	if rf.history != nil {
+		if s, ok = rf.history.Next(c); !ok {
+			rf.history.Close() // out of step: read the rest through go-git
+			rf.history = nil
+		}
 	}
-	if data, err = json.Marshal(s); err == nil {
-		_, err = rf.tx.Exec(`INSERT OR REPLACE INTO step (oid, data) VALUES (?, ?)`, c[:], data)
+	if !ok {
+		if s, err = rf.repo.StepOf(c, rf.shallow); err != nil {
+			return s, err
+		}
 	}
+	_, err = rf.tx.Exec(`INSERT OR REPLACE INTO step (oid, data) VALUES (?, ?)`, c[:], encodeStep(s))
 	return s, err
+}
+
+// encodeStep packs a history step (its commit is the row's key): parent,
+// boundary, dates, and the changed paths, sorted, each as the length it
+// shares with the one before plus the rest. As JSON, with hashes written as
+// arrays of numbers, a step took four times the room.
+func encodeStep(s vault.Step) []byte {
+	b := append([]byte(nil), s.Parent[:]...)
+	boundary := byte(0)
+	if s.Boundary {
+		boundary = 1
+	}
+	b = append(b, boundary)
+	b = appendText(b, string(s.Author))
+	b = appendText(b, string(s.Committed))
+	b = binary.AppendVarint(b, s.CommittedUnix)
+	paths := slices.Sorted(slices.Values(s.Changed))
+	b = binary.AppendUvarint(b, uint64(len(paths)))
+	prev := ""
+	for _, p := range paths {
+		shared := 0
+		for shared < len(prev) && shared < len(p) && prev[shared] == p[shared] {
+			shared++
+		}
+		b = binary.AppendUvarint(b, uint64(shared))
+		b = appendText(b, p[shared:])
+		prev = p
+	}
+	return b
+}
+
+func decodeStep(commit plumbing.Hash, data []byte) (vault.Step, bool) {
+	s := vault.Step{Commit: commit}
+	if len(data) < len(s.Parent)+1 {
+		return s, false
+	}
+	copy(s.Parent[:], data)
+	s.Boundary = data[len(s.Parent)] == 1
+	r := &metaReader{b: data[len(s.Parent)+1:]}
+	s.Author, s.Committed = vault.Date(r.text()), vault.Date(r.text())
+	s.CommittedUnix = r.int64()
+	prev := ""
+	for n := r.count(); n > 0 && !r.bad; n-- {
+		shared := r.uvarint()
+		if shared > uint64(len(prev)) {
+			return s, false
+		}
+		prev = prev[:shared] + r.text()
+		s.Changed = append(s.Changed, prev)
+	}
+	return s, !r.bad && len(r.b) == 0
 }
 
 // applyGitDates gives changed team documents their git dates and records
@@ -451,7 +551,7 @@ func (rf *refresher) applyGitDates(dates map[string]vault.Date, complete bool, c
 			if _, ok := changed[p]; ok {
 				continue
 			}
-			d, err := rf.docAt(vault.Team, p)
+			d, err := rf.teamDocAt(p)
 			if err != nil {
 				return err
 			}
@@ -475,7 +575,7 @@ func (rf *refresher) applyGitDates(dates map[string]vault.Date, complete bool, c
 
 // localChanges finds the private notes and uncommitted working copies and
 // records what differs from the snapshot.
-func (rf *refresher) localChanges(cfg vault.Config, tracked []vault.TrackedFile) error {
+func (rf *refresher) localChanges(cfg vault.Config) error {
 	st := &rf.snap.state
 	private, err := rf.repo.PrivateDir(plumbing.NewHash(st.Root))
 	if err != nil {
@@ -486,7 +586,7 @@ func (rf *refresher) localChanges(cfg vault.Config, tracked []vault.TrackedFile)
 	if worktree {
 		worktreeState = rf.snap.worktree
 	}
-	scan := vault.LocalScan{Repo: rf.repo, NotesDir: st.NotesDir, Exclude: cfg.Exclude, Tracked: tracked, Private: private}
+	scan := vault.LocalScan{Repo: rf.repo, NotesDir: st.NotesDir, Exclude: cfg.Exclude, Private: private}
 	found, skips, err := scan.Run(rf.snap.private, worktreeState, rf.opt.now())
 	if err != nil {
 		return err
@@ -494,7 +594,7 @@ func (rf *refresher) localChanges(cfg vault.Config, tracked []vault.TrackedFile)
 	for _, s := range skips {
 		rf.warn("%s skipped: %s", s.Path, s.Reason)
 	}
-	stored, err := rf.docs(`d.layer = ?`, vault.Local)
+	stored, err := rf.localDocs()
 	if err != nil {
 		return err
 	}
@@ -550,6 +650,16 @@ func (rf *refresher) localChanges(cfg vault.Config, tracked []vault.TrackedFile)
 	return nil
 }
 
+// Local documents are read through the index that holds only them
+// (doc_local), named outright: without table statistics SQLite otherwise
+// prefers the primary key's order and reads every document of the snapshot,
+// on every command. The layer is written out, not a parameter, as a partial
+// index requires.
+const (
+	localDocs = "d.layer = " + string(rune('0'+vault.Local))
+	docLocal  = "doc d INDEXED BY doc_local"
+)
+
 const docColumns = `d.ord, d.part, d.layer, d.key, d.path, d.blob, b.oid, d.git_date, d.mtime, d.date, d.date_source, d.title, d.type, d.links
 	FROM doc d JOIN blob b ON b.id = d.blob`
 
@@ -568,9 +678,18 @@ func scanDoc(row interface{ Scan(...any) error }) (*doc, error) {
 	return d, nil
 }
 
-// docAt loads the document at (layer, path), or nil.
-func (rf *refresher) docAt(layer vault.Layer, path string) (*doc, error) {
-	d, err := scanDoc(rf.tx.QueryRow(`SELECT `+docColumns+` WHERE d.snap = ? AND d.layer = ? AND d.path = ?`, rf.snap.id, layer, path))
+// teamDocAt loads the team document at path (relative to the repository
+// root), or nil. It is found by its key, which the path gives.
+func (rf *refresher) teamDocAt(path string) (*doc, error) {
+	rel := path
+	if dir := rf.snap.state.NotesDir; dir != "" {
+		rel = strings.TrimPrefix(path, dir+"/")
+	}
+	key, ok := vault.KeyOf(rel)
+	if !ok {
+		return nil, nil
+	}
+	d, err := scanDoc(rf.tx.QueryRow(`SELECT `+docColumns+` WHERE d.snap = ? AND d.key = ? AND d.layer = ? AND d.path = ?`, rf.snap.id, key, vault.Team, path))
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, nil
 	}
@@ -578,6 +697,25 @@ func (rf *refresher) docAt(layer vault.Layer, path string) (*doc, error) {
 		return nil, fmt.Errorf("reading document %s: %w", path, err)
 	}
 	return d, nil
+}
+
+// localDocs loads the local documents, in order of their numbers.
+func (rf *refresher) localDocs() ([]*doc, error) {
+	rows, err := rf.tx.Query(`SELECT `+strings.Replace(docColumns, "doc d", docLocal, 1)+` WHERE d.snap = ? AND `+localDocs, rf.snap.id)
+	if err != nil {
+		return nil, fmt.Errorf("reading local documents: %w", err)
+	}
+	defer rows.Close()
+	var out []*doc
+	for rows.Next() {
+		d, err := scanDoc(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, d)
+	}
+	slices.SortFunc(out, func(a, b *doc) int { return cmp.Compare(a.ord, b.ord) })
+	return out, rows.Err()
 }
 
 // docs loads the documents matching a condition on the doc table.

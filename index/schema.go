@@ -6,17 +6,29 @@ package index
 //   - blob: one row per distinct note content ever parsed, keyed by its git
 //     blob id, whichever commit, path or layer it appeared under.
 //   - term: the dictionary of terms, so posting lists and term vectors hold
-//     small integers.
-//   - snap: one row per snapshot (a working tree, or a past commit), with the
-//     packed per-document info ranking reads on every question.
+//     small integers; keyed by text, which is stored once.
+//   - snap: one row per snapshot (a working tree, or a past commit): how it
+//     was built, and seq, which every refresh bumps, so a command that only
+//     saves stat data it read saves it onto the state it read it from.
+//   - info: the snapshot's packed per-document info that ranking reads on
+//     every question, in chunks of infoChunk documents, so a refresh
+//     rewrites only the chunks holding the documents it changed.
+//   - scan: what scans of the working tree and of the private folder
+//     remember (vault.ScanState), one row per piece: HEAD's note files with
+//     the stat and blob id of their working copies, folder listings. A
+//     one-note change rewrites one piece.
 //   - doc: the documents of a snapshot, numbered by ord.
 //   - posting: per snapshot, part (committed-and-private, or uncommitted) and
-//     term, the packed list of documents holding the term.
+//     term, the packed list of documents holding the term. The three are one
+//     integer key (see postingKey): a table keyed by its row id packs its
+//     pages full when rows come in key order, where a keyed (WITHOUT ROWID)
+//     table left a third of every page empty.
 //   - name, rawlink, inbound, backlink: what link resolution needs to stay
 //     incremental and what reverse links are read from: every name a note
 //     can be linked by, every link target written, how many notes link to
 //     each key, and which notes link to it (with the verb of a typed link).
 //   - step: cached first-parent history steps, for git dates.
+//   - counter: numbers kept across refreshes (see collect).
 const schema = `
 PRAGMA page_size = 8192;
 PRAGMA journal_mode = WAL;
@@ -27,18 +39,29 @@ CREATE TABLE blob (
 	terms BLOB NOT NULL
 );
 CREATE TABLE term (
-	id INTEGER PRIMARY KEY,
-	text TEXT NOT NULL UNIQUE
-);
+	text TEXT PRIMARY KEY,
+	id INTEGER NOT NULL
+) WITHOUT ROWID;
 CREATE TABLE snap (
 	id INTEGER PRIMARY KEY,
 	name TEXT NOT NULL UNIQUE,
 	state BLOB NOT NULL,
-	info BLOB NOT NULL,
-	tracked BLOB NOT NULL,
-	scan_private BLOB NOT NULL,
-	scan_worktree BLOB NOT NULL
+	seq INTEGER NOT NULL
 );
+CREATE TABLE info (
+	snap INTEGER NOT NULL,
+	chunk INTEGER NOT NULL,
+	data BLOB NOT NULL,
+	PRIMARY KEY (snap, chunk)
+);
+CREATE TABLE scan (
+	id INTEGER PRIMARY KEY,
+	snap INTEGER NOT NULL,
+	tree INTEGER NOT NULL,
+	head INTEGER NOT NULL,
+	data BLOB NOT NULL
+);
+CREATE INDEX scan_snap ON scan (snap, tree);
 CREATE TABLE doc (
 	snap INTEGER NOT NULL,
 	ord INTEGER NOT NULL,
@@ -57,14 +80,11 @@ CREATE TABLE doc (
 	PRIMARY KEY (snap, ord)
 ) WITHOUT ROWID;
 CREATE INDEX doc_key ON doc (snap, key, layer, path);
-CREATE UNIQUE INDEX doc_path ON doc (snap, layer, path);
+CREATE INDEX doc_local ON doc (snap, path) WHERE layer = 2;
 CREATE TABLE posting (
-	snap INTEGER NOT NULL,
-	part INTEGER NOT NULL,
-	term INTEGER NOT NULL,
-	list BLOB NOT NULL,
-	PRIMARY KEY (snap, part, term)
-) WITHOUT ROWID;
+	key INTEGER PRIMARY KEY,
+	list BLOB NOT NULL
+);
 CREATE TABLE name (
 	snap INTEGER NOT NULL,
 	name TEXT NOT NULL,
@@ -92,7 +112,10 @@ CREATE TABLE backlink (
 	verb TEXT NOT NULL,
 	PRIMARY KEY (snap, target, src, verb)
 ) WITHOUT ROWID;
-CREATE INDEX backlink_src ON backlink (snap, src);
+CREATE TABLE counter (
+	name TEXT PRIMARY KEY,
+	n INTEGER NOT NULL
+) WITHOUT ROWID;
 CREATE TABLE step (
 	oid BLOB PRIMARY KEY,
 	data BLOB NOT NULL

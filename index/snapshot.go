@@ -85,7 +85,7 @@ func (s *Snapshot) Postings(term string) ([]retrieve.Posting, error) {
 			break
 		}
 		var raw []byte
-		err := s.tx.QueryRow(`SELECT list FROM posting WHERE snap = ? AND part = ? AND term = ?`, s.row.id, part, id).Scan(&raw)
+		err := s.tx.QueryRow(`SELECT list FROM posting WHERE key = ?`, postingKey(s.row.id, part, id)).Scan(&raw)
 		if isNoRows(err) {
 			continue
 		}

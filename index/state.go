@@ -26,16 +26,27 @@ type snapState struct {
 	Types      []string `json:"types"`       // note types, indexed by docInfo.typ
 }
 
+// Trees whose scans a snapshot remembers (the scan table's tree column).
+const (
+	treeWorktree = 0
+	treePrivate  = 1
+)
+
+// infoChunk is how many documents' info one row of the info table holds:
+// 110 KB, so a 100,000-note store's info is 25 rows, and a refresh that
+// changes a few documents rewrites a row or two rather than 2.7 MB.
+const infoChunk = 4096
+
 // snapRow is a snapshot as stored. What only a scan of the working tree
 // needs (HEAD's file list and the working tree's stat memory, the largest
 // values a snapshot holds) is read only when the working tree is scanned.
 type snapRow struct {
 	id       int64
+	seq      int64
 	state    snapState
 	info     []byte
-	private  *vault.ScanState    // the private folder's stat memory
-	tracked  []vault.TrackedFile // HEAD's note files, sorted; nil until loadWorktree
-	worktree *vault.ScanState    // the working tree's stat memory; nil until loadWorktree
+	private  *vault.ScanState // the private folder's stat memory
+	worktree *vault.ScanState // HEAD's note files and the working tree's stat memory; nil until loadWorktree
 }
 
 // querier is what reading needs of *sql.DB and *sql.Tx alike.
@@ -46,62 +57,147 @@ type querier interface {
 
 // loadSnap reads the snapshot called name, or nil when there is none.
 func loadSnap(q querier, name string) (*snapRow, error) {
-	var stateJSON, private []byte
+	s, err := loadSnapState(q, name)
+	if s == nil || err != nil {
+		return nil, err
+	}
+	if s.info, err = loadInfo(q, s.id, s.state.CountAll); err != nil {
+		return nil, err
+	}
+	if s.private, err = loadScan(q, s.id, treePrivate); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// loadSnapState reads how the snapshot called name was built, and nothing
+// else of it, or nil when there is none.
+func loadSnapState(q querier, name string) (*snapRow, error) {
+	var stateJSON []byte
 	s := &snapRow{}
-	err := q.QueryRow(`SELECT id, state, info, scan_private FROM snap WHERE name = ?`, name).Scan(&s.id, &stateJSON, &s.info, &private)
+	err := q.QueryRow(`SELECT id, seq, state FROM snap WHERE name = ?`, name).Scan(&s.id, &s.seq, &stateJSON)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, nil
 	}
 	if err != nil {
 		return nil, fmt.Errorf("reading snapshot %s: %w", name, err)
 	}
-	if err := json.Unmarshal(stateJSON, &s.state); err != nil || len(s.info)%infoSize != 0 {
+	if err := json.Unmarshal(stateJSON, &s.state); err != nil {
 		return nil, fmt.Errorf("snapshot %s: %w", name, errDamaged)
 	}
-	s.private = decodeScan(private)
 	return s, nil
+}
+
+// loadInfo reads a snapshot's info chunks in order, into one array sized
+// up front for the documents the snapshot counts (and some numbers left
+// free by removed ones): at 100,000 notes it is 2.7 MB, and growing it by
+// doubling cost more than reading it.
+func loadInfo(q querier, snap int64, docs int) ([]byte, error) {
+	rows, err := q.Query(`SELECT chunk, data FROM info WHERE snap = ? ORDER BY chunk`, snap)
+	if err != nil {
+		return nil, fmt.Errorf("reading the snapshot's documents: %w", err)
+	}
+	defer rows.Close()
+	info := make([]byte, 0, (docs+docs/8+1)*infoSize)
+	for rows.Next() {
+		var chunk int
+		var data sql.RawBytes
+		if err := rows.Scan(&chunk, &data); err != nil {
+			return nil, fmt.Errorf("reading the snapshot's documents: %w", err)
+		}
+		if chunk*infoChunk*infoSize != len(info) || len(data)%infoSize != 0 || len(data) > infoChunk*infoSize {
+			return nil, fmt.Errorf("snapshot's documents: %w", errDamaged)
+		}
+		info = append(info, data...)
+	}
+	return info, rows.Err()
+}
+
+// loadScan reads what scans of one tree remember.
+func loadScan(q querier, snap int64, tree int) (*vault.ScanState, error) {
+	rows, err := q.Query(`SELECT id, head, data FROM scan WHERE snap = ? AND tree = ?`, snap, tree)
+	if err != nil {
+		return nil, fmt.Errorf("reading the scan state: %w", err)
+	}
+	defer rows.Close()
+	var pieces []vault.ScanPiece
+	for rows.Next() {
+		var p vault.ScanPiece
+		if err := rows.Scan(&p.ID, &p.Head, &p.Data); err != nil {
+			return nil, fmt.Errorf("reading the scan state: %w", err)
+		}
+		pieces = append(pieces, p)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("reading the scan state: %w", err)
+	}
+	st, err := vault.LoadScanState(pieces)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %v", errDamaged, err)
+	}
+	return st, nil
 }
 
 // loadWorktree reads what scanning the working tree needs.
 func (s *snapRow) loadWorktree(q querier) error {
-	if s.tracked != nil {
+	if s.worktree != nil {
 		return nil
 	}
-	// The values are decoded from the driver's copy (sql.RawBytes) without
-	// database/sql making another: at 10,000 notes they are megabytes, read
-	// on every command.
-	rows, err := q.Query(`SELECT tracked, scan_worktree FROM snap WHERE id = ?`, s.id)
-	if err != nil {
-		return fmt.Errorf("reading the snapshot's file list: %w", err)
-	}
-	defer rows.Close()
-	if !rows.Next() {
-		if err := rows.Err(); err != nil {
-			return fmt.Errorf("reading the snapshot's file list: %w", err)
-		}
-		return fmt.Errorf("snapshot's file list: %w", errDamaged)
-	}
-	var tracked, worktree sql.RawBytes
-	if err := rows.Scan(&tracked, &worktree); err != nil {
-		return fmt.Errorf("reading the snapshot's file list: %w", err)
-	}
-	t, err := vault.DecodeTracked(tracked)
-	if err != nil {
-		return fmt.Errorf("snapshot's file list: %w", errDamaged)
-	}
-	if t == nil {
-		t = []vault.TrackedFile{}
-	}
-	s.tracked, s.worktree = t, decodeScan(worktree)
-	return rows.Close()
+	var err error
+	s.worktree, err = loadScan(q, s.id, treeWorktree)
+	return err
 }
 
-// decodeScan reads a scan's stat memory. One that does not decode only
-// costs a cold scan.
-func decodeScan(b []byte) *vault.ScanState {
-	st := vault.NewScanState()
-	_ = st.UnmarshalBinary(b)
-	return st
+// saveScans writes what changed of the snapshot's scan states.
+func (s *snapRow) saveScans(tx *txn) error {
+	for tree, st := range []*vault.ScanState{treeWorktree: s.worktree, treePrivate: s.private} {
+		if st == nil || !st.Changed() {
+			continue
+		}
+		put, drop := st.Pieces()
+		for _, id := range drop {
+			if _, err := tx.Exec(`DELETE FROM scan WHERE id = ?`, id); err != nil {
+				return fmt.Errorf("saving the scan state: %w", err)
+			}
+		}
+		for _, p := range put {
+			var err error
+			if p.ID == 0 {
+				_, err = tx.Exec(`INSERT INTO scan (snap, tree, head, data) VALUES (?, ?, ?, ?)`, s.id, tree, p.Head, p.Data)
+			} else {
+				_, err = tx.Exec(`UPDATE scan SET data = ? WHERE id = ?`, p.Data, p.ID)
+			}
+			if err != nil {
+				return fmt.Errorf("saving the scan state: %w", err)
+			}
+		}
+	}
+	return nil
+}
+
+// saveInfo writes the info chunks that differ from old, what was stored.
+func (s *snapRow) saveInfo(tx *txn, old []byte) error {
+	chunkOf := func(b []byte, c int) []byte {
+		lo, hi := min(c*infoChunk*infoSize, len(b)), min((c+1)*infoChunk*infoSize, len(b))
+		return b[lo:hi]
+	}
+	chunks := func(b []byte) int { return (len(b) + infoChunk*infoSize - 1) / (infoChunk * infoSize) }
+	for c := 0; c < max(chunks(old), chunks(s.info)); c++ {
+		was, now := chunkOf(old, c), chunkOf(s.info, c)
+		var err error
+		switch {
+		case string(was) == string(now):
+			continue
+		case len(now) == 0:
+			_, err = tx.Exec(`DELETE FROM info WHERE snap = ? AND chunk = ?`, s.id, c)
+		default:
+			_, err = tx.Exec(`INSERT OR REPLACE INTO info (snap, chunk, data) VALUES (?, ?, ?)`, s.id, c, now)
+		}
+		if err != nil {
+			return fmt.Errorf("saving the snapshot's documents: %w", err)
+		}
+	}
+	return nil
 }
 
 func (s *snapRow) span() int { return len(s.info) / infoSize }

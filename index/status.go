@@ -72,7 +72,7 @@ func (c *Cache) Status(r *vault.Repo) (Status, error) {
 			st.Notes.Local++
 		}
 	}
-	rows, err := tx.Query(`SELECT key FROM doc WHERE snap = ? AND part = ? ORDER BY key, path`, v.snap.id, partWorktree)
+	rows, err := tx.Query(`SELECT d.key FROM `+docLocal+` WHERE d.snap = ? AND `+localDocs+` AND d.part = ? ORDER BY d.key, d.path`, v.snap.id, partWorktree)
 	if err != nil {
 		return st, fmt.Errorf("listing uncommitted notes: %w", err)
 	}

@@ -1,15 +1,17 @@
 #!/bin/sh
 # Builds omh and the benchmark, then measures omh against rg and SQLite FTS5
-# on deterministic synthetic git vaults (see cmd/bench/main.go).
+# on deterministic synthetic git vaults and, when ../shared/data is beside
+# the checkout, a clone of the real vba-docs vault (see cmd/bench/main.go).
 #
 # Usage: sh scripts/bench.sh [bench flags…]
-#   sh scripts/bench.sh                         N = 10,000 and 100,000, 20 runs
-#   sh scripts/bench.sh -n 300 -runs 3          a smoke run (well under a minute)
+#   sh scripts/bench.sh                         N = 10,000 and 100,000 and vba-docs, 20 runs
+#   sh scripts/bench.sh -n 300 -runs 3 -data none   a smoke run (about a minute)
+#   sh scripts/bench.sh -n 10000 -base /tmp/omh-main   this build beside another, same rounds
 #   BENCH_WORK=/data/omh-bench sh scripts/bench.sh -n 10000
 #
 # Vaults are cached in $BENCH_WORK (default /tmp/omh-bench) and reused by
 # later runs with the same -seed and -n. Tables go to standard output and to
-# $BENCH_WORK/report.txt; each N's numbers to $BENCH_WORK/results-N.json.
+# $BENCH_WORK/report.txt; each vault's numbers to $BENCH_WORK/results-NAME.json.
 set -eu
 root=$(cd "$(dirname "$0")/.." && pwd)
 work=${BENCH_WORK:-${TMPDIR:-/tmp}/omh-bench}
@@ -20,7 +22,7 @@ cd "$root"
 go build -buildvcs=auto -o "$work/bin/omh" ./cmd/omh
 go build -o "$work/bin/omh-bench-fts" ./cmd/bench/fts
 go build -o "$work/bin/omh-bench" ./cmd/bench
-echo "bench: work folder $work; tables also in $work/report.txt, numbers in $work/results-N.json" >&2
+echo "bench: work folder $work; tables also in $work/report.txt, numbers in $work/results-NAME.json" >&2
 # POSIX sh has no pipefail: the bench's exit status goes through a file.
 rm -f "$work/.bench-status"
 {

@@ -35,14 +35,14 @@ func (s *Store) InstallHooks(p *hooks.Place) (*hooks.Report, error) {
 }
 
 // DetachAbove is the most changed team notes a hook refreshes while git
-// waits. Measured on the 10k-note benchmark vault on two shared cores: a
-// refresh costs about half a second whatever changed (checking the working
-// tree, rewriting the snapshot's per-store state) plus about 9 ms per
-// changed note (1 note 0.5-1.1 s, 87 notes 1.3-2.3 s, 321 notes 3.0-5.1 s,
-// 504 notes 4.3-7.0 s). At 100 a git command waits at most a second or so,
-// and commits, merges and branch switches, which change a handful of notes,
-// still leave the cache fresh when git returns; a checkout far away or a
-// big pull refreshes in the background instead of holding git for seconds.
+// waits. Measured on the 10k-note benchmark vault on two shared cores
+// (in-process, load about 4): a hook's refresh (the team layer only) costs
+// about 50 ms whatever changed plus about 2.5 ms per changed note (1 note
+// 56 ms, 10 notes 53 ms, 100 notes 287 ms). At 100 a git command waits a
+// third of a second or so, and commits, merges and branch switches, which
+// change a handful of notes, still leave the cache fresh when git returns;
+// a checkout far away or a big pull refreshes in the background instead of
+// holding git for seconds.
 const DetachAbove = 100
 
 // RunHook is what a hook runs: it brings the cache up to date after git
@@ -92,8 +92,11 @@ func (s *Store) RunHook(name string, args []string) error {
 		return nil
 	}
 	// Wait for no other refresh: when one holds the lock, a background
-	// omh index queues behind it, so the cache still ends at HEAD.
-	snap, rep, err := cache.Fresh(r, index.Options{LockWait: time.Nanosecond})
+	// omh index queues behind it, so the cache still ends at HEAD. A hook
+	// brings in what git changed, the team layer; the working tree is
+	// checked by the next command, as always, so the hook costs what the
+	// commit changed rather than a stat of every note.
+	snap, rep, err := cache.Fresh(r, index.Options{LockWait: time.Nanosecond, NoWorktree: true})
 	if index.IsDamaged(err) {
 		s.warn("the cache %s is damaged; rebuilding it in the background (omh index waits for it)", cache.Path)
 		return s.background(background...)

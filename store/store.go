@@ -29,8 +29,8 @@ type Options struct {
 	// cache rebuilt, another process refreshing. nil drops them.
 	Warn func(msg string)
 	// Progress hears how many changed notes a long refresh has read of how
-	// many. nil shows nothing.
-	Progress func(done, total int)
+	// many, and whether it is the store's first build. nil shows nothing.
+	Progress func(done, total int, first bool)
 	// Background starts omh detached from this process with these
 	// arguments (a hook's long refresh). nil starts this executable.
 	Background func(args ...string) error

@@ -334,7 +334,7 @@ func (f *linkForms) add(b []byte) {
 	f.obsidianOnly += bytes.Count(b, []byte("%%")) / 2
 	f.includes += len(includePattern.FindAll(b, -1))
 	for _, m := range markdownDest.FindAllSubmatch(b, -1) {
-		if m[1][0] == '#' || urlScheme.Match(m[1]) {
+		if m[1][0] == '#' || urlScheme().Match(m[1]) {
 			continue
 		}
 		f.markdown++

@@ -3,7 +3,6 @@ package vault
 import (
 	"bytes"
 	"fmt"
-	"regexp"
 	"strconv"
 	"strings"
 	"unicode"
@@ -59,7 +58,7 @@ func fileLine(yamlLine int) int {
 }
 
 // yamlErrorLine finds the "line N" that yaml error messages carry.
-var yamlErrorLine = regexp.MustCompile(`^yaml: line (\d+): `)
+var yamlErrorLine = lazyRegexp(`^yaml: line (\d+): `)
 
 // yamlParserErrors are the messages of yaml's parser, as opposed to its
 // scanner. The parser reports the 0-based line where the failing construct
@@ -112,7 +111,7 @@ func decodeFrontmatter(text []byte, p *Parsed) {
 func (p *Parsed) addYAMLError(err error) {
 	msg := err.Error()
 	line := 1
-	if m := yamlErrorLine.FindStringSubmatch(msg); m != nil {
+	if m := yamlErrorLine().FindStringSubmatch(msg); m != nil {
 		n, _ := strconv.Atoi(m[1])
 		msg = msg[len(m[0]):]
 		if yamlParserErrors[msg] {

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"cmp"
 	"net/url"
-	"regexp"
 	"slices"
 	"strings"
 	"unicode"
@@ -204,7 +203,7 @@ func trimNoteExt(s string) string {
 }
 
 // urlScheme matches destinations that leave the vault, such as "https:".
-var urlScheme = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9+.-]*:`)
+var urlScheme = lazyRegexp(`^[A-Za-z][A-Za-z0-9+.-]*:`)
 
 // noteDestination reads a markdown link destination that may point at a
 // note: any path, not a URL and not an anchor inside the note. Its ".md" is
@@ -213,7 +212,7 @@ var urlScheme = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9+.-]*:`)
 // attachment from a broken link.
 func noteDestination(dest string) (target, fragment string, ok bool) {
 	dest = strings.TrimSpace(dest)
-	if urlScheme.MatchString(dest) {
+	if urlScheme().MatchString(dest) {
 		return "", "", false
 	}
 	dest, fragment, _ = strings.Cut(dest, "#")

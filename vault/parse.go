@@ -4,8 +4,10 @@ package vault
 import (
 	"bytes"
 	"cmp"
+	"regexp"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/text"
@@ -331,4 +333,11 @@ func (ix lineStarts) line(off int) int {
 // start returns the offset where the line holding off starts.
 func (ix lineStarts) start(off int) int {
 	return ix[ix.line(off)-1]
+}
+
+// lazyRegexp compiles a pattern the first time it is used rather than when
+// the program starts: omh find reads no note text, and every command pays
+// for the package's init.
+func lazyRegexp(pattern string) func() *regexp.Regexp {
+	return sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(pattern) })
 }

@@ -2,6 +2,7 @@ package vault
 
 import (
 	"bufio"
+	"bytes"
 	"crypto/sha1"
 	"errors"
 	"fmt"
@@ -41,37 +42,6 @@ type FileStat struct {
 // it is hashed again until it has been quiet this long (git's "racy" files).
 const racyWindow = int64(2 * time.Second)
 
-// seenFile is a file as the last scan left it.
-type seenFile struct {
-	FileStat
-	Blob    plumbing.Hash
-	Checked int64 // when the blob id was computed, nanoseconds
-}
-
-// seenDir is a folder as the last scan listed it.
-type seenDir struct {
-	FileStat
-	Notes []string // names of note files in it that git does not ignore
-	Dirs  []string // names of subfolders worth descending into
-}
-
-// ScanState is what scans remember between commands: persisted by the cache
-// as an opaque value (see MarshalBinary).
-type ScanState struct {
-	files   map[string]seenFile
-	dirs    map[string]seenDir
-	ignores map[string]FileStat // ignore files consulted; Size -1 when absent
-	dirty   bool
-}
-
-// NewScanState is the state of a scan that has never run.
-func NewScanState() *ScanState {
-	return &ScanState{files: map[string]seenFile{}, dirs: map[string]seenDir{}, ignores: map[string]FileStat{}}
-}
-
-// Changed reports whether a scan altered the state, so it is worth saving.
-func (s *ScanState) Changed() bool { return s.dirty }
-
 // LocalFile is a note of the local layer.
 type LocalFile struct {
 	Path    string // relative to the repository root for uncommitted files; absolute for private notes
@@ -84,239 +54,404 @@ type LocalFile struct {
 // LocalScan says where to look for local notes.
 type LocalScan struct {
 	Repo     *Repo
-	NotesDir string        // notes root relative to the repository root
-	Exclude  []string      // config globs
-	Tracked  []TrackedFile // HEAD's note files, sorted by path
-	Private  string        // the private folder; "" for none
+	NotesDir string   // notes root relative to the repository root
+	Exclude  []string // config globs
+	Private  string   // the private folder; "" for none
 }
 
 // Run finds the local notes: the private folder's, remembered in private,
 // and, when worktree is not nil, the working copies under the notes root
-// that differ from HEAD, remembered in worktree. It updates the states in
-// place and never writes to the file system.
+// that differ from HEAD (the files worktree tracks) or that HEAD does not
+// hold, remembered in worktree. It updates the states in place and never
+// writes to the file system. Where git has a file system monitor
+// (core.fsmonitor), only what it reports changed is looked at.
 func (ls LocalScan) Run(private, worktree *ScanState, now time.Time) ([]LocalFile, []Skip, error) {
-	if worktree != nil && worktree.ignoresChanged() {
-		worktree.forgetFolders()
-	}
-	warm := worktree != nil && len(worktree.dirs) > 0
-	sc := ls.newScanner(private, worktree, now)
-	if err := sc.run(); err != nil {
-		return nil, nil, err
-	}
-	if warm && sc.rulesChanged {
-		// An ignore file appeared or changed under folders listed by earlier
-		// scans: their listings followed the old rules, so list everything again.
-		worktree.forgetFolders()
-		sc = ls.newScanner(private, worktree, now)
-		if err := sc.run(); err != nil {
+	sc := &scanner{LocalScan: ls, now: now.UnixNano(), patterns: map[string][]gitignore.Pattern{}}
+	if ls.Private != "" {
+		if err := sc.scanTree(private, ls.Private, false); err != nil {
 			return nil, nil, err
 		}
+	} else {
+		private.dropDir("")
+		private.sweep()
 	}
-	private.forgetUnvisited(sc.visited)
-	if worktree != nil {
-		worktree.forgetUnvisited(sc.visited)
+	if worktree != nil && ls.Repo != nil {
+		if err := sc.scanWorktree(worktree); err != nil {
+			return nil, nil, err
+		}
+		sc.collect(worktree, ls.Repo.Root, true)
+	}
+	if ls.Private != "" {
+		sc.collect(private, ls.Private, false)
 	}
 	sort.Slice(sc.found, func(i, j int) bool { return sc.found[i].Path < sc.found[j].Path })
 	return sc.found, sc.skips, nil
 }
 
-// size is how many files and folders the state remembers.
-func (s *ScanState) size() int {
-	if s == nil {
-		return 0
-	}
-	return len(s.files) + len(s.dirs)
-}
-
-func (s *ScanState) forgetFolders() {
-	s.dirs = map[string]seenDir{}
-	s.ignores = map[string]FileStat{}
-	s.dirty = true
-}
-
-// forgetUnvisited drops files and folders a scan no longer reached, so the
-// state does not grow with everything that ever existed.
-func (s *ScanState) forgetUnvisited(visited map[*ScanState]map[string]bool) {
-	seen := visited[s]
-	for k := range s.files {
-		if !seen[k] {
-			delete(s.files, k)
-			s.dirty = true
-		}
-	}
-	for k := range s.dirs {
-		if !seen["dir:"+k] {
-			delete(s.dirs, k)
-			s.dirty = true
-		}
-	}
-}
-
 type scanner struct {
 	LocalScan
-	private, worktree *ScanState
-	now               int64
-	visited           map[*ScanState]map[string]bool
-	found             []LocalFile
-	skips             []Skip
-	patterns          map[string][]gitignore.Pattern // by folder, this run only
-	rulesChanged      bool                           // an ignore file differs from what the state recorded
-	gitIndex          map[string]index.Entry         // git's index, read at most once per scan
-	indexTime         int64                          // its modification time
-	indexRead         bool
+	now          int64
+	found        []LocalFile
+	skips        []Skip
+	patterns     map[string][]gitignore.Pattern // by folder, this run only
+	rulesChanged bool                           // an ignore file differs from what the state recorded
+	gitIndex     map[string]index.Entry         // git's index, read at most once per scan
+	indexTime    int64                          // its modification time
+	indexRead    bool
 }
 
-func (ls LocalScan) newScanner(private, worktree *ScanState, now time.Time) *scanner {
-	return &scanner{LocalScan: ls, private: private, worktree: worktree, now: now.UnixNano(),
-		visited:  map[*ScanState]map[string]bool{private: make(map[string]bool, private.size()), worktree: make(map[string]bool, worktree.size())},
-		patterns: map[string][]gitignore.Pattern{}}
+// scanWorktree brings the working tree's state up to date: from what the
+// file system monitor reports when it can, else by a full scan.
+func (sc *scanner) scanWorktree(st *ScanState) error {
+	st.flush()
+	if mon := sc.Repo.fileMonitor(); mon != nil {
+		token, paths, everything, err := mon.query(st.token)
+		if err == nil {
+			known := st.token != ""
+			st.setToken(token)
+			if known && !everything && len(st.dirs) > 0 && !st.ignoresChanged() {
+				if done, err := sc.recheck(st, paths); done || err != nil {
+					return err
+				}
+			}
+			// The files are about to be checked as of this token: keep
+			// it, or the next command would scan everything again.
+			st.headDirty = true
+		}
+	}
+	return sc.scanTree(st, sc.Repo.Root, true)
 }
 
-func (sc *scanner) run() error {
-	if sc.Private != "" {
-		if err := sc.walk(sc.private, sc.Private, ""); err != nil {
+// scanTree checks every file a tree's state knows and lists again the
+// folders whose stat changed. base is the tree's top; the working tree's
+// walk starts at the notes root.
+func (sc *scanner) scanTree(st *ScanState, base string, worktree bool) error {
+	root := ""
+	if worktree {
+		root = sc.NotesDir
+		if st.ignoresChanged() {
+			st.forgetFolders()
+		}
+	}
+	warm := len(st.dirs) > 0
+	if err := sc.walk(st, base, root, worktree, true); err != nil {
+		return err
+	}
+	if warm && sc.rulesChanged {
+		// An ignore file appeared or changed under folders listed by earlier
+		// scans: their listings followed the old rules, so list everything again.
+		st.forgetFolders()
+		if err := sc.walk(st, base, root, worktree, true); err != nil {
 			return err
 		}
 	}
-	if sc.worktree == nil || sc.Repo == nil {
-		return nil
+	st.sweep()
+	var all []recRef
+	for _, p := range st.pages {
+		for i := 0; i < p.count(); i++ {
+			if p.rec(i)[recFlags]&(flagTracked|flagListed) != 0 {
+				all = append(all, recRef{p, i})
+			}
+		}
 	}
-	// Files HEAD holds: a working copy that differs is a local note, whatever
-	// git's ignore rules say (git never ignores a tracked file). Their stats
-	// are taken in parallel, since one system call per note is most of what
-	// an unchanged store costs.
-	stats := statAll(sc.Repo.Root, sc.Tracked)
-	for i, f := range sc.Tracked {
-		if !stats[i].ok {
+	return sc.check(st, base, worktree, all)
+}
+
+// recheck brings the working tree's state up to date from the paths the
+// monitor reports changed since the state's token: their folders are
+// listed again when their stat changed, they and the files not yet trusted
+// are checked. done is false when a full scan is needed after all: an
+// ignore file changed.
+func (sc *scanner) recheck(st *ScanState, paths []string) (done bool, err error) {
+	root := sc.NotesDir
+	dirs := map[string]bool{}
+	var refs []recRef
+	var files []string
+	for _, p := range paths {
+		p = strings.TrimSuffix(p, "/") // the daemon marks folders with a trailing slash
+		if root != "" && (p == root || strings.HasPrefix(root, p+"/")) {
+			p = root // the notes root, or a folder above it: look at the root
+		}
+		if root != "" && !strings.HasPrefix(p, root+"/") {
 			continue
 		}
-		blob, ok, err := sc.checkStat(sc.worktree, f.Path, sc.Repo.Root, stats[i].FileStat)
-		if err != nil {
-			return err
-		}
-		if ok && blob != f.Blob {
-			sc.addWorktree(f.Path, blob)
+		files = append(files, p)
+		for d := p; ; d = parentDir(d) {
+			if _, known := st.dirs[d]; known {
+				dirs[d] = true
+			}
+			if d == root {
+				break
+			}
 		}
 	}
-	root := filepath.Join(sc.Repo.Root, filepath.FromSlash(sc.NotesDir))
-	return sc.walk(sc.worktree, root, "")
+	var reportedDirs []string
+	for _, f := range files {
+		if _, isDir := st.dirs[f]; isDir {
+			reportedDirs = append(reportedDirs, f)
+		}
+	}
+	for _, d := range sortedKeys(dirs) {
+		if err := sc.walk(st, sc.Repo.Root, d, true, false); err != nil {
+			return false, err
+		}
+	}
+	if sc.rulesChanged {
+		return false, nil
+	}
+	// A folder reported stands for its files (git's daemon may report a
+	// folder rather than each file in it): a folder still there, for the
+	// files directly in it; one gone, for every file below it.
+	reported := map[string]bool{}
+	for _, f := range files {
+		reported[f] = true
+	}
+	var in, below []string
+	for _, d := range reportedDirs {
+		if _, still := st.dirs[d]; still {
+			in = append(in, d)
+		} else if d == "" {
+			below = append(below, "")
+		} else {
+			below = append(below, d+"/")
+		}
+	}
+	st.flush()
+	for _, p := range st.pages {
+		for i := 0; i < p.count(); i++ {
+			f := p.rec(i)[recFlags]
+			if f&(flagTracked|flagListed) == 0 {
+				continue
+			}
+			path, dir := p.path(i), p.dirLen(i)
+			if f&(flagRacy|flagUnchecked) != 0 || reported[string(path)] || dirIsOneOf(path[:dir], in) || hasAnyPrefix(path, below) {
+				refs = append(refs, recRef{p, i})
+			}
+		}
+	}
+	return true, sc.check(st, sc.Repo.Root, true, refs)
 }
 
-// statAll lstats files under root on every core. A file that is gone or
-// not a regular file gets ok false.
-func statAll(root string, files []TrackedFile) []statResult {
-	out := make([]statResult, len(files))
-	workers := runtime.GOMAXPROCS(0)
+func dirIsOneOf(dir []byte, folders []string) bool {
+	for _, f := range folders {
+		if string(dir) == f {
+			return true
+		}
+	}
+	return false
+}
+
+func hasAnyPrefix(p []byte, prefixes []string) bool {
+	for _, pre := range prefixes {
+		if bytes.HasPrefix(p, []byte(pre)) {
+			return true
+		}
+	}
+	return false
+}
+
+func parentDir(p string) string {
+	if i := strings.LastIndexByte(p, '/'); i >= 0 {
+		return p[:i]
+	}
+	return ""
+}
+
+// recRef is one record of a page.
+type recRef struct {
+	p *page
+	i int
+}
+
+// check compares the stat of each referenced file with its record, on
+// every core, and reads again the files whose stat moved (or that were
+// never trusted). Records are changed in place; a file gone loses its
+// presence.
+func (sc *scanner) check(st *ScanState, base string, worktree bool, refs []recRef) error {
+	type moved struct {
+		recRef
+		stat FileStat
+	}
+	workers := min(runtime.GOMAXPROCS(0), max(1, len(refs)/64))
+	found := make([][]moved, workers)
 	var wg sync.WaitGroup
 	for w := 0; w < workers; w++ {
 		wg.Add(1)
+		// Each worker takes a run of neighbouring records, so it stats
+		// folder by folder.
 		go func(w int) {
 			defer wg.Done()
-			for i := w; i < len(files); i += workers {
-				out[i].FileStat, out[i].ok = lstatRegular(filepath.Join(root, filepath.FromSlash(files[i].Path)))
+			files := newDirStatter(base)
+			defer files.close()
+			for k := w * len(refs) / workers; k < (w+1)*len(refs)/workers; k++ {
+				ref := refs[k]
+				r := ref.p.rec(ref.i)
+				p, d := ref.p.path(ref.i), ref.p.dirLen(ref.i)
+				stat, ok := files.lstat(p[:d], string(nameAt(p, d)))
+				switch flags := r[recFlags]; {
+				case !ok:
+					if flags&(flagPresent|flagUnchecked) != 0 {
+						found[w] = append(found[w], moved{ref, FileStat{Size: -1}})
+					}
+				case flags&(flagPresent|flagRacy|flagUnchecked) != flagPresent || recStat(r) != stat:
+					found[w] = append(found[w], moved{ref, stat})
+				}
 			}
 		}(w)
 	}
 	wg.Wait()
-	return out
-}
-
-type statResult struct {
-	FileStat
-	ok bool
-}
-
-func (sc *scanner) addWorktree(p string, blob plumbing.Hash) {
-	rel := strings.TrimPrefix(p, sc.NotesDir+"/")
-	if sc.NotesDir == "" {
-		rel = p
-	}
-	key, ok := KeyOf(rel)
-	if !ok {
-		sc.skips = append(sc.skips, Skip{p, "its name cannot be a key (control character or empty part)"})
-		return
-	}
-	sc.found = append(sc.found, LocalFile{Path: p, Key: key, Blob: blob, Mtime: sc.worktree.files[p].Mtime})
-}
-
-// walk descends from root/rel, listing a folder again only when its stat
-// changed. In the working tree, git's ignore rules apply.
-func (sc *scanner) walk(state *ScanState, root, rel string) error {
-	abs := filepath.Join(root, filepath.FromSlash(rel))
-	fi, err := os.Lstat(abs)
-	if err != nil || !fi.IsDir() {
-		return nil // a missing notes root or private folder holds no notes
-	}
-	inWorktree := state == sc.worktree
-	sc.visited[state]["dir:"+rel] = true
-	st := statOf(fi)
-	d, ok := state.dirs[rel]
-	if !ok || d.FileStat != st {
-		if d, err = sc.list(abs, rel, inWorktree); err != nil {
-			return err
-		}
-		d.FileStat = st
-		state.dirs[rel] = d
-		state.dirty = true
-	}
-	for _, name := range d.Notes {
-		fileRel := path.Join(rel, name)
-		if !inWorktree {
-			if err := sc.privateNote(root, fileRel); err != nil {
+	for _, ms := range found {
+		for _, m := range ms {
+			if err := sc.update(st, base, worktree, m.recRef, m.stat); err != nil {
 				return err
 			}
-			continue
 		}
-		repoRel := path.Join(sc.NotesDir, fileRel)
-		if sc.isTracked(repoRel) || Excluded(sc.Exclude, fileRel) {
-			continue
+	}
+	return nil
+}
+
+// update records what a file whose stat moved holds now: its blob id from
+// git's index when the index vouches for it, else from reading it. A
+// negative size means the file is gone.
+func (sc *scanner) update(st *ScanState, base string, worktree bool, ref recRef, stat FileStat) error {
+	p, r := ref.p, ref.p.rec(ref.i)
+	p.dirty = true
+	r[recFlags] &^= flagUnchecked
+	if stat.Size < 0 {
+		r[recFlags] &^= flagPresent
+		return nil
+	}
+	rel := string(p.path(ref.i))
+	blob, known := plumbing.ZeroHash, false
+	if worktree && r[recFlags]&flagPresent == 0 {
+		blob, known = sc.fromIndex(rel, stat)
+	}
+	if !known {
+		var err error
+		blob, stat, err = hashFile(filepath.Join(base, filepath.FromSlash(rel)))
+		if errors.Is(err, fs.ErrNotExist) {
+			r[recFlags] &^= flagPresent
+			return nil
 		}
-		blob, ok, err := sc.check(state, repoRel, sc.Repo.Root)
 		if err != nil {
 			return err
 		}
-		if ok {
-			sc.addWorktree(repoRel, blob)
+	}
+	copy(r[recWork:], blob[:])
+	putStat(r, stat)
+	r[recFlags] |= flagPresent
+	r[recFlags] &^= flagRacy
+	if sc.now-stat.Mtime < racyWindow {
+		r[recFlags] |= flagRacy
+	}
+	return nil
+}
+
+// collect adds a tree's local notes to what the scan found: working copies
+// that differ from HEAD's blob or that HEAD does not hold, private notes.
+func (sc *scanner) collect(st *ScanState, base string, worktree bool) {
+	for _, p := range st.pages {
+		for i := 0; i < p.count(); i++ {
+			r := p.rec(i)
+			flags := r[recFlags]
+			if flags&flagPresent == 0 || flags&(flagTracked|flagListed) == 0 {
+				continue
+			}
+			if flags&flagTracked != 0 && bytes.Equal(r[recHead:recHead+20], r[recWork:recWork+20]) {
+				continue
+			}
+			rel := string(p.path(i))
+			f := LocalFile{Path: rel, Mtime: recStat(r).Mtime}
+			copy(f.Blob[:], r[recWork:])
+			keyPath := rel
+			if worktree {
+				keyPath = sc.notesRel(rel)
+			} else {
+				f.Path, f.Private = filepath.Join(base, filepath.FromSlash(rel)), true
+			}
+			key, ok := KeyOf(keyPath)
+			if !ok {
+				sc.skips = append(sc.skips, Skip{f.Path, "its name cannot be a key (control character or empty part)"})
+				continue
+			}
+			f.Key = key
+			sc.found = append(sc.found, f)
 		}
 	}
+}
+
+// notesRel is a repository-relative path relative to the notes root.
+func (sc *scanner) notesRel(p string) string {
+	if sc.NotesDir == "" {
+		return p
+	}
+	return strings.TrimPrefix(p, sc.NotesDir+"/")
+}
+
+// walk checks folder rel (relative to base) and lists it again when its
+// stat changed; a listing that lost a subfolder forgets it and everything
+// below. With recurse it goes on into every subfolder, else only into
+// subfolders no scan has listed yet. In the working tree, git's ignore
+// rules apply.
+func (sc *scanner) walk(st *ScanState, base, rel string, worktree, recurse bool) error {
+	abs := filepath.Join(base, filepath.FromSlash(rel))
+	fi, err := os.Lstat(abs)
+	if err != nil || !fi.IsDir() {
+		// A missing notes root or private folder holds no notes.
+		if _, known := st.dirs[rel]; known {
+			st.dropDir(rel)
+		}
+		return nil
+	}
+	stat := statOf(fi)
+	d, ok := st.dirs[rel]
+	if !ok || d.FileStat != stat {
+		listed, names, err := sc.list(st, abs, rel, worktree)
+		if err != nil {
+			return err
+		}
+		listed.FileStat = stat
+		for _, old := range d.Dirs {
+			if !slices.Contains(listed.Dirs, old) {
+				st.dropDir(joinRel(rel, old))
+			}
+		}
+		st.dirs[rel] = listed
+		st.headDirty = true
+		st.setListed(rel, names)
+		d = listed
+	}
 	for _, name := range d.Dirs {
-		if err := sc.walk(state, root, path.Join(rel, name)); err != nil {
+		child := joinRel(rel, name)
+		if _, known := st.dirs[child]; known && !recurse {
+			continue
+		}
+		if err := sc.walk(st, base, child, worktree, recurse); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-func (sc *scanner) isTracked(p string) bool {
-	_, found := slices.BinarySearchFunc(sc.Tracked, p, func(f TrackedFile, p string) int { return strings.Compare(f.Path, p) })
-	return found
+func joinRel(dir, name string) string {
+	if dir == "" {
+		return name
+	}
+	return dir + "/" + name
 }
 
-func (sc *scanner) privateNote(root, rel string) error {
-	abs := filepath.Join(root, filepath.FromSlash(rel))
-	blob, ok, err := sc.check(sc.private, rel, root)
-	if err != nil || !ok {
-		return err
-	}
-	key, valid := KeyOf(rel)
-	if !valid {
-		sc.skips = append(sc.skips, Skip{abs, "its name cannot be a key (control character or empty part)"})
-		return nil
-	}
-	sc.found = append(sc.found, LocalFile{Path: abs, Key: key, Private: true, Blob: blob, Mtime: sc.private.files[rel].Mtime})
-	return nil
-}
-
-// list reads a folder: its note files and the subfolders worth entering.
-func (sc *scanner) list(abs, rel string, worktree bool) (seenDir, error) {
+// list reads a folder: the subfolders worth entering, and the names of its
+// note files (not ignored, not excluded), sorted.
+func (sc *scanner) list(st *ScanState, abs, rel string, worktree bool) (seenDir, []string, error) {
 	var d seenDir
+	var names []string
 	entries, err := os.ReadDir(abs)
 	if err != nil {
-		return d, fmt.Errorf("listing %s: %w", abs, err)
+		return d, nil, fmt.Errorf("listing %s: %w", abs, err)
 	}
 	for _, e := range entries {
 		name := e.Name()
-		child := path.Join(rel, name)
+		child := joinRel(rel, name)
 		switch {
 		case e.IsDir():
 			if name == ".git" || (worktree && rel == "" && name == ".omh" && sc.NotesDir == "") {
@@ -325,7 +460,7 @@ func (sc *scanner) list(abs, rel string, worktree bool) (seenDir, error) {
 			if _, err := os.Lstat(filepath.Join(abs, name, ".git")); err == nil {
 				continue // another repository (a submodule): its notes are its own
 			}
-			if worktree && sc.ignored(child, true) {
+			if worktree && sc.ignored(st, child, true) {
 				continue
 			}
 			d.Dirs = append(d.Dirs, name)
@@ -333,55 +468,17 @@ func (sc *scanner) list(abs, rel string, worktree bool) (seenDir, error) {
 		case e.Type()&fs.ModeSymlink != 0:
 			where := filepath.Join(abs, name)
 			if worktree {
-				where = path.Join(sc.NotesDir, child)
+				where = child
 			}
 			sc.skips = append(sc.skips, Skip{where, "a symbolic link; omh never follows links"})
 		case e.Type().IsRegular():
-			if worktree && sc.ignored(child, false) {
+			if worktree && (sc.ignored(st, child, false) || Excluded(sc.Exclude, sc.notesRel(child))) {
 				continue
 			}
-			d.Notes = append(d.Notes, name)
+			names = append(names, name)
 		}
 	}
-	return d, nil
-}
-
-// check returns the blob id of the file at abs, hashing it only when its
-// stat differs from the last scan's or it was racy then. ok is false when
-// the file is gone or not a regular file.
-func (sc *scanner) check(state *ScanState, rel, root string) (plumbing.Hash, bool, error) {
-	st, ok := lstatRegular(filepath.Join(root, filepath.FromSlash(rel)))
-	if !ok {
-		return plumbing.ZeroHash, false, nil
-	}
-	return sc.checkStat(state, rel, root, st)
-}
-
-// checkStat is check for a regular file whose stat is st, at rel under
-// root.
-func (sc *scanner) checkStat(state *ScanState, rel, root string, st FileStat) (plumbing.Hash, bool, error) {
-	sc.visited[state][rel] = true
-	prev, ok := state.files[rel]
-	if ok && prev.FileStat == st && prev.Checked-prev.Mtime >= racyWindow {
-		return prev.Blob, true, nil
-	}
-	if state == sc.worktree && !ok {
-		if blob, known := sc.fromIndex(rel, st); known {
-			state.files[rel] = seenFile{FileStat: st, Blob: blob, Checked: sc.now}
-			state.dirty = true
-			return blob, true, nil
-		}
-	}
-	blob, st, err := hashFile(filepath.Join(root, filepath.FromSlash(rel)))
-	if errors.Is(err, fs.ErrNotExist) {
-		return plumbing.ZeroHash, false, nil
-	}
-	if err != nil {
-		return plumbing.ZeroHash, false, err
-	}
-	state.files[rel] = seenFile{FileStat: st, Blob: blob, Checked: sc.now}
-	state.dirty = true
-	return blob, true, nil
+	return d, names, nil
 }
 
 // fromIndex takes a file's blob id from git's index when the index holds an
@@ -475,13 +572,12 @@ func hashFile(abs string) (plumbing.Hash, FileStat, error) {
 // ignored applies git's ignore rules to a path relative to the notes root:
 // .gitignore files from the repository root down, the repository's
 // info/exclude and the user's global excludes file.
-func (sc *scanner) ignored(rel string, dir bool) bool {
-	full := path.Join(sc.NotesDir, rel)
+func (sc *scanner) ignored(st *ScanState, full string, dir bool) bool {
 	parts := strings.Split(full, "/")
-	return gitignore.NewMatcher(sc.patternsFor(path.Dir(full))).Match(parts, dir)
+	return gitignore.NewMatcher(sc.patternsFor(st, path.Dir(full))).Match(parts, dir)
 }
 
-func (sc *scanner) patternsFor(dir string) []gitignore.Pattern {
+func (sc *scanner) patternsFor(st *ScanState, dir string) []gitignore.Pattern {
 	if dir == "." {
 		dir = ""
 	}
@@ -492,14 +588,14 @@ func (sc *scanner) patternsFor(dir string) []gitignore.Pattern {
 	var domain []string
 	if dir == "" {
 		for _, f := range sc.globalIgnoreFiles() {
-			ps = append(ps, sc.readIgnore(f, nil, true)...)
+			ps = append(ps, sc.readIgnore(st, f, nil, true)...)
 		}
 	} else {
 		parent := path.Dir(dir)
-		ps = append(ps, sc.patternsFor(parent)...)
+		ps = append(ps, sc.patternsFor(st, parent)...)
 		domain = strings.Split(dir, "/")
 	}
-	ps = append(ps, sc.readIgnore(filepath.Join(sc.Repo.Root, filepath.FromSlash(dir), ".gitignore"), domain, false)...)
+	ps = append(ps, sc.readIgnore(st, filepath.Join(sc.Repo.Root, filepath.FromSlash(dir), ".gitignore"), domain, false)...)
 	sc.patterns[dir] = ps
 	return ps
 }
@@ -529,12 +625,12 @@ func (sc *scanner) globalIgnoreFiles() []string {
 // .gitignore need not be recorded: creating one changes its folder's
 // modification time, which lists the folder again; files outside the working
 // tree are recorded absent too, since nothing else would notice them appear.
-func (sc *scanner) readIgnore(file string, domain []string, recordAbsent bool) []gitignore.Pattern {
-	st := FileStat{Size: -1}
+func (sc *scanner) readIgnore(st *ScanState, file string, domain []string, recordAbsent bool) []gitignore.Pattern {
+	stat := FileStat{Size: -1}
 	var ps []gitignore.Pattern
 	if f, err := os.Open(file); err == nil {
 		if fi, err := f.Stat(); err == nil {
-			st = statOf(fi)
+			stat = statOf(fi)
 		}
 		lines := bufio.NewScanner(f)
 		for lines.Scan() {
@@ -546,12 +642,12 @@ func (sc *scanner) readIgnore(file string, domain []string, recordAbsent bool) [
 		}
 		f.Close()
 	}
-	if st.Size < 0 && !recordAbsent {
+	if stat.Size < 0 && !recordAbsent {
 		return nil
 	}
-	if prev, ok := sc.worktree.ignores[file]; !ok || prev != st {
-		sc.worktree.ignores[file] = st
-		sc.worktree.dirty = true
+	if prev, ok := st.ignores[file]; !ok || prev != stat {
+		st.ignores[file] = stat
+		st.headDirty = true
 		sc.rulesChanged = true
 	}
 	return ps

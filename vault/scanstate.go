@@ -1,39 +1,555 @@
 package vault
 
 import (
+	"bytes"
 	"encoding/binary"
 	"errors"
+	"slices"
 	"sort"
+	"strings"
 
 	"github.com/go-git/go-git/v5/plumbing"
 )
 
-// A scan state is read on every command, so it is stored in a compact binary
-// form rather than as rows or JSON. Files are sorted by path and each is
-// stored against the one before it: the path as the length it shares plus
-// the rest, times and inode as differences, since files checked out or
-// scanned together have neighbouring values. At 10,000 files that takes the
-// state from 150 to about 70 bytes a file, and reading it is most of what a
-// command on an unchanged store pays besides one stat per file.
-const scanStateMagic = "omhscan3"
+// A scan state is read on every command, so it is kept in the form a scan
+// compares against: pages of fixed-size file records, each page one stored
+// value, read without decoding and changed in place. A command on an
+// unchanged store allocates nothing per file, and a change rewrites only the
+// pages holding the files it touches (a one-note commit: one page, not the
+// whole store's state).
+//
+// A page is a record count (uint32), the records, then the paths they point
+// into. Records are sorted by folder, then by name, so the files of one
+// folder are neighbours, and pages are ordered by their first record.
+const (
+	recPath  = 0  // uint32: where the path starts among the page's paths
+	recLen   = 4  // uint16: the path's length
+	recDir   = 6  // uint16: the length of its folder part; 0 at the top of the tree
+	recFlags = 8  // one byte of flag* bits
+	recHead  = 9  // HEAD's blob id, when flagTracked
+	recWork  = 29 // the file's blob id, when flagPresent
+	recSize  = 49 // the stat the blob id was computed for: size, mtime, ctime (ns), inode
+	recMtime = 57
+	recCtime = 65
+	recIno   = 73
+	recBytes = 81
+)
 
-// MarshalBinary encodes the state deterministically (sorted by path).
-func (s *ScanState) MarshalBinary() ([]byte, error) {
-	// Sized for the files up front: growing a megabyte by doubling costs
-	// more than encoding it.
-	b := make([]byte, 0, 128*(len(s.files)+len(s.dirs))+1024)
-	b = append(b, scanStateMagic...)
-	b = binary.AppendUvarint(b, uint64(len(s.files)))
-	var prev fileDelta
-	for _, p := range sortedKeys(s.files) {
-		b = prev.append(b, p, s.files[p])
+const (
+	flagTracked   = 1 << iota // HEAD holds the file; head is its blob id
+	flagListed                // a listing of its folder found it a note (not ignored, not excluded)
+	flagPresent               // it existed when last checked: stat and work are from then
+	flagRacy                  // hashed too soon after it changed to trust its stat next time
+	flagUnchecked             // added since the last scan: check it whatever a monitor says
+)
+
+// pageMax is the most records a page holds before it is split in two. A
+// page is about 120 bytes a file, so a one-note change rewrites ~60 KB at
+// most, and a 100,000-note store has a few hundred pages to read.
+const pageMax = 512
+
+var le = binary.LittleEndian
+
+// page is one stored part of a state's files.
+type page struct {
+	id    int64 // the row it is stored in; 0 until stored
+	b     []byte
+	dirty bool
+}
+
+func (p *page) count() int { return int(le.Uint32(p.b)) }
+
+func (p *page) rec(i int) []byte { return p.b[4+i*recBytes : 4+(i+1)*recBytes] }
+
+func (p *page) path(i int) []byte {
+	r := p.rec(i)
+	start := 4 + p.count()*recBytes + int(le.Uint32(r[recPath:]))
+	return p.b[start : start+int(le.Uint16(r[recLen:]))]
+}
+
+func (p *page) dirLen(i int) int { return int(le.Uint16(p.rec(i)[recDir:])) }
+
+// valid checks that every record points inside the page, so a damaged
+// page is an error rather than a panic.
+func (p *page) valid() bool {
+	if len(p.b) < 4 {
+		return false
 	}
+	n := p.count()
+	if n == 0 || n > (len(p.b)-4)/recBytes {
+		return false
+	}
+	strs := len(p.b) - 4 - n*recBytes
+	for i := 0; i < n; i++ {
+		r := p.rec(i)
+		start, length, dir := int(le.Uint32(r[recPath:])), int(le.Uint16(r[recLen:])), int(le.Uint16(r[recDir:]))
+		if start+length > strs || dir >= length || length == 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// fileRec is one record taken out of its page, for edits that add or
+// remove records.
+type fileRec struct {
+	path       string
+	dir        int // length of the folder part
+	flags      byte
+	head, work plumbing.Hash
+	stat       FileStat
+}
+
+func (p *page) record(i int) fileRec {
+	r := p.rec(i)
+	f := fileRec{path: string(p.path(i)), dir: p.dirLen(i), flags: r[recFlags], stat: recStat(r)}
+	copy(f.head[:], r[recHead:])
+	copy(f.work[:], r[recWork:])
+	return f
+}
+
+func recStat(r []byte) FileStat {
+	return FileStat{Size: int64(le.Uint64(r[recSize:])), Mtime: int64(le.Uint64(r[recMtime:])),
+		Ctime: int64(le.Uint64(r[recCtime:])), Ino: le.Uint64(r[recIno:])}
+}
+
+func putStat(r []byte, st FileStat) {
+	le.PutUint64(r[recSize:], uint64(st.Size))
+	le.PutUint64(r[recMtime:], uint64(st.Mtime))
+	le.PutUint64(r[recCtime:], uint64(st.Ctime))
+	le.PutUint64(r[recIno:], st.Ino)
+}
+
+// encodePage packs records, already sorted, into one page.
+func encodePage(recs []fileRec) []byte {
+	strs := 0
+	for _, f := range recs {
+		strs += len(f.path)
+	}
+	b := make([]byte, 4+len(recs)*recBytes, 4+len(recs)*recBytes+strs)
+	le.PutUint32(b, uint32(len(recs)))
+	off := 0
+	for i, f := range recs {
+		r := b[4+i*recBytes:]
+		le.PutUint32(r[recPath:], uint32(off))
+		le.PutUint16(r[recLen:], uint16(len(f.path)))
+		le.PutUint16(r[recDir:], uint16(f.dir))
+		r[recFlags] = f.flags
+		copy(r[recHead:], f.head[:])
+		copy(r[recWork:], f.work[:])
+		putStat(r, f.stat)
+		off += len(f.path)
+	}
+	for _, f := range recs {
+		b = append(b, f.path...)
+	}
+	return b
+}
+
+// dirPart is the length of a path's folder part: 0 for a file at the top.
+func dirPart(p string) int { return max(strings.LastIndexByte(p, '/'), 0) }
+
+// compareKey orders files by folder, then name.
+func compareKey(a []byte, aDir int, b []byte, bDir int) int {
+	if c := bytes.Compare(a[:aDir], b[:bDir]); c != 0 {
+		return c
+	}
+	return bytes.Compare(nameAt(a, aDir), nameAt(b, bDir))
+}
+
+func nameAt(p []byte, dir int) []byte {
+	if dir == 0 {
+		return p
+	}
+	return p[dir+1:]
+}
+
+// seenDir is a folder as the last scan listed it.
+type seenDir struct {
+	FileStat
+	Dirs []string // names of subfolders worth descending into
+}
+
+// ScanState is what scans of one tree remember between commands: for the
+// working tree, every file HEAD holds under the notes root and every note a
+// folder listing found, with the stat and blob id each had when last
+// checked; for the private folder, its notes. The cache stores it as pieces
+// (see Pieces) and hands them back to LoadScanState.
+type ScanState struct {
+	pages   []*page
+	dropped []int64             // rows of pages that no longer exist
+	pending map[string]*fileRec // records to add, replace or (nil) remove at the next flush
+	dirs    map[string]seenDir  // by path; "" is the top of the tree
+	ignores map[string]FileStat // ignore files consulted; Size -1 when absent
+	token   string              // the file system monitor's token the files were checked at
+	headID  int64               // the row of the head piece
+	// headDirty: folders, ignore files or the token changed. A token that
+	// moved while nothing else did is not worth a write: the monitor
+	// reports the same changes again since the older token.
+	headDirty, tokenMoved bool
+}
+
+// NewScanState is the state of a scan that has never run.
+func NewScanState() *ScanState {
+	return &ScanState{pending: map[string]*fileRec{}, dirs: map[string]seenDir{}, ignores: map[string]FileStat{}}
+}
+
+// ScanPiece is one stored part of a scan state: its head (folders, ignore
+// files, monitor token) or one page of files. ID is the row it is stored
+// in, 0 for a piece not stored yet.
+type ScanPiece struct {
+	ID   int64
+	Head bool
+	Data []byte
+}
+
+var errBadScanState = errors.New("scan state is damaged")
+
+// LoadScanState builds a state from its stored pieces, in any order. The
+// pieces' data is kept, not copied. A piece that does not decode is an
+// error: the state also says which files HEAD holds, so it cannot simply be
+// forgotten.
+func LoadScanState(pieces []ScanPiece) (*ScanState, error) {
+	s := NewScanState()
+	for _, pc := range pieces {
+		if pc.Head {
+			if s.headID != 0 || !s.decodeHead(pc.Data) {
+				return nil, errBadScanState
+			}
+			s.headID = pc.ID
+			continue
+		}
+		p := &page{id: pc.ID, b: pc.Data}
+		if !p.valid() {
+			return nil, errBadScanState
+		}
+		s.pages = append(s.pages, p)
+	}
+	sort.Slice(s.pages, func(i, j int) bool {
+		a, b := s.pages[i], s.pages[j]
+		return compareKey(a.path(0), a.dirLen(0), b.path(0), b.dirLen(0)) < 0
+	})
+	return s, nil
+}
+
+// Changed reports whether the state differs from what was loaded.
+func (s *ScanState) Changed() bool {
+	if s.headDirty || len(s.pending) > 0 || len(s.dropped) > 0 {
+		return true
+	}
+	for _, p := range s.pages {
+		if p.dirty || p.id == 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// Pieces returns what changed since the state was loaded: pieces to write
+// (ID 0: a new row) and rows to delete. A state is saved once.
+func (s *ScanState) Pieces() (put []ScanPiece, drop []int64) {
+	s.flush()
+	for _, p := range s.pages {
+		if p.dirty || p.id == 0 {
+			put = append(put, ScanPiece{ID: p.id, Data: p.b})
+		}
+	}
+	if s.headDirty || (s.tokenMoved && len(put)+len(s.dropped) > 0) || s.headID == 0 {
+		put = append(put, ScanPiece{ID: s.headID, Head: true, Data: s.encodeHead()})
+	}
+	return put, s.dropped
+}
+
+// Files counts the files the state remembers.
+func (s *ScanState) Files() int {
+	s.flush()
+	n := 0
+	for _, p := range s.pages {
+		n += p.count()
+	}
+	return n
+}
+
+// Track records that HEAD holds the file at path (relative to the tree's
+// top) with this blob id.
+func (s *ScanState) Track(path string, blob plumbing.Hash) {
+	f, ok := s.lookup(path)
+	if ok && f.flags&flagTracked != 0 && f.head == blob {
+		return
+	}
+	if !ok {
+		f = fileRec{path: path, dir: dirPart(path), flags: flagUnchecked}
+	}
+	f.flags |= flagTracked
+	f.head = blob
+	s.pending[path] = &f
+}
+
+// Untrack records that HEAD no longer holds the file at path.
+func (s *ScanState) Untrack(path string) {
+	f, ok := s.lookup(path)
+	if !ok || f.flags&flagTracked == 0 {
+		return
+	}
+	f.flags &^= flagTracked
+	if f.flags&flagListed == 0 {
+		s.pending[path] = nil
+		return
+	}
+	s.pending[path] = &f
+}
+
+// lookup finds a record, pending edits first.
+func (s *ScanState) lookup(path string) (fileRec, bool) {
+	if f, ok := s.pending[path]; ok {
+		if f == nil {
+			return fileRec{}, false
+		}
+		return *f, true
+	}
+	if p, i, ok := s.find([]byte(path), dirPart(path)); ok {
+		return p.record(i), true
+	}
+	return fileRec{}, false
+}
+
+// find locates a stored record by key, or where it would go.
+func (s *ScanState) find(key []byte, dir int) (*page, int, bool) {
+	pi := s.pageFor(key, dir)
+	if pi < 0 {
+		return nil, 0, false
+	}
+	p := s.pages[pi]
+	i, found := sort.Find(p.count(), func(i int) int { return compareKey(key, dir, p.path(i), p.dirLen(i)) })
+	return p, i, found
+}
+
+// pageFor is the index of the last page whose first record is not after
+// the key; the first page for a key before every page; -1 with no pages.
+func (s *ScanState) pageFor(key []byte, dir int) int {
+	if len(s.pages) == 0 {
+		return -1
+	}
+	i := sort.Search(len(s.pages), func(i int) bool {
+		p := s.pages[i]
+		return compareKey(p.path(0), p.dirLen(0), key, dir) > 0
+	})
+	return max(i-1, 0)
+}
+
+// flush applies the pending edits, rewriting only the pages they fall in.
+func (s *ScanState) flush() {
+	if len(s.pending) == 0 {
+		return
+	}
+	keys := make([]editKey, 0, len(s.pending))
+	for k := range s.pending {
+		keys = append(keys, editKey{k, []byte(k), dirPart(k)})
+	}
+	slices.SortFunc(keys, func(a, b editKey) int { return compareKey(a.b, a.dir, b.b, b.dir) })
+	byPage := map[int][]editKey{}
+	for _, k := range keys {
+		pi := max(s.pageFor(k.b, k.dir), 0)
+		byPage[pi] = append(byPage[pi], k)
+	}
+	var pages []*page
+	for pi := 0; pi < max(len(s.pages), 1); pi++ {
+		edits, touched := byPage[pi]
+		var old *page
+		if pi < len(s.pages) {
+			old = s.pages[pi]
+		}
+		if !touched {
+			pages = append(pages, old)
+			continue
+		}
+		pages = append(pages, s.rewrite(old, edits)...)
+	}
+	s.pages = pages
+	clear(s.pending)
+}
+
+// editKey is a pending edit's path, as bytes for comparing with pages.
+type editKey struct {
+	k   string
+	b   []byte
+	dir int
+}
+
+// rewrite merges edits (sorted keys of s.pending) into page p (nil for
+// none) and returns the pages that replace it: none when it empties, more
+// than one when it outgrows pageMax.
+func (s *ScanState) rewrite(p *page, edits []editKey) []*page {
+	var recs []fileRec
+	n := 0
+	if p != nil {
+		n = p.count()
+	}
+	i := 0
+	for _, k := range edits {
+		for i < n && compareKey(p.path(i), p.dirLen(i), k.b, k.dir) < 0 {
+			recs = append(recs, p.record(i))
+			i++
+		}
+		if i < n && compareKey(p.path(i), p.dirLen(i), k.b, k.dir) == 0 {
+			i++ // replaced or removed
+		}
+		if f := s.pending[k.k]; f != nil {
+			recs = append(recs, *f)
+		}
+	}
+	for ; i < n; i++ {
+		recs = append(recs, p.record(i))
+	}
+	if len(recs) == 0 {
+		if p != nil && p.id != 0 {
+			s.dropped = append(s.dropped, p.id)
+		}
+		return nil
+	}
+	parts := (len(recs) + pageMax - 1) / pageMax
+	if len(recs) > pageMax {
+		parts = (len(recs) + pageMax/2 - 1) / (pageMax / 2)
+	}
+	var out []*page
+	for k := 0; k < parts; k++ {
+		lo, hi := k*len(recs)/parts, (k+1)*len(recs)/parts
+		np := &page{b: encodePage(recs[lo:hi]), dirty: true}
+		if k == 0 && p != nil {
+			np.id = p.id
+		}
+		out = append(out, np)
+	}
+	return out
+}
+
+// folderRange calls fn for each stored record directly in folder dir, in
+// name order.
+func (s *ScanState) folderRange(dir string, fn func(p *page, i int)) {
+	dirb := []byte(dir)
+	key := []byte(dir + "/")
+	d := len(dir)
+	if dir == "" {
+		key, d = nil, 0
+	}
+	pi := s.pageFor(key, d)
+	if pi < 0 {
+		return
+	}
+	for ; pi < len(s.pages); pi++ {
+		p := s.pages[pi]
+		i, _ := sort.Find(p.count(), func(i int) int { return compareKey(key, d, p.path(i), p.dirLen(i)) })
+		for ; i < p.count(); i++ {
+			if p.dirLen(i) != len(dir) || !bytes.Equal(p.path(i)[:len(dir)], dirb) {
+				return
+			}
+			fn(p, i)
+		}
+	}
+}
+
+// setListed makes the notes listed in folder dir exactly names (sorted): a
+// listed file no longer there loses the flag (and its record, unless HEAD
+// holds it), a new one gets a record to be checked.
+func (s *ScanState) setListed(dir string, names []string) {
+	s.flush()
+	j := 0
+	s.folderRange(dir, func(p *page, i int) {
+		name := string(nameAt(p.path(i), p.dirLen(i)))
+		for j < len(names) && names[j] < name {
+			s.addListed(dir, names[j])
+			j++
+		}
+		r := p.rec(i)
+		listed := j < len(names) && names[j] == name
+		if listed {
+			j++
+		}
+		switch was := r[recFlags]&flagListed != 0; {
+		case listed == was:
+		case listed:
+			r[recFlags] |= flagListed
+			p.dirty = true
+		case r[recFlags]&flagTracked == 0:
+			s.pending[string(p.path(i))] = nil
+		default:
+			r[recFlags] &^= flagListed
+			p.dirty = true
+		}
+	})
+	for ; j < len(names); j++ {
+		s.addListed(dir, names[j])
+	}
+}
+
+func (s *ScanState) addListed(dir, name string) {
+	p := name
+	if dir != "" {
+		p = dir + "/" + name
+	}
+	s.pending[p] = &fileRec{path: p, dir: len(dir), flags: flagListed | flagUnchecked}
+}
+
+// forgetFolders drops every folder listing, so the next walk lists every
+// folder again (the ignore rules they were made under changed). Files keep
+// what was learnt of them until the listings say whether they stay.
+func (s *ScanState) forgetFolders() {
+	s.flush()
+	for _, p := range s.pages {
+		for i := 0; i < p.count(); i++ {
+			if r := p.rec(i); r[recFlags]&flagListed != 0 {
+				r[recFlags] = r[recFlags]&^flagListed | flagUnchecked
+				p.dirty = true
+			}
+		}
+	}
+	s.dirs = map[string]seenDir{}
+	s.ignores = map[string]FileStat{}
+	s.headDirty = true
+}
+
+// sweep removes the records neither HEAD holds nor a listing found.
+func (s *ScanState) sweep() {
+	s.flush()
+	for _, p := range s.pages {
+		for i := 0; i < p.count(); i++ {
+			if p.rec(i)[recFlags]&(flagTracked|flagListed) == 0 {
+				s.pending[string(p.path(i))] = nil
+			}
+		}
+	}
+	s.flush()
+}
+
+// dropDir forgets folder dir and every folder below it, with their listings.
+func (s *ScanState) dropDir(dir string) {
+	for d := range s.dirs {
+		if d == dir || strings.HasPrefix(d, dir+"/") || dir == "" {
+			delete(s.dirs, d)
+			s.setListed(d, nil)
+		}
+	}
+	s.headDirty = true
+}
+
+func (s *ScanState) setToken(token string) {
+	if token != s.token {
+		s.token = token
+		s.tokenMoved = true
+	}
+}
+
+const scanHeadMagic = "omhscanhead1"
+
+// encodeHead writes the folders, ignore files and token, sorted.
+func (s *ScanState) encodeHead() []byte {
+	b := append([]byte(nil), scanHeadMagic...)
+	b = appendString(b, s.token)
 	b = binary.AppendUvarint(b, uint64(len(s.dirs)))
 	for _, p := range sortedKeys(s.dirs) {
 		d := s.dirs[p]
 		b = appendString(b, p)
 		b = appendStat(b, d.FileStat)
-		b = appendStrings(b, d.Notes)
 		b = appendStrings(b, d.Dirs)
 	}
 	b = binary.AppendUvarint(b, uint64(len(s.ignores)))
@@ -41,87 +557,24 @@ func (s *ScanState) MarshalBinary() ([]byte, error) {
 		b = appendString(b, p)
 		b = appendStat(b, s.ignores[p])
 	}
-	return b, nil
+	return b
 }
 
-var errBadScanState = errors.New("scan state is damaged")
-
-// UnmarshalBinary decodes what MarshalBinary wrote. On error the state is
-// left empty: the next scan then starts cold, which is slower, never wrong.
-func (s *ScanState) UnmarshalBinary(data []byte) error {
-	*s = *NewScanState()
+func (s *ScanState) decodeHead(data []byte) bool {
 	r := reader{b: data}
-	if string(r.bytes(len(scanStateMagic))) != scanStateMagic {
-		return errBadScanState
+	if string(r.bytes(len(scanHeadMagic))) != scanHeadMagic {
+		return false
 	}
-	n := r.uvarint()
-	if n > uint64(len(r.b)) {
-		return errBadScanState
-	}
-	s.files = make(map[string]seenFile, n)
-	var prev fileDelta
-	for ; n > 0 && r.err == nil; n-- {
-		p, f := prev.read(&r)
-		s.files[p] = f
-	}
+	s.token = r.string()
 	for n := r.uvarint(); n > 0 && r.err == nil; n-- {
 		p := r.string()
-		s.dirs[p] = seenDir{FileStat: r.stat(), Notes: r.strings(), Dirs: r.strings()}
+		s.dirs[p] = seenDir{FileStat: r.stat(), Dirs: r.strings()}
 	}
 	for n := r.uvarint(); n > 0 && r.err == nil; n-- {
 		p := r.string()
 		s.ignores[p] = r.stat()
 	}
-	if r.err != nil || len(r.b) != 0 {
-		*s = *NewScanState()
-		return errBadScanState
-	}
-	return nil
-}
-
-// fileDelta is the file before, which the next is stored against.
-type fileDelta struct {
-	path                string
-	mtime, ino, checked int64
-}
-
-func (d *fileDelta) append(b []byte, p string, f seenFile) []byte {
-	shared := sharedPrefix(d.path, p)
-	b = binary.AppendUvarint(b, uint64(shared))
-	b = appendString(b, p[shared:])
-	b = binary.AppendVarint(b, f.Size)
-	b = binary.AppendVarint(b, f.Mtime-d.mtime)
-	b = binary.AppendVarint(b, f.Ctime-f.Mtime)
-	b = binary.AppendVarint(b, int64(f.Ino)-d.ino)
-	b = binary.AppendVarint(b, f.Checked-d.checked)
-	*d = fileDelta{p, f.Mtime, int64(f.Ino), f.Checked}
-	return append(b, f.Blob[:]...)
-}
-
-func (d *fileDelta) read(r *reader) (string, seenFile) {
-	shared := r.uvarint()
-	if shared > uint64(len(d.path)) {
-		r.fail()
-		return "", seenFile{}
-	}
-	p := d.path[:shared] + r.string()
-	var f seenFile
-	f.Size = r.varint()
-	f.Mtime = d.mtime + r.varint()
-	f.Ctime = f.Mtime + r.varint()
-	f.Ino = uint64(d.ino + r.varint())
-	f.Checked = d.checked + r.varint()
-	copy(f.Blob[:], r.bytes(len(f.Blob)))
-	*d = fileDelta{p, f.Mtime, int64(f.Ino), f.Checked}
-	return p, f
-}
-
-func sharedPrefix(a, b string) int {
-	n := 0
-	for n < len(a) && n < len(b) && a[n] == b[n] {
-		n++
-	}
-	return n
+	return r.err == nil && len(r.b) == 0
 }
 
 func sortedKeys[V any](m map[string]V) []string {
@@ -215,64 +668,4 @@ func (r *reader) strings() []string {
 
 func (r *reader) stat() FileStat {
 	return FileStat{Size: r.varint(), Mtime: r.varint(), Ctime: r.varint(), Ino: r.uvarint()}
-}
-
-// TrackedFile is a note file in HEAD's tree: its repository-relative path
-// and blob id.
-type TrackedFile struct {
-	Path string
-	Blob plumbing.Hash
-}
-
-// TrackedList returns tracked's files sorted by path, the order LocalScan
-// and EncodeTracked need.
-func TrackedList(tracked map[string]plumbing.Hash) []TrackedFile {
-	out := make([]TrackedFile, 0, len(tracked))
-	for _, p := range sortedKeys(tracked) {
-		out = append(out, TrackedFile{p, tracked[p]})
-	}
-	return out
-}
-
-// EncodeTracked packs files, sorted by path, each path stored as the length
-// it shares with the previous one plus the rest.
-func EncodeTracked(files []TrackedFile) []byte {
-	b := make([]byte, 0, 64*len(files))
-	prev := ""
-	for _, f := range files {
-		shared := sharedPrefix(prev, f.Path)
-		b = binary.AppendUvarint(b, uint64(shared))
-		b = appendString(b, f.Path[shared:])
-		b = append(b, f.Blob[:]...)
-		prev = f.Path
-	}
-	return b
-}
-
-// DecodeTracked reads what EncodeTracked wrote. It is read on every command
-// that scans the working tree, so it builds a sorted list, which needs
-// neither hashing nor sorting, rather than a map.
-func DecodeTracked(data []byte) ([]TrackedFile, error) {
-	// Entries take about 50 bytes; a low guess only costs growing.
-	out := make([]TrackedFile, 0, len(data)/48)
-	r := reader{b: data}
-	prev := ""
-	for len(r.b) > 0 && r.err == nil {
-		shared := r.uvarint()
-		if shared > uint64(len(prev)) {
-			return nil, errBadScanState
-		}
-		p := prev[:shared] + r.string()
-		if p <= prev && len(out) > 0 {
-			return nil, errBadScanState // LocalScan's lookups rely on the order
-		}
-		f := TrackedFile{Path: p}
-		copy(f.Blob[:], r.bytes(len(f.Blob)))
-		out = append(out, f)
-		prev = p
-	}
-	if r.err != nil {
-		return nil, r.err
-	}
-	return out, nil
 }

@@ -1,99 +1,220 @@
 package vault
 
 import (
+	"fmt"
 	"math/rand/v2"
-	"reflect"
 	"slices"
-	"strings"
+	"sort"
 	"testing"
 
 	"github.com/go-git/go-git/v5/plumbing"
 )
 
-// randomScanState builds a state whose neighbouring files differ in every
-// direction the encoding stores as a difference: times and inodes going
-// down as well as up, a missing ctime, paths sharing any length of prefix.
-func randomScanState(rng *rand.Rand, files int) *ScanState {
-	s := NewScanState()
-	parts := []string{"notes", "ops", "a", "ab", "abc", "é", "x y", "zz"}
-	for range files {
-		var p []string
-		for range 1 + rng.IntN(4) {
-			p = append(p, parts[rng.IntN(len(parts))])
-		}
-		f := seenFile{
-			FileStat: FileStat{Size: rng.Int64N(1 << 20), Mtime: rng.Int64N(1<<62) - 1<<61, Ino: rng.Uint64()},
-			Checked:  rng.Int64N(1<<62) - 1<<61,
-		}
-		if rng.IntN(3) > 0 {
-			f.Ctime = f.Mtime + rng.Int64N(1e9)
-		}
-		for i := range f.Blob {
-			f.Blob[i] = byte(rng.UintN(256))
-		}
-		s.files[strings.Join(p, "/")+".md"] = f
+// store is the cache's table of scan pieces, kept as the index keeps it:
+// pieces written by id, new ones given the next id, dropped ones deleted.
+type store struct {
+	rows map[int64]ScanPiece
+	next int64
+}
+
+func (st *store) save(s *ScanState) {
+	put, drop := s.Pieces()
+	for _, id := range drop {
+		delete(st.rows, id)
 	}
-	s.dirs["notes"] = seenDir{FileStat: FileStat{Size: 4096, Mtime: 7, Ctime: 8, Ino: 9}, Notes: []string{"a.md"}, Dirs: []string{"ops"}}
-	s.ignores["/home/u/.config/git/ignore"] = FileStat{Size: -1}
+	for _, p := range put {
+		if p.ID == 0 {
+			st.next++
+			p.ID = st.next
+		}
+		st.rows[p.ID] = ScanPiece{ID: p.ID, Head: p.Head, Data: slices.Clone(p.Data)}
+	}
+}
+
+func (st *store) load(t *testing.T) *ScanState {
+	t.Helper()
+	var pieces []ScanPiece
+	for _, p := range st.rows {
+		pieces = append(pieces, ScanPiece{ID: p.ID, Head: p.Head, Data: slices.Clone(p.Data)})
+	}
+	s, err := LoadScanState(pieces)
+	if err != nil {
+		t.Fatal(err)
+	}
 	return s
 }
 
-func TestScanStateRoundTrips(t *testing.T) {
+// entry is what a record says of a file, as the tests compare it.
+type entry struct {
+	flags byte
+	head  [2]byte // the start of HEAD's blob id, when tracked
+}
+
+// records lists a state's files in stored order.
+func records(s *ScanState) []string {
+	s.flush()
+	var out []string
+	for _, p := range s.pages {
+		for i := 0; i < p.count(); i++ {
+			f := p.record(i)
+			e := entry{flags: f.flags & (flagTracked | flagListed)}
+			if e.flags&flagTracked != 0 {
+				copy(e.head[:], f.head[:])
+			}
+			out = append(out, fmt.Sprintf("%s %v", f.path, e))
+		}
+	}
+	return out
+}
+
+// wantOrder sorts model entries the way pages hold them: by folder, then
+// name; a folder's files are neighbours even when a subfolder's name sorts
+// between them.
+func wantOrder(model map[string]entry) []string {
+	paths := make([]string, 0, len(model))
+	for p := range model {
+		paths = append(paths, p)
+	}
+	sort.Slice(paths, func(i, j int) bool {
+		a, b := paths[i], paths[j]
+		return compareKey([]byte(a), dirPart(a), []byte(b), dirPart(b)) < 0
+	})
+	out := make([]string, len(paths))
+	for i, p := range paths {
+		out[i] = fmt.Sprintf("%s %v", p, model[p])
+	}
+	return out
+}
+
+// A state edited at random (files tracked, untracked, listed, folders
+// listed again) holds exactly what a plain map says, in folder order, and
+// saving only its changed pieces and loading them back gives the same
+// state. Catches: a page rewrite that loses or duplicates neighbours, a
+// split that misorders pages, a dropped page left in the store, a change
+// saved to the wrong row.
+func TestAScanStateEditedAtRandomMatchesAMap(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
-	for _, n := range []int{0, 1, 2, 50, 2000} {
-		want := randomScanState(rng, n)
-		data, err := want.MarshalBinary()
-		if err != nil {
-			t.Fatal(err)
+	dirs := []string{"", "notes", "notes/a", "notes/a b", "notes/a-b", "notes/a/z", "é"}
+	model := map[string]entry{}
+	st := &store{rows: map[int64]ScanPiece{}}
+	s := NewScanState()
+	for step := 0; step < 400; step++ {
+		dir := dirs[rng.IntN(len(dirs))]
+		switch op := rng.IntN(10); {
+		case op < 6: // a burst of tracked files, as a first build or a pull
+			for range 1 + rng.IntN(300) {
+				p := joinRel(dir, fmt.Sprintf("n%03d.md", rng.IntN(900)))
+				var blob plumbing.Hash
+				blob[0], blob[1] = byte(rng.UintN(256)), byte(rng.UintN(256))
+				s.Track(p, blob)
+				e := model[p]
+				e.flags |= flagTracked
+				copy(e.head[:], blob[:])
+				model[p] = e
+			}
+		case op < 8: // files leave HEAD
+			for p, e := range model {
+				if rng.IntN(4) == 0 {
+					s.Untrack(p)
+					if e.flags&flagListed != 0 {
+						model[p] = entry{flags: flagListed}
+					} else {
+						delete(model, p)
+					}
+				}
+			}
+		default: // a folder listed again
+			var names []string
+			now := map[string]bool{}
+			for k := range 40 {
+				if rng.IntN(3) == 0 {
+					name := fmt.Sprintf("n%03d.md", k*20)
+					names = append(names, name)
+					now[joinRel(dir, name)] = true
+				}
+			}
+			s.setListed(dir, names)
+			for p, e := range model {
+				if parentDir(p) != dir || dirPart(p) != len(dir) {
+					continue
+				}
+				switch {
+				case now[p]:
+					e.flags |= flagListed
+					model[p] = e
+				case e.flags&flagTracked != 0:
+					e.flags &^= flagListed
+					model[p] = e
+				default:
+					delete(model, p)
+				}
+			}
+			for p := range now {
+				if _, ok := model[p]; !ok {
+					model[p] = entry{flags: flagListed}
+				}
+			}
 		}
-		got := NewScanState()
-		if err := got.UnmarshalBinary(data); err != nil {
-			t.Fatalf("%d files: %v", n, err)
+		if got, want := records(s), wantOrder(model); !slices.Equal(got, want) {
+			t.Fatalf("step %d: %d records, want %d", step, len(got), len(want))
 		}
-		if !reflect.DeepEqual(got.files, want.files) || !reflect.DeepEqual(got.dirs, want.dirs) || !reflect.DeepEqual(got.ignores, want.ignores) {
-			t.Fatalf("%d files: the state changed in a round trip", n)
+		if rng.IntN(5) == 0 {
+			st.save(s)
+			s = st.load(t)
+			if s.Changed() {
+				t.Fatalf("step %d: a state just loaded says it changed", step)
+			}
+			if got, want := records(s), wantOrder(model); !slices.Equal(got, want) {
+				t.Fatalf("step %d: after a reload %d records, want %d", step, len(got), len(want))
+			}
 		}
-		again, _ := got.MarshalBinary()
-		if !slices.Equal(again, data) {
-			t.Fatalf("%d files: encoding is not deterministic", n)
+		for _, p := range s.pages {
+			if p.count() > pageMax {
+				t.Fatalf("step %d: a page of %d records", step, p.count())
+			}
 		}
 	}
 }
 
-// A damaged state must decode to nothing, so the next scan starts cold,
-// rather than to a state that claims files are unchanged.
-func TestADamagedScanStateDecodesEmpty(t *testing.T) {
-	data, _ := randomScanState(rand.New(rand.NewPCG(3, 4)), 20).MarshalBinary()
-	for cut := 0; cut < len(data); cut++ {
-		s := NewScanState()
-		if err := s.UnmarshalBinary(data[:cut]); err == nil {
-			t.Fatalf("cut at %d of %d decoded", cut, len(data))
-		}
-		if len(s.files)+len(s.dirs)+len(s.ignores) != 0 {
-			t.Fatalf("cut at %d left %d files", cut, len(s.files))
-		}
+// A commit that changes one note rewrites one page of the working tree's
+// state, whatever the size of the store. Catches: state stored as one
+// value per store, rewritten on every refresh.
+func TestOneChangedFileRewritesOnePage(t *testing.T) {
+	s := NewScanState()
+	for i := range 20000 {
+		s.Track(fmt.Sprintf("notes/d%02d/n%05d.md", i%37, i), plumbing.Hash{1})
 	}
-	old := append([]byte("omhscan2"), data[len(scanStateMagic):]...)
-	if err := NewScanState().UnmarshalBinary(old); err == nil {
-		t.Error("a state in an older encoding decoded")
+	st := &store{rows: map[int64]ScanPiece{}}
+	st.save(s)
+	if len(st.rows) < 40 {
+		t.Fatalf("20,000 files in %d pieces", len(st.rows))
+	}
+	s = st.load(t)
+	s.Track("notes/d05/n00005.md", plumbing.Hash{2})
+	put, drop := s.Pieces()
+	if len(put) != 1 || len(drop) != 0 || put[0].Head {
+		t.Errorf("one changed file wrote %d pieces and dropped %d", len(put), len(drop))
 	}
 }
 
-func TestTrackedFilesRoundTripInPathOrder(t *testing.T) {
-	m := map[string]plumbing.Hash{}
-	for i, p := range []string{"notes/b.md", "notes/a.md", "notes/ab.md", "notes/a/b.md", "z.md", "notes/é.md"} {
-		m[p] = plumbing.NewHash(strings.Repeat(string("0123456789abcdef"[i]), 40))
+// A damaged page is an error, never a state that claims to know files.
+func TestADamagedScanPageIsAnError(t *testing.T) {
+	s := NewScanState()
+	for i := range 50 {
+		s.Track(fmt.Sprintf("notes/n%02d.md", i), plumbing.Hash{1})
 	}
-	list := TrackedList(m)
-	if !slices.IsSortedFunc(list, func(a, b TrackedFile) int { return strings.Compare(a.Path, b.Path) }) || len(list) != len(m) {
-		t.Fatalf("TrackedList %v is not m sorted by path", list)
+	put, _ := s.Pieces()
+	for _, p := range put {
+		if p.Head {
+			continue
+		}
+		for _, cut := range []int{0, 3, 4, 100, len(p.Data) - 1} {
+			if _, err := LoadScanState([]ScanPiece{{ID: 1, Data: p.Data[:cut]}}); err == nil {
+				t.Errorf("a page cut at %d of %d loaded", cut, len(p.Data))
+			}
+		}
 	}
-	got, err := DecodeTracked(EncodeTracked(list))
-	if err != nil || !slices.Equal(got, list) {
-		t.Fatalf("round trip gave %v, %v; want %v", got, err, list)
-	}
-	swapped := []TrackedFile{list[1], list[0]}
-	if _, err := DecodeTracked(EncodeTracked(swapped)); err == nil {
-		t.Error("a list out of path order decoded; LocalScan's lookups would miss files")
+	if _, err := LoadScanState([]ScanPiece{{ID: 1, Head: true, Data: []byte("omhscanhead0")}}); err == nil {
+		t.Error("a head of another encoding loaded")
 	}
 }

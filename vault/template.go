@@ -7,7 +7,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
 
@@ -66,11 +65,11 @@ type DraftLink struct {
 // placeholder matches the fields a template can name: {{type}},
 // {{title}}, {{key}}, {{recorded}}, {{source}}, {{body}}, {{answers}}
 // and {{links}}. Anything else in double braces is left as written.
-var placeholder = regexp.MustCompile(`\{\{\s*(type|title|key|recorded|source|body|answers|links)\s*\}\}`)
+var placeholder = lazyRegexp(`\{\{\s*(type|title|key|recorded|source|body|answers|links)\s*\}\}`)
 
 // fieldLine matches a frontmatter line that holds nothing but one field
-// set to one placeholder.
-var fieldLine = regexp.MustCompile(`^\s*[^\s:#][^:]*:\s*\{\{\s*(\w+)\s*\}\}\s*$`)
+// set to one placeholder().
+var fieldLine = lazyRegexp(`^\s*[^\s:#][^:]*:\s*\{\{\s*(\w+)\s*\}\}\s*$`)
 
 // RenderNote fills a template with a draft. In the frontmatter, values are
 // written as YAML scalars (a field whose value is empty is left out); in
@@ -132,12 +131,12 @@ func oneLine(s string) string {
 }
 
 func placeholderName(m string) string {
-	return placeholder.FindStringSubmatch(m)[1]
+	return placeholder().FindStringSubmatch(m)[1]
 }
 
 // expand replaces every placeholder with its value.
 func expand(s string, values map[string]string) string {
-	return placeholder.ReplaceAllStringFunc(s, func(m string) string { return values[placeholderName(m)] })
+	return placeholder().ReplaceAllStringFunc(s, func(m string) string { return values[placeholderName(m)] })
 }
 
 // removeEmptyPlaceholderLines drops the lines that hold only placeholders
@@ -147,7 +146,7 @@ func removeEmptyPlaceholderLines(s string, values map[string]string) string {
 	var kept []string
 	for _, line := range strings.Split(s, "\n") {
 		if strings.TrimSpace(line) != "" && strings.TrimSpace(expand(line, values)) == "" &&
-			strings.TrimSpace(placeholder.ReplaceAllString(line, "")) == "" {
+			strings.TrimSpace(placeholder().ReplaceAllString(line, "")) == "" {
 			if len(kept) > 0 && strings.TrimSpace(kept[len(kept)-1]) == "" {
 				continue // the blank line before it already separates
 			}
@@ -207,12 +206,12 @@ func (d Draft) expandFrontmatter(text string) string {
 		if line == "" {
 			continue
 		}
-		if m := fieldLine.FindStringSubmatch(strings.TrimRight(line, "\n")); m != nil && d.yamlValue(m[1]) == "" {
+		if m := fieldLine().FindStringSubmatch(strings.TrimRight(line, "\n")); m != nil && d.yamlValue(m[1]) == "" {
 			if _, known := d.bodyValues()[m[1]]; known {
 				continue
 			}
 		}
-		out.WriteString(placeholder.ReplaceAllStringFunc(line, func(m string) string { return d.yamlValue(placeholderName(m)) }))
+		out.WriteString(placeholder().ReplaceAllStringFunc(line, func(m string) string { return d.yamlValue(placeholderName(m)) }))
 	}
 	s := out.String()
 	if s != "" && !strings.HasSuffix(s, "\n") {

@@ -42,6 +42,11 @@ type vaultInfo struct {
 	LastCommit  int64   `json:"last_commit_unix"`
 	GenSeconds  float64 `json:"generation_seconds"`
 	Reused      bool    `json:"reused"`
+	// Repacked: the objects were packed again as git packs a clone or a
+	// gc'd repository (git repack -adf). fast-import stores each version
+	// of a tree as a delta on the one before, so reading history backwards
+	// from HEAD resolves long chains, a cost no cloned repository has.
+	Repacked bool `json:"repacked"`
 }
 
 // prepareVault returns the vault for (seed, n) under work, generating it
@@ -55,6 +60,17 @@ func prepareVault(rn *runner, work string, seed uint64, n int) (string, vaultInf
 			start := time.Now()
 			if err := resetVault(rn, dir, info.Head); err != nil {
 				return "", info, err
+			}
+			if !info.Repacked {
+				fmt.Fprintf(os.Stderr, "repacking %s …\n", dir)
+				if err := repack(rn, dir); err != nil {
+					return "", info, err
+				}
+				info.Repacked = true
+				b, _ := json.MarshalIndent(info, "", "  ")
+				if err := os.WriteFile(marker, append(b, '\n'), 0o644); err != nil {
+					return "", info, err
+				}
 			}
 			info.Reused = true
 			fmt.Printf("reused the vault %s (head %s, reset in %.1fs)\n", dir, info.Head[:12], time.Since(start).Seconds())
@@ -106,6 +122,13 @@ func resetVault(rn *runner, dir, head string) error {
 	return settleIndex(rn, dir)
 }
 
+// repack packs the vault's objects the way a clone or a gc'd repository
+// has them (see vaultInfo.Repacked).
+func repack(rn *runner, dir string) error {
+	_, err := rn.must(dir, nil, "git", "repack", "-a", "-d", "-f", "-q")
+	return err
+}
+
 // settleIndex waits out git's racy-timestamp window and refreshes the index,
 // so its stat data matches the files as in a repository that has been in
 // use for a while; otherwise every file checked out in the same second as
@@ -145,6 +168,10 @@ func generate(rn *runner, dir string, seed uint64, n int) (vaultInfo, error) {
 	if _, err := rn.must(dir, nil, "git", "reset", "-q", "--hard", "main"); err != nil {
 		return info, err
 	}
+	if err := repack(rn, dir); err != nil {
+		return info, err
+	}
+	info.Repacked = true
 	if err := settleIndex(rn, dir); err != nil {
 		return info, err
 	}

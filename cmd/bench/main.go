@@ -1,16 +1,23 @@
 // Command bench measures omh's speed against two peers, ripgrep and a SQLite
-// FTS5 index, on the same deterministic synthetic git vault, in one run.
+// FTS5 index, on the same git vaults, in one run.
 //
-//	go run ./cmd/bench -n 10000 -n 100000 -omh /tmp/omh -work /tmp/omh-bench [-runs 20] [-seed 1]
+//	go run ./cmd/bench -n 10000 -n 100000 -omh /tmp/omh -work /tmp/omh-bench [-runs 20] [-seed 1] [-base /tmp/omh-main]
 //
-// For each N it generates (or reuses) a vault of N notes with N/10 commits,
-// then measures: a cold `omh index` (wall time, peak RSS), the cache's size
-// against the markdown, no-change `omh find` (with and without
-// --no-worktree) and `omh status`, the same questions asked of rg and of
-// the FTS5 peer, and `omh find` / `omh index` right after a one-note
-// commit. Every call is a separate process, as an agent makes it. Tables go
-// to standard output, progress to standard error, and each N's numbers to
-// WORK/results-N.json.
+// For each N it generates (or reuses) a deterministic synthetic vault of N
+// notes with N/10 commits; with the project's data beside the checkout
+// (../shared/data, or -data) it also measures a clone of the real vba-docs
+// vault, asked its tune questions. On each it measures: a cold `omh index`
+// (wall time, peak RSS), the cache's size against the markdown, no-change
+// `omh find` (with and without --no-worktree) and `omh status`, the same
+// questions asked of rg and of the FTS5 peer, `git status` on the same
+// repository, a warm `omh find --as-of`, `omh version` (start-up), `omh
+// find` / `omh index` right after a one-note commit, and what omh's
+// post-commit hook adds to `git commit` (commits with and without it, in
+// turn). With -base, a second omh binary (the build a change is measured
+// against) takes every omh measurement in the same rounds. Every call is a
+// separate process, as an agent makes it. Tables go to standard output,
+// progress to standard error, and each vault's numbers to
+// WORK/results-NAME.json.
 //
 // It is a program, not a test: `go test ./...` never runs it.
 package main
@@ -32,7 +39,9 @@ import (
 type config struct {
 	sizes []int
 	omh   string // omh binary; built from src when empty
+	base  string // a second omh binary to compare with; "" for none
 	fts   string // FTS5 peer binary; built from src when empty
+	data  string // the project's data folder (real vaults, gold questions); "" for none
 	rg    string
 	src   string // the omh module's folder, for building
 	work  string
@@ -60,7 +69,9 @@ func parseFlags(args []string) (config, error) {
 	fl := flag.NewFlagSet("bench", flag.ContinueOnError)
 	fl.Var(&sizes, "n", "number of notes in a vault; repeat for several sizes (default 10000 and 100000)")
 	fl.StringVar(&cfg.omh, "omh", "", "the omh binary to measure (default: build ./cmd/omh into WORK/bin)")
+	fl.StringVar(&cfg.base, "base", "", "another omh binary measured beside -omh in the same rounds (the build a change is compared with)")
 	fl.StringVar(&cfg.fts, "fts", "", "the FTS5 peer binary (default: build ./cmd/bench/fts into WORK/bin)")
+	fl.StringVar(&cfg.data, "data", "auto", "the data folder holding vaults/vba-docs.bundle and gold/vba-tune.jsonl; auto: ../shared/data beside the checkout when there; none: skip the real vault")
 	fl.StringVar(&cfg.rg, "rg", "rg", "ripgrep; empty to skip it")
 	fl.StringVar(&cfg.src, "src", "", "the omh checkout to build from (default: the module of the current folder)")
 	fl.StringVar(&cfg.work, "work", filepath.Join(os.TempDir(), "omh-bench"), "folder for vaults, databases, the isolated HOME and results")
@@ -101,6 +112,7 @@ func main() {
 // tools are the absolute paths of what is measured.
 type tools struct {
 	omh, fts, rg string
+	base         string // a second omh, or ""
 	noop         string // /bin/true: what starting any process costs here
 	omhSource    string // the checkout and commit omh was built from, when built here
 	ftsDDL       string // schema and query of the FTS5 peer, as it prints them
@@ -121,7 +133,7 @@ func run(cfg config) error {
 	if err != nil {
 		return err
 	}
-	rn, err := newRunner(cfg.work, 0)
+	rn, err := newRunner(cfg.work, "0")
 	if err != nil {
 		return err
 	}
@@ -131,28 +143,57 @@ func run(cfg config) error {
 	m := machineFacts(rn, t)
 	printMachine(os.Stdout, m, t)
 	var all []*result
+	specs := make([]targetSpec, 0, len(cfg.sizes)+1)
 	for _, n := range cfg.sizes {
-		r, err := benchSize(cfg, t, m, n)
+		specs = append(specs, targetSpec{name: fmt.Sprint(n), n: n})
+	}
+	if data := dataDir(cfg); data != "" {
+		specs = append(specs, targetSpec{name: "vba-docs", bundle: filepath.Join(data, "vaults", "vba-docs.bundle"),
+			gold: filepath.Join(data, "gold", "vba-tune.jsonl")})
+	}
+	for _, spec := range specs {
+		r, err := benchTarget(cfg, t, m, spec)
 		if err != nil {
 			return err
 		}
-		path := resultsPath(cfg.work, n)
+		path := resultsPath(cfg.work, spec.name)
 		if err := writeJSONFile(path, r); err != nil {
 			return err
 		}
 		printResult(os.Stdout, r)
 		fmt.Printf("results written to %s\n\n", path)
-		all = append(all, r)
+		if spec.bundle == "" {
+			all = append(all, r)
+		}
 	}
 	printScaling(os.Stdout, all)
 	return nil
+}
+
+// dataDir is the data folder holding the real vault, or "" to skip it.
+func dataDir(cfg config) string {
+	switch cfg.data {
+	case "none", "":
+		return ""
+	case "auto":
+		src, err := moduleDir(cfg.src)
+		if err != nil {
+			return ""
+		}
+		dir := filepath.Join(src, "..", "shared", "data")
+		if _, err := os.Stat(filepath.Join(dir, "vaults", "vba-docs.bundle")); err != nil {
+			return ""
+		}
+		return dir
+	}
+	return cfg.data
 }
 
 // generateOnly makes the vaults without measuring anything; two work
 // folders given the same flags must print the same head commits.
 func generateOnly(cfg config) error {
 	for _, n := range cfg.sizes {
-		rn, err := newRunner(cfg.work, n)
+		rn, err := newRunner(cfg.work, fmt.Sprint(n))
 		if err != nil {
 			return err
 		}
@@ -166,14 +207,14 @@ func generateOnly(cfg config) error {
 	return nil
 }
 
-func resultsPath(work string, n int) string {
-	return filepath.Join(work, fmt.Sprintf("results-%d.json", n))
+func resultsPath(work, name string) string {
+	return filepath.Join(work, "results-"+name+".json")
 }
 
-// newRunner isolates children under work; each vault size gets its own
-// (empty) omh private folder, 0 stands for "no vault".
-func newRunner(work string, n int) (*runner, error) {
-	env, err := isolatedEnv(work, filepath.Join(work, "env", fmt.Sprintf("local-%d", n)))
+// newRunner isolates children under work; each vault gets its own (empty)
+// omh private folder, "0" stands for "no vault".
+func newRunner(work, name string) (*runner, error) {
+	env, err := isolatedEnv(work, filepath.Join(work, "env", "local-"+name))
 	if err != nil {
 		return nil, err
 	}
@@ -195,6 +236,15 @@ func prepareTools(cfg config) (tools, error) {
 	}
 	if t.fts, err = toolOrBuild(cfg, cfg.fts, "./cmd/bench/fts", filepath.Join(bin, "omh-bench-fts")); err != nil {
 		return t, err
+	}
+	if cfg.base != "" {
+		p, err := exec.LookPath(cfg.base)
+		if err != nil {
+			return t, err
+		}
+		if t.base, err = filepath.Abs(p); err != nil {
+			return t, err
+		}
 	}
 	if t.noop, err = exec.LookPath("true"); err != nil {
 		return t, err
@@ -268,19 +318,36 @@ func sourceRevision(src string) string {
 	return desc
 }
 
-// benchSize runs every measurement for one vault size.
-func benchSize(cfg config, t tools, m machine, n int) (*result, error) {
-	rn, err := newRunner(cfg.work, n)
+// targetSpec is one vault to measure: a generated one of n notes, or a
+// clone of a real vault's bundle asked the questions of a gold file.
+type targetSpec struct {
+	name         string
+	n            int
+	bundle, gold string
+}
+
+// benchTarget runs every measurement on one vault.
+func benchTarget(cfg config, t tools, m machine, spec targetSpec) (*result, error) {
+	rn, err := newRunner(cfg.work, spec.name)
 	if err != nil {
 		return nil, err
 	}
-	res := &result{N: n, Seed: cfg.seed, Runs: cfg.runs, Started: time.Now().UTC().Format(time.RFC3339), Machine: m}
+	res := &result{Name: spec.name, N: spec.n, Seed: cfg.seed, Runs: cfg.runs, Started: time.Now().UTC().Format(time.RFC3339), Machine: m}
 	vocab := newVocabulary(rand.New(rand.NewPCG(cfg.seed, 1)))
-	b := &bench{cfg: cfg, tools: t, n: n, rn: rn, vocab: vocab, res: res, issues: map[string]*issue{},
-		qs: vocab.questions(rand.New(rand.NewPCG(cfg.seed, 3)))}
+	b := &bench{cfg: cfg, tools: t, name: spec.name, rn: rn, vocab: vocab, res: res, issues: map[string]*issue{}}
 	err = b.phase("vault", func() error {
 		var err error
-		b.repo, res.Vault, err = prepareVault(rn, cfg.work, cfg.seed, n)
+		if spec.bundle == "" {
+			b.root = "notes"
+			b.repo, res.Vault, err = prepareVault(rn, cfg.work, cfg.seed, spec.n)
+			b.qs = vocab.questions(rand.New(rand.NewPCG(cfg.seed, 3)))
+			return err
+		}
+		b.repo, res.Vault, err = prepareReal(rn, cfg.work, spec.name, spec.bundle)
+		if err == nil {
+			b.qs, err = goldQuestions(spec.gold, 10)
+		}
+		res.N = res.Vault.Notes
 		return err
 	})
 	if err != nil {
@@ -291,11 +358,14 @@ func benchSize(cfg config, t tools, m machine, n int) (*result, error) {
 		fn   func() error
 	}{
 		{"cold index", b.coldIndex},
-		{"cache size", func() (err error) { res.Cache, err = b.cacheSize(); return }},
+		{"cache size", func() (err error) { res.Cache, err = b.cacheSizes(); return }},
 		{"fts5 build", b.buildFTS},
 		{"no-change queries", b.noChange},
+		{"as-of", b.asOf},
+		{"start-up", b.startUp},
 		{"after-commit", func() error { return b.afterCommit(res.Vault.LastCommit) }},
-		{"cache size again", func() (err error) { res.CacheAfter, err = b.cacheSize(); return }},
+		{"hook", func() error { return b.hookCost(res.Vault.LastCommit) }},
+		{"cache size again", func() (err error) { res.CacheAfter, err = b.cacheSizes(); return }},
 	}
 	res.FTS.DDL, res.FTS.Query = ftsSchema(t.ftsDDL)
 	for _, s := range steps {
@@ -304,7 +374,7 @@ func benchSize(cfg config, t tools, m machine, n int) (*result, error) {
 		}
 		// Written after every phase, so an interrupted run of a large N
 		// still leaves the phases it finished.
-		if err := writeJSONFile(resultsPath(cfg.work, n), res); err != nil {
+		if err := writeJSONFile(resultsPath(cfg.work, spec.name), res); err != nil {
 			return nil, err
 		}
 	}

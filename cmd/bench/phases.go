@@ -9,33 +9,65 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
 	"time"
 )
 
-// Tool names as they appear in tables and JSON.
+// Tool names as they appear in tables and JSON. The omh ones are per
+// binary: "omh" for the build measured, "base" for the one compared with.
 const (
 	toolOmh       = "omh"
-	toolOmhNoWT   = "omh --no-worktree"
+	toolBase      = "base"
+	noWorktree    = " --no-worktree"
+	asOfFind      = " --as-of"
+	headFind      = " at HEAD"
+	statusCall    = " status --json"
+	versionCall   = " version"
 	toolRg        = "rg"
 	toolFTS       = "fts5"
-	toolOmhStatus = "omh status --json"
+	toolGitStatus = "git status"
 	toolTrue      = "true"
+	toolOmhNoWT   = toolOmh + noWorktree
+	toolOmhStatus = toolOmh + statusCall
 )
 
-// bench measures one vault size.
+// bench measures one vault.
 type bench struct {
 	cfg    config
 	tools  tools
-	n      int
+	name   string // the vault's name in tables and file names
 	repo   string
+	root   string // the notes folder, relative to repo; "" for its top
 	rn     *runner
 	vocab  *vocabulary
 	qs     []question
 	res    *result
 	issues map[string]*issue
+}
+
+// omhBin is one omh binary measured, by its label in tables.
+type omhBin struct {
+	label, path string
+}
+
+// omhs are the omh binaries measured: the build, then the base if any.
+func (b *bench) omhs() []omhBin {
+	out := []omhBin{{toolOmh, b.tools.omh}}
+	if b.tools.base != "" {
+		out = append(out, omhBin{toolBase, b.tools.base})
+	}
+	return out
+}
+
+// notesPath is the notes folder as a path argument to git, rg and the peer.
+func (b *bench) notesPath() string {
+	if b.root == "" {
+		return "."
+	}
+	return b.root
 }
 
 // issue gathers the unexpected things one tool did (exit status, stderr
@@ -73,12 +105,12 @@ func (b *bench) flushIssues() {
 
 // phase runs fn and records how long it took.
 func (b *bench) phase(name string, fn func() error) error {
-	fmt.Fprintf(os.Stderr, "N=%d: %s …\n", b.n, name)
+	fmt.Fprintf(os.Stderr, "%s: %s …\n", b.name, name)
 	start := time.Now()
 	err := fn()
 	b.res.Phases = append(b.res.Phases, phaseTime{name, math.Round(time.Since(start).Seconds()*10) / 10})
 	if err != nil {
-		return fmt.Errorf("N=%d, %s: %w", b.n, name, err)
+		return fmt.Errorf("%s, %s: %w", b.name, name, err)
 	}
 	return nil
 }
@@ -89,7 +121,7 @@ func (b *bench) phase(name string, fn func() error) error {
 func (b *bench) accept(tool string, s sample, okExit ...int) bool {
 	for _, code := range okExit {
 		if s.exit == code {
-			if strings.HasPrefix(tool, "omh") && strings.TrimSpace(s.stderr) != "" {
+			if (strings.HasPrefix(tool, toolOmh) || strings.HasPrefix(tool, toolBase)) && strings.TrimSpace(s.stderr) != "" {
 				b.note(tool+" stderr", "%s", firstLine(s.stderr))
 			}
 			return true
@@ -117,6 +149,9 @@ type omhStatus struct {
 	} `json:"notes"`
 	Uncommitted []string `json:"uncommitted"`
 	Parsed      int      `json:"parsed"`
+	Cache       struct {
+		Path string `json:"path"`
+	} `json:"cache"`
 }
 
 func parseStatus(s sample) (omhStatus, error) {
@@ -127,8 +162,8 @@ func parseStatus(s sample) (omhStatus, error) {
 	return st, nil
 }
 
-func (b *bench) omhStatus() (omhStatus, error) {
-	s, err := b.rn.run(b.repo, nil, b.tools.omh, "status", "--json")
+func (b *bench) omhStatus(bin string) (omhStatus, error) {
+	s, err := b.rn.run(b.repo, nil, bin, "status", "--json")
 	if err != nil {
 		return omhStatus{}, err
 	}
@@ -138,65 +173,91 @@ func (b *bench) omhStatus() (omhStatus, error) {
 	return parseStatus(s)
 }
 
-// coldIndex deletes the cache and times one `omh index`.
+// coldIndex deletes the cache and times one `omh index`, for each binary;
+// then each binary's cache is built again (untimed) where another's cold
+// index removed it.
 func (b *bench) coldIndex() error {
+	b.res.Cold = map[string]coldResult{}
+	for _, o := range b.omhs() {
+		if err := b.coldIndexOf(o); err != nil {
+			return err
+		}
+	}
+	for _, o := range b.omhs() {
+		if _, err := b.rn.must(b.repo, nil, o.path, "index"); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (b *bench) coldIndexOf(o omhBin) error {
 	if err := os.RemoveAll(filepath.Join(b.repo, ".git", "omh")); err != nil {
 		return err
 	}
-	s, err := b.rn.runWithRSS(b.repo, b.tools.omh, "index", "--json")
+	s, err := b.rn.runWithRSS(b.repo, o.path, "index", "--json")
 	if err != nil {
 		return err
 	}
 	if s.exit != 0 {
-		return fmt.Errorf("omh index failed after %.1f s (%s, peak RSS %s MiB): %s",
-			s.wall.Seconds(), s.state, mib(s.maxRSSKB), strings.TrimSpace(s.stderr))
+		return fmt.Errorf("%s index failed after %.1f s (%s, peak RSS %s MiB): %s",
+			o.label, s.wall.Seconds(), s.state, mib(s.maxRSSKB), strings.TrimSpace(s.stderr))
 	}
 	st, err := parseStatus(s)
 	if err != nil {
 		return err
 	}
 	secs := s.wall.Seconds()
-	b.res.Cold = coldResult{
-		Seconds: round3(secs), MaxRSSKB: s.maxRSSKB, SecondsPer1000: round3(secs / (float64(b.n) / 1000)),
+	c := coldResult{
+		Seconds: round3(secs), MaxRSSKB: s.maxRSSKB, SecondsPer1000: round3(secs / (float64(b.res.Vault.Notes) / 1000)),
 		TeamNotes: st.Notes.Team, LocalNotes: st.Notes.Local, Parsed: st.Parsed, Stderr: strings.TrimSpace(s.stderr),
 	}
-	if st.Notes.Team != b.n {
-		b.note("omh index", "indexed %d team notes, the vault has %d", st.Notes.Team, b.n)
+	if st.Notes.Team != b.res.Vault.Notes {
+		b.note(o.label+" index", "indexed %d team notes, the vault has %d", st.Notes.Team, b.res.Vault.Notes)
 	}
 	if st.Notes.Local != 0 {
-		b.note("omh index", "indexed %d local notes in a clean working tree", st.Notes.Local)
+		b.note(o.label+" index", "indexed %d local notes in a clean working tree", st.Notes.Local)
 	}
-	b.accept("omh index", s, 0)
 	// The first question after a cold index may still pay one-off work.
-	f, err := b.rn.run(b.repo, nil, b.tools.omh, b.findArgs(b.qs[0], false)...)
+	f, err := b.rn.run(b.repo, nil, o.path, b.findArgs(b.qs[0], false)...)
 	if err != nil {
 		return err
 	}
-	if b.accept(toolOmh, f, 0) {
-		b.res.Cold.FirstFindMS = round2(float64(f.wall.Microseconds()) / 1000)
+	if b.accept(o.label, f, 0) {
+		c.FirstFindMS = round2(float64(f.wall.Microseconds()) / 1000)
 	}
+	b.res.Cold[o.label] = c
 	return nil
 }
 
 func round3(x float64) float64 { return math.Round(x*1000) / 1000 }
 
-// cacheSize compares the bytes of .git/omh with the markdown at HEAD.
-func (b *bench) cacheSize() (cacheResult, error) {
-	total, files, err := dirBytes(filepath.Join(b.repo, ".git", "omh"))
-	if err != nil {
-		return cacheResult{}, err
-	}
+// cacheSizes compares each binary's cache files (the database its status
+// names, with its -wal and -shm) with the markdown at HEAD.
+func (b *bench) cacheSizes() (map[string]cacheResult, error) {
 	md, count, err := b.markdownAtHead()
 	if err != nil {
-		return cacheResult{}, err
+		return nil, err
 	}
-	return cacheResult{CacheBytes: total, Files: files, MarkdownBytes: md, MarkdownFiles: count, Ratio: ratio(float64(total), float64(md))}, nil
+	out := map[string]cacheResult{}
+	for _, o := range b.omhs() {
+		st, err := b.omhStatus(o.path)
+		if err != nil {
+			return nil, err
+		}
+		total, files, err := dirBytesMatching(filepath.Dir(st.Cache.Path), filepath.Base(st.Cache.Path))
+		if err != nil {
+			return nil, err
+		}
+		out[o.label] = cacheResult{CacheBytes: total, Files: files, MarkdownBytes: md, MarkdownFiles: count, Ratio: ratio(float64(total), float64(md))}
+	}
+	return out, nil
 }
 
-// markdownAtHead sums the blob sizes of HEAD's *.md files under notes/, as
-// git reports them.
+// markdownAtHead sums the blob sizes of HEAD's *.md files in the notes
+// folder, as git reports them.
 func (b *bench) markdownAtHead() (int64, int, error) {
-	out, err := b.rn.must(b.repo, nil, "git", "ls-tree", "-r", "-l", "-z", "HEAD", "--", "notes")
+	out, err := b.rn.must(b.repo, nil, "git", "ls-tree", "-r", "-l", "-z", "HEAD", "--", b.notesPath())
 	if err != nil {
 		return 0, 0, err
 	}
@@ -221,9 +282,9 @@ func (b *bench) markdownAtHead() (int64, int, error) {
 // buildFTS makes the FTS5 peer's database from the working tree (not timed
 // as a query; its build time is reported for context).
 func (b *bench) buildFTS() error {
-	db := filepath.Join(b.cfg.work, fmt.Sprintf("fts-%d.db", b.n))
+	db := b.ftsDB()
 	start := time.Now()
-	if _, err := b.rn.must(b.repo, nil, b.tools.fts, "build", "-db", db, "-root", "notes"); err != nil {
+	if _, err := b.rn.must(b.repo, nil, b.tools.fts, "build", "-db", db, "-root", b.notesPath()); err != nil {
 		return err
 	}
 	size, _, err := dirBytesMatching(filepath.Dir(db), filepath.Base(db))
@@ -256,16 +317,20 @@ func dirBytes(dir string) (int64, map[string]int64, error) {
 	return total, files, nil
 }
 
+func (b *bench) ftsDB() string { return filepath.Join(b.cfg.work, "fts-"+b.name+".db") }
+
 // dirBytesMatching sums the files of dir whose names start with prefix (a
 // database and its -wal and -shm files).
 func dirBytesMatching(dir, prefix string) (int64, map[string]int64, error) {
-	_, files, err := dirBytes(dir)
+	_, all, err := dirBytes(dir)
 	if err != nil {
 		return 0, nil, err
 	}
 	var total int64
-	for name, size := range files {
+	files := map[string]int64{}
+	for name, size := range all {
 		if strings.HasPrefix(name, prefix) {
+			files[name] = size
 			total += size
 		}
 	}
@@ -300,27 +365,38 @@ type call struct {
 
 // calls lists, for one question, the command each tool runs.
 func (b *bench) calls(q question) []call {
-	out := []call{
-		{toolOmh, b.tools.omh, b.findArgs(q, false), []int{0}},
-		{toolOmhNoWT, b.tools.omh, b.findArgs(q, true), []int{0}},
+	var out []call
+	for _, o := range b.omhs() {
+		out = append(out, call{o.label, o.path, b.findArgs(q, false), []int{0}},
+			call{o.label + noWorktree, o.path, b.findArgs(q, true), []int{0}})
 	}
 	if b.tools.rg != "" {
 		args := []string{"-l", "-i", "-w"}
 		for _, w := range q.Words {
 			args = append(args, "-e", w)
 		}
-		out = append(out, call{toolRg, b.tools.rg, append(args, "notes/"), []int{0, 1}}) // 1: no match
+		out = append(out, call{toolRg, b.tools.rg, append(args, b.notesPath()), []int{0, 1}}) // 1: no match
 	}
-	db := filepath.Join(b.cfg.work, fmt.Sprintf("fts-%d.db", b.n))
-	out = append(out, call{toolFTS, b.tools.fts, []string{"query", "-db", db, "-root", "notes", ftsMatch(q)}, []int{0}})
-	return out
+	return append(out, call{toolFTS, b.tools.fts, []string{"query", "-db", b.ftsDB(), "-root", b.notesPath(), ftsMatch(q)}, []int{0}})
+}
+
+// roundCalls are timed once per round, beside the questions.
+func (b *bench) roundCalls() []call {
+	var out []call
+	for _, o := range b.omhs() {
+		out = append(out, call{o.label + statusCall, o.path, []string{"status", "--json"}, []int{0}})
+	}
+	return append(out,
+		call{toolGitStatus, "git", []string{"status", "--porcelain"}, []int{0}},
+		call{toolTrue, b.tools.noop, nil, []int{0}}, // the floor every tool stands on
+	)
 }
 
 // noChange times every tool on every question with nothing changed since
 // the index. The tools take turns inside each round, so a burst of load
 // from other work on the machine hits them alike rather than one of them.
 func (b *bench) noChange() error {
-	st, err := b.omhStatus()
+	st, err := b.omhStatus(b.tools.omh)
 	if err != nil {
 		return err
 	}
@@ -373,10 +449,7 @@ func (b *bench) noChange() error {
 				times[c.tool][qi] = append(times[c.tool][qi], s.wall)
 			}
 		}
-		for _, c := range []call{
-			{toolOmhStatus, b.tools.omh, []string{"status", "--json"}, []int{0}},
-			{toolTrue, b.tools.noop, nil, []int{0}}, // the floor every tool stands on
-		} {
+		for _, c := range b.roundCalls() {
 			s, err := b.rn.run(b.repo, nil, c.name, c.args...)
 			if err != nil {
 				return err
@@ -454,8 +527,8 @@ func (b *bench) summarizeNoChange(times map[string][][]time.Duration, rss map[st
 			all = append(all, ds...)
 		}
 		b.res.Overall[tool] = summarize(all)
-		if tool == toolOmhStatus || tool == toolTrue {
-			continue
+		if len(perQ) != len(b.qs) {
+			continue // a call of each round, not of each question
 		}
 		b.res.MedianRSSKB[tool] = medianInt(rss[tool])
 		for qi, ds := range perQ {
@@ -503,11 +576,81 @@ func cacheStamp(repo string) map[string]fileStamp {
 }
 
 // afterCommit measures what a question costs right after a commit that
-// changed one note, and what `omh index` alone costs for the same.
+// changed one note, and what `omh index` alone costs for the same, for
+// each binary (each keeps its own cache, so each pays its own refresh).
 func (b *bench) afterCommit(lastCommit int64) error {
-	out, err := b.rn.must(b.repo, nil, "git", "ls-files", "-z", "--", "notes")
+	commitOne, err := b.noteCommitter(lastCommit, 4)
 	if err != nil {
 		return err
+	}
+	b.res.AfterCommit = map[string]*afterCommitResult{}
+	finds, indexes := map[string][]time.Duration{}, map[string][]time.Duration{}
+	var commits []time.Duration
+	for i := 0; i < b.cfg.runs; i++ {
+		fmt.Fprintf(os.Stderr, "\r  round %d/%d", i+1, b.cfg.runs)
+		for _, what := range []string{"find", "index"} {
+			d, err := commitOne("bench: one-note commit before "+what, nil)
+			if err != nil {
+				return err
+			}
+			commits = append(commits, d)
+			for _, o := range b.omhs() {
+				ac := b.res.AfterCommit[o.label]
+				if ac == nil {
+					ac = &afterCommitResult{}
+					b.res.AfterCommit[o.label] = ac
+				}
+				args := b.findArgs(b.qs[i%len(b.qs)], false)
+				if what == "index" {
+					args = []string{"index", "--json"}
+				}
+				s, err := b.rn.run(b.repo, nil, o.path, args...)
+				if err != nil {
+					return err
+				}
+				if !b.accept(o.label+" "+what+" after commit", s, 0) {
+					continue
+				}
+				if what == "index" {
+					indexes[o.label] = append(indexes[o.label], s.wall)
+					if st, err := parseStatus(s); err == nil {
+						ac.ParsedByIndex = append(ac.ParsedByIndex, st.Parsed)
+					}
+					continue
+				}
+				finds[o.label] = append(finds[o.label], s.wall)
+				st, err := b.omhStatus(o.path)
+				if err != nil {
+					return err
+				}
+				ac.ParsedByFind = append(ac.ParsedByFind, st.Parsed)
+				if !st.Fresh {
+					b.note(o.label+" find after commit", "status is not fresh after the find")
+				}
+			}
+		}
+	}
+	fmt.Fprintln(os.Stderr)
+	for label, ac := range b.res.AfterCommit {
+		ac.Commit, ac.Find, ac.Index = summarize(commits), summarize(finds[label]), summarize(indexes[label])
+		for _, p := range slices.Concat(ac.ParsedByFind, ac.ParsedByIndex) {
+			if p != 1 {
+				b.note(label+" refresh after one-note commit", "parsed %d blobs (expected 1): find %v, index %v", p, ac.ParsedByFind, ac.ParsedByIndex)
+				break
+			}
+		}
+	}
+	return nil
+}
+
+// noteCommitter returns a function that appends a sentence to a note picked
+// at random (Zipf: some notes are edited often) and commits it with the
+// next fixed date, with extra environment for git; it returns how long
+// `git commit` took. stream keeps the phases' choices apart.
+func (b *bench) noteCommitter(lastCommit int64, stream uint64) (func(msg string, env []string, gitArgs ...string) (time.Duration, error), error) {
+	out, err := b.rn.must(b.repo, nil, "git", "ls-files", "-z", "--", b.notesPath())
+	if err != nil {
+		return nil, err
 	}
 	var files []string
 	for f := range strings.SplitSeq(out, "\x00") {
@@ -516,69 +659,23 @@ func (b *bench) afterCommit(lastCommit int64) error {
 		}
 	}
 	if len(files) == 0 {
-		return fmt.Errorf("no notes in the index of %s", b.repo)
+		return nil, fmt.Errorf("no notes in the index of %s", b.repo)
 	}
-	r := rand.New(rand.NewPCG(b.cfg.seed, 4<<40|uint64(b.n)))
+	r := rand.New(rand.NewPCG(b.cfg.seed, stream<<40|uint64(len(files))))
 	pick := newNotePicker(r, len(files))
 	words := newZipfWords(b.vocab, r)
 	when := lastCommit
-	var commits, finds, indexes []time.Duration
-	ac := &b.res.AfterCommit
-	commitOne := func(what string) error {
+	return func(msg string, env []string, gitArgs ...string) (time.Duration, error) {
 		path := files[pick.Uint64()]
 		when += 3600
-		d, err := b.commitSentence(path, capital(words.phrase(10))+".", when, what)
-		commits = append(commits, d)
-		return err
-	}
-	for i := 0; i < b.cfg.runs; i++ {
-		fmt.Fprintf(os.Stderr, "\r  round %d/%d", i+1, b.cfg.runs)
-		if err := commitOne("find"); err != nil {
-			return err
-		}
-		s, err := b.rn.run(b.repo, nil, b.tools.omh, b.findArgs(b.qs[i%len(b.qs)], false)...)
-		if err != nil {
-			return err
-		}
-		if b.accept("omh find after commit", s, 0) {
-			finds = append(finds, s.wall)
-		}
-		st, err := b.omhStatus()
-		if err != nil {
-			return err
-		}
-		ac.ParsedByFind = append(ac.ParsedByFind, st.Parsed)
-		if !st.Fresh {
-			b.note("omh find after commit", "status is not fresh after the find")
-		}
-		if err := commitOne("index"); err != nil {
-			return err
-		}
-		s, err = b.rn.run(b.repo, nil, b.tools.omh, "index", "--json")
-		if err != nil {
-			return err
-		}
-		if b.accept("omh index after commit", s, 0) {
-			indexes = append(indexes, s.wall)
-			if st, err := parseStatus(s); err == nil {
-				ac.ParsedByIndex = append(ac.ParsedByIndex, st.Parsed)
-			}
-		}
-	}
-	fmt.Fprintln(os.Stderr)
-	ac.Commit, ac.Find, ac.Index = summarize(commits), summarize(finds), summarize(indexes)
-	for _, p := range append(append([]int(nil), ac.ParsedByFind...), ac.ParsedByIndex...) {
-		if p != 1 {
-			b.note("refresh after one-note commit", "parsed %d blobs (expected 1): find %v, index %v", p, ac.ParsedByFind, ac.ParsedByIndex)
-			break
-		}
-	}
-	return nil
+		return b.commitSentence(path, capital(words.phrase(10))+".", when, msg, env, gitArgs...)
+	}, nil
 }
 
 // commitSentence appends a sentence to one note and commits it with a
-// fixed date; it returns how long `git commit` took (for context).
-func (b *bench) commitSentence(path, sentence string, when int64, what string) (time.Duration, error) {
+// fixed date; it returns how long `git commit` took. gitArgs go before
+// "commit" (a -c setting).
+func (b *bench) commitSentence(path, sentence string, when int64, msg string, env []string, gitArgs ...string) (time.Duration, error) {
 	f, err := os.OpenFile(filepath.Join(b.repo, path), os.O_APPEND|os.O_WRONLY, 0)
 	if err != nil {
 		return 0, err
@@ -594,8 +691,8 @@ func (b *bench) commitSentence(path, sentence string, when int64, what string) (
 		return 0, err
 	}
 	date := fmt.Sprintf("%d +0000", when)
-	dates := []string{"GIT_AUTHOR_DATE=" + date, "GIT_COMMITTER_DATE=" + date}
-	s, err := b.rn.run(b.repo, dates, "git", "commit", "-q", "-m", "bench: one-note commit before "+what)
+	env = append([]string{"GIT_AUTHOR_DATE=" + date, "GIT_COMMITTER_DATE=" + date}, env...)
+	s, err := b.rn.run(b.repo, env, "git", append(gitArgs, "commit", "-q", "-m", msg)...)
 	if err != nil {
 		return 0, err
 	}

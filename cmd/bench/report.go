@@ -13,25 +13,36 @@ import (
 	"text/tabwriter"
 )
 
-// result is everything measured for one N; it is also results-N.json.
+// result is everything measured on one vault; it is also
+// results-NAME.json. Maps by binary are keyed "omh" and "base".
 type result struct {
-	N           int                `json:"n"`
-	Seed        uint64             `json:"seed"`
-	Runs        int                `json:"runs"`
-	Started     string             `json:"started"`
-	Machine     machine            `json:"machine"`
-	Vault       vaultInfo          `json:"vault"`
-	Phases      []phaseTime        `json:"phase_seconds"`
-	Cold        coldResult         `json:"cold_index"`
-	Cache       cacheResult        `json:"cache_after_cold_index"`
-	CacheAfter  cacheResult        `json:"cache_after_commits"`
-	FTS         ftsInfo            `json:"fts5"`
-	Questions   []questionResult   `json:"questions"`
-	Overall     map[string]stats   `json:"no_change"` // by tool, pooled over all questions
-	MedianRSSKB map[string]int64   `json:"no_change_median_rss_kib"`
-	Ratios      map[string]float64 `json:"ratios"` // peer median / omh median
-	AfterCommit afterCommitResult  `json:"after_one_note_commit"`
-	Anomalies   []string           `json:"anomalies"`
+	Name        string                        `json:"name"`
+	N           int                           `json:"n"`
+	Seed        uint64                        `json:"seed"`
+	Runs        int                           `json:"runs"`
+	Started     string                        `json:"started"`
+	Machine     machine                       `json:"machine"`
+	Vault       vaultInfo                     `json:"vault"`
+	Phases      []phaseTime                   `json:"phase_seconds"`
+	Cold        map[string]coldResult         `json:"cold_index"`
+	Cache       map[string]cacheResult        `json:"cache_after_cold_index"`
+	CacheAfter  map[string]cacheResult        `json:"cache_after_commits"`
+	FTS         ftsInfo                       `json:"fts5"`
+	Questions   []questionResult              `json:"questions"`
+	Overall     map[string]stats              `json:"no_change"` // by tool, pooled over all questions
+	MedianRSSKB map[string]int64              `json:"no_change_median_rss_kib"`
+	Ratios      map[string]float64            `json:"ratios"` // peer median / omh median
+	AsOfCommit  string                        `json:"as_of_commit"`
+	AfterCommit map[string]*afterCommitResult `json:"after_one_note_commit"`
+	Hook        hookResult                    `json:"post_commit_hook"`
+	Anomalies   []string                      `json:"anomalies"`
+}
+
+// hookResult is a one-note `git commit` with and without omh's hook.
+type hookResult struct {
+	Without stats   `json:"without_hook"`
+	With    stats   `json:"with_hook"`
+	AddedMS float64 `json:"added_ms"` // difference of the medians
 }
 
 type phaseTime struct {
@@ -182,9 +193,10 @@ func indent(s, pre string) string {
 	return strings.Join(lines, "\n")
 }
 
-// printResult writes the tables for one N.
+// printResult writes the tables for one vault: first the summary, then
+// each measurement in detail.
 func printResult(w io.Writer, r *result) {
-	fmt.Fprintf(w, "== N = %s notes (seed %d, %d runs per measurement) ==\n", thousands(int64(r.N)), r.Seed, r.Runs)
+	fmt.Fprintf(w, "== %s: %s notes (seed %d, %d runs per measurement) ==\n", r.Name, thousands(int64(r.N)), r.Seed, r.Runs)
 	v := r.Vault
 	how := fmt.Sprintf("generated in %.1f s", v.GenSeconds)
 	if v.Reused {
@@ -197,32 +209,65 @@ func printResult(w io.Writer, r *result) {
 		phases = append(phases, fmt.Sprintf("%s %.1f s", p.Name, p.Seconds))
 	}
 	fmt.Fprintf(w, "phase times: %s\n\n", strings.Join(phases, " · "))
+	printSummary(w, r)
 
-	c := r.Cold
+	labels := binLabels(r)
 	fmt.Fprintf(w, "1. cold index (rm -r .git/omh; omh index)\n")
-	fmt.Fprintf(w, "   wall %.2f s · peak RSS %s MiB · %.3f s per 1,000 notes · %s team notes, %d local, %s blobs parsed\n",
-		c.Seconds, mib(c.MaxRSSKB), c.SecondsPer1000, thousands(int64(c.TeamNotes)), c.LocalNotes, thousands(int64(c.Parsed)))
-	fmt.Fprintf(w, "   first omh find after it: %.1f ms\n\n", c.FirstFindMS)
+	for _, l := range labels {
+		c := r.Cold[l]
+		fmt.Fprintf(w, "   %s: wall %.2f s · peak RSS %s MiB · %.3f s per 1,000 notes · %s team notes, %d local, %s blobs parsed · first find after it %.1f ms\n",
+			l, c.Seconds, mib(c.MaxRSSKB), c.SecondsPer1000, thousands(int64(c.TeamNotes)), c.LocalNotes, thousands(int64(c.Parsed)), c.FirstFindMS)
+		if c.Stderr != "" {
+			fmt.Fprintf(w, "      said: %s\n", firstLine(c.Stderr))
+		}
+	}
+	fmt.Fprintln(w)
 
 	fmt.Fprintf(w, "2. cache size vs markdown\n")
-	printCache(w, "after cold index", r.Cache)
-	printCache(w, "after the commits", r.CacheAfter)
+	for _, l := range labels {
+		printCache(w, l+", after cold index", r.Cache[l])
+		printCache(w, l+", after the commits", r.CacheAfter[l])
+	}
 	fmt.Fprintf(w, "   fts5 peer db: %s (built in %.1f s, not timed below)\n\n", mb(r.FTS.DBBytes), r.FTS.BuildSeconds)
 
 	printQuestions(w, r)
 
-	ac := r.AfterCommit
-	fmt.Fprintf(w, "4. after a one-note commit (ms, median / p90 over %d)\n", ac.Find.N)
+	fmt.Fprintf(w, "4. after a one-note commit (ms)\n")
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintf(tw, "   \tmedian\tp90\tmin\tmax\t\n")
-	for _, row := range []struct {
-		name string
-		s    stats
-	}{{"first omh find", ac.Find}, {"omh index alone", ac.Index}, {"git commit (context)", ac.Commit}} {
-		fmt.Fprintf(tw, "   %s\t%.1f\t%.1f\t%.1f\t%.1f\t\n", row.name, row.s.Median, row.s.P90, row.s.Min, row.s.Max)
+	row := func(name string, s stats) {
+		fmt.Fprintf(tw, "   %s\t%.1f\t%.1f\t%.1f\t%.1f\t\n", name, s.Median, s.P90, s.Min, s.Max)
 	}
+	for _, l := range labels {
+		if ac := r.AfterCommit[l]; ac != nil {
+			row(l+": first find", ac.Find)
+			row(l+": index alone", ac.Index)
+		}
+	}
+	if ac := r.AfterCommit[toolOmh]; ac != nil {
+		row("git commit (context)", ac.Commit)
+	}
+	row("git commit without hooks", r.Hook.Without)
+	row("git commit with omh's post-commit hook", r.Hook.With)
 	tw.Flush()
-	fmt.Fprintf(w, "   blobs parsed by each refresh: find %v, index %v\n\n", ac.ParsedByFind, ac.ParsedByIndex)
+	for _, l := range labels {
+		if ac := r.AfterCommit[l]; ac != nil {
+			fmt.Fprintf(w, "   %s: blobs parsed by each refresh: find %v, index %v\n", l, ac.ParsedByFind, ac.ParsedByIndex)
+		}
+	}
+	fmt.Fprintf(w, "   the hook adds %.1f ms to a one-note git commit (difference of the medians)\n\n", r.Hook.AddedMS)
+
+	fmt.Fprintf(w, "5. warm find --as-of %.12s (the snapshot built by an untimed first call) and start-up (ms)\n", r.AsOfCommit)
+	tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintf(tw, "   \tmedian\tp90\tmin\tmax\t\n")
+	for _, l := range labels {
+		row(l+" find --as-of", r.Overall[l+asOfFind])
+		row(l+" find at HEAD, in the same rounds", r.Overall[l+headFind])
+		row(l+" version", r.Overall[l+versionCall])
+	}
+	row("/bin/true", r.Overall[toolTrue+" (start-up)"])
+	tw.Flush()
+	fmt.Fprintln(w)
 
 	if len(r.Anomalies) == 0 {
 		fmt.Fprintf(w, "anomalies: none\n\n")
@@ -235,6 +280,89 @@ func printResult(w io.Writer, r *result) {
 	fmt.Fprintln(w)
 }
 
+// binLabels are the omh binaries a result holds, the build first.
+func binLabels(r *result) []string {
+	out := []string{toolOmh}
+	if _, ok := r.Cold[toolBase]; ok {
+		out = append(out, toolBase)
+	}
+	return out
+}
+
+// printSummary is the table README's Speed section shows: each binary's
+// medians beside the peers'.
+func printSummary(w io.Writer, r *result) {
+	labels := binLabels(r)
+	ms := func(tool string) string {
+		s, ok := r.Overall[tool]
+		if !ok || s.N == 0 {
+			return "-"
+		}
+		return fmt.Sprintf("%s ms", num(s.Median))
+	}
+	header := "| " + r.Name + " |"
+	rule := "|---|"
+	for _, l := range labels {
+		header += " " + l + " |"
+		rule += "---|"
+	}
+	fmt.Fprintln(w, header+" peers, same machine |")
+	fmt.Fprintln(w, rule+"---|")
+	line := func(what string, cell func(l string) string, peer string) {
+		fmt.Fprintf(w, "| %s |", what)
+		for _, l := range labels {
+			fmt.Fprintf(w, " %s |", cell(l))
+		}
+		fmt.Fprintf(w, " %s |\n", peer)
+	}
+	md := float64(r.Vault.MDBytes)
+	line("`omh find`, nothing changed", func(l string) string { return ms(l) },
+		fmt.Sprintf("FTS5 %s (stat of every file, then bm25) · rg %s", ms(toolFTS), ms(toolRg)))
+	line("`omh find --no-worktree`", func(l string) string { return ms(l + noWorktree) }, "")
+	line("`omh status` (freshness check)", func(l string) string { return ms(l + statusCall) },
+		fmt.Sprintf("`git status` %s", ms(toolGitStatus)))
+	line("first `omh find` after a one-note commit, no hooks", func(l string) string {
+		if ac := r.AfterCommit[l]; ac != nil {
+			return fmt.Sprintf("%s ms", num(ac.Find.Median))
+		}
+		return "-"
+	}, "")
+	line("post-commit hook's cost to `git commit`", func(l string) string {
+		if l != toolOmh {
+			return "-"
+		}
+		sign := "+"
+		if r.Hook.AddedMS < 0 {
+			sign = ""
+		}
+		return fmt.Sprintf("%s%s ms", sign, num(r.Hook.AddedMS))
+	}, fmt.Sprintf("`git commit` alone %s ms", num(r.Hook.Without.Median)))
+	line("warm `omh find --as-of` (÷ find at HEAD)", func(l string) string {
+		a, h := r.Overall[l+asOfFind], r.Overall[l+headFind]
+		if a.N == 0 {
+			return "-"
+		}
+		return fmt.Sprintf("%s ms (%.2f×)", num(a.Median), ratio(a.Median, h.Median))
+	}, "")
+	line("cold index", func(l string) string {
+		c := r.Cold[l]
+		return fmt.Sprintf("%.1f s, %s MiB peak", c.Seconds, mib(c.MaxRSSKB))
+	}, fmt.Sprintf("FTS5 build %.1f s", r.FTS.BuildSeconds))
+	line("cache ÷ markdown", func(l string) string { return fmt.Sprintf("%.2f×", r.Cache[l].Ratio) },
+		fmt.Sprintf("FTS5 %.2f×", float64(r.FTS.DBBytes)/md))
+	line("start-up (`omh version`)", func(l string) string { return ms(l + versionCall) },
+		fmt.Sprintf("/bin/true %s", ms(toolTrue+" (start-up)")))
+	fmt.Fprintln(w)
+}
+
+// num prints a millisecond figure with the precision it deserves.
+func num(x float64) string {
+	if x >= 100 || x <= -100 {
+		return thousands(int64(x + 0.5))
+	}
+	return strconv.FormatFloat(x, 'f', 1, 64)
+}
+
 func printCache(w io.Writer, when string, c cacheResult) {
 	names := make([]string, 0, len(c.Files))
 	for name := range c.Files {
@@ -245,14 +373,18 @@ func printCache(w io.Writer, when string, c cacheResult) {
 	for _, name := range names {
 		parts = append(parts, fmt.Sprintf("%s %s", name, mb(c.Files[name])))
 	}
-	fmt.Fprintf(w, "   %s: .git/omh %s (%s) vs %s of markdown in %s files at HEAD: ratio %.2f\n",
+	fmt.Fprintf(w, "   %s: %s (%s) vs %s of markdown in %s files at HEAD: ratio %.2f\n",
 		when, mb(c.CacheBytes), strings.Join(parts, ", "), mb(c.MarkdownBytes), thousands(int64(c.MarkdownFiles)), c.Ratio)
 }
 
-// printQuestions is the no-change table (3 and 5) with the ratios (6).
+// printQuestions is the no-change table (3) with the ratios.
 func printQuestions(w io.Writer, r *result) {
-	tools := []string{toolOmh, toolOmhNoWT, toolRg, toolFTS}
-	fmt.Fprintf(w, "3/5. no-change queries, one process per call (ms, median / p90 over %d runs each)\n", r.Runs)
+	var tools []string
+	for _, l := range binLabels(r) {
+		tools = append(tools, l, l+noWorktree)
+	}
+	tools = append(tools, toolRg, toolFTS)
+	fmt.Fprintf(w, "3. no-change queries, one process per call (ms, median / p90 over %d runs each)\n", r.Runs)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintf(tw, "   #\tkind\t%s\tmatches omh/rg/fts\trg/omh\tfts5/omh\n", strings.Join(tools, "\t"))
 	for i, q := range r.Questions {
@@ -275,9 +407,13 @@ func printQuestions(w io.Writer, r *result) {
 	}
 	fmt.Fprintf(tw, "   peak RSS\tmedian\t%s\t\t\t\n", strings.Join(rss, "\t"))
 	tw.Flush()
-	fmt.Fprintf(w, "   omh status --json (freshness check alone): %s ms · starting /bin/true (any process): %s ms\n",
-		medP90(r.Overall[toolOmhStatus]), medP90(r.Overall[toolTrue]))
-	fmt.Fprintf(w, "6. ratios of medians, all questions: rg/omh %.2f · fts5/omh %.2f · rg/(omh --no-worktree) %.2f · fts5/(omh --no-worktree) %.2f\n",
+	var rounds []string
+	for _, l := range binLabels(r) {
+		rounds = append(rounds, fmt.Sprintf("%s status --json %s ms", l, medP90(r.Overall[l+statusCall])))
+	}
+	fmt.Fprintf(w, "   once a round: %s · git status --porcelain %s ms · /bin/true %s ms\n",
+		strings.Join(rounds, " · "), medP90(r.Overall[toolGitStatus]), medP90(r.Overall[toolTrue]))
+	fmt.Fprintf(w, "   ratios of medians, all questions: rg/omh %.2f · fts5/omh %.2f · rg/(omh --no-worktree) %.2f · fts5/(omh --no-worktree) %.2f\n",
 		r.Ratios["rg/omh"], r.Ratios["fts5/omh"], r.Ratios["rg/omh --no-worktree"], r.Ratios["fts5/omh --no-worktree"])
 	fmt.Fprintf(w, "   questions (words; fts5 MATCH string):\n")
 	for i, q := range r.Questions {
@@ -299,20 +435,24 @@ func printScaling(w io.Writer, rs []*result) {
 	if len(rs) == 0 {
 		return
 	}
-	fmt.Fprintln(w, "== scaling across N ==")
+	fmt.Fprintln(w, "== scaling across N (omh) ==")
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintf(tw, "N\tcold index s\ts / 1k notes\tpeak RSS MiB\tcache/md\tfind med ms\tfind --no-wt med ms\tstatus med ms\tfind after commit med ms\tindex after commit med ms\t\n")
 	for _, r := range rs {
+		c, ac := r.Cold[toolOmh], r.AfterCommit[toolOmh]
+		if ac == nil {
+			ac = &afterCommitResult{}
+		}
 		fmt.Fprintf(tw, "%s\t%.2f\t%.3f\t%s\t%.2f\t%.1f\t%.1f\t%.1f\t%.1f\t%.1f\t\n", thousands(int64(r.N)),
-			r.Cold.Seconds, r.Cold.SecondsPer1000, mib(r.Cold.MaxRSSKB), r.Cache.Ratio,
+			c.Seconds, c.SecondsPer1000, mib(c.MaxRSSKB), r.Cache[toolOmh].Ratio,
 			r.Overall[toolOmh].Median, r.Overall[toolOmhNoWT].Median, r.Overall[toolOmhStatus].Median,
-			r.AfterCommit.Find.Median, r.AfterCommit.Index.Median)
+			ac.Find.Median, ac.Index.Median)
 	}
 	tw.Flush()
 	if len(rs) > 1 {
 		first, last := rs[0], rs[len(rs)-1]
 		fmt.Fprintf(w, "cold index seconds per 1,000 notes grew %.2f× from N=%d to N=%d (1.00× is linear)\n",
-			ratio(last.Cold.SecondsPer1000, first.Cold.SecondsPer1000), first.N, last.N)
+			ratio(last.Cold[toolOmh].SecondsPer1000, first.Cold[toolOmh].SecondsPer1000), first.N, last.N)
 	}
 }
 

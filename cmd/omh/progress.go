@@ -4,29 +4,32 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strconv"
 	"time"
 )
 
-// progress returns a reporter for long refreshes that redraws one line on
-// standard error, or nil when standard error is not a terminal (a hook, a
-// pipe, an agent): then nothing is printed.
-func (e *env) progress() func(done, total int) {
-	f, ok := e.stderr.(*os.File)
-	if !ok || e.cli.Quiet {
+// progress returns what a refresh reports its work to: on a terminal, one
+// line redrawn as notes are read; anywhere else (a pipe, a script, an
+// agent), one line said once the work turns out long, so whoever waits
+// knows why. --quiet: nothing.
+func (e *env) progress() func(done, total int, first bool) {
+	if e.cli.Quiet {
 		return nil
 	}
-	if fi, err := f.Stat(); err != nil || fi.Mode()&os.ModeCharDevice == 0 {
-		return nil
+	if f, ok := e.stderr.(*os.File); ok {
+		if fi, err := f.Stat(); err == nil && fi.Mode()&os.ModeCharDevice != 0 {
+			return lineProgress(f, time.Now)
+		}
 	}
-	return lineProgress(f, time.Now)
+	return longWorkNotice(e.stderr, time.Now)
 }
 
 // lineProgress draws "omh: indexing N/M notes" at most every 200 ms once
 // the work has run for half a second, so quick refreshes print nothing.
-func lineProgress(w io.Writer, now func() time.Time) func(done, total int) {
+func lineProgress(w io.Writer, now func() time.Time) func(done, total int, first bool) {
 	start, last := now(), time.Time{}
 	drawn := false
-	return func(done, total int) {
+	return func(done, total int, _ bool) {
 		if done >= total {
 			if drawn {
 				fmt.Fprint(w, "\r\033[K") // leave the line as it was
@@ -40,4 +43,40 @@ func lineProgress(w io.Writer, now func() time.Time) func(done, total int) {
 		last, drawn = t, true
 		fmt.Fprintf(w, "\romh: indexing %d/%d notes", done, total)
 	}
+}
+
+// longWork is how long a refresh may run before it says what it is doing.
+// A first build of firstNotice notes or more says so at once: a cold index
+// takes about half a millisecond a note on the two-core development
+// machine (10,000 notes in 4.3-6.3 s), so those take longer anyway.
+const (
+	longWork    = 2 * time.Second
+	firstNotice = 4000
+)
+
+// longWorkNotice says in one line, once, that a refresh is indexing many
+// notes: at once for a large first build, else when the work has run for
+// longWork and is not done.
+func longWorkNotice(w io.Writer, now func() time.Time) func(done, total int, first bool) {
+	start, said := now(), false
+	return func(done, total int, first bool) {
+		if said || done >= total || (now().Sub(start) < longWork && !(first && total >= firstNotice)) {
+			return
+		}
+		said = true
+		if first {
+			fmt.Fprintf(w, "omh: indexing %s notes for the first time…\n", thousands(total))
+			return
+		}
+		fmt.Fprintf(w, "omh: indexing %s changed notes…\n", thousands(total))
+	}
+}
+
+// thousands writes n with commas between groups of three digits.
+func thousands(n int) string {
+	s := strconv.Itoa(n)
+	for i := len(s) - 3; i > 0 && s[i-1] != '-'; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
 }

@@ -14,10 +14,10 @@ func TestProgressDrawsOneLineOnlyForLongWork(t *testing.T) {
 
 	var quick strings.Builder
 	p := lineProgress(&quick, now)
-	p(0, 10)
+	p(0, 10, false)
 	clock = clock.Add(100 * time.Millisecond)
-	p(5, 10)
-	p(10, 10)
+	p(5, 10, false)
+	p(10, 10, false)
 	if quick.String() != "" {
 		t.Errorf("a quick refresh printed %q", quick.String())
 	}
@@ -26,11 +26,64 @@ func TestProgressDrawsOneLineOnlyForLongWork(t *testing.T) {
 	p = lineProgress(&long, now)
 	for i := 0; i < 10; i++ {
 		clock = clock.Add(300 * time.Millisecond)
-		p(i*100, 1000)
+		p(i*100, 1000, false)
 	}
-	p(1000, 1000)
+	p(1000, 1000, false)
 	out := long.String()
 	if strings.Count(out, "\n") != 0 || !strings.Contains(out, "\romh: indexing 900/1000 notes") || !strings.HasSuffix(out, "\r\033[K") {
 		t.Errorf("long refresh drew %q", out)
+	}
+}
+
+// Where standard error is not a terminal (an agent, a script), a long
+// refresh says why the call is slow in one line: a large first build at
+// once, a catch-up once it has run for two seconds; quick work says
+// nothing. Catches: a silent 20-second first find, a line per progress
+// report, a notice for every small refresh.
+func TestLongWorkIsSaidOnceWhereNoTerminalShowsIt(t *testing.T) {
+	clock := time.Unix(0, 0)
+	now := func() time.Time { return clock }
+	run := func(total int, first bool, step time.Duration) string {
+		var out strings.Builder
+		p := longWorkNotice(&out, now)
+		for done := 0; done < total; done += 256 {
+			p(done, total, first)
+			clock = clock.Add(step)
+		}
+		p(total, total, first)
+		return out.String()
+	}
+	if got := run(38187, true, 50*time.Millisecond); got != "omh: indexing 38,187 notes for the first time…\n" {
+		t.Errorf("a large first build said %q", got)
+	}
+	if got := run(300, true, time.Millisecond); got != "" {
+		t.Errorf("a small first build said %q", got)
+	}
+	if got := run(2000, false, 10*time.Millisecond); got != "" {
+		t.Errorf("a catch-up done in 0.08 s said %q", got)
+	}
+	if got := run(2000, false, 400*time.Millisecond); got != "omh: indexing 2,000 changed notes…\n" {
+		t.Errorf("a catch-up of 3 s said %q", got)
+	}
+}
+
+func TestQuietSilencesTheNotice(t *testing.T) {
+	var stderr strings.Builder
+	e := &env{cli: &CLI{Quiet: true}, stderr: &stderr}
+	if e.progress() != nil {
+		t.Error("--quiet still reports progress")
+	}
+	e.cli.Quiet = false
+	e.progress()(0, 5000, true)
+	if !strings.Contains(stderr.String(), "for the first time") {
+		t.Errorf("a pipe heard %q", stderr.String())
+	}
+}
+
+func TestThousandsAreGroupedByCommas(t *testing.T) {
+	for n, want := range map[int]string{0: "0", 999: "999", 1000: "1,000", 38187: "38,187", 1234567: "1,234,567"} {
+		if got := thousands(n); got != want {
+			t.Errorf("thousands(%d) = %q, want %q", n, got, want)
+		}
 	}
 }

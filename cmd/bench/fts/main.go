@@ -174,6 +174,9 @@ func refresh(db *sql.DB, root string) (int, error) {
 		if err != nil {
 			return err
 		}
+		if d.IsDir() && d.Name() == ".git" {
+			return filepath.SkipDir // a vault at the top of its repository
+		}
 		if d.IsDir() || !d.Type().IsRegular() || !strings.HasSuffix(path, ".md") {
 			return nil
 		}
