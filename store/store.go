@@ -34,6 +34,10 @@ type Options struct {
 	// Background starts omh detached from this process with these
 	// arguments (a hook's long refresh). nil starts this executable.
 	Background func(args ...string) error
+	// Watch is for a store that serves many reads (a server): it watches
+	// the working tree, so each read stats only the files that changed
+	// since the last instead of every note, with the same answers.
+	Watch bool
 }
 
 // Store is an opened store. Close it when done.
@@ -45,6 +49,7 @@ type Store struct {
 	// configChecked: a missing config was detected and written, or the
 	// config was there.
 	configChecked bool
+	watcher       vault.Watcher // with Options.Watch, where the platform has one
 }
 
 // lockWait is how long a command waits for another process's refresh
@@ -71,11 +76,18 @@ func Open(dir string, opt Options) (*Store, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Store{Repo: r, dir: dir, opt: opt}, nil
+	s := &Store{Repo: r, dir: dir, opt: opt}
+	if opt.Watch {
+		s.watcher = r.Watch()
+	}
+	return s, nil
 }
 
 // Close releases the cache and the repository.
 func (s *Store) Close() error {
+	if s.watcher != nil {
+		s.watcher.Close()
+	}
 	if s.cache != nil {
 		s.cache.Close()
 	}

@@ -36,6 +36,9 @@ type fileMonitor interface {
 }
 
 func (r *Repo) fileMonitor() fileMonitor {
+	if r.watcher != nil {
+		return r.watcher
+	}
 	v := strings.TrimSpace(r.ConfigValue("core", "fsmonitor"))
 	switch strings.ToLower(v) {
 	case "", "false", "no", "off", "0":

@@ -32,6 +32,10 @@ type Repo struct {
 	GitDir    string // this working tree's git directory (differs per linked worktree)
 	CommonDir string // the directory every worktree of the clone shares
 
+	// watcher, when a long-lived process started one (Watch), answers
+	// which paths changed before git's core.fsmonitor is asked.
+	watcher Watcher
+
 	// stepTrees are the trees the last StepOf read: walking history back,
 	// a commit's parent tree is the next step's own, so each is read once.
 	stepMu    sync.Mutex

@@ -24,18 +24,24 @@ type McpCmd struct {
 
 // Help is the detail under `omh mcp --help`.
 func (c *McpCmd) Help() string {
-	return `A Model Context Protocol server on standard input and output, for coding agents. Its tools are find, show, links, proof_find, proof_show and status, each answering as the command of that name does, from the store as it is at the call (every call refreshes the cache first, which costs one ref read and a stat per note when nothing changed). Text replies are what the command prints; the JSON the command prints with --json comes as structured content. A refusal is a tool error whose text starts with its stable code (not_found: ...). Without --allow-write nothing is written but the cache. docs/agents.md shows how to wire it into an agent.`
+	return `A Model Context Protocol server on standard input and output, for coding agents. Its tools are find, show, links, proof_find, proof_show and status, each answering as the command of that name does, from the store as it is at the call (every call refreshes the cache first; on Linux the server watches the working tree, so a call stats only the files changed since the last, elsewhere every note). Text replies are what the command prints; the JSON the command prints with --json comes as structured content. A refusal is a tool error whose text starts with its stable code (not_found: ...). Without --allow-write nothing is written but the cache. docs/agents.md shows how to wire it into an agent.`
 }
 
 func (c *McpCmd) Run(e *env) error {
-	return e.withStore(func(s *store.Store) error {
-		srv := newMCPServer(s, c.AllowWrite)
-		err := srv.Run(context.Background(), &mcp.IOTransport{Reader: io.NopCloser(e.stdin), Writer: nopCloser{e.stdout}})
-		if errors.Is(err, io.EOF) || errors.Is(err, mcp.ErrConnectionClosed) {
-			return nil // the client went away: the session is over
-		}
+	// The server lives long: it watches the working tree, so a call stats
+	// only what changed since the last.
+	s, err := store.Open(e.cli.Dir, store.Options{Warn: func(msg string) { e.warn("%s", msg) }, Progress: e.progress(),
+		Background: background, Watch: true})
+	if err != nil {
 		return err
-	})
+	}
+	defer s.Close()
+	srv := newMCPServer(s, c.AllowWrite)
+	err = srv.Run(context.Background(), &mcp.IOTransport{Reader: io.NopCloser(e.stdin), Writer: nopCloser{e.stdout}})
+	if errors.Is(err, io.EOF) || errors.Is(err, mcp.ErrConnectionClosed) {
+		return nil // the client went away: the session is over
+	}
+	return err
 }
 
 type nopCloser struct{ io.Writer }
