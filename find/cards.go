@@ -300,7 +300,7 @@ func matchedWords(terms []retrieve.QueryTerm, matched []string) (held, lacked []
 }
 
 // inRank ranks a link in by its verb: verdicts first, then derivations,
-// citations and attachments, then plain links (SPEC §6), then a verb omh
+// citations and attachments, then plain links, then a verb omh
 // does not know.
 func inRank(verb string) int {
 	if verb == "" {

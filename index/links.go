@@ -3,7 +3,7 @@ package index
 import "strings"
 
 // link is one resolved link of a document: the key it reaches and, for a
-// typed link (SPEC §3), its verb.
+// typed link, its verb.
 type link struct {
 	verb, key string
 }

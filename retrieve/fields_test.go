@@ -14,7 +14,7 @@ func TestAFolderNameIsNotTheNotesSubject(t *testing.T) {
 	if got := first(search(t, notes, Query{Phrasings: []string{"plugin"}, Ranker: TunedRanker})); got != "notes/plugin-settings" {
 		t.Errorf("tuned: got %q", got)
 	}
-	// SPEC §5: the baseline doubles a term found anywhere in the key.
+	// The baseline doubles a term found anywhere in the key.
 	r := search(t, notes, Query{Phrasings: []string{"plugin"}, Ranker: BaselineRanker})
 	if r.Hits[0].Score != r.Hits[1].Score {
 		t.Errorf("baseline: scores %d and %d, want both doubled", r.Hits[0].Score, r.Hits[1].Score)

@@ -41,7 +41,7 @@ func TestAWholeQuestionRanksLikeItsKeywords(t *testing.T) {
 	}
 }
 
-// SPEC §5's baseline knows no function words: every word of the question
+// The baseline knows no function words: every word of the question
 // scores, as the spec says.
 func TestTheBaselineStillScoresEveryWord(t *testing.T) {
 	r := search(t, transcriptStore(), Query{Phrasings: []string{"what is a schema"}, Ranker: BaselineRanker})

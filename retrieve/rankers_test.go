@@ -6,7 +6,7 @@ import (
 	"testing"
 )
 
-// Every ranker keeps what SPEC §5 pins: whole terms only, one rare term
+// Every ranker keeps the baseline's pinned properties: whole terms only, one rare term
 // beats two common ones, a universal term still retrieves, phrasings are
 // scored best-of, layer is never a preference, the answer does not depend
 // on the order notes were read, and expansion keeps its provenance.

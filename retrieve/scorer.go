@@ -9,7 +9,7 @@ import (
 type Ranker string
 
 const (
-	// BaselineRanker is SPEC §5's: the rarity of the distinct question
+	// BaselineRanker is the first ranker omh had: the rarity of the distinct question
 	// terms a note contains, doubled for terms in its key or title.
 	BaselineRanker Ranker = "baseline"
 	// TunedRanker is BM25 with field weights and question-term counts,
@@ -68,7 +68,7 @@ type scorer struct {
 	term func(df, qtf int) func(Posting) int64
 	// reads, when set, keeps only the postings this ranker reads.
 	reads func(Posting) bool
-	// everyTerm scores function words too: SPEC §5's baseline knows none.
+	// everyTerm scores function words too: the baseline knows none.
 	everyTerm bool
 }
 

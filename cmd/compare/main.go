@@ -1,5 +1,5 @@
 // Command compare scores three rankers on the same notes and the same
-// questions: omh's default ranker, omh's baseline ranker (SPEC §5) and
+// questions: omh's default ranker, omh's baseline ranker (the first omh had) and
 // SQLite FTS5's bm25(). Every metric is computed here, by one piece of code,
 // from each ranker's list of ranked keys (up to 100), so the figures of the
 // three are comparable to the last digit.

@@ -204,7 +204,7 @@ func exists(path string) bool {
 }
 
 // half is the half of omh eval's split a question id falls in: holdout
-// when FNV-1a (32 bits) of the id is 0 modulo 5 (SPEC §9).
+// when FNV-1a (32 bits) of the id is 0 modulo 5, as omh eval splits them.
 func half(id string) string {
 	h := fnv.New32a()
 	h.Write([]byte(id))

@@ -196,7 +196,7 @@ func TestAPhrasingMayContainCommas(t *testing.T) {
 	}
 }
 
-// SPEC §5 lists the baseline's terms: key, title, body, headings, answers.
+// The baseline reads these terms: key, title, body, headings, answers.
 // Indexing frontmatter descriptions for the tuned ranker once changed the
 // baseline's results too (obsidian nDCG@10 0.514 -> 0.504); the baseline
 // must neither match a description nor count it in a term's rarity.
