@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/omh-notes/omh/journal"
 	"github.com/omh-notes/omh/vault"
 	"github.com/omh-notes/omh/vault/vaulttest"
 )
@@ -28,9 +29,24 @@ func place(t *testing.T, dir string) *Place {
 	return p
 }
 
+// install installs the hooks through the journal, as omh does.
 func install(t *testing.T, dir string) *Report {
 	t.Helper()
-	rep, err := place(t, dir).Install()
+	p := place(t, dir)
+	r, err := vault.OpenRepo(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	tx, err := journal.Begin(r.CommonDir, r.Root, "omh hooks install", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tx.Close()
+	rep, err := p.Install(tx)
+	if err == nil {
+		err = tx.Commit()
+	}
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/go-git/go-git/v5/plumbing"
 	"go.yaml.in/yaml/v3"
 
 	"github.com/omh-notes/omh/hooks"
@@ -46,6 +47,11 @@ func (s *Store) Init(notesDir string, noHooks bool) (Initialized, error) {
 			return rep, refuse("bad_notes", err)
 		}
 	}
+	t, err := s.begin("omh init")
+	if err != nil {
+		return rep, err
+	}
+	defer t.Close()
 	configFile := filepath.Join(r.Root, filepath.FromSlash(vault.ConfigPath))
 	_, err = os.Stat(configFile)
 	switch {
@@ -65,7 +71,7 @@ func (s *Store) Init(notesDir string, noHooks bool) (Initialized, error) {
 		if err != nil {
 			return rep, err
 		}
-		if _, err := vault.CreateFile(configFile, text, 0o644); err != nil {
+		if err := t.Put(configFile, plumbing.ZeroHash, text, 0o644); err != nil {
 			return rep, fmt.Errorf("writing %s: %w", vault.ConfigPath, err)
 		}
 		rep.Config.Change, rep.Changed = "written", true
@@ -83,9 +89,7 @@ func (s *Store) Init(notesDir string, noHooks bool) (Initialized, error) {
 		case err == nil:
 			return rep, refuse("bad_notes", fmt.Errorf("the notes root %s is a file, not a folder", notes))
 		default:
-			if err := os.MkdirAll(dir, 0o755); err != nil {
-				return rep, fmt.Errorf("creating the notes root %s: %w", notes, err)
-			}
+			t.Mkdir(dir)
 			rep.NotesRoot.Change, rep.Changed = "created", true
 		}
 	}
@@ -95,10 +99,16 @@ func (s *Store) Init(notesDir string, noHooks bool) (Initialized, error) {
 		if err != nil {
 			return rep, err
 		}
-		if rep.Hooks, err = s.InstallHooks(place); err != nil {
+		if rep.Hooks, err = place.Install(t); err != nil {
 			return rep, err
 		}
 		rep.Changed = rep.Changed || *rep.Hooks.Changed
+	}
+	if err := commit(t, "nothing was set up"); err != nil {
+		return rep, err
+	}
+	if !noHooks {
+		s.openCache() // hooks refresh only a repository with a cache folder
 	}
 	return rep, nil
 }

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/go-git/go-git/v5/plumbing"
 	"golang.org/x/text/unicode/norm"
 
 	"github.com/omh-notes/omh/vault"
@@ -93,7 +94,7 @@ func (s *Store) New(d Draft) (Written, error) {
 				if err != nil {
 					return refuse("bad_template", fmt.Errorf("template %s: %w", from, err))
 				}
-				_, err = vault.CreateFile(path, content, 0o644)
+				err = s.create(k, path, content)
 				switch {
 				case errors.Is(err, fs.ErrExist):
 					taken = path // written by another process since the look
@@ -118,6 +119,20 @@ func (s *Store) New(d Draft) (Written, error) {
 		}
 	})
 	return rep, err
+}
+
+// create writes the new note key at path through the journal; fs.ErrExist when
+// the name is taken.
+func (s *Store) create(key, path string, content []byte) error {
+	t, err := s.begin("omh new " + key)
+	if err != nil {
+		return err
+	}
+	defer t.Close()
+	if err := t.Put(path, plumbing.ZeroHash, content, 0o644); err != nil {
+		return err
+	}
+	return t.Commit()
 }
 
 // draftKey is the key asked for, checked, or the key the type and title

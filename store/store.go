@@ -61,7 +61,9 @@ func Open(dir string, opt Options) (*Store, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Store{Repo: r, dir: dir, opt: opt}, nil
+	s := &Store{Repo: r, dir: dir, opt: opt}
+	s.finishInterrupted()
+	return s, nil
 }
 
 // Close releases the cache and the repository.

@@ -73,3 +73,29 @@ func (c *VersionCmd) Run(e *env) error {
 	fmt.Fprintf(e.stdout, "omh %s, revision %s%s\n", version, revision, suffix)
 	return nil
 }
+
+// RecoverCmd is `omh recover`.
+type RecoverCmd struct{}
+
+// Help is the detail under `omh recover --help`.
+func (c *RecoverCmd) Help() string {
+	return `Every command that changes files writes what it will do to a journal in git's folder first, and any omh command finishes a change an interrupted one left (a crash, a kill, a full disk). omh recover does only that, waiting for a change another omh process is making, and says what it finished.`
+}
+
+func (c *RecoverCmd) Run(e *env) error {
+	return e.withStore(func(s *store.Store) error {
+		rep, err := s.Recover()
+		if err != nil {
+			return err
+		}
+		if e.cli.JSON {
+			return writeJSON(e.stdout, rep)
+		}
+		if rep.Finished == "" {
+			fmt.Fprintln(e.stdout, "nothing was left half done")
+		} else {
+			fmt.Fprintf(e.stdout, "finished %s\n", rep.Finished)
+		}
+		return nil
+	})
+}

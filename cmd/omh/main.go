@@ -40,6 +40,7 @@ type CLI struct {
 	Version VersionCmd `cmd:"" help:"Print omh's version."`
 	Init    InitCmd    `cmd:"" help:"Set up omh in this repository: write .omh/config.yaml and install the git hooks."`
 	Hooks   HooksCmd   `cmd:"" help:"Install, remove, inspect or run the git hooks that keep the cache fresh."`
+	Recover RecoverCmd `cmd:"" help:"Finish a change (mv, promote, new, retract, init) an interrupted omh left half done."`
 }
 
 // vocabulary lets help texts and choices name omh's note types, from the
