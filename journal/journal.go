@@ -153,7 +153,7 @@ func (t *Txn) Put(path string, before plumbing.Hash, content []byte, mode fs.Fil
 	step()
 	t.n++
 	name := fmt.Sprintf("payload-%d", t.n)
-	if err := writeSynced(filepath.Join(t.dir, name), content, mode); err != nil {
+	if err := writeNew(filepath.Join(t.dir, name), content, mode, false); err != nil {
 		return fmt.Errorf("preparing %s: %w", path, err)
 	}
 	t.m.Ops = append(t.m.Ops, op{Kind: "put", Path: path, Before: idOf(before), After: vault.HashBytes(content).String(), Payload: name, Mode: mode})
@@ -245,7 +245,7 @@ func (t *Txn) backUp(o *op) error {
 	step()
 	t.n++
 	o.Backup, o.BackupMode = fmt.Sprintf("payload-%d", t.n), fi.Mode().Perm()
-	if err := writeSynced(filepath.Join(t.dir, o.Backup), b, o.BackupMode); err != nil {
+	if err := writeNew(filepath.Join(t.dir, o.Backup), b, o.BackupMode, false); err != nil {
 		return fmt.Errorf("keeping a copy of %s: %w", o.Path, err)
 	}
 	return nil
@@ -318,9 +318,19 @@ func writeManifest(dir string, m manifest) error {
 	if err != nil {
 		return err
 	}
+	// The payloads first: a manifest must never name a file not on disk.
+	paths := []string{dir}
+	for _, o := range m.Ops {
+		for _, p := range []string{o.Payload, o.Backup} {
+			if p != "" {
+				paths = append(paths, filepath.Join(dir, p))
+			}
+		}
+	}
+	flush(paths)
 	step()
 	tmp := filepath.Join(dir, "manifest.tmp")
-	if err := writeSynced(tmp, b, 0o644); err != nil {
+	if err := writeNew(tmp, b, 0o644, true); err != nil {
 		return fmt.Errorf("writing the journal: %w", err)
 	}
 	if err := os.Rename(tmp, filepath.Join(dir, manifestName)); err != nil {
@@ -477,6 +487,12 @@ func finish(dir string, m manifest, recovering bool, warn func(string)) (staged,
 		}
 		done.add = true
 	}
+	// The changed folders' entries are on disk before the manifest goes.
+	var folders []string
+	for _, o := range m.Ops {
+		folders = append(folders, filepath.Dir(o.Path))
+	}
+	flush(folders)
 	step()
 	if err := os.Remove(filepath.Join(dir, manifestName)); err != nil {
 		return done, fmt.Errorf("%s: %w", m.Command, err)

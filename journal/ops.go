@@ -107,15 +107,12 @@ func (o op) apply(dir string) (done bool, err error) {
 		err = o.put(filepath.Join(dir, o.Payload))
 	case "remove":
 		if err = os.Remove(o.Path); err == nil {
-			syncDir(filepath.Dir(o.Path))
 			if o.Prune != "" {
 				vault.RemoveEmptyParents(filepath.Dir(o.Path), o.Prune)
 			}
 		}
 	case "move":
-		if err = os.Rename(o.From, o.Path); err == nil {
-			syncDir(filepath.Dir(o.Path))
-		}
+		err = os.Rename(o.From, o.Path)
 	case "mkdir":
 		err = os.MkdirAll(o.Path, 0o755)
 	case "rmdir":
@@ -158,14 +155,12 @@ func (o op) put(payload string) error {
 		}
 		return err
 	}
-	if err == nil {
-		syncDir(filepath.Dir(o.Path))
-	}
 	return err
 }
 
-// writeSynced writes a new file and syncs it to disk.
-func writeSynced(path string, content []byte, mode fs.FileMode) error {
+// writeNew writes a new file, synced to disk when sync says so (else a
+// flush covers it later).
+func writeNew(path string, content []byte, mode fs.FileMode, sync bool) error {
 	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o600)
 	if err != nil {
 		return err
@@ -174,7 +169,7 @@ func writeSynced(path string, content []byte, mode fs.FileMode) error {
 	if err == nil {
 		err = f.Chmod(mode) // whatever the umask
 	}
-	if err == nil {
+	if err == nil && sync {
 		err = f.Sync()
 	}
 	if cerr := f.Close(); err == nil {
