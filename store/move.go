@@ -188,6 +188,9 @@ func (s *Store) planMove(v *view, oldArg, newKey string) (*movePlan, error) {
 	if _, err := os.Lstat(p.to); err == nil {
 		return nil, refuse("key_taken", fmt.Errorf("nothing was renamed: %s exists already", p.toShown))
 	}
+	if err := p.checkTarget(inPrivate); err != nil {
+		return nil, err
+	}
 
 	if err := p.gatherFiles(notes); err != nil {
 		return nil, err
@@ -405,6 +408,20 @@ func (p *movePlan) apply(t *journal.Txn) error {
 		return err
 	}
 	p.staged = append(p.staged, add...)
+	return nil
+}
+
+// checkTarget refuses a new name reached through a symbolic link, inside
+// git's folder or differing from an existing name only in Unicode
+// normalisation.
+func (p *movePlan) checkTarget(private bool) error {
+	root, rel := p.root, p.toShown
+	if private {
+		root, rel = p.privateFolder, p.newKey+vault.NoteExt
+	}
+	if err := vault.CheckTarget(root, rel, false); err != nil {
+		return refuse("bad_target", fmt.Errorf("nothing was renamed: %w", err))
+	}
 	return nil
 }
 

@@ -84,6 +84,9 @@ func (s *Store) New(d Draft) (Written, error) {
 				k = fmt.Sprintf("%s-%d", key, n)
 			}
 			path := filepath.Join(private, filepath.FromSlash(k)+vault.NoteExt)
+			if err := checkTarget(private, k+vault.NoteExt, true); err != nil {
+				return err
+			}
 			taken, err := takenLocally(v, k, path)
 			if err != nil {
 				return err
@@ -160,6 +163,20 @@ func checkNewKey(key string) error {
 	}
 	if strings.ContainsAny(key, "[]|#^") {
 		return refuse("bad_key", fmt.Errorf("key %q holds a character a wiki link cannot name ([ ] | # ^)", key))
+	}
+	if strings.Contains(key, `\`) {
+		return refuse("bad_key", fmt.Errorf("key %q holds a backslash, which Windows reads as a folder separator", key))
+	}
+	return nil
+}
+
+// checkTarget refuses to write a note's file at rel under root (the
+// repository or the private folder) through a symbolic link, into git's
+// folder, or beside a name it differs from only in Unicode normalisation
+// (or, with foldCase, in case).
+func checkTarget(root, rel string, foldCase bool) error {
+	if err := vault.CheckTarget(root, rel, foldCase); err != nil {
+		return refuse("bad_target", fmt.Errorf("nothing was written: %w", err))
 	}
 	return nil
 }

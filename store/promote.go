@@ -65,6 +65,9 @@ func (s *Store) Promote(keys []string) (Promoted, error) {
 	return rep, err
 }
 
+// maxPromoted bounds a private note promote copies; far above any note.
+const maxPromoted = 1 << 30
+
 // Promotion is one private note on its way into the notes root.
 type Promotion struct {
 	Key     string `json:"key"`
@@ -140,7 +143,7 @@ func (s *Store) planPromotion(v *view, keys []string, notes []index.StoredNote, 
 		}
 		seen[key] = true
 		from := filepath.Join(private, filepath.FromSlash(key)+vault.NoteExt)
-		content, err := os.ReadFile(from)
+		content, err := vault.ReadInside(private, key+vault.NoteExt, maxPromoted)
 		if err != nil {
 			refuseOne("not_found", "the private note %s cannot be read: %v", key, err)
 			continue
@@ -157,6 +160,10 @@ func (s *Store) planPromotion(v *view, keys []string, notes []index.StoredNote, 
 		}
 		if _, err := os.Lstat(filepath.Join(s.Repo.Root, filepath.FromSlash(to))); err == nil {
 			refuseOne("key_taken", "%s exists in the working tree already", to)
+			continue
+		}
+		if err := vault.CheckTarget(s.Repo.Root, to, true); err != nil {
+			refuseOne("bad_target", "%v", err)
 			continue
 		}
 		batch = append(batch, Promotion{Key: key, From: from, To: to, content: content, private: private})

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path"
 	"path/filepath"
 	"strings"
@@ -23,6 +22,10 @@ const ConfigPath = ".omh/config.yaml"
 // existing Obsidian or Dendron vault works with no set-up.
 const DefaultNotesDir = ".omh/notes"
 
+// maxSettingsBytes bounds the config and a template: files of a few lines,
+// read whole.
+const maxSettingsBytes = 1 << 20
+
 // ErrBadConfig marks a config file omh cannot use.
 var ErrBadConfig = errors.New("bad config")
 
@@ -40,9 +43,12 @@ type Config struct {
 // config. Unknown keys are warnings; a known key of the wrong type is an
 // error that names it.
 func LoadConfig(root string) (Config, error) {
-	raw, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(ConfigPath)))
+	raw, err := ReadInside(root, ConfigPath, maxSettingsBytes)
 	if errors.Is(err, fs.ErrNotExist) {
 		return Config{Worktree: true}, nil
+	}
+	if errors.Is(err, ErrNotRegular) {
+		return Config{Worktree: true}, fmt.Errorf("%w: %w", ErrBadConfig, err)
 	}
 	if err != nil {
 		return Config{Worktree: true}, fmt.Errorf("reading %s: %w", ConfigPath, err)

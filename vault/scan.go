@@ -445,7 +445,7 @@ func HashBytes(content []byte) plumbing.Hash {
 // is read again.
 func hashFile(abs string) (plumbing.Hash, FileStat, error) {
 	for attempt := 0; ; attempt++ {
-		f, err := os.Open(abs)
+		f, err := OpenRegular(abs)
 		if err != nil {
 			return plumbing.ZeroHash, FileStat{}, err
 		}
@@ -532,7 +532,11 @@ func (sc *scanner) globalIgnoreFiles() []string {
 func (sc *scanner) readIgnore(file string, domain []string, recordAbsent bool) []gitignore.Pattern {
 	st := FileStat{Size: -1}
 	var ps []gitignore.Pattern
-	if f, err := os.Open(file); err == nil {
+	open := OpenRegular // git reads no .gitignore through a link either
+	if recordAbsent {
+		open = OpenFollowing
+	}
+	if f, err := open(file); err == nil {
 		if fi, err := f.Stat(); err == nil {
 			st = statOf(fi)
 		}
@@ -576,7 +580,7 @@ func (s *ScanState) ignoresChanged() bool {
 // and at most limit bytes of its content, so a huge file is cut rather than
 // held in memory.
 func ReadFile(abs string, limit int64) (plumbing.Hash, []byte, int64, error) {
-	f, err := os.Open(abs)
+	f, err := OpenRegular(abs)
 	if err != nil {
 		return plumbing.ZeroHash, nil, 0, err
 	}

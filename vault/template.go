@@ -5,8 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
-	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
@@ -32,7 +30,7 @@ var builtinTemplates embed.FS
 // from says which: the file's path relative to root, or "built-in".
 func LoadTemplate(root, t string) (text, from string, err error) {
 	rel := TemplatesDir + "/" + t + NoteExt
-	b, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(rel)))
+	b, err := ReadInside(root, rel, maxSettingsBytes)
 	switch {
 	case err == nil:
 		return string(b), rel, nil
