@@ -62,7 +62,7 @@ func printLint(w io.Writer, r store.LintReport) {
 		if f.Line > 0 {
 			where = fmt.Sprintf("%s:%d", f.Path, f.Line)
 		}
-		fmt.Fprintf(w, "%s: %s %s: %s\n    fix: %s\n", where, f.Severity, f.Rule, f.Message, f.Fix)
+		fmt.Fprintf(w, "%s: %s %s: %s\n    fix: %s\n", oneLine(where), f.Severity, f.Rule, oneLine(f.Message), oneLine(f.Fix))
 	}
 	notes := map[string]bool{}
 	for _, f := range r.Findings {

@@ -64,7 +64,7 @@ type env struct {
 // warn prints a note for people on standard error unless --quiet.
 func (e *env) warn(format string, args ...any) {
 	if !e.cli.Quiet {
-		fmt.Fprintf(e.stderr, "omh: "+format+"\n", args...)
+		fmt.Fprintf(e.stderr, "omh: %s\n", oneLine(fmt.Sprintf(format, args...)))
 	}
 }
 
@@ -118,6 +118,7 @@ func main() {
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) (status int) {
 	var cli CLI
 	jsonMode := slices.Contains(args, "--json")
+	stderr = safeWriter{stderr}
 	defer func() {
 		if r := recover(); r != nil {
 			req, ok := r.(exitRequest)
@@ -141,6 +142,9 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) (status int) 
 	ctx, err := parser.Parse(args)
 	if err != nil {
 		return report(stderr, jsonMode, usage(err), "run omh --help for usage")
+	}
+	if !cli.JSON {
+		stdout = safeWriter{stdout}
 	}
 	e := &env{cli: &cli, stdin: stdin, stdout: stdout, stderr: stderr}
 	if err := ctx.Run(e); err != nil {
@@ -168,7 +172,7 @@ func report(w io.Writer, jsonMode bool, err error, hint string) int {
 		fmt.Fprintf(w, "%s\n", b)
 		return status
 	}
-	fmt.Fprintf(w, "omh: %v\n", err)
+	fmt.Fprintf(w, "omh: %v\n", err) // w escapes what git or a file name put in it
 	if hint != "" {
 		fmt.Fprintf(w, "omh: %s\n", hint)
 	}
