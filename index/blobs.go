@@ -19,12 +19,6 @@ import (
 // memory nor crowd the cache.
 const maxNoteBytes = 4 << 20
 
-// maxMarkdownBytes bounds what goldmark parses for headings and links:
-// some inputs cost it time out of proportion to their size (160 KB of
-// unclosed link openers took five seconds), and a note's structure is at its
-// start. Its words are indexed up to maxNoteBytes regardless.
-const maxMarkdownBytes = 512 << 10
-
 // blobMeta is what parsing a note's bytes yields, stored per blob.
 type blobMeta struct {
 	vault.Parsed
@@ -57,7 +51,7 @@ func analyze(content []byte, size int64) *parsedBlob {
 		pb.meta.Binary = true
 		return pb
 	}
-	pb.meta.Parsed = vault.Parse(content[:min(len(content), maxMarkdownBytes)])
+	pb.meta.Parsed = vault.ParseNote(content)
 	add := func(text string, f retrieve.Field) {
 		retrieve.EachToken(text, func(_, _ int, term string) {
 			e := pb.terms[term]

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -268,6 +269,9 @@ func (p *movePlan) planRewrites(notes []index.StoredNote) error {
 		after.Add(k, n.Parsed.Aliases)
 	}
 	for _, f := range p.files {
+		if err := p.checkUnparsed(f); err != nil {
+			return err
+		}
 		links := f.note.Parsed.Links
 		f.wants = map[int]string{}
 		for i, l := range links {
@@ -318,7 +322,7 @@ func (p *movePlan) planRewrites(notes []index.StoredNote) error {
 			return refuse("unrewritable", fmt.Errorf("nothing was renamed: %s: %v", f.shown, err))
 		}
 		// Every rewritten link must now reach its target, and only it.
-		reparsed := vault.Parse(out)
+		reparsed := vault.ParseNote(out)
 		if len(reparsed.Links) != len(links) {
 			return refuse("unrewritable", fmt.Errorf("nothing was renamed: rewriting %s would change how many links it holds", f.shown))
 		}
@@ -332,6 +336,24 @@ func (p *movePlan) planRewrites(notes []index.StoredNote) error {
 			}
 		}
 		f.out = out
+	}
+	return nil
+}
+
+// checkUnparsed refuses a rename when a file read only in part
+// (markdown-too-costly) names the note where it was not parsed: a link
+// there would be left reaching nothing.
+func (p *movePlan) checkUnparsed(f *moveFile) error {
+	if !slices.ContainsFunc(f.note.Parsed.Problems, func(pr vault.Problem) bool { return pr.Rule == "markdown-too-costly" }) {
+		return nil
+	}
+	content, err := os.ReadFile(f.abs)
+	if err != nil {
+		return fmt.Errorf("reading %s: %w", f.shown, err)
+	}
+	name := path.Base(p.oldKey)
+	if line := vault.UnparsedMention(content, f.note.Parsed, name); line > 0 {
+		return refuse("unrewritable", fmt.Errorf("nothing was renamed: %s is parsed as markdown only up to line %d (markdown-too-costly) and names %s after it, where a link could not be rewritten; split the note or edit it by hand first", f.shown, line, name))
 	}
 	return nil
 }

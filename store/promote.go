@@ -190,7 +190,7 @@ func (s *Store) planPromotion(v *view, keys []string, notes []index.StoredNote, 
 	// Links: resolved over the store as it is; a target is fine when the
 	// team has it or it moves in this batch.
 	for _, p := range batch {
-		parsed := vault.Parse(p.content)
+		parsed := vault.ParseNote(p.content)
 		reported := map[string]bool{}
 		for _, l := range parsed.Links {
 			res, err := vault.Resolve(l, p.Key, names)

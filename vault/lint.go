@@ -7,6 +7,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
@@ -37,6 +38,7 @@ var LintRules = []LintRule{
 	{"frontmatter", SevError, "the frontmatter is not valid YAML, is not closed, is not a map, or a field has the wrong shape"},
 	{"invalid-date", SevError, "recorded, date, created or retracted is not a real calendar date"},
 	{"key-mismatch", SevError, "a key: field disagrees with the key the note's path gives"},
+	{"name-not-utf8", SevWarning, "the file's name is not valid UTF-8; its key writes each byte that is not as %XX"},
 	{"duplicate-key", SevError, "two notes of one layer share a key (a private note and an uncommitted file, or two spellings of one name)"},
 	{"unknown-type", SevWarning, "type: is not one of the types omh knows"},
 	{"missing-section", SevError, "a section the note's type requires is missing"},
@@ -149,6 +151,10 @@ func Lint(notes []LintNote, opt LintOptions) ([]Finding, error) {
 		l := linter{n: n, keys: keys, resolved: resolved[i], opt: opt}
 		l.frontmatter()
 		l.keyMismatch()
+		if !utf8.ValidString(n.Path) {
+			l.add("name-not-utf8", SevWarning, 0, fmt.Sprintf("the file's name is not valid UTF-8, so its key is %s", n.Key),
+				"rename the file to a UTF-8 name with git mv")
+		}
 		if others := layerKeys[n.Layer.String()+"\x00"+n.Key]; len(others) > 1 {
 			var paths []string
 			for _, o := range others {
@@ -285,16 +291,12 @@ type ListProse struct {
 	Line    int
 }
 
-// maxLintMarkdown bounds what is parsed again to look for prose in lists,
-// as the index bounds its own parse.
-const maxLintMarkdown = 512 << 10
-
 // ProseInLists finds the blocks inside list-only sections (Answers) that
 // are neither lists nor headings nor HTML comments: paragraphs, quotes,
 // code. bodyStart is where the markdown starts, after the frontmatter.
 func ProseInLists(content []byte, bodyStart int) []ListProse {
 	bodyStart = min(max(bodyStart, 0), len(content))
-	src := content[bodyStart:min(len(content), bodyStart+maxLintMarkdown)]
+	src := content[bodyStart:min(len(content), bodyStart+MaxMarkdownBytes)]
 	doc := goldmark.DefaultParser().Parse(text.NewReader(src))
 	lines := newLineStarts(content)
 	var out []ListProse
