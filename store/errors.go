@@ -46,6 +46,8 @@ func classify(err error) error {
 		return err
 	case errors.Is(err, vault.ErrBadConfig):
 		return refuse("bad_config", err)
+	case errors.Is(err, vault.ErrBadPrivateDir):
+		return refuse("bad_private_dir", err)
 	}
 	return err
 }

@@ -126,8 +126,8 @@ func DescribeNotes(notes string) string {
 // itself. An absolute path inside the repository is accepted too.
 func initNotesDir(root, dir string) (string, error) {
 	if filepath.IsAbs(dir) {
-		rel, err := filepath.Rel(root, dir)
-		if err != nil || !vault.Within(root, dir) {
+		rel, ok := vault.RelativeTo(root, dir)
+		if !ok {
 			return "", fmt.Errorf("--notes %s is outside the repository %s", dir, root)
 		}
 		dir = rel

@@ -58,6 +58,9 @@ func Open(dir string, opt Options) (*Store, error) {
 	if errors.Is(err, vault.ErrNotRepository) {
 		return nil, refuse("not_a_repository", fmt.Errorf("%s: %w", dir, err))
 	}
+	if errors.Is(err, vault.ErrNoWorktree) {
+		return nil, refuse("no_worktree", err)
+	}
 	if err != nil {
 		return nil, err
 	}

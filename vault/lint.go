@@ -219,6 +219,8 @@ func (l *linter) frontmatter() {
 			l.add("invalid-date", SevError, p.Line, p.Message, "write a real date as YYYY-MM-DD, or remove the field")
 		case p.Rule == "frontmatter-unclosed":
 			l.add("frontmatter", SevError, p.Line, p.Message, `end the frontmatter with a line holding only "---"`)
+		case p.Rule == "frontmatter-too-large":
+			l.add("frontmatter", SevError, p.Line, p.Message, "keep data out of the frontmatter: a few fields, the rest in the body or another file")
 		case p.Rule == "field-type":
 			l.add("frontmatter", SevError, p.Line, p.Message, "write the field as a string, or a list of strings where a list is allowed")
 		case p.Rule == "markdown-too-costly":

@@ -96,6 +96,12 @@ func ParseNote(content []byte) Parsed {
 	}
 	p := Parse(content[:MaxMarkdownBytes])
 	line := 1 + bytes.Count(content[:MaxMarkdownBytes], []byte("\n"))
+	if _, closed, _ := splitFrontmatter(content, p.BodyStart); closed && p.FrontmatterLines == 0 {
+		// Closed past the cut, not "never closed"; and what was parsed
+		// is YAML, not the body.
+		p = Parsed{BodyStart: len(content[:MaxMarkdownBytes])}
+		p.problem(1, "frontmatter-too-large", "the frontmatter is larger than the %d KiB omh reads, so none of its fields are read", MaxMarkdownBytes>>10)
+	}
 	p.problem(line, "markdown-too-costly", "markdown past the first %d KiB is not parsed, so its links and headings are not read", MaxMarkdownBytes>>10)
 	return p
 }

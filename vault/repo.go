@@ -68,8 +68,26 @@ func OpenRepo(dir string) (*Repo, error) {
 	return &Repo{Objects: storage, Root: root, GitDir: gitDir, CommonDir: common}, nil
 }
 
+// ErrNoWorktree is returned for a bare repository, or a folder inside a
+// git directory: there are objects but no working tree to read notes from.
+var ErrNoWorktree = errors.New("is a git directory without a working tree (a bare repository, or a folder inside .git); omh reads a checkout: clone it or add a worktree")
+
+// isGitDir reports whether d is a git directory itself: what git checks
+// (HEAD, objects and refs) before calling a folder a repository.
+func isGitDir(d string) bool {
+	for _, name := range []string{"HEAD", "objects", "refs"} {
+		if _, err := os.Stat(filepath.Join(d, name)); err != nil {
+			return false
+		}
+	}
+	return true
+}
+
 func findGitDir(start string) (root, gitDir string, err error) {
 	for d := start; ; {
+		if isGitDir(d) {
+			return "", "", fmt.Errorf("%s %w", d, ErrNoWorktree)
+		}
 		dotGit := filepath.Join(d, ".git")
 		fi, err := os.Stat(dotGit)
 		switch {
