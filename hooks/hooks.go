@@ -274,11 +274,12 @@ func (p *Place) Status() (*Report, error) {
 	return rep, nil
 }
 
-// Writer takes the changes Install makes, so they are made all or none: a
-// journal.Txn, committed by the caller.
+// Writer takes the changes Install and Uninstall make, so they are made
+// all or none: a journal.Txn, committed by the caller.
 type Writer interface {
 	Put(path string, before plumbing.Hash, content []byte, mode fs.FileMode) error
 	Move(from, to string)
+	Remove(path string, before plumbing.Hash, prune string)
 }
 
 // Install puts omh's shim in place of every hook it may write, chaining a
@@ -337,8 +338,9 @@ func (p *Place) Install(w Writer) (*Report, error) {
 	return rep, nil
 }
 
-// Uninstall removes omh's shims, putting back each hook one chained.
-func (p *Place) Uninstall() (*Report, error) {
+// Uninstall removes omh's shims, putting back each hook one chained; the
+// changes go to w.
+func (p *Place) Uninstall(w Writer) (*Report, error) {
 	rep, err := p.Status()
 	if err != nil {
 		return nil, err
@@ -363,15 +365,12 @@ func (p *Place) Uninstall() (*Report, error) {
 		case isShim(f.content) && !f.regular:
 			h.Note = "a link to omh's shim that you made; left as it is"
 		case isShim(f.content) && hookPathExists(chained):
-			if err := os.Rename(chained, path); err != nil {
-				return nil, fmt.Errorf("putting back %s: %w", p.Shown(path), err)
-			}
+			w.Remove(path, vault.HashBytes(f.content), "")
+			w.Move(chained, path)
 			h.Change, h.State, h.Chained = "restored", Missing, nil
 			h.Note = "your own hook is back in place"
 		case isShim(f.content):
-			if err := os.Remove(path); err != nil {
-				return nil, fmt.Errorf("removing %s: %w", p.Shown(path), err)
-			}
+			w.Remove(path, vault.HashBytes(f.content), "")
 			h.Change, h.State = "removed", Missing
 		case hookPathExists(chained):
 			h.Change = "refused"

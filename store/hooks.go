@@ -43,6 +43,24 @@ func (s *Store) InstallHooks(p *hooks.Place) (*hooks.Report, error) {
 	return rep, nil
 }
 
+// UninstallHooks takes omh's shims out, putting back the hooks they
+// chained, all or none.
+func (s *Store) UninstallHooks(p *hooks.Place) (*hooks.Report, error) {
+	t, err := s.begin("omh hooks uninstall")
+	if err != nil {
+		return nil, err
+	}
+	defer t.Close()
+	rep, err := p.Uninstall(t)
+	if err == nil {
+		err = commit(t, "no hook was changed")
+	}
+	if err != nil {
+		return nil, err
+	}
+	return rep, nil
+}
+
 // DetachAbove is the most changed team notes a hook refreshes while git
 // waits. Measured on the 10k-note benchmark vault on two shared cores: a
 // refresh costs about half a second whatever changed (checking the working

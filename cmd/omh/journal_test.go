@@ -220,3 +220,18 @@ func TestACrashDuringInitLeavesTheRepositoryAsBeforeOrAfter(t *testing.T) {
 	}
 	killLoop(t, r, "init", "--notes", "notes")
 }
+
+// A crash at any step of omh hooks uninstall leaves the shims in place or
+// the user's own hook back, never no hook at all.
+func TestACrashDuringHooksUninstallLeavesTheHooksAsBeforeOrAfter(t *testing.T) {
+	r := vaulttest.New(t)
+	r.Write("team.md", "# Team\n")
+	r.Commit("2026-01-02T10:00:00Z", "notes")
+	hook := filepath.Join(r.Dir, ".git", "hooks", "post-merge")
+	vaulttest.WriteFile(t, hook, "#!/bin/sh\necho mine\n")
+	if err := os.Chmod(hook, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	ok(t, r.Dir, "hooks", "install")
+	killLoop(t, r, "hooks", "uninstall")
+}
