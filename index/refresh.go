@@ -132,10 +132,11 @@ func notesDir(r *vault.Repo, t target, s *snapRow) (string, error) {
 	if t.head.IsZero() {
 		return "", nil
 	}
-	if s != nil && s.state.Commit == t.head.String() {
+	if s != nil && s.state.Commit == t.head.String() && s.state.ConfigHash == configHash(t.cfg) {
 		// The commit has not changed, so neither has what its tree holds;
 		// and the working tree lacks the folder, so the snapshot's choice
-		// stands unless it was made for a folder only the working tree had.
+		// stands unless it was made for a folder only the working tree had,
+		// or by a config that has changed since (one that named a root).
 		if s.state.NotesDir != vault.DefaultNotesDir || s.state.Tree != "" {
 			return s.state.NotesDir, nil
 		}
