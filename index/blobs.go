@@ -19,6 +19,10 @@ import (
 // memory nor crowd the cache.
 const maxNoteBytes = 4 << 20
 
+// errUnreadable marks a note whose content could not be read: the note is
+// left out with a warning, and the rest of the store answers.
+var errUnreadable = errors.New("cannot be read")
+
 // blobMeta is what parsing a note's bytes yields, stored per blob.
 type blobMeta struct {
 	vault.Parsed
@@ -187,13 +191,13 @@ func (rf *refresher) storeBlob(oid plumbing.Hash, read func() ([]byte, int64, er
 		}
 		content, size, err := read()
 		if err != nil {
-			return 0, false, err
+			return 0, false, fmt.Errorf("%w: %w", errUnreadable, err)
 		}
 		pb = analyze(content, size)
 	}
 	delete(rf.prepared, oid)
 	if pb.err != nil {
-		return 0, false, pb.err
+		return 0, false, fmt.Errorf("%w: %w", errUnreadable, pb.err)
 	}
 	vector, err := pb.vector(rf.dict)
 	if err != nil {

@@ -74,7 +74,10 @@ func (c *Cache) look(q querier, r *vault.Repo, t target, opt Options) (*view, er
 	if v.private, err = r.PrivateDir(plumbing.NewHash(s.state.Root)); err != nil {
 		return nil, err
 	}
-	v.teamFresh = s.state.Commit == commitString(v.head) && s.state.NotesDir == v.notesDir && s.state.ConfigHash == configHash(t.cfg)
+	// Notes the last refresh could not read make it stale: the next one
+	// reads them again.
+	v.teamFresh = s.state.Commit == commitString(v.head) && s.state.NotesDir == v.notesDir && s.state.ConfigHash == configHash(t.cfg) &&
+		len(s.state.Skipped) == 0
 	if !v.teamFresh {
 		return v, nil
 	}

@@ -56,6 +56,7 @@ type refresher struct {
 	prepared map[plumbing.Hash]*parsedBlob // analysed ahead, not yet stored
 	loaded   map[int64]*blobData
 	parsed   int
+	skipped  []string // notes left out: their content could not be read
 	warnings []string
 	changes  []docChange
 	shallow  map[plumbing.Hash]bool
@@ -141,6 +142,7 @@ func (rf *refresher) run() error {
 		return err
 	}
 	st.Parsed = rf.parsed
+	st.Skipped = rf.skipped
 	return rf.saveSnap(files)
 }
 
@@ -213,7 +215,11 @@ func (rf *refresher) teamChanges(head plumbing.Hash, dir string, exclude []strin
 	}
 	for _, s := range skips {
 		rf.warn("%s skipped: %s", s.Path, s.Reason)
+		if s.Unreadable() {
+			rf.skipped = append(rf.skipped, s.Path)
+		}
 	}
+	changes = append(changes, retrySkipped(st.Skipped, changes, tracked, dir)...)
 	var sources []blobSource
 	for _, ch := range changes {
 		if blob := ch.New.Blob; !blob.IsZero() {
@@ -257,6 +263,30 @@ func (rf *refresher) teamChanges(head plumbing.Hash, dir string, exclude []strin
 	return tracked, nil
 }
 
+// retrySkipped lists, as changes, the team notes the last refresh could
+// not read and that HEAD still holds unchanged: read them again.
+func retrySkipped(skipped []string, changes []vault.NoteChange, tracked map[string]plumbing.Hash, dir string) []vault.NoteChange {
+	changed := map[string]bool{}
+	for _, ch := range changes {
+		changed[ch.New.Path] = true
+	}
+	var again []vault.NoteChange
+	for _, p := range skipped {
+		blob, ok := tracked[p]
+		if !ok || changed[p] {
+			continue
+		}
+		rel := p
+		if dir != "" {
+			rel = strings.TrimPrefix(p, dir+"/")
+		}
+		if key, ok := vault.KeyOf(rel); ok {
+			again = append(again, vault.NoteChange{Old: vault.TeamFile{Path: p}, New: vault.TeamFile{Path: p, Key: key, Blob: blob}})
+		}
+	}
+	return again
+}
+
 // teamChange records one changed team file. Its git date is filled in by
 // applyGitDates.
 func (rf *refresher) teamChange(ch vault.NoteChange) error {
@@ -286,6 +316,11 @@ func (rf *refresher) teamChange(ch vault.NoteChange) error {
 // note after all (binary).
 func (rf *refresher) newDoc(old *doc, part int, layer vault.Layer, path, key string, oid plumbing.Hash, read func() ([]byte, int64, error)) (*doc, error) {
 	id, parsed, err := rf.storeBlob(oid, read)
+	if errors.Is(err, errUnreadable) {
+		rf.warn("%s skipped: %v", path, err)
+		rf.skipped = append(rf.skipped, path)
+		return nil, nil
+	}
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
@@ -363,6 +398,12 @@ func (rf *refresher) gitDates(head, old plumbing.Hash, tracked, changed map[stri
 			return dates, true, root, err
 		}
 		step, err := rf.step(c)
+		if errors.Is(err, plumbing.ErrObjectNotFound) {
+			// A partial clone without the older trees: as at a shallow
+			// clone's boundary, the history known ends here.
+			rf.warn("history before %s is not in this partial clone; older notes are dated by it", c)
+			return dates, true, c, nil
+		}
 		if err != nil {
 			return nil, false, plumbing.ZeroHash, err
 		}
@@ -493,6 +534,9 @@ func (rf *refresher) localChanges(cfg vault.Config, tracked []vault.TrackedFile)
 	}
 	for _, s := range skips {
 		rf.warn("%s skipped: %s", s.Path, s.Reason)
+		if s.Unreadable() {
+			rf.skipped = append(rf.skipped, s.Path)
+		}
 	}
 	stored, err := rf.docs(`d.layer = ?`, vault.Local)
 	if err != nil {
@@ -517,7 +561,7 @@ func (rf *refresher) localChanges(cfg vault.Config, tracked []vault.TrackedFile)
 		nd, err := rf.newDoc(old, part, vault.Local, f.Path, f.Key, oid, func() ([]byte, int64, error) {
 			id, content, size, err := vault.ReadFile(abs, maxNoteBytes)
 			if err == nil && id != oid {
-				err = fmt.Errorf("%s changed while being indexed; run the command again", abs)
+				err = fmt.Errorf("%s changed while being indexed", abs)
 			}
 			return content, size, err
 		})

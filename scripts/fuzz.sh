@@ -5,10 +5,11 @@
 #   scripts/fuzz.sh DATA WORK [MINUTES]
 #
 # DATA is the shared data folder (its vaults/*.bundle are cloned into
-# WORK), MINUTES (default 10) how long each target runs. A failing input
-# is written by go test under the package's testdata/fuzz/, where it stays
-# as a regression test. The last line of each run (its executions) is
-# printed.
+# WORK), MINUTES (default 10) how long each target runs. Up to 1,500 notes
+# of each vault, spread over it, seed each target; the corpus lives in a
+# Go cache of WORK's own. A failing input is written by go test under the
+# package's testdata/fuzz/, where it stays as a regression test. The last
+# line of each run (its executions) is printed.
 set -eu
 data=$1
 work=$2
@@ -19,14 +20,19 @@ for b in "$data"/vaults/*.bundle; do
 	name=$(basename "$b" .bundle)
 	[ -d "$work/$name" ] || git clone -q "$b" "$work/$name"
 done
-cache=$(cd "$here" && go env GOCACHE)/fuzz/github.com/omh-notes/omh
+export GOCACHE="$work/gocache"
+cache=$GOCACHE/fuzz/github.com/omh-notes/omh
 
 # seed TARGET PKG KIND writes one corpus entry per note (KIND bytes: the
 # note; string: its first 4 KiB; pair: its path and the next note's path).
 seed() {
 	dir=$cache/$2/$1
 	mkdir -p "$dir"
-	find "$work" -name '*.md' -not -path '*/.git/*' -size -64k | LC_ALL=C sort | python3 -c '
+	for v in "$work"/*/.git; do
+		v=$(dirname "$v")
+		find "$v" -name '*.md' -not -path '*/.git/*' -size -64k | LC_ALL=C sort >"$work/notes.txt"
+		awk -v n="$(wc -l <"$work/notes.txt")" 'BEGIN { step = int(n / 1500) + 1 } NR % step == 0' "$work/notes.txt"
+	done | python3 -c '
 import sys, os, hashlib
 kind, out, work = sys.argv[1], sys.argv[2], sys.argv[3]
 def lit(b):

@@ -253,7 +253,8 @@ func (sc *scanner) walk(state *ScanState, root, rel string) error {
 	d, ok := state.dirs[rel]
 	if !ok || d.FileStat != st {
 		if d, err = sc.list(abs, rel, inWorktree); err != nil {
-			return err
+			sc.skips = append(sc.skips, unreadable(abs, err)) // a folder, not the store
+			return nil
 		}
 		d.FileStat = st
 		state.dirs[rel] = d
@@ -376,8 +377,13 @@ func (sc *scanner) checkStat(state *ScanState, rel, root string, st FileStat) (p
 	if errors.Is(err, fs.ErrNotExist) {
 		return plumbing.ZeroHash, false, nil
 	}
-	if err != nil {
-		return plumbing.ZeroHash, false, err
+	if err != nil { // one note, not the store: left out, and read again next time
+		shown := rel
+		if state != sc.worktree {
+			shown = filepath.Join(root, filepath.FromSlash(rel))
+		}
+		sc.skips = append(sc.skips, unreadable(shown, err))
+		return plumbing.ZeroHash, false, nil
 	}
 	state.files[rel] = seenFile{FileStat: st, Blob: blob, Checked: sc.now}
 	state.dirty = true
@@ -580,6 +586,17 @@ func (s *ScanState) ignoresChanged() bool {
 // and at most limit bytes of its content, so a huge file is cut rather than
 // held in memory.
 func ReadFile(abs string, limit int64) (plumbing.Hash, []byte, int64, error) {
+	id, head, size, err := readFile(abs, limit)
+	if errors.Is(err, errChanged) { // once more: an editor writes in more than one go
+		id, head, size, err = readFile(abs, limit)
+	}
+	return id, head, size, err
+}
+
+// errChanged: a file changed size while being read.
+var errChanged = errors.New("changed while being read")
+
+func readFile(abs string, limit int64) (plumbing.Hash, []byte, int64, error) {
 	f, err := OpenRegular(abs)
 	if err != nil {
 		return plumbing.ZeroHash, nil, 0, err
@@ -601,7 +618,7 @@ func ReadFile(abs string, limit int64) (plumbing.Hash, []byte, int64, error) {
 		return plumbing.ZeroHash, nil, 0, fmt.Errorf("reading %s: %w", abs, err)
 	}
 	if int64(len(head))+n != fi.Size() {
-		return plumbing.ZeroHash, nil, 0, fmt.Errorf("%s changed while being read", abs)
+		return plumbing.ZeroHash, nil, 0, fmt.Errorf("%s %w", abs, errChanged)
 	}
 	var id plumbing.Hash
 	copy(id[:], h.Sum(nil))
