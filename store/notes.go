@@ -228,15 +228,23 @@ func (s *Store) showNote(v *view, d uint32) (ShownNote, error) {
 	if err != nil {
 		return ShownNote{}, err
 	}
-	// All of it: show is how a person or an agent reads past what was
-	// indexed of a long note.
-	content, err := s.Repo.ReadNote(n.Layer, n.Path, n.Blob, 1<<40)
+	// All of it, up to maxShown: show is how a person or an agent reads
+	// past what was indexed of a long note.
+	content, err := s.Repo.ReadNote(n.Layer, n.Path, n.Blob, maxShown+1)
 	if err != nil {
 		return ShownNote{}, err
+	}
+	if len(content) > maxShown {
+		content = content[:maxShown]
+		s.warn("%s is larger than %d MiB; its first %d MiB are shown (git cat-file -p %s prints it all)", n.Path, maxShown>>20, maxShown>>20, n.Blob)
 	}
 	return ShownNote{JSONHit: retrieve.NoteJSON(n), Where: where(n), Source: meta.Source,
 		Links: find.JSONRefs(detail.Links), In: find.JSONRefs(find.OrderIn(detail.In)), Content: string(content)}, nil
 }
+
+// maxShown bounds what show prints of one note: a 500 MB note shown in
+// full took 3.8 GB to print as JSON, its first 64 MiB 440 MB.
+const maxShown = 16 << 20
 
 // where says where a note was read from: HEAD's tree, an uncommitted
 // working copy, or the private folder.

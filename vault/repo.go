@@ -20,6 +20,10 @@ import (
 	"github.com/go-git/go-git/v5/storage/filesystem/dotgit"
 )
 
+// largeObject is the size past which go-git streams an object instead of
+// reading it into memory: the most of a note that is indexed (4 MiB).
+const largeObject = 4 << 20
+
 // ErrNotRepository is returned when no git repository contains the folder.
 var ErrNotRepository = errors.New("not a git repository (or any parent up to the filesystem root)")
 
@@ -63,8 +67,11 @@ func OpenRepo(dir string) (*Repo, error) {
 	}
 	fs := dotgit.NewRepositoryFilesystem(osfs.New(gitDir), osfs.New(common))
 	// Packfiles stay open between object reads; go-git otherwise reopens
-	// and re-reads a pack's index for every object.
-	storage := filesystem.NewStorageWithOptions(fs, cache.NewObjectLRUDefault(), filesystem.Options{KeepDescriptors: true})
+	// and re-reads a pack's index for every object. An object larger than
+	// a note is indexed from is read as a stream, never whole: go-git
+	// otherwise holds it in memory, and a 500 MB note took 1.9 GB.
+	storage := filesystem.NewStorageWithOptions(fs, cache.NewObjectLRUDefault(),
+		filesystem.Options{KeepDescriptors: true, LargeObjectThreshold: largeObject})
 	return &Repo{Objects: storage, Root: root, GitDir: gitDir, CommonDir: common}, nil
 }
 

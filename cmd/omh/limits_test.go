@@ -104,3 +104,23 @@ func TestNamesThatAreNotUTF8GetDistinctKeys(t *testing.T) {
 		t.Errorf("lint's name-not-utf8 names %v, want bad%%FF and bad%%FE", named)
 	}
 }
+
+// omh show prints a note past what was indexed, up to 16 MiB, and says
+// where the rest is. Catches: show --json of a 500 MB note taking 3.8 GB.
+func TestShowPrintsALongNoteUpToItsCap(t *testing.T) {
+	r := vaulttest.New(t)
+	line := "the walrus swims past the heron\n"
+	r.Write("long.md", "# Long\n\n"+strings.Repeat(line, (17<<20)/len(line)))
+	r.Commit("2026-01-02T10:00:00Z", "a long note")
+	res := omh(t, r.Dir, "--json", "show", "long")
+	var shown struct{ Notes []struct{ Content string } }
+	if err := json.Unmarshal([]byte(res.stdout), &shown); err != nil || len(shown.Notes) != 1 {
+		t.Fatalf("%v: %.200s", err, res.stdout)
+	}
+	if got := len(shown.Notes[0].Content); got != 16<<20 {
+		t.Errorf("show printed %d bytes, want 16 MiB", got)
+	}
+	if blob := r.Git("rev-parse", "HEAD:long.md"); !strings.Contains(res.stderr, "git cat-file -p "+blob) {
+		t.Errorf("the warning does not say where the rest is: %q", res.stderr)
+	}
+}
