@@ -18,7 +18,6 @@ import (
 	"time"
 
 	"github.com/go-git/go-git/v5/plumbing"
-	"github.com/go-git/go-git/v5/plumbing/format/gitignore"
 	"github.com/go-git/go-git/v5/plumbing/format/index"
 )
 
@@ -159,17 +158,17 @@ type scanner struct {
 	visited           map[*ScanState]map[string]bool
 	found             []LocalFile
 	skips             []Skip
-	patterns          map[string][]gitignore.Pattern // by folder, this run only
-	rulesChanged      bool                           // an ignore file differs from what the state recorded
-	gitIndex          map[string]index.Entry         // git's index, read at most once per scan
-	indexTime         int64                          // its modification time
+	patterns          map[string]*ignoreRules // by folder, this run only
+	rulesChanged      bool                    // an ignore file differs from what the state recorded
+	gitIndex          map[string]index.Entry  // git's index, read at most once per scan
+	indexTime         int64                   // its modification time
 	indexRead         bool
 }
 
 func (ls LocalScan) newScanner(private, worktree *ScanState, now time.Time) *scanner {
 	return &scanner{LocalScan: ls, private: private, worktree: worktree, now: now.UnixNano(),
 		visited:  map[*ScanState]map[string]bool{private: make(map[string]bool, private.size()), worktree: make(map[string]bool, worktree.size())},
-		patterns: map[string][]gitignore.Pattern{}}
+		patterns: map[string]*ignoreRules{}}
 }
 
 func (sc *scanner) run() error {
@@ -484,30 +483,29 @@ func hashFile(abs string) (plumbing.Hash, FileStat, error) {
 func (sc *scanner) ignored(rel string, dir bool) bool {
 	full := path.Join(sc.NotesDir, rel)
 	parts := strings.Split(full, "/")
-	return gitignore.NewMatcher(sc.patternsFor(path.Dir(full))).Match(parts, dir)
+	return sc.patternsFor(path.Dir(full)).ignored(parts, dir)
 }
 
-func (sc *scanner) patternsFor(dir string) []gitignore.Pattern {
+func (sc *scanner) patternsFor(dir string) *ignoreRules {
 	if dir == "." {
 		dir = ""
 	}
-	if ps, ok := sc.patterns[dir]; ok {
-		return ps
+	if rules, ok := sc.patterns[dir]; ok {
+		return rules
 	}
-	var ps []gitignore.Pattern
+	var rules *ignoreRules
 	var domain []string
 	if dir == "" {
 		for _, f := range sc.globalIgnoreFiles() {
-			ps = append(ps, sc.readIgnore(f, nil, true)...)
+			rules = rules.with(sc.readIgnore(f, nil, true))
 		}
 	} else {
-		parent := path.Dir(dir)
-		ps = append(ps, sc.patternsFor(parent)...)
+		rules = sc.patternsFor(path.Dir(dir))
 		domain = strings.Split(dir, "/")
 	}
-	ps = append(ps, sc.readIgnore(filepath.Join(sc.Repo.Root, filepath.FromSlash(dir), ".gitignore"), domain, false)...)
-	sc.patterns[dir] = ps
-	return ps
+	rules = rules.with(sc.readIgnore(filepath.Join(sc.Repo.Root, filepath.FromSlash(dir), ".gitignore"), domain, false))
+	sc.patterns[dir] = rules
+	return rules
 }
 
 // globalIgnoreFiles are the ignore files outside the working tree.
@@ -535,9 +533,9 @@ func (sc *scanner) globalIgnoreFiles() []string {
 // .gitignore need not be recorded: creating one changes its folder's
 // modification time, which lists the folder again; files outside the working
 // tree are recorded absent too, since nothing else would notice them appear.
-func (sc *scanner) readIgnore(file string, domain []string, recordAbsent bool) []gitignore.Pattern {
+func (sc *scanner) readIgnore(file string, domain []string, recordAbsent bool) *ignoreFile {
 	st := FileStat{Size: -1}
-	var ps []gitignore.Pattern
+	var ps []string
 	open := OpenRegular // git reads no .gitignore through a link either
 	if recordAbsent {
 		open = OpenFollowing
@@ -552,7 +550,7 @@ func (sc *scanner) readIgnore(file string, domain []string, recordAbsent bool) [
 			if strings.TrimSpace(line) == "" || strings.HasPrefix(line, "#") {
 				continue
 			}
-			ps = append(ps, gitignore.ParsePattern(line, domain))
+			ps = append(ps, line)
 		}
 		f.Close()
 	}
@@ -564,7 +562,7 @@ func (sc *scanner) readIgnore(file string, domain []string, recordAbsent bool) [
 		sc.worktree.dirty = true
 		sc.rulesChanged = true
 	}
-	return ps
+	return parseIgnore(ps, domain)
 }
 
 // ignoresChanged reports whether an ignore file read by an earlier scan has
