@@ -139,7 +139,7 @@ func (s *Store) read(asOf string, opt index.Options, fn func(*view) error) error
 	}
 	for attempt := 0; ; attempt++ {
 		err := s.answer(c, m, opt, fn)
-		if err == nil || attempt > 0 || !index.IsDamaged(err) {
+		if err == nil || attempt > 0 || !(index.IsDamaged(err) || c.Unusable()) {
 			return classify(err)
 		}
 		s.warn("the cache %s was damaged (%v); rebuilding it from the notes", c.Path, err)

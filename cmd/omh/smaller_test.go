@@ -100,3 +100,41 @@ func TestOversizedFrontmatterIsNotCalledUnclosed(t *testing.T) {
 		t.Errorf("lint says:\n%s", got)
 	}
 }
+
+// A cache file that is a folder or a link to /dev/null is replaced by a
+// working one, with one line, and the answer is the same. Catches: every
+// command exiting 3 with "unable to open database file" or "disk I/O
+// error" until the user deleted .git/omh by hand.
+func TestACachePathThatIsNotAFileIsHealed(t *testing.T) {
+	for _, kind := range []string{"a folder", "a link to /dev/null"} {
+		t.Run(kind, func(t *testing.T) {
+			r := vaulttest.New(t)
+			r.Write("walrus.md", "# Walrus\n\nThe walrus swims.\n")
+			r.Commit("2026-01-02T10:00:00Z", "notes")
+			want := ok(t, r.Dir, "find", "walrus")
+			files, _ := filepath.Glob(filepath.Join(r.Dir, ".git", "omh", "cache-*.db"))
+			if len(files) != 1 {
+				t.Fatalf("cache files %v", files)
+			}
+			for _, suffix := range []string{"", "-wal", "-shm"} {
+				os.Remove(files[0] + suffix)
+			}
+			var err error
+			if kind == "a folder" {
+				err = os.Mkdir(files[0], 0o755)
+			} else {
+				err = os.Symlink(os.DevNull, files[0])
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			res := omh(t, r.Dir, "find", "walrus")
+			if res.status != 0 || res.stdout != want || strings.Count(res.stderr, "\n") != 1 {
+				t.Errorf("exit %d\n%s%s", res.status, res.stdout, res.stderr)
+			}
+			if res := omh(t, r.Dir, "find", "walrus"); res.status != 0 || res.stderr != "" {
+				t.Errorf("the next command: exit %d %s", res.status, res.stderr)
+			}
+		})
+	}
+}
