@@ -32,8 +32,9 @@ import (
 // one its reader does not know costs a cold scan, not a rebuild). With the
 // tokenizer's version it names the database file, so a binary that reads
 // differently never opens an older file: it builds its own, and no command
-// pays for a version check.
-const SchemaVersion = 5
+// pays for a version check. 6: what a parse stores says where a note was
+// cut (markdown-too-costly, frontmatter-too-large).
+const SchemaVersion = 6
 
 var filePrefix = fmt.Sprintf("cache-s%dt%d-", SchemaVersion, retrieve.TokenizerVersion)
 
