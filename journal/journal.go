@@ -438,7 +438,20 @@ func finishOrUndo(dir string, m manifest, recovering bool, warn func(string)) er
 	if _, uerr := finish(dir, undo, recovering, warn); uerr != nil {
 		return fmt.Errorf("%w; undoing it failed too: %v", err, uerr)
 	}
-	return err
+	return undoneError{err}
+}
+
+// undoneError is a change that failed and was undone: the store is as
+// before it.
+type undoneError struct{ err error }
+
+func (e undoneError) Error() string { return e.err.Error() }
+func (e undoneError) Unwrap() error { return e.err }
+
+// IsUndone reports whether err is a change that failed and was undone.
+func IsUndone(err error) bool {
+	var u undoneError
+	return errors.As(err, &u)
 }
 
 // staged says which of a change's git steps were made: each is one git

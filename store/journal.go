@@ -48,6 +48,8 @@ func (s *Store) finishInterrupted() {
 	}
 	command, err := journal.Recover(s.Repo.CommonDir, false, func(msg string) { s.warn("%s", msg) })
 	switch {
+	case journal.IsUndone(err):
+		s.warn("undid %s, which an earlier omh process left half done and which could not be finished (%v)", command, err)
 	case err != nil:
 		s.warn("an interrupted change could not be finished: %v; fix the cause and run omh recover", err)
 	case command != "":
@@ -58,13 +60,30 @@ func (s *Store) finishInterrupted() {
 // Recovered is what omh recover did.
 type Recovered struct {
 	Finished string `json:"finished"` // the command finished; "" when nothing was left half done
+	// Undone is the command undone instead, because finishing it failed
+	// (Why says how); "" when none was.
+	Undone string `json:"undone"`
+	Why    string `json:"why,omitempty"`
 }
 
-// Recover finishes a change an interrupted omh process left half done,
-// waiting for one another process is making.
-func (s *Store) Recover() (Recovered, error) {
-	command, err := journal.Recover(s.Repo.CommonDir, true, func(msg string) { s.warn("%s", msg) })
+// Recover finishes a change an interrupted omh process left half done in
+// the store whose working tree holds dir, waiting for one another process
+// is making. It opens no cache and, unlike Open, says what it finished.
+func Recover(dir string, opt Options) (Recovered, error) {
+	if dir == "" {
+		dir = "."
+	}
+	r, err := vault.OpenRepo(dir)
 	if err != nil {
+		return Recovered{}, classifyOpen(dir, err)
+	}
+	defer r.Close()
+	s := &Store{Repo: r, dir: dir, opt: opt}
+	command, err := journal.Recover(r.CommonDir, true, func(msg string) { s.warn("%s", msg) })
+	switch {
+	case journal.IsUndone(err):
+		return Recovered{Undone: command, Why: err.Error()}, nil
+	case err != nil:
 		return Recovered{}, &Error{Kind: Broken, Code: "journal", Err: err}
 	}
 	return Recovered{Finished: command}, nil

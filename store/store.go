@@ -55,18 +55,23 @@ func Open(dir string, opt Options) (*Store, error) {
 		dir = "."
 	}
 	r, err := vault.OpenRepo(dir)
-	if errors.Is(err, vault.ErrNotRepository) {
-		return nil, refuse("not_a_repository", fmt.Errorf("%s: %w", dir, err))
-	}
-	if errors.Is(err, vault.ErrNoWorktree) {
-		return nil, refuse("no_worktree", err)
-	}
 	if err != nil {
-		return nil, err
+		return nil, classifyOpen(dir, err)
 	}
 	s := &Store{Repo: r, dir: dir, opt: opt}
 	s.finishInterrupted()
 	return s, nil
+}
+
+// classifyOpen gives a failure to open the repository at dir its kind.
+func classifyOpen(dir string, err error) error {
+	switch {
+	case errors.Is(err, vault.ErrNotRepository):
+		return refuse("not_a_repository", fmt.Errorf("%s: %w", dir, err))
+	case errors.Is(err, vault.ErrNoWorktree):
+		return refuse("no_worktree", err)
+	}
+	return err
 }
 
 // Close releases the cache and the repository.

@@ -83,19 +83,20 @@ func (c *RecoverCmd) Help() string {
 }
 
 func (c *RecoverCmd) Run(e *env) error {
-	return e.withStore(func(s *store.Store) error {
-		rep, err := s.Recover()
-		if err != nil {
-			return err
-		}
-		if e.cli.JSON {
-			return writeJSON(e.stdout, rep)
-		}
-		if rep.Finished == "" {
-			fmt.Fprintln(e.stdout, "nothing was left half done")
-		} else {
-			fmt.Fprintf(e.stdout, "finished %s\n", rep.Finished)
-		}
-		return nil
-	})
+	rep, err := store.Recover(e.cli.Dir, e.options())
+	if err != nil {
+		return err
+	}
+	if e.cli.JSON {
+		return writeJSON(e.stdout, rep)
+	}
+	switch {
+	case rep.Undone != "":
+		fmt.Fprintf(e.stdout, "undid %s: finishing it failed (%s)\n", rep.Undone, rep.Why)
+	case rep.Finished != "":
+		fmt.Fprintf(e.stdout, "finished %s\n", rep.Finished)
+	default:
+		fmt.Fprintln(e.stdout, "nothing was left half done")
+	}
+	return nil
 }

@@ -75,11 +75,16 @@ var background func(args ...string) error
 
 // open opens the store omh was started in (-C).
 func (e *env) open() (*store.Store, error) {
-	return store.Open(e.cli.Dir, store.Options{
+	return store.Open(e.cli.Dir, e.options())
+}
+
+// options are what the store is handed: where notes for people go.
+func (e *env) options() store.Options {
+	return store.Options{
 		Warn:       func(msg string) { e.warn("%s", msg) },
 		Progress:   e.progress(),
 		Background: background,
-	})
+	}
 }
 
 // withStore opens the store, runs fn and closes it.
