@@ -86,7 +86,7 @@ measure() {
 		restore
 		# Odd rounds kill anywhere in the run, even ones late in it, where
 		# the writes are (a refresh and the planning come first).
-		delay=$(awk -v s="$r" -v d="$took" 'BEGIN { srand(s * 7919); f = rand(); if (s % 2 == 0) f = 0.6 + 0.45 * f; printf "%.3f", f * d }')
+		delay=$(awk -v s="$r" -v d="$took" 'BEGIN { srand(s * 7919); f = rand(); if (s % 2 == 0) f = 0.8 + 0.25 * f; printf "%.3f", f * d }')
 		OMH_LOCAL_DIR=$private "$omh" -C "$repo" "$@" >/dev/null 2>&1 &
 		pid=$!
 		sleep "$delay"
