@@ -3,18 +3,18 @@ package find
 import (
 	"strings"
 	"testing"
-
-	"github.com/omh-notes/omh/retrieve"
 )
 
-// BenchmarkPassages picks passages in a 30 KB note, the size of the longest
-// help pages in the real vaults, for a question of four words.
+// BenchmarkPassages scores the units of a 30 KB note, the size of the
+// longest help pages in the real vaults, and chooses a first card's
+// passages, for a question of four words.
 func BenchmarkPassages(b *testing.B) {
-	body := strings.Repeat(filler+"The quokka sits here. "+filler+"A lantern glows there. ", 40)
-	weight := map[string]float64{retrieve.Term("quokka"): 4.2, retrieve.Term("lantern"): 3.1, retrieve.Term("sits"): 1.5, retrieve.Term("the"): 0.01}
+	body := strings.Repeat(filler+"The quokka sits here.\n\n"+filler+"A lantern glows there.\n\n## Part\n\n", 40)
+	d := detailOf(body)
+	q := ask("quokka", 4.2, "lantern", 3.1, "sits", 1.5, "the", 0.01)
 	b.SetBytes(int64(len(body)))
 	for b.Loop() {
-		if len(Passages(body, 0, weight, nil)) == 0 {
+		if len(newNote(body, d, "", q).choose(cardRoom[0])) == 0 {
 			b.Fatal("no passage")
 		}
 	}

@@ -40,6 +40,10 @@ type Detail struct {
 	BodyStart int   // where the markdown body starts, after the frontmatter
 	Links     []Ref // notes it links to, in the order its links appear
 	In        []Ref // notes linking to it
+	// Units are the body's passage units and Headings its headings, which
+	// units name by index.
+	Units    []vault.Unit
+	Headings []vault.Heading
 }
 
 // Store is what cards read beyond the ranked answer.
@@ -48,6 +52,8 @@ type Store interface {
 	Content(doc uint32, n retrieve.Note) ([]byte, error)
 	Detail(doc uint32) (Detail, error)
 	Note(doc uint32) (retrieve.Note, error)
+	// LinksOut counts the notes a note links to, up to limit.
+	LinksOut(doc uint32, limit int) (int, error)
 }
 
 // Card is one hit of a reply, with what an agent needs to judge it.
@@ -61,6 +67,7 @@ type Card struct {
 	// ShowLinks and ShowIn say whether the links lines made it into the
 	// printed card within the size aim; JSON carries the lists regardless.
 	ShowLinks, ShowIn bool
+	shownIn           []Ref // In as a full card prints it: tables of contents last
 	// Proof records only: where the record stands, the day it was
 	// retracted, the blob it rests on, and the retracted records it cites.
 	Standing  *Standing
@@ -76,7 +83,7 @@ type Reply struct {
 	Cards           []Card
 	PassagesOmitted int  // passages the size aim left out
 	LinesOmitted    int  // links lines the size aim left out
-	Compacted       bool // some card left out lines by its rank (fullCards, passageCards)
+	Compacted       bool // some card left out lines by its rank (fullCards, cardRoom)
 	MaxChars        int
 }
 
@@ -86,11 +93,8 @@ type Reply struct {
 // link ends are marked or left out as its retraction mode says.
 func Build(res retrieve.Result, commit string, store Store, maxChars int, proof *Proof) (Reply, error) {
 	reply := Reply{Result: res, Commit: commit, MaxChars: maxChars}
-	weight := map[string]float64{}
-	for _, t := range res.Terms {
-		weight[t.Term] = res.Rarity(t)
-	}
-	var candidates [][]Passage
+	q := newQuestion(res)
+	notes := make([]*note, len(res.Hits))
 	// Blobs quoted already, never twice in a reply: a ranked blob shows its
 	// own passage.
 	quoted := map[uint32]bool{}
@@ -99,49 +103,51 @@ func Build(res retrieve.Result, commit string, store Store, maxChars int, proof 
 			quoted[h.Doc] = true
 		}
 	}
-	for _, h := range res.Hits {
+	ranked := 0
+	for i, h := range res.Hits {
 		d, err := store.Detail(h.Doc)
 		if err != nil {
 			return reply, err
 		}
 		card := Card{Hit: h, Links: proof.Mark(d.Links), In: proof.Mark(OrderIn(d.In))}
+		if h.Depth == 0 {
+			ranked++
+		}
+		if h.Depth == 0 && ranked <= fullCards {
+			if card.shownIn, err = hubsLast(card.In, store); err != nil {
+				return reply, err
+			}
+		}
 		if proof.IsRecord(h.Doc) {
 			s := proof.standingFrom(h.Doc, h.Note.Key, d.In)
 			card.Standing, card.Retracted, card.Stale = &s, proof.Retracted(h.Doc), proof.staleSupport(d.Links)
 			if h.Depth == 0 {
-				if card.Blob, err = proof.blobFor(d.Links, quoted, weight); err != nil {
+				if card.Blob, err = proof.blobFor(d.Links, quoted, q); err != nil {
 					return reply, err
 				}
 			}
 		}
-		var passages []Passage
 		if h.Depth == 0 {
 			card.Matched, card.Missing = matchedWords(res.Terms, h.Matched)
 			content, err := store.Content(h.Doc, h.Note)
 			if err != nil {
 				return reply, err
 			}
-			body := string(content[min(d.BodyStart, len(content)):])
-			title := map[string]bool{}
-			for _, t := range retrieve.Terms(h.Note.Title) {
-				title[t] = true
-			}
-			passages = Passages(body, min(d.BodyStart, len(content)), weight, title)
+			notes[i] = newNote(string(content), d, h.Note.Title, q)
 		}
 		reply.Cards = append(reply.Cards, card)
-		candidates = append(candidates, passages)
 	}
-	reply.fit(candidates)
+	reply.fit(notes)
 	return reply, nil
 }
 
 // fit admits what a card may show while the reply stays within its size
-// aim, in the order it matters to an agent: the first passage of every
-// card in rank order (the answer is most often there), then the notes
-// linking in (verdicts first), then the other links out, then the second
-// passages. Headers, matched lines and linked notes' headers are never cut.
-// What does not fit is counted and said, never silently dropped.
-func (r *Reply) fit(candidates [][]Passage) {
+// aim, in the order it matters to an agent: the passages of every card in
+// rank order, each card given the room its rank earns (cardRoom), then the
+// notes linking in (verdicts first), then the other links out. Headers,
+// matched lines and linked notes' headers are never cut. What does not fit
+// is counted and said, never silently dropped.
+func (r *Reply) fit(notes []*note) {
 	// Blob quotes are passages too: set aside, then admitted in turn.
 	blobs := make([]*BlobQuote, len(r.Cards))
 	for i := range r.Cards {
@@ -157,21 +163,28 @@ func (r *Reply) fit(candidates [][]Passage) {
 		used += cost
 		return true
 	}
-	for i, ps := range candidates {
-		if len(ps) > 0 && rank(r.Cards, i) > passageCards {
-			r.Compacted = true
+	for i, n := range notes {
+		if n == nil {
 			continue
 		}
-		if len(ps) > 0 {
-			if admit(utf8.RuneCountInString(passageLine(ps[0]))) {
-				r.Cards[i].Passages = ps[:1]
-			} else {
-				r.PassagesOmitted++
+		room := roomFor(rank(r.Cards, i))
+		if room == 0 {
+			r.Compacted = r.Compacted || len(n.quoted) > 0
+			continue
+		}
+		ps := n.choose(min(room, r.MaxChars-used))
+		if r.MaxChars-used < room {
+			// What the aim cut is what the card's room would have shown.
+			r.PassagesOmitted += max(len(n.choose(room))-len(ps), 0)
+		}
+		for _, p := range ps {
+			if admit(utf8.RuneCountInString(passageLine(p))) {
+				r.Cards[i].Passages = append(r.Cards[i].Passages, p)
 			}
 		}
 	}
 	for i, q := range blobs {
-		if q != nil && rank(r.Cards, i) > passageCards {
+		if q != nil && roomFor(rank(r.Cards, i)) == 0 {
 			r.Compacted = true
 			continue
 		}
@@ -183,12 +196,11 @@ func (r *Reply) fit(candidates [][]Passage) {
 			}
 		}
 	}
-	for i := range r.Cards {
+	for i, c := range r.Cards {
+		if c.Hit.Depth == 0 && len(c.In) > len(r.inRefs(i)) {
+			r.Compacted = true
+		}
 		if line := r.inLine(i); line != "" {
-			if rank(r.Cards, i) > fullCards {
-				r.Compacted = true
-				continue
-			}
 			if r.Cards[i].ShowIn = admit(utf8.RuneCountInString(line)); !r.Cards[i].ShowIn {
 				r.LinesOmitted++
 			}
@@ -205,33 +217,33 @@ func (r *Reply) fit(candidates [][]Passage) {
 			}
 		}
 	}
-	for i, ps := range candidates {
-		if len(ps) < 2 {
-			continue
-		}
-		if rank(r.Cards, i) > fullCards {
-			r.Compacted = true
-			continue
-		}
-		// A second passage never stands without the first.
-		if len(r.Cards[i].Passages) == 1 && admit(utf8.RuneCountInString(passageLine(ps[1]))) {
-			r.Cards[i].Passages = ps[:2]
-		} else {
-			r.PassagesOmitted++
-		}
-	}
 }
 
-// Cards shrink down the ranking. The answer is most often on the first
-// notes: on the tune questions of both real vaults no answer was on a card
-// past the fifth, yet full cards for every root made the average reply
-// 5,400 characters. The first fullCards ranked notes show second passages,
-// links both ways and their linked notes; the first passageCards show a
-// passage; the rest show their header and matched line. A compact card says
-// so once, at the end of the reply, and JSON keeps every link.
+// cardRoom is the room, in characters of card lines, for the passages of
+// the card of each rank: the first note is most often the one that
+// answers, so it gets the most. Ranked notes past these show their header
+// and matched line only.
+var cardRoom = []int{900, 600, 450, 300, 300}
+
+// roomFor is the passage room of the card ranked r (from 1).
+func roomFor(r int) int {
+	if r < 1 || r > len(cardRoom) {
+		return 0
+	}
+	return cardRoom[r-1]
+}
+
+// Cards shrink down the ranking, as the answer is most often on the first
+// notes: the first card shows links both ways and a linked note's header;
+// the first verdictCards show the links in that are verdicts (typed links
+// such as supersedes); every card shows passages while its rank has room
+// (cardRoom), and its header and matched line. On the tune questions of
+// the real vaults the links lines of cards 2 and 3 took 600 characters a
+// reply, the room of a second card's passages. A compact card says so once,
+// at the end of the reply, and JSON keeps every link.
 const (
-	fullCards    = 3
-	passageCards = 5
+	fullCards    = 1
+	verdictCards = 3
 )
 
 // rank is card i's position among ranked notes, from 1.
@@ -245,17 +257,39 @@ func rank(cards []Card, i int) int {
 	return n
 }
 
-// omittedLinesRunes is room for the lines saying what the aim left out.
-const omittedLinesRunes = 160
+// leftOutLine says what the size aim left out.
+func leftOutLine(passages, lines, maxChars int) string {
+	var left []string
+	if passages > 0 {
+		left = append(left, fmt.Sprintf("%d %s", passages, plural(passages, "passage", "passages")))
+	}
+	if lines > 0 {
+		left = append(left, fmt.Sprintf("%d %s", lines, plural(lines, "links line", "links lines")))
+	}
+	return fmt.Sprintf("… %s left out to keep the reply near %d characters (--max-chars).\n", strings.Join(left, " and "), maxChars)
+}
 
-// matchedWords splits the question's words into those the note holds and
-// those it lacks, in question order.
+// compactLine says, once, what cards leave out by their rank.
+var compactLine = fmt.Sprintf("… cards ranked %d+ leave out plain links, %d+ all links, %d+ passages; omh show KEY --lines A-B prints more of a note.\n",
+	fullCards+1, verdictCards+1, len(cardRoom)+1)
+
+// omittedLinesRunes is room for the lines saying what the aim and the
+// ranks left out, whatever their counts.
+var omittedLinesRunes = utf8.RuneCountInString(leftOutLine(9999, 9999, 1<<30)) + utf8.RuneCountInString(compactLine)
+
+// matchedWords splits the question's words that carry meaning into those
+// the note holds and those it lacks, in question order: that a note lacks
+// "me" or "why" says nothing about it.
 func matchedWords(terms []retrieve.QueryTerm, matched []string) (held, lacked []string) {
 	has := map[string]bool{}
 	for _, m := range matched {
 		has[m] = true
 	}
+	counts := meaningful(terms)
 	for _, t := range terms {
+		if !counts[t.Term] {
+			continue
+		}
 		if has[t.Term] {
 			held = append(held, t.Word)
 		} else {
@@ -298,8 +332,6 @@ func OrderIn(in []Ref) []Ref {
 	return out
 }
 
-func passageLine(p Passage) string { return "  > " + p.Text + "\n" }
-
 // Text renders the reply as cards, ending with the commit line.
 func (r Reply) Text() string {
 	res := r.Result
@@ -309,6 +341,9 @@ func (r Reply) Text() string {
 		return retrieve.RenderTree(res, r.Commit)
 	}
 	var b strings.Builder
+	if line := retrieve.VerdictLine(res); line != "" {
+		b.WriteString(line + "\n\n")
+	}
 	for i, c := range r.Cards {
 		h := c.Hit
 		if h.Depth == 1 {
@@ -318,6 +353,9 @@ func (r Reply) Text() string {
 			b.WriteByte('\n')
 		}
 		b.WriteString(cardHeader(c) + "\n")
+		if h.Explain != nil {
+			b.WriteString("  " + retrieve.ExplainLine(h.Score, h.Explain) + "\n")
+		}
 		for _, p := range c.Passages {
 			b.WriteString(passageLine(p))
 		}
@@ -341,7 +379,7 @@ func (r Reply) Text() string {
 		for _, n := range neighbours[:shown] {
 			fmt.Fprintf(&b, "  ↳ %s\n", cardHeader(n))
 		}
-		if more := len(neighbours) - shown; more > 0 {
+		if more := len(neighbours) - shown + h.MoreLinked; more > 0 && rank(r.Cards, i) <= fullCards {
 			and := "and "
 			if shown == 0 {
 				and = ""
@@ -356,18 +394,10 @@ func (r Reply) Text() string {
 		fmt.Fprintf(&b, "… %d more %s; ask a narrower question.\n", res.Omitted, plural(res.Omitted, "match", "matches"))
 	}
 	if r.PassagesOmitted > 0 || r.LinesOmitted > 0 {
-		var left []string
-		if r.PassagesOmitted > 0 {
-			left = append(left, fmt.Sprintf("%d %s", r.PassagesOmitted, plural(r.PassagesOmitted, "passage", "passages")))
-		}
-		if r.LinesOmitted > 0 {
-			left = append(left, fmt.Sprintf("%d %s", r.LinesOmitted, plural(r.LinesOmitted, "links line", "links lines")))
-		}
-		fmt.Fprintf(&b, "… %s left out to keep the reply near %d characters (--max-chars).\n", strings.Join(left, " and "), r.MaxChars)
+		b.WriteString(leftOutLine(r.PassagesOmitted, r.LinesOmitted, r.MaxChars))
 	}
 	if r.Compacted {
-		fmt.Fprintf(&b, "… cards ranked %d and lower leave out links, %d and lower passages too; omh show KEY prints a note.\n",
-			fullCards+1, passageCards+1)
+		b.WriteString(compactLine)
 	}
 	b.WriteString(retrieve.Footer(r.Commit, res.AsOf))
 	return b.String()
@@ -375,11 +405,57 @@ func (r Reply) Text() string {
 
 // inLine is card i's line of notes linking to it, or "".
 func (r Reply) inLine(i int) string {
-	c := r.Cards[i]
-	if c.Hit.Depth != 0 || len(c.In) == 0 {
+	refs := r.inRefs(i)
+	if len(refs) == 0 {
 		return ""
 	}
-	return "  in: " + refList(c.In, c.Hit.Note.Layer, true) + "\n"
+	return "  in: " + refList(refs, r.Cards[i].Hit.Note.Layer, true) + "\n"
+}
+
+// inRefs are the links in that card i shows, by its rank: all on the first
+// card, verdicts to verdictCards, none below or on a linked note's card.
+func (r Reply) inRefs(i int) []Ref {
+	c := r.Cards[i]
+	switch n := rank(r.Cards, i); {
+	case c.Hit.Depth != 0 || n > verdictCards:
+		return nil
+	case n > fullCards:
+		var verdicts []Ref
+		for _, ref := range c.In {
+			if ref.Verb != "" {
+				verdicts = append(verdicts, ref)
+			}
+		}
+		return verdicts
+	}
+	return c.shownIn
+}
+
+// hubsLast moves plain links in from tables of contents (notes linking to
+// more than retrieve.HubLinks notes) after the other links in, as far as
+// the line shows them: such a note links every note and says nothing
+// about this one. vba-docs' api/TOC sorted among the first two of every
+// api note's links in. Only the links the line could show are counted.
+func hubsLast(in []Ref, store Store) ([]Ref, error) {
+	var kept, hubs []Ref
+	for i, ref := range in {
+		if len(kept) > maxRefs {
+			kept = append(kept, in[i:]...)
+			break
+		}
+		if ref.Verb == "" {
+			n, err := store.LinksOut(ref.Doc, retrieve.HubLinks+1)
+			if err != nil {
+				return nil, err
+			}
+			if n > retrieve.HubLinks {
+				hubs = append(hubs, ref)
+				continue
+			}
+		}
+		kept = append(kept, ref)
+	}
+	return append(kept, hubs...), nil
 }
 
 // linksLine is card i's line of links out that no linked-note header under

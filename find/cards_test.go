@@ -13,9 +13,10 @@ import (
 
 // fakeStore serves contents and details by document id.
 type fakeStore struct {
-	content map[uint32]string
-	detail  map[uint32]Detail
-	notes   map[uint32]retrieve.Note
+	content  map[uint32]string
+	detail   map[uint32]Detail
+	notes    map[uint32]retrieve.Note
+	linksOut map[uint32]int
 }
 
 func (f fakeStore) Content(doc uint32, _ retrieve.Note) ([]byte, error) {
@@ -23,6 +24,9 @@ func (f fakeStore) Content(doc uint32, _ retrieve.Note) ([]byte, error) {
 }
 func (f fakeStore) Detail(doc uint32) (Detail, error)      { return f.detail[doc], nil }
 func (f fakeStore) Note(doc uint32) (retrieve.Note, error) { return f.notes[doc], nil }
+func (f fakeStore) LinksOut(doc uint32, limit int) (int, error) {
+	return min(f.linksOut[doc], limit), nil
+}
 
 // answer builds a ranked answer of n notes, each with a long body holding
 // the rare question word twice, far apart, and the common one once.
@@ -32,8 +36,8 @@ func answer(n int) (retrieve.Result, fakeStore) {
 		Count:    100,
 		Terms: []retrieve.QueryTerm{
 			{Term: retrieve.Term("why"), Word: "why", DF: 90},
-			{Term: retrieve.Term("quokka"), Word: "quokka", DF: 2},
-			{Term: retrieve.Term("lantern"), Word: "lantern", DF: 3},
+			{Term: retrieve.Term("quokka"), Word: "quokka", DF: 2, Meaningful: true},
+			{Term: retrieve.Term("lantern"), Word: "lantern", DF: 3, Meaningful: true},
 		},
 	}
 	store := fakeStore{content: map[uint32]string{}, detail: map[uint32]Detail{}}
@@ -42,8 +46,8 @@ func answer(n int) (retrieve.Result, fakeStore) {
 		res.Hits = append(res.Hits, retrieve.Hit{Doc: doc, Parent: -1, Score: int64(1000 - i),
 			Note:    retrieve.Note{Key: fmt.Sprintf("note-%d", i), Layer: vault.Team, Date: "2026-01-02", Type: "note", Title: "Note"},
 			Matched: []string{retrieve.Term("quokka"), retrieve.Term("lantern")}})
-		store.content[doc] = "---\nx: 1\n---\n" + filler + "The quokka sits here. " + filler + filler + filler + "A lantern glows there. " + filler
-		store.detail[doc] = Detail{BodyStart: len("---\nx: 1\n---\n")}
+		store.content[doc] = "---\nx: 1\n---\n" + filler + "The quokka sits here.\n\n" + filler + filler + filler + "\n\nA lantern glows there.\n\n" + filler
+		store.detail[doc] = detailOf(store.content[doc])
 	}
 	return res, store
 }
@@ -55,56 +59,71 @@ func TestCardsCarryPassagesMatchedWordsAndProvenance(t *testing.T) {
 		t.Fatal(err)
 	}
 	c := reply.Cards[0]
-	if len(c.Passages) != 2 || !strings.Contains(c.Passages[0].Text, "quokka") || !strings.Contains(c.Passages[1].Text, "lantern") {
-		t.Errorf("want the rarest word's passage first, then the other word's: %+v", c.Passages)
+	if got := texts(c.Passages); len(got) != 2 || !strings.Contains(got[0], "quokka") || !strings.Contains(got[1], "lantern") {
+		t.Errorf("want both words' sentences, in note order: %q", got)
 	}
-	if !reflect.DeepEqual(c.Matched, []string{"quokka", "lantern"}) || !reflect.DeepEqual(c.Missing, []string{"why"}) {
+	// "why" carries no meaning: it is neither matched nor missing.
+	if !reflect.DeepEqual(c.Matched, []string{"quokka", "lantern"}) || len(c.Missing) != 0 {
 		t.Errorf("matched %v missing %v", c.Matched, c.Missing)
 	}
 	text := reply.Text()
-	for _, want := range []string{"note-0  note · team · 2026-01-02\n", "  matched 2/3 · missing: why\n", "@ abc\n"} {
+	for _, want := range []string{"note-0  note · team · 2026-01-02\n", "  matched 2/2\n", "  L4-6 > ", "  L6-10 > ", "@ abc\n"} {
 		if !strings.Contains(text, want) {
 			t.Errorf("card text lacks %q:\n%s", want, text)
 		}
 	}
-	// Passage offsets slice the note file itself.
+	// Passage offsets slice the note file itself: its text, blocks joined
+	// by " · ", is the span's.
 	content := store.content[0]
 	for _, p := range c.Passages {
-		if got := collapse(content[p.Start:p.End]); got != strings.Trim(p.Text, "…") {
+		if got := collapse(content[p.Start:p.End]); strings.ReplaceAll(p.Text, " · ", " ") != got {
 			t.Errorf("span %d..%d is %q, passage says %q", p.Start, p.End, got, p.Text)
 		}
 	}
 }
 
-// The size aim: passages fit in rank order, first passages before second
-// ones; what does not fit is counted and said; no header, matched line or
-// commit line is ever cut.
+// The matched line counts the words that carry meaning and names those
+// missing.
+func TestTheMatchedLineCountsWordsThatCarryMeaning(t *testing.T) {
+	// As the ranker marks them: "why", "does" and "me" are English
+	// function words.
+	terms := []retrieve.QueryTerm{{Term: retrieve.Term("why"), Word: "why"}, {Term: retrieve.Term("does"), Word: "does"},
+		{Term: retrieve.Term("sync"), Word: "sync", Meaningful: true}, {Term: retrieve.Term("forget"), Word: "forget", Meaningful: true},
+		{Term: retrieve.Term("me"), Word: "me"}, {Term: retrieve.Term("password"), Word: "password", Meaningful: true}}
+	held, lacked := matchedWords(terms, []string{retrieve.Term("sync"), retrieve.Term("password"), retrieve.Term("me")})
+	if !reflect.DeepEqual(held, []string{"sync", "password"}) || !reflect.DeepEqual(lacked, []string{"forget"}) {
+		t.Errorf("held %v lacked %v", held, lacked)
+	}
+}
+
+// The size aim: cards get room by rank; what does not fit is counted and
+// said; no header, matched line or commit line is ever cut.
 func TestTheSizeAimCountsWhatItLeavesOut(t *testing.T) {
 	res, store := answer(12)
 	full, _ := Build(res, "abc", store, 1<<20, nil)
 	all := 0
 	for i, c := range full.Cards {
 		all += len(c.Passages)
-		if want := btoi(i < passageCards) + btoi(i < fullCards); len(c.Passages) != want {
-			t.Errorf("without an aim card %d shows %d passages, want %d (second passages on the best %d, passages on the best %d)", i, len(c.Passages), want, fullCards, passageCards)
+		if want := 2 * btoi(i < len(cardRoom)); len(c.Passages) != want {
+			t.Errorf("without an aim card %d shows %d passages, want %d (passages on the best %d)", i, len(c.Passages), want, len(cardRoom))
 		}
 	}
-	if full.PassagesOmitted != 0 || !full.Compacted || !strings.Contains(full.Text(), "… cards ranked 4 and lower leave out links, 6 and lower passages too") {
+	if full.PassagesOmitted != 0 || !full.Compacted || !strings.Contains(full.Text(), "6+ passages") {
 		t.Fatalf("without an aim: %d omitted, compact cards said: %v\n%s", full.PassagesOmitted, full.Compacted, full.Text())
 	}
-	aim := 2500
+	aim := 1200
 	reply, _ := Build(res, "abc", store, aim, nil)
 	text := reply.Text()
 	shown := 0
 	for i, c := range reply.Cards {
 		shown += len(c.Passages)
-		if !strings.Contains(text, cardHeader(c)+"\n") || !strings.Contains(text, "matched 2/3") {
+		if !strings.Contains(text, cardHeader(c)+"\n") || !strings.Contains(text, "matched 2/2") {
 			t.Errorf("card %d lost its provenance", i)
 		}
-		if len(c.Passages) == 2 {
+		if len(c.Passages) > 0 {
 			for _, earlier := range reply.Cards[:i] {
-				if len(earlier.Passages) == 0 {
-					t.Errorf("card %d got a second passage before an earlier card got its first", i)
+				if len(earlier.Passages) < 2 {
+					t.Errorf("card %d got a passage before an earlier card got all of its own", i)
 				}
 			}
 		}
@@ -120,8 +139,30 @@ func TestTheSizeAimCountsWhatItLeavesOut(t *testing.T) {
 	}
 	// An aim smaller than the provenance itself cuts passages, never cards.
 	tiny, _ := Build(res, "abc", store, 10, nil)
-	if tiny.PassagesOmitted != all || strings.Count(tiny.Text(), "  matched 2/3") != 12 {
+	if tiny.PassagesOmitted != all || strings.Count(tiny.Text(), "  matched 2/2") != 12 {
 		t.Errorf("a tiny aim: %d omitted\n%s", tiny.PassagesOmitted, tiny.Text())
+	}
+}
+
+// The first card gets the most room, and no card more than its rank earns.
+func TestRoomShrinksDownTheRanking(t *testing.T) {
+	long := "---\nx: 1\n---\n" + strings.Repeat("The quokka sits here in the sun for a while. ", 60) + "\n"
+	res, store := answer(7)
+	for doc := range store.content {
+		store.content[doc] = long
+		store.detail[doc] = detailOf(long)
+	}
+	reply, _ := Build(res, "abc", store, 1<<20, nil)
+	prev := 1 << 30
+	for i, c := range reply.Cards {
+		used := 0
+		for _, p := range c.Passages {
+			used += utf8.RuneCountInString(passageLine(p))
+		}
+		if used > roomFor(i+1) || used > prev || i < len(cardRoom) && used < roomFor(i+1)/2 {
+			t.Errorf("card %d quotes %d characters; room %d, card above %d", i+1, used, roomFor(i+1), prev)
+		}
+		prev = used
 	}
 }
 
@@ -160,6 +201,28 @@ func TestInLinksPutVerdictsFirst(t *testing.T) {
 	}
 }
 
+// A table of contents links every note: on the first card's in: line it
+// comes after the notes that mean their link, newer though it is.
+func TestATableOfContentsLinkingInComesLast(t *testing.T) {
+	res, store := answer(1)
+	d := store.detail[0]
+	d.In = []Ref{{Doc: 50, Key: "api/TOC", Layer: vault.Team, Date: "2026-02-01"},
+		{Doc: 51, Key: "object", Layer: vault.Team, Date: "2026-01-02"},
+		{Doc: 52, Key: "summary", Layer: vault.Team, Date: "2026-01-01"}}
+	store.detail[0] = d
+	store.linksOut = map[uint32]int{50: 9213, 51: 12, 52: retrieve.HubLinks}
+	reply, err := Build(res, "abc", store, DefaultMaxChars, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(reply.Text(), "\n  in: object, summary, +1 more\n") {
+		t.Errorf("in: line:\n%s", reply.Text())
+	}
+	if in := reply.JSON().Hits[0].In; len(in) != 3 || in[0].Key != "api/TOC" {
+		t.Errorf("JSON keeps every link in, newest first: %+v", in)
+	}
+}
+
 func TestNeighboursGetHeaderOnlyCards(t *testing.T) {
 	res, store := answer(1)
 	res.Hits = append(res.Hits, retrieve.Hit{Doc: 7, Depth: 1, Parent: 0,
@@ -192,15 +255,17 @@ func btoi(b bool) int {
 	return 0
 }
 
-// Cards past fullCards show no links lines and only count their linked
-// notes; the reply says so once. JSON keeps every link.
+// Cards past the first show no plain links and no linked notes, only the
+// links in that are verdicts, to verdictCards; the reply says so once.
+// JSON keeps every link.
 func TestCompactCardsCountWhatTheyLeaveOut(t *testing.T) {
 	res, store := answer(5)
 	var hits []retrieve.Hit
 	for i, h := range res.Hits {
 		d := store.detail[h.Doc]
 		d.Links = []Ref{{Doc: 100, Key: "linked", Layer: vault.Team, Date: "2026-01-01"}}
-		d.In = []Ref{{Doc: 101, Key: "linker", Layer: vault.Team, Date: "2026-01-01"}}
+		d.In = []Ref{{Doc: 101, Key: "linker", Layer: vault.Team, Date: "2026-01-01"},
+			{Doc: 102, Key: "newer", Layer: vault.Team, Date: "2026-01-01", Verb: "supersedes"}}
 		store.detail[h.Doc] = d
 		hits = append(hits, h, retrieve.Hit{Doc: uint32(200 + i), Depth: 1, Parent: len(hits),
 			Note: retrieve.Note{Key: fmt.Sprintf("neighbour-%d", i), Layer: vault.Team, Date: "2026-01-01", Type: "note"}})
@@ -217,15 +282,40 @@ func TestCompactCardsCountWhatTheyLeaveOut(t *testing.T) {
 			t.Errorf("card %d: neighbour header shown %v, want %v", i, got, full)
 		}
 	}
-	if n := strings.Count(text, "  in: linker"); n != fullCards {
-		t.Errorf("%d in: lines, want %d\n%s", n, fullCards, text)
+	if n := strings.Count(text, "  in: newer supersedes, linker\n"); n != fullCards {
+		t.Errorf("%d full in: lines, want %d\n%s", n, fullCards, text)
 	}
-	if n := strings.Count(text, "  ↳ 1 more linked note\n"); n != 5-fullCards {
-		t.Errorf("%d compact neighbour counts, want %d\n%s", n, 5-fullCards, text)
+	if n := strings.Count(text, "  in: newer supersedes\n"); n != verdictCards-fullCards {
+		t.Errorf("%d verdict-only in: lines, want %d\n%s", n, verdictCards-fullCards, text)
+	}
+	if n := strings.Count(text, "  links: linked"); n != fullCards {
+		t.Errorf("%d links lines, want %d\n%s", n, fullCards, text)
+	}
+	if strings.Contains(text, "more linked note") || !strings.Contains(text, "… cards ranked 2+ leave out plain links, 4+ all links") {
+		t.Errorf("compact cards are not said once:\n%s", text)
 	}
 	for _, h := range reply.JSON().Hits {
-		if h.Depth == 0 && (len(h.Links) != 1 || len(h.In) != 1) {
+		if h.Depth == 0 && (len(h.Links) != 1 || len(h.In) != 2) {
 			t.Errorf("JSON of %s lost links: %+v %+v", h.Key, h.Links, h.In)
 		}
+	}
+}
+
+// Cards open with the same verdict line as the tree when the notes do not
+// answer the question, and it counts against the size aim.
+func TestCardsOpenWithTheVerdictLine(t *testing.T) {
+	res, store := answer(2)
+	res.Verdict, res.Uncovered = retrieve.Weak, []string{"lantern"}
+	reply, err := Build(res, "abc", store, DefaultMaxChars, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := reply.Text()
+	if want := retrieve.VerdictLine(res) + "\n\nnote-0  "; !strings.HasPrefix(text, want) {
+		t.Errorf("want the reply to open with %q:\n%s", want, text)
+	}
+	res.Verdict, res.Uncovered = retrieve.Answered, nil
+	if answered, _ := Build(res, "abc", store, DefaultMaxChars, nil); !strings.HasPrefix(answered.Text(), "note-0  ") {
+		t.Errorf("an answered reply opens with its first card:\n%s", answered.Text())
 	}
 }

@@ -1,114 +1,617 @@
 // Package find turns a ranked answer into what an agent reads: cards that
-// quote the passages of each note where the question's rare words weigh
-// most, with the note's links in and out, inside a size aim.
+// quote the passages of each note that answer the question, with the
+// note's links in and out, inside a size aim.
 package find
 
 import (
+	"fmt"
+	"math"
+	"sort"
 	"strings"
 	"unicode"
 	"unicode/utf8"
 
 	"github.com/omh-notes/omh/retrieve"
+	"github.com/omh-notes/omh/vault"
 )
 
-// PassageRunes is the length a passage aims at, in characters.
-const PassageRunes = 160
-
-// valueRunes is how far a passage may run on past its last match to finish
-// a short value ("timeout: 30 s", "fails with EBUSY"), so a value that
-// follows its label stays on the card.
-const valueRunes = 32
-
-// Passage is a quoted part of a note: the text shown, and the byte span of
-// the raw source it was cut from, relative to the note file.
+// Passage is a quoted part of a note: the text shown, the byte span of the
+// source it was cut from and its lines, relative to the note file.
 type Passage struct {
-	Text  string `json:"text"`
-	Start int    `json:"start"`
-	End   int    `json:"end"`
+	Text      string `json:"text"`
+	Start     int    `json:"start"`
+	End       int    `json:"end"`
+	LineStart int    `json:"line_start"`
+	LineEnd   int    `json:"line_end"`
 }
 
-// secondShare is how much a second passage must weigh, against the first,
-// to be worth its characters: a second passage that only brings a common
-// word ("does", "the") crowds out another note's first passage.
-const secondShare = 0.25
+// Passages are chosen among a note's units (sentences, list items, table
+// rows, definitions, runs of code lines: see vault.Unit) as
+// Elasticsearch's highlighter chooses sentences: each unit is scored as a
+// tiny document with the ranker's own term weights, the best ones are
+// quoted, and each grows by its neighbours while the card has room.
+const (
+	// k1 saturates a term's count within a unit, as BM25 does in a note:
+	// a unit that says a word three times is not three times as good.
+	k1 = 1.2
+	// contextShare is what a question term counts for when it is in the
+	// headings above a unit or in the unit it is read with (a row's header,
+	// an item's parent, the sentence before code) rather than in the unit.
+	contextShare = 0.5
+	// adjacentShare is what a neighbour's own score adds to a unit: of two
+	// equal units, the one next to other matches sits in the part of the
+	// note that is about the question.
+	adjacentShare = 0.3
+	// titleShare is what a term of the note's title counts for: the card's
+	// header shows the title already, and a title word is in most of the
+	// note's sentences without telling them apart.
+	titleShare = 0.3
+	// otherShare is how much a unit must weigh, against the best, to be
+	// quoted apart from it.
+	otherShare = 0.5
+)
 
-// match is one occurrence of a question term in the body.
-type match struct {
-	start, end int
-	term       string
+// question is what passage choice needs of a question: the weight of each
+// term that carries meaning.
+type question struct {
+	terms  []string
+	weight []float64
+	index  map[string]int
 }
 
-// window is a run of matches that fits in one passage.
-type window struct {
-	first, last int // indexes into the matches
-	score       float64
-	tie         float64
+// newQuestion weighs the question's terms with the ranker's idf over the
+// n notes of the store; function words weigh nothing.
+func newQuestion(res retrieve.Result) question {
+	q := question{index: map[string]int{}}
+	counts := meaningful(res.Terms)
+	for _, t := range res.Terms {
+		if t.DF == 0 || !counts[t.Term] {
+			continue
+		}
+		q.index[t.Term] = len(q.terms)
+		q.terms = append(q.terms, t.Term)
+		q.weight = append(q.weight, retrieve.IDF(res.Count, t.DF))
+	}
+	return q
 }
 
-// Passages picks up to two passages of body, which starts at byte offset
-// base of the note file. weight gives each question term's rarity; terms in
-// title are shown by the card's header already, so they only break ties.
-// The first passage is the window where the question's rarest terms weigh
-// most, its matches centred; a second is added only when another part of
-// the body holds a question term the first passage and the title lack.
-func Passages(body string, base int, weight map[string]float64, title map[string]bool) []Passage {
-	var matches []match
-	hidden := addresses(body)
-	retrieve.EachToken(body, func(start, end int, term string) {
+// note is one note's units scored for a question, with their text
+// rendered as they are needed.
+type note struct {
+	content string
+	d       Detail
+	title   string
+	q       question
+	quoted  []int     // indexes into d.Units of the units that can be quoted, in order
+	score   []float64 // by position in quoted
+	any     bool      // some unit holds a question term
+	text    map[int]string
+	paths   map[int]string
+}
+
+// newNote scores the units of content for q; title is the note's title.
+func newNote(content string, d Detail, title string, q question) *note {
+	n := &note{content: content, d: d, title: title, q: q, text: map[int]string{}, paths: map[int]string{}}
+	weight := append([]float64(nil), q.weight...)
+	for _, t := range retrieve.Terms(title) {
+		if i, ok := q.index[t]; ok {
+			weight[i] *= titleShare
+		}
+	}
+	held := make([][]int, len(d.Units)) // question terms in each unit
+	own := make([]float64, len(d.Units))
+	counts := make([]int, len(q.terms))
+	shown := make([]bool, len(d.Units))
+	for i, u := range d.Units {
+		if u.Start < 0 || u.End > len(content) || u.Start >= u.End || u.Lead >= i {
+			continue // stored for other bytes than these: quote nothing from it
+		}
+		// A unit is scored on the words it shows: a link's destination and
+		// an embed's target are not read.
+		text := n.render(i)
+		if u.Kind == vault.RowUnit {
+			text = plainLines(content[u.Start:u.End]) // its header's words are context
+		}
+		shown[i] = text != ""
+		held[i], own[i] = unitMatches(text, q, weight, counts)
+	}
+	headingTerms := make([][]int, len(d.Headings))
+	for h, hd := range d.Headings {
+		headingTerms[h] = termsIn(hd.Text, q)
+	}
+	parents := headingParents(d.Headings)
+	for i, u := range d.Units {
+		if u.Kind == vault.HeaderUnit || !shown[i] {
+			continue
+		}
+		n.quoted = append(n.quoted, i)
+		s := own[i]
+		if s > 0 {
+			n.any = true
+		}
+		var context []int
+		for h := u.Heading; h >= 0; h = parents[h] {
+			context = append(context, headingTerms[h]...)
+		}
+		if u.Lead >= 0 {
+			context = append(context, held[u.Lead]...)
+		}
+		if len(context) > 0 {
+			n.any = true
+		}
+		s += contextShare * weightOf(without(context, held[i]), weight)
+		n.score = append(n.score, s)
+	}
+	// A neighbour under the same heading adds a little of its own score.
+	for p, i := range n.quoted {
+		for _, o := range []int{p - 1, p + 1} {
+			if o >= 0 && o < len(n.quoted) && d.Units[n.quoted[o]].Heading == d.Units[i].Heading {
+				n.score[p] += adjacentShare * own[n.quoted[o]]
+			}
+		}
+	}
+	return n
+}
+
+// unitMatches finds the question's terms in a unit's text, leaving out
+// web addresses and link destinations, and scores them: each term's
+// weight times its saturated count.
+func unitMatches(text string, q question, weight []float64, counts []int) (held []int, score float64) {
+	hidden := addresses(text)
+	retrieve.EachToken(text, func(start, end int, term string) {
 		for len(hidden) > 0 && hidden[0][1] <= start {
 			hidden = hidden[1:]
 		}
 		if len(hidden) > 0 && hidden[0][0] <= start {
-			return // inside a URL or a link's destination: not prose
+			return
 		}
-		if _, ok := weight[term]; ok {
-			matches = append(matches, match{start, end, term})
+		if i, ok := q.index[term]; ok {
+			if counts[i] == 0 {
+				held = append(held, i)
+			}
+			counts[i]++
 		}
 	})
-	if len(matches) == 0 {
-		if p, ok := opening(body, base); ok {
-			return []Passage{p}
-		}
-		return nil
+	for _, i := range held {
+		tf := float64(counts[i])
+		score += weight[i] * tf * (k1 + 1) / (tf + k1)
+		counts[i] = 0
 	}
-	best, ok := bestWindow(body, matches, func(term string) (float64, float64) {
-		if title[term] {
-			return 0, weight[term]
+	return held, score
+}
+
+// termsIn lists the question's terms in a heading's text.
+func termsIn(text string, q question) []int {
+	var out []int
+	seen := map[int]bool{}
+	retrieve.EachToken(text, func(_, _ int, term string) {
+		if i, ok := q.index[term]; ok && !seen[i] {
+			seen[i] = true
+			out = append(out, i)
 		}
-		return weight[term], 0
-	}, nil)
-	if !ok {
-		return nil
-	}
-	first, start, end := cut(body, matches, best, base, 0, len(body))
-	out := []Passage{first}
-	// Terms the first passage and the title already show count for nothing
-	// in the second; a second passage must bring a term of its own.
-	shown := map[string]bool{}
-	for t := range title {
-		shown[t] = true
-	}
-	for _, m := range matches {
-		if m.start >= start && m.end <= end {
-			shown[m.term] = true
+	})
+	return out
+}
+
+// without lists the terms of a not in b, each once.
+func without(a, b []int) []int {
+	var out []int
+	for _, t := range a {
+		dup := false
+		for _, u := range b {
+			dup = dup || t == u
 		}
-	}
-	second, ok := bestWindow(body, matches, func(term string) (float64, float64) {
-		if shown[term] {
-			return 0, 0
+		for _, u := range out {
+			dup = dup || t == u
 		}
-		return weight[term], 0
-	}, func(w window) bool { return matches[w.last].end <= start || matches[w.first].start >= end })
-	if ok && second.score > 0 && second.score >= secondShare*best.score {
-		// The second passage stays clear of the first.
-		lo, hi := end, len(body)
-		if matches[second.last].end <= start {
-			lo, hi = 0, start
+		if !dup {
+			out = append(out, t)
 		}
-		p, _, _ := cut(body, matches, second, base, lo, hi)
-		out = append(out, p)
 	}
 	return out
+}
+
+func weightOf(terms []int, weight []float64) float64 {
+	s := 0.0
+	for _, t := range terms {
+		s += weight[t]
+	}
+	return s
+}
+
+// headingParents gives each heading the index of the nearest heading
+// before it of a higher level, or -1.
+func headingParents(hs []vault.Heading) []int {
+	parents := make([]int, len(hs))
+	var stack []int
+	for i, h := range hs {
+		for len(stack) > 0 && hs[stack[len(stack)-1]].Level >= h.Level {
+			stack = stack[:len(stack)-1]
+		}
+		parents[i] = -1
+		if len(stack) > 0 {
+			parents[i] = stack[len(stack)-1]
+		}
+		stack = append(stack, i)
+	}
+	return parents
+}
+
+// span is a run of quoted units, by position in note.quoted, inclusive.
+type span struct{ lo, hi int }
+
+// choose picks the passages that fit in room characters of card lines:
+// the best unit first, then others weighing at least otherShare of it,
+// each grown by its neighbours under the same heading while they fit. A
+// note without any question term shows its opening. It returns the
+// passages in note order.
+func (n *note) choose(room int) []Passage {
+	if len(n.quoted) == 0 || room <= 0 {
+		return nil
+	}
+	order := make([]int, len(n.quoted))
+	for p := range order {
+		order[p] = p
+	}
+	sort.SliceStable(order, func(a, b int) bool { return n.score[order[a]] > n.score[order[b]] })
+	if !n.any || n.score[order[0]] <= 0 {
+		order = []int{0} // the opening
+	}
+	var spans []span
+	best := n.score[order[0]]
+	for _, p := range order {
+		if len(spans) > 0 && (n.score[p] <= 0 || n.score[p] < otherShare*best || n.holds(spans, p)) {
+			continue
+		}
+		trial := n.insert(spans, p)
+		if n.cost(trial) > room {
+			if len(spans) == 0 {
+				// The best unit alone is longer than the room: it is quoted
+				// cut to fit, around its matches, when the room holds
+				// enough of it to read.
+				if cut := n.cut(p, room); utf8.RuneCountInString(passageLine(cut)) <= room {
+					return []Passage{cut}
+				}
+				return nil
+			}
+			continue
+		}
+		spans = trial
+		// A unit is read with its neighbours: the one after it first (what
+		// follows a match is more often its answer), then the one before.
+		for _, o := range []int{p + 1, p - 1} {
+			if o >= 0 && o < len(n.quoted) && !n.holds(spans, o) && n.sameSection(span{p, p}, o) {
+				if t := n.insert(spans, o); n.cost(t) <= room {
+					spans = t
+				}
+			}
+		}
+	}
+	spans = n.grow(spans, room)
+	out := make([]Passage, len(spans))
+	for i, s := range spans {
+		out[i] = n.passage(s)
+	}
+	return out
+}
+
+func (n *note) holds(spans []span, p int) bool {
+	for _, s := range spans {
+		if s.lo <= p && p <= s.hi {
+			return true
+		}
+	}
+	return false
+}
+
+// insert adds position p to spans, which are in order, merging spans that
+// touch under the same heading.
+func (n *note) insert(spans []span, p int) []span {
+	all := make([]span, 0, len(spans)+1)
+	added := false
+	for _, s := range spans {
+		if !added && p < s.lo {
+			all, added = append(all, span{p, p}), true
+		}
+		all = append(all, s)
+	}
+	if !added {
+		all = append(all, span{p, p})
+	}
+	out := all[:1]
+	for _, s := range all[1:] {
+		last := &out[len(out)-1]
+		if last.hi+1 == s.lo && n.sameSection(*last, s.lo) {
+			last.hi = s.hi
+			continue
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+// grow widens the spans by neighbours under the same heading while the
+// card has room, one unit after and one before each span in turn, the
+// best span first.
+func (n *note) grow(spans []span, room int) []span {
+	for {
+		grown := false
+		for _, at := range n.byScore(spans) {
+			for _, p := range []int{at.hi + 1, at.lo - 1} {
+				if p < 0 || p >= len(n.quoted) || n.holds(spans, p) || !n.sameSection(at, p) {
+					continue
+				}
+				if trial := n.insert(spans, p); n.cost(trial) <= room {
+					spans, grown = trial, true
+				}
+			}
+		}
+		if !grown {
+			return spans
+		}
+	}
+}
+
+// byScore lists spans by the best score they hold, best first.
+func (n *note) byScore(spans []span) []span {
+	best := func(s span) float64 {
+		b := math.Inf(-1)
+		for p := s.lo; p <= s.hi; p++ {
+			b = max(b, n.score[p])
+		}
+		return b
+	}
+	out := append([]span(nil), spans...)
+	sort.SliceStable(out, func(a, b int) bool { return best(out[a]) > best(out[b]) })
+	return out
+}
+
+// sameSection reports whether the unit at position p is under the heading
+// of span s.
+func (n *note) sameSection(s span, p int) bool {
+	return n.unit(p).Heading == n.unit(s.lo).Heading
+}
+
+func (n *note) unit(p int) vault.Unit { return n.d.Units[n.quoted[p]] }
+
+// cost is how many characters the spans take as card lines.
+func (n *note) cost(spans []span) int {
+	c := 0
+	for _, s := range spans {
+		c += utf8.RuneCountInString(passageLine(n.passage(s)))
+	}
+	return c
+}
+
+// passage renders a span: the headings it is under, the unit it is read
+// with when that is not part of it, and its units' text.
+func (n *note) passage(s span) Passage {
+	first, last := n.unit(s.lo), n.unit(s.hi)
+	var b strings.Builder
+	b.WriteString(n.prefix(s))
+	for p := s.lo; p <= s.hi; p++ {
+		if p > s.lo {
+			b.WriteString(n.separator(p))
+		}
+		b.WriteString(n.unitText(p))
+	}
+	return Passage{Text: b.String(), Start: first.Start, End: last.End, LineStart: first.Line, LineEnd: last.EndLine}
+}
+
+// prefix is what a passage opens with: the path of headings it is under,
+// "Heading › Sub: ", and the first line of the unit its first unit is read
+// with (an item's parent item, the sentence before code) when the passage
+// does not hold it.
+func (n *note) prefix(s span) string {
+	u := n.unit(s.lo)
+	out := n.path(u.Heading)
+	if u.Lead >= 0 && n.d.Units[u.Lead].Kind != vault.HeaderUnit && (s.lo == 0 || n.quoted[s.lo-1] != u.Lead) {
+		lead := n.d.Units[u.Lead]
+		text := shorten(plainLines(firstLine(n.content[lead.Start:lead.End])), leadRunes)
+		if strings.HasSuffix(text, ":") {
+			out += text + " "
+		} else if text != "" {
+			out += text + " › "
+		}
+	}
+	return out
+}
+
+// leadRunes and pathRunes bound the context a passage opens with.
+const (
+	leadRunes = 60
+	pathRunes = 60
+)
+
+// path is the headings above heading h joined with " › ", ending ": ";
+// the note's title as a level-1 heading is left out (the header shows it).
+func (n *note) path(h int) string {
+	if h < 0 {
+		return ""
+	}
+	if p, ok := n.paths[h]; ok {
+		return p
+	}
+	var names []string
+	level := math.MaxInt
+	for i := h; i >= 0; i-- {
+		hd := n.d.Headings[i]
+		if hd.Level >= level {
+			continue
+		}
+		level = hd.Level
+		if hd.Level == 1 && strings.EqualFold(hd.Text, n.title) || hd.Text == "" {
+			continue
+		}
+		names = append(names, hd.Text)
+	}
+	for i, j := 0, len(names)-1; i < j; i, j = i+1, j-1 {
+		names[i], names[j] = names[j], names[i]
+	}
+	p := strings.Join(names, " › ")
+	if utf8.RuneCountInString(p) > pathRunes && len(names) > 1 {
+		p = names[len(names)-1]
+	}
+	if p != "" {
+		if r, _ := utf8.DecodeLastRuneInString(p); strings.ContainsRune(".:?!。：？！", r) {
+			p += " "
+		} else {
+			p += ": "
+		}
+	}
+	n.paths[h] = p
+	return p
+}
+
+// separator joins the unit at p to the one before it: a space between
+// sentences of one paragraph and after the sentence that introduces code,
+// " › " after the item a nested item hangs from, " · " between other
+// blocks (items, rows, paragraphs).
+func (n *note) separator(p int) string {
+	prev, u := n.unit(p-1), n.unit(p)
+	switch {
+	case u.Lead == n.quoted[p-1] && u.Kind == vault.CodeUnit:
+		return " "
+	case u.Lead == n.quoted[p-1] && u.Kind == vault.ItemUnit:
+		return " › "
+	case u.Kind == vault.SentenceUnit && strings.Count(n.content[prev.End:u.Start], "\n") <= 1:
+		return " "
+	}
+	return " · "
+}
+
+// unitText is the text of the unit at position p.
+func (n *note) unitText(p int) string { return n.render(n.quoted[p]) }
+
+// render is unit i as text: a table row as "header: cell; …", code as
+// written, anything else without its markup.
+func (n *note) render(i int) string {
+	if t, ok := n.text[i]; ok {
+		return t
+	}
+	u := n.d.Units[i]
+	src := n.content[u.Start:u.End]
+	var t string
+	switch u.Kind {
+	case vault.RowUnit:
+		header := ""
+		if u.Lead >= 0 {
+			h := n.d.Units[u.Lead]
+			header = n.content[h.Start:h.End]
+		}
+		t = rowText(header, src)
+	case vault.CodeUnit:
+		t = collapse(src)
+	default:
+		t = plainLines(src)
+	}
+	n.text[i] = t
+	return t
+}
+
+// cut quotes the unit at p alone, its text shortened to fit room around
+// the question's terms.
+func (n *note) cut(p, room int) Passage {
+	whole := n.passage(span{p, p})
+	over := utf8.RuneCountInString(passageLine(whole)) - room
+	keep := utf8.RuneCountInString(whole.Text) - over - 2 // two ellipses
+	whole.Text = window(whole.Text, max(keep, minCutRunes), n)
+	return whole
+}
+
+// minCutRunes is the least of a unit a card quotes, however small its
+// room.
+const minCutRunes = 40
+
+// window returns about keep runes of text, cut at spaces, where the
+// note's question terms are densest, with an ellipsis where text was cut.
+func window(text string, keep int, n *note) string {
+	runes := []rune(text)
+	if len(runes) <= keep {
+		return text
+	}
+	// Rune offsets of question terms in the text.
+	var hits []int
+	byteToRune := map[int]int{}
+	r := 0
+	for b := range text {
+		byteToRune[b] = r
+		r++
+	}
+	retrieve.EachToken(text, func(start, _ int, term string) {
+		if n.isQuestionTerm(term) {
+			hits = append(hits, byteToRune[start])
+		}
+	})
+	bestStart, bestCount := 0, -1
+	for _, h := range hits {
+		start := max(0, min(h-keep/4, len(runes)-keep))
+		count := 0
+		for _, o := range hits {
+			if o >= start && o < start+keep {
+				count++
+			}
+		}
+		if count > bestCount {
+			bestStart, bestCount = start, count
+		}
+	}
+	start, end := bestStart, bestStart+keep
+	for start > 0 && start < end && !unicode.IsSpace(runes[start-1]) {
+		start++
+	}
+	for end < len(runes) && end > start && !unicode.IsSpace(runes[end]) {
+		end--
+	}
+	if end <= start {
+		start, end = bestStart, bestStart+keep
+	}
+	out := strings.TrimSpace(string(runes[start:end]))
+	if start > 0 {
+		out = "…" + out
+	}
+	if end < len(runes) {
+		out += "…"
+	}
+	return out
+}
+
+func (n *note) isQuestionTerm(term string) bool {
+	_, ok := n.q.index[term]
+	return ok
+}
+
+func firstLine(s string) string {
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return s[:i]
+	}
+	return s
+}
+
+// shorten cuts text to about max runes at a space, with an ellipsis.
+func shorten(text string, max int) string {
+	runes := []rune(text)
+	if len(runes) <= max {
+		return text
+	}
+	end := max
+	for end > max/2 && !unicode.IsSpace(runes[end]) {
+		end--
+	}
+	return strings.TrimSpace(string(runes[:end])) + "…"
+}
+
+// passageLine is a passage as a card prints it, its lines first.
+func passageLine(p Passage) string {
+	return "  " + lineRange(p.LineStart, p.LineEnd) + " > " + p.Text + "\n"
+}
+
+// lineRange names a passage's lines as "L42-47", or "L42" for one line.
+func lineRange(a, b int) string {
+	if a == b {
+		return fmt.Sprintf("L%d", a)
+	}
+	return fmt.Sprintf("L%d-%d", a, b)
 }
 
 // addresses returns the byte spans of web addresses and markdown link
@@ -161,287 +664,4 @@ func addressStop(b byte, stops string) bool {
 		return true
 	}
 	return strings.IndexByte(stops, b) >= 0
-}
-
-// bestWindow scores every run of matches that fits in a passage by the
-// distinct terms it holds, and returns the best: highest score, then
-// highest tie-breaker, then the tighter run, then the earlier one.
-func bestWindow(body string, matches []match, value func(term string) (score, tie float64), allowed func(window) bool) (window, bool) {
-	var best window
-	found := false
-	for i := range matches {
-		seen := map[string]bool{}
-		w := window{first: i}
-		for j := i; j < len(matches); j++ {
-			if j > i && utf8.RuneCountInString(body[matches[i].start:matches[j].end]) > PassageRunes {
-				break
-			}
-			if t := matches[j].term; !seen[t] {
-				seen[t] = true
-				s, tie := value(t)
-				w.score += s
-				w.tie += tie
-			}
-			w.last = j
-			if allowed != nil && !allowed(w) {
-				continue
-			}
-			if !found || better(body, matches, w, best) {
-				best, found = w, true
-			}
-		}
-	}
-	return best, found
-}
-
-func better(body string, matches []match, a, b window) bool {
-	if a.score != b.score {
-		return a.score > b.score
-	}
-	if a.tie != b.tie {
-		return a.tie > b.tie
-	}
-	spanA := matches[a.last].end - matches[a.first].start
-	spanB := matches[b.last].end - matches[b.first].start
-	if spanA != spanB {
-		return spanA < spanB
-	}
-	return matches[a.first].start < matches[b.first].start
-}
-
-// cut widens a window to about PassageRunes with its matches in the middle,
-// within body[lo:hi]; snaps both ends to word boundaries; and runs on to
-// finish a short value after the last match. It returns the passage and its
-// span in body.
-func cut(body string, matches []match, w window, base, lo, hi int) (Passage, int, int) {
-	a, b := matches[w.first].start, matches[w.last].end
-	spare := PassageRunes - utf8.RuneCountInString(body[a:b])
-	var start, end int
-	if h, ok := headingAt(body, a, lo); ok {
-		// A heading that holds the question's words is followed by what
-		// answers them: open on the heading and run on below it.
-		start = h
-		end = forward(body, b, PassageRunes-utf8.RuneCountInString(body[h:b]), hi)
-	} else {
-		start = back(body, a, spare/2, lo)
-		// Room the start could not use goes to the end, and room the end
-		// could not use goes back to the start.
-		end = forward(body, b, spare-utf8.RuneCountInString(body[start:a]), hi)
-		start = back(body, start, spare-utf8.RuneCountInString(body[start:a])-utf8.RuneCountInString(body[b:end]), lo)
-		start = sentenceStart(body, start, lo)
-	}
-	start = wordStart(body, start, lo, a)
-	end = wordEnd(body, end, b, hi)
-	end = finishSentence(body, end, hi)
-	text := collapse(body[start:end])
-	if start > 0 && body[start-1] != '\n' {
-		text = "…" + text
-	}
-	if end < len(body) && body[end] != '\n' && body[end] != '\r' {
-		text += "…"
-	}
-	return Passage{Text: text, Start: base + start, End: base + end}, start, end
-}
-
-// headingAt reports where the line holding i starts when that line is a
-// markdown heading, not before lo.
-func headingAt(s string, i, lo int) (int, bool) {
-	start := strings.LastIndexByte(s[:i], '\n') + 1
-	if start < lo {
-		return 0, false
-	}
-	line := strings.TrimLeft(s[start:i], " ")
-	return start, strings.HasPrefix(line, "#")
-}
-
-// sentenceRunes is how far a passage's start moves back to begin its
-// sentence: an answer often opens the sentence whose end holds the
-// question's words ("PayPal purchases are processed in CAD. You may incur a
-// foreign transaction fee").
-const sentenceRunes = 100
-
-// sentenceStart moves a start that falls inside a sentence back to where
-// the sentence begins, when that is within sentenceRunes and not before lo.
-func sentenceStart(s string, i, lo int) int {
-	j := i
-	for n := 0; j > lo && n < sentenceRunes; n++ {
-		r, size := utf8.DecodeLastRuneInString(s[:j])
-		if r == '\n' {
-			return j
-		}
-		if unicode.IsSpace(r) && j-size > lo {
-			if prev := lastRune(s[:j-size]); prev == '.' || prev == '!' || prev == '?' || prev == ':' {
-				return j
-			}
-		}
-		j -= size
-	}
-	if j == lo {
-		return j
-	}
-	return i
-}
-
-// back moves i left by up to n runes, not before lo.
-func back(s string, i, n, lo int) int {
-	for ; n > 0 && i > lo; n-- {
-		_, size := utf8.DecodeLastRuneInString(s[:i])
-		i -= size
-	}
-	return i
-}
-
-// forward moves i right by up to n runes, not past hi.
-func forward(s string, i, n, hi int) int {
-	for ; n > 0 && i < hi; n-- {
-		_, size := utf8.DecodeRuneInString(s[i:])
-		i += size
-	}
-	return i
-}
-
-// maxSnapRunes bounds how far a cut moves to reach a space: text written
-// without spaces (Chinese, Japanese, a long URL) is cut where it falls.
-const maxSnapRunes = 24
-
-// wordStart moves a start that falls inside a word (a run of non-space
-// characters, so "bind-mounted" is one) back to the word's beginning (not
-// before lo), or, if the word is too long for that, forward to its end (not
-// past limit), so no passage opens with half a word. Leading spaces are
-// dropped.
-func wordStart(s string, i, lo, limit int) int {
-	if i > lo && !unicode.IsSpace(lastRune(s[:i])) {
-		if j, ok := runTo(s, i, -1, lo); ok {
-			i = j
-		} else if j, ok := runTo(s, i, +1, limit); ok {
-			i = j
-		}
-	}
-	for i < limit && unicode.IsSpace(firstRune(s[i:])) {
-		i += utf8.RuneLen(firstRune(s[i:]))
-	}
-	return i
-}
-
-// wordEnd moves an end that falls inside a word forward to the word's end
-// (not past hi), or, if the word is too long for that, back to its
-// beginning (not before limit). Trailing spaces are dropped.
-func wordEnd(s string, i, limit, hi int) int {
-	if i < hi && !unicode.IsSpace(firstRune(s[i:])) {
-		if j, ok := runTo(s, i, +1, hi); ok {
-			i = j
-		} else if j, ok := runTo(s, i, -1, limit); ok {
-			i = j
-		}
-	}
-	for i > limit && unicode.IsSpace(lastRune(s[:i])) {
-		i -= utf8.RuneLen(lastRune(s[:i]))
-	}
-	return i
-}
-
-// runTo walks from i in direction dir to the nearest space (or to bound),
-// within maxSnapRunes; ok is false when no such place is that near.
-func runTo(s string, i, dir, bound int) (int, bool) {
-	for n := 0; n <= maxSnapRunes; n++ {
-		if i == bound {
-			return i, true
-		}
-		var r rune
-		var size int
-		if dir > 0 {
-			r, size = utf8.DecodeRuneInString(s[i:])
-		} else {
-			r, size = utf8.DecodeLastRuneInString(s[:i])
-		}
-		if unicode.IsSpace(r) {
-			return i, true
-		}
-		i += dir * size
-	}
-	return i, false
-}
-
-func firstRune(s string) rune {
-	r, _ := utf8.DecodeRuneInString(s)
-	return r
-}
-
-func lastRune(s string) rune {
-	r, _ := utf8.DecodeLastRuneInString(s)
-	return r
-}
-
-// finishSentence runs a passage on to the end of the sentence it stops
-// in, when that end is within sentenceRunes: the words after a question's
-// last match are often the answer ("If your firewall supports it, we
-// recommend whitelisting sync-*.obsidian.md."). Failing that, it finishes
-// a short value.
-func finishSentence(s string, end, hi int) int {
-	limit := forward(s, end, sentenceRunes, hi)
-	for i := end; i < limit; {
-		r, size := utf8.DecodeRuneInString(s[i:])
-		switch r {
-		case '\n', '\r':
-			return i
-		case '.', '!', '?':
-			if next, _ := utf8.DecodeRuneInString(s[i+size:]); i+size >= len(s) || unicode.IsSpace(next) {
-				return i + size
-			}
-		}
-		i += size
-	}
-	return finishValue(s, end, hi)
-}
-
-// finishValue runs a passage on to the end of its clause when that end is
-// near: the rest of a line, up to a sentence's full stop or a list's comma.
-func finishValue(s string, end, hi int) int {
-	limit := forward(s, end, valueRunes, hi)
-	for i := end; i < limit; {
-		r, size := utf8.DecodeRuneInString(s[i:])
-		switch r {
-		case '\n', '\r':
-			return i
-		case '.', ';', ',', '!', '?':
-			// A full stop inside a number or a name ("1.5", "os.Rename")
-			// does not end the clause.
-			if next, _ := utf8.DecodeRuneInString(s[i+size:]); i+size >= len(s) || unicode.IsSpace(next) {
-				return i + size
-			}
-		}
-		i += size
-	}
-	return end
-}
-
-// opening is the start of a body with no question term in it: the note
-// matched by its name, and its first words say what it is.
-func opening(body string, base int) (Passage, bool) {
-	start := 0
-	for start < len(body) {
-		r, size := utf8.DecodeRuneInString(body[start:])
-		if !unicode.IsSpace(r) {
-			break
-		}
-		start += size
-	}
-	if start == len(body) {
-		return Passage{}, false
-	}
-	end := wordEnd(body, forward(body, start, PassageRunes, len(body)), start, len(body))
-	if end == start {
-		end = forward(body, start, PassageRunes, len(body))
-	}
-	text := collapse(body[start:end])
-	if end < len(body) && body[end] != '\n' {
-		text += "…"
-	}
-	return Passage{Text: text, Start: base + start, End: base + end}, true
-}
-
-// collapse puts a passage on one line: every run of white space becomes one
-// space.
-func collapse(s string) string {
-	return strings.Join(strings.Fields(s), " ")
 }

@@ -1,184 +1,183 @@
 package find
 
 import (
-	"math/rand"
-	"reflect"
-	"regexp"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"unicode/utf8"
 
 	"github.com/omh-notes/omh/retrieve"
+	"github.com/omh-notes/omh/vault"
 )
 
-// weights gives each word of the question the rarity listed.
-func weights(pairs ...any) map[string]float64 {
-	w := map[string]float64{}
+// ask is a question whose words weigh what is listed.
+func ask(pairs ...any) question {
+	q := question{index: map[string]int{}}
 	for i := 0; i < len(pairs); i += 2 {
-		w[retrieve.Term(pairs[i].(string))] = pairs[i+1].(float64)
+		term := retrieve.Term(pairs[i].(string))
+		q.index[term] = len(q.terms)
+		q.terms = append(q.terms, term)
+		q.weight = append(q.weight, pairs[i+1].(float64))
 	}
-	return w
+	return q
 }
 
-func terms(words ...string) map[string]bool {
-	m := map[string]bool{}
-	for _, w := range words {
-		m[retrieve.Term(w)] = true
+// detailOf is what the cache holds of a note's content.
+func detailOf(content string) Detail {
+	p := vault.Parse([]byte(content))
+	return Detail{BodyStart: p.BodyStart, Units: p.Units, Headings: p.Headings}
+}
+
+// passagesOf chooses the passages of content for q within room.
+func passagesOf(content string, q question, room int) []Passage {
+	return newNote(content, detailOf(content), "", q).choose(room)
+}
+
+func texts(ps []Passage) []string {
+	var out []string
+	for _, p := range ps {
+		out = append(out, p.Text)
 	}
-	return m
+	return out
 }
 
 var filler = strings.Repeat("Nothing of interest happens in this sentence at all. ", 6)
 
-// Every passage is the source it claims: its span, whitespace collapsed and
-// ellipses aside, is its text.
-func checkSpans(t *testing.T, body string, base int, ps []Passage) {
-	t.Helper()
-	for _, p := range ps {
-		raw := collapse(body[p.Start-base : p.End-base])
-		if strings.Trim(p.Text, "…") != raw {
-			t.Errorf("passage %q does not match its span %q", p.Text, raw)
-		}
-		if !utf8.ValidString(p.Text) {
-			t.Errorf("passage %q is not valid UTF-8", p.Text)
-		}
+// The sentence whose words are rare wins over one with common words, even
+// where the common ones come first and together.
+func TestTheUnitWithTheRarestWordsWins(t *testing.T) {
+	body := "The mount and the volume are common words here.\n\n" + filler + "\n\nOnly here does the word ebusy appear, alone.\n"
+	ps := passagesOf(body, ask("mount", 0.2, "volume", 0.2, "ebusy", 3.0), 80)
+	if len(ps) != 1 || ps[0].Text != "Only here does the word ebusy appear, alone." {
+		t.Errorf("passages %q", texts(ps))
 	}
 }
 
-// The rare word weighs more than two common ones, even where the common
-// ones come first and together.
-func TestTheWindowWithTheRarestTermsWins(t *testing.T) {
-	body := "The mount and the volume are common words here. " + filler +
-		"Only here does the word ebusy appear, alone. " + filler
-	w := weights("mount", 0.2, "volume", 0.2, "ebusy", 3.0)
-	ps := Passages(body, 0, w, nil)
-	if len(ps) == 0 || !strings.Contains(ps[0].Text, "ebusy") {
-		t.Fatalf("first passage %+v should hold the rare word", ps)
+// A heading that holds the question's words brings the section under it
+// forward: its first sentence is the one quoted, with the heading path.
+func TestAMatchingHeadingBringsItsFirstSentence(t *testing.T) {
+	body := "# Guide\n\n" + filler + "\n\n## Sync\n\n### Forgotten password\n\nNobody can recover it for you, not even us.\n\nMore about other things.\n"
+	ps := passagesOf(body, ask("forgotten", 2.0, "password", 2.0), 120)
+	if len(ps) == 0 || !strings.HasPrefix(ps[0].Text, "Guide › Sync › Forgotten password: Nobody can recover it for you, not even us.") {
+		t.Errorf("passages %q", texts(ps))
 	}
-	checkSpans(t, body, 0, ps)
-}
-
-// A term the title already shows counts only to break a tie.
-func TestTitleWordsOnlyBreakTies(t *testing.T) {
-	body := "Credentials are mentioned here with nothing else. " + filler +
-		"The token expires here, quietly. " + filler +
-		"The token expires and credentials rotate, both here. " + filler
-	w := weights("credentials", 1.0, "token", 1.0)
-	// The title shows "credentials": the lone token window and the window
-	// with both tie on score; the title word breaks the tie.
-	ps := Passages(body, 0, w, terms("credentials"))
-	if !strings.Contains(ps[0].Text, "both here") {
-		t.Errorf("first passage %q: the tie should go to the window with the title word", ps[0].Text)
-	}
-	// Without the title, holding both terms simply scores higher.
-	if ps := Passages(body, 0, w, nil); !strings.Contains(ps[0].Text, "both here") {
-		t.Errorf("first passage %q", ps[0].Text)
+	// The title as a level-1 heading is the card's header already.
+	n := newNote(body, detailOf(body), "Guide", ask("forgotten", 2.0, "password", 2.0))
+	if ps := n.choose(120); len(ps) == 0 || !strings.HasPrefix(ps[0].Text, "Sync › Forgotten password: Nobody") {
+		t.Errorf("with the title: %q", texts(ps))
 	}
 }
 
-// A second passage appears only for a question term that neither the first
-// passage nor the title shows: checked both ways.
-func TestASecondPassageOnlyForATermNotShownYet(t *testing.T) {
-	w := weights("rename", 2.0, "ebusy", 2.0)
-	apart := "The rename call fails on the bind mount. " + filler + filler + "It fails with ebusy every time. " + filler
-	ps := Passages(apart, 10, w, nil)
-	if len(ps) != 2 || !strings.Contains(ps[0].Text, "rename") && !strings.Contains(ps[0].Text, "ebusy") {
-		t.Fatalf("want two passages, one per term: %+v", ps)
+// A row is read with its table's header, an item with the item it is
+// nested in, code with the sentence before it.
+func TestUnitsAreReadWithWhatTheyHangFrom(t *testing.T) {
+	tests := []struct {
+		name, body string
+		q          question
+		want       string
+	}{
+		{"a table row", "Intro sentence that is long enough here.\n\n| Action | Windows | macOS |\n|---|---|---|\n| Open | `Ctrl+O` | `Cmd+O` |\n| Reopen closed tab | `Ctrl+Shift+T` | `Cmd+Shift+T` |\n",
+			ask("reopen", 3.0), "Action: Reopen closed tab; Windows: `Ctrl+Shift+T`; macOS: `Cmd+Shift+T`"},
+		{"a nested item", "- Settings\n  - Sync\n    - Excluded folders are never uploaded to the server.\n",
+			ask("excluded", 3.0), "Sync › Excluded folders are never uploaded to the server."},
+		{"code after its sentence", "To list orphans, run:\n\n```\nob files --orphans\n```\n\nOther text that follows the code block.\n",
+			ask("orphans", 3.0), "To list orphans, run: ob files --orphans"},
 	}
-	if strings.Contains(ps[0].Text, "rename") == strings.Contains(ps[1].Text, "rename") {
-		t.Errorf("the passages should each bring one term: %+v", ps)
-	}
-	checkSpans(t, apart, 10, ps)
-
-	// The second occurrence adds no new term: no second passage.
-	repeated := "The rename call fails with ebusy on the bind mount. " + filler + filler + "Again rename fails with ebusy. " + filler
-	if ps := Passages(repeated, 0, w, nil); len(ps) != 1 {
-		t.Errorf("a second passage repeating shown terms: %+v", ps)
-	}
-	// The far term is in the title: no second passage either.
-	if ps := Passages(apart, 0, w, terms("ebusy")); len(ps) != 1 {
-		t.Errorf("a second passage for a term the title shows: %+v", ps)
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ps := passagesOf(tt.body, tt.q, len(tt.want)+12)
+			if len(ps) != 1 || ps[0].Text != tt.want {
+				t.Errorf("passages %q, want %q", texts(ps), tt.want)
+			}
+		})
 	}
 }
 
-// Passages start and end on word boundaries and hold the matches in the
-// middle.
-func TestPassagesAreCutAtWordBoundariesAroundCentredMatches(t *testing.T) {
-	words := strings.Repeat("alpha bravo charlie delta echo foxtrot golf hotel india juliet ", 10)
-	body := words + "kilo QUOKKA lima " + words
-	ps := Passages(body, 0, weights("quokka", 1.0), nil)
-	if len(ps) != 1 {
-		t.Fatalf("got %+v", ps)
+// A chosen unit is read with its neighbours under the same heading, the
+// one after it first, before a lesser unit is quoted; a passage never runs
+// into the next section, and passages come in note order.
+func TestPassagesGrowWithinTheirSectionInNoteOrder(t *testing.T) {
+	body := "## One\n\nFirst fact about the otter here. Second fact follows the first one. Third fact ends the section.\n\n" +
+		"## Two\n\nA heron stands in the water. The heron waits for fish all day.\n"
+	q := ask("second", 2.0, "heron", 1.0)
+	ps := passagesOf(body, q, 95)
+	if got := texts(ps); len(got) != 1 || got[0] != "One: Second fact follows the first one. Third fact ends the section." {
+		t.Errorf("little room: %q", got)
 	}
-	text := strings.Trim(ps[0].Text, "…")
-	for _, w := range strings.Fields(text) {
-		if !strings.Contains(" "+words+" kilo QUOKKA lima ", " "+w+" ") {
-			t.Errorf("passage holds a cut word %q: %q", w, text)
+	wide := passagesOf(body, q, 1000)
+	want := []string{"One: First fact about the otter here. Second fact follows the first one. Third fact ends the section.",
+		"Two: A heron stands in the water. The heron waits for fish all day."}
+	if got := texts(wide); strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("room for all: %q, want %q", got, want)
+	}
+	for _, p := range wide {
+		if p.Start >= p.End || strings.Count(body[p.Start:p.End], "##") > 0 {
+			t.Errorf("passage %+v spans a heading", p)
 		}
 	}
-	i := strings.Index(text, "QUOKKA")
-	before, after := utf8.RuneCountInString(text[:i]), utf8.RuneCountInString(text[i+len("QUOKKA"):])
-	if diff := before - after; diff > 12 || diff < -12 {
-		t.Errorf("match not centred: %d runes before, %d after", before, after)
-	}
-	if n := utf8.RuneCountInString(text); n > PassageRunes+valueRunes || n < PassageRunes-20 {
-		t.Errorf("passage of %d runes", n)
-	}
-	checkSpans(t, body, 0, ps)
 }
 
-// A value that follows its label stays on the card even when the window
-// would end just after the label.
-func TestAPassageRunsOnToFinishAShortValue(t *testing.T) {
-	body := strings.Repeat("x ", 70) + "the timeout was 30 seconds." + strings.Repeat(" y", 200)
-	ps := Passages(body, 0, weights("timeout", 1.0), nil)
-	if len(ps) != 1 || !strings.Contains(ps[0].Text, "30 seconds.") {
-		t.Errorf("the value was cut: %+v", ps)
+// What a card quotes fits its room, however long the unit; a unit too long
+// is cut around its matches, and says so.
+func TestAPassageFitsItsRoom(t *testing.T) {
+	long := strings.Repeat("word ", 80) + "the quokka sits right here " + strings.Repeat("more ", 80) + "end."
+	for _, room := range []int{60, 120, 300} {
+		ps := passagesOf(long+"\n", ask("quokka", 3.0), room)
+		if len(ps) != 1 {
+			t.Fatalf("room %d: %d passages", room, len(ps))
+		}
+		if n := utf8.RuneCountInString(passageLine(ps[0])); n > room && n > minCutRunes+20 {
+			t.Errorf("room %d: a line of %d characters", room, n)
+		}
+		if !strings.Contains(ps[0].Text, "quokka") || !strings.HasPrefix(ps[0].Text, "…") || !strings.HasSuffix(ps[0].Text, "…") {
+			t.Errorf("room %d: %q", room, ps[0].Text)
+		}
 	}
 }
 
-func TestMultiByteTextIsCountedInCharacters(t *testing.T) {
-	body := strings.Repeat("日本語の文章です。", 30) + "ここで検索語が出ます。" + strings.Repeat("ほかの文章。", 30)
-	w := map[string]float64{retrieve.Term("ここで検索語が出ます"): 2.0}
-	ps := Passages(body, 7, w, nil)
-	if len(ps) != 1 || !strings.Contains(ps[0].Text, "ここで検索語が出ます") {
-		t.Fatalf("got %+v", ps)
-	}
-	// Text without spaces is cut where the window falls, not shrunk to the
-	// match.
-	if n := utf8.RuneCountInString(ps[0].Text); n > PassageRunes+valueRunes+2 || n < PassageRunes-10 {
-		t.Errorf("passage of %d characters", n)
-	}
-	checkSpans(t, body, 7, ps)
-}
-
-// A note found by its name alone still shows its first words.
+// A note that holds no question word shows its opening.
 func TestANoteWithoutMatchesShowsItsOpening(t *testing.T) {
-	body := "\n\n# Heading\n\nFirst words of the note. " + filler
-	ps := Passages(body, 100, weights("absent", 1.0), nil)
-	if len(ps) != 1 || !strings.HasPrefix(ps[0].Text, "# Heading First words") || ps[0].Start != 102 {
-		t.Errorf("got %+v", ps)
+	body := "---\ntitle: T\n---\nThe opening sentence says what this is.\n\nLater text.\n"
+	ps := passagesOf(body, ask("absent", 1.0), 60)
+	if len(ps) != 1 || ps[0].Text != "The opening sentence says what this is." {
+		t.Errorf("passages %q", texts(ps))
 	}
-	if ps := Passages("  \n ", 0, weights("absent", 1.0), nil); len(ps) != 0 {
-		t.Errorf("an empty body has no passage: %+v", ps)
+	if ps := passagesOf("---\nx: 1\n---\n  \n", ask("absent", 1.0), 60); len(ps) != 0 {
+		t.Errorf("an empty body: %q", texts(ps))
 	}
 }
 
-// addresses scans by hand for what one regular expression matches; random
-// texts built from the characters that matter must give the same spans.
-func TestAddressesFindWhatTheExpressionFinds(t *testing.T) {
-	pattern := regexp.MustCompile(`https?://[^\s)>\]]+|\]\([^)\s]*\)`)
-	pieces := []string{"http://", "https://", "http:/", "htt", "h", "](", "]", "(", ")", ">", " ", "\n", "\t", "x", "é", "a.b/c", "[l", "s://"}
-	rng := rand.New(rand.NewSource(3))
-	for round := 0; round < 20000; round++ {
-		var b strings.Builder
-		for n := rng.Intn(12); n > 0; n-- {
-			b.WriteString(pieces[rng.Intn(len(pieces))])
+// Line ranges are the file's: sed -n prints the lines a passage was cut
+// from, whatever the frontmatter, line endings or characters.
+func TestSedPrintsAPassagesLines(t *testing.T) {
+	sed, err := exec.LookPath("sed")
+	if err != nil {
+		t.Skip("no sed")
+	}
+	body := "---\ntitle: Café\n---\n# Café\n\n## Hours\n\nLe café est fermé le dimanche. Il ouvre à 8 h\nle lundi, et ferme tard.\n\n| jour | heure |\n|---|---|\n| lundi | 8 h |\n\n- thé\n  - thé vert : 3 €\n"
+	for name, content := range map[string]string{"LF": body, "CRLF": strings.ReplaceAll(body, "\n", "\r\n")} {
+		path := filepath.Join(t.TempDir(), "note.md")
+		if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
 		}
-		s := b.String()
-		want := pattern.FindAllStringIndex(s, -1)
-		if got := addresses(s); !reflect.DeepEqual(got, want) {
-			t.Fatalf("%q: got %v, want %v", s, got, want)
+		ps := passagesOf(content, ask("lundi", 2.0, "vert", 2.0, "fermé", 1.0), 1000)
+		if len(ps) == 0 {
+			t.Fatalf("%s: no passage", name)
+		}
+		for _, p := range ps {
+			out, err := exec.Command(sed, "-n", strconv.Itoa(p.LineStart)+","+strconv.Itoa(p.LineEnd)+"p", path).Output()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !strings.Contains(string(out), content[p.Start:p.End]) {
+				t.Errorf("%s: sed -n %d,%dp prints %q, not the passage's source %q", name, p.LineStart, p.LineEnd, out, content[p.Start:p.End])
+			}
+			if strings.ContainsAny(p.Text, "\r\n") || !utf8.ValidString(p.Text) {
+				t.Errorf("%s: passage text %q", name, p.Text)
+			}
 		}
 	}
 }

@@ -184,7 +184,7 @@ type BlobQuote struct {
 // blobFor finds the blob a record attaches directly, else through a
 // current, unretracted citation it cites, skipping blobs the reply quotes
 // already, and quotes the blob's best passage for the question.
-func (p *Proof) blobFor(links []Ref, quoted map[uint32]bool, weight map[string]float64) (*BlobQuote, error) {
+func (p *Proof) blobFor(links []Ref, quoted map[uint32]bool, q question) (*BlobQuote, error) {
 	type candidate struct {
 		doc uint32
 		via string
@@ -231,8 +231,7 @@ func (p *Proof) blobFor(links []Ref, quoted map[uint32]bool, weight map[string]f
 		if err != nil {
 			return nil, err
 		}
-		start := min(d.BodyStart, len(content))
-		passages := Passages(string(content[start:]), start, weight, nil)
+		passages := newNote(string(content), d, n.Title, q).choose(blobRoom)
 		if len(passages) == 0 {
 			continue // an empty blob has nothing to quote
 		}
@@ -263,6 +262,10 @@ func stateLabel(s Standing, retracted vault.Date) string {
 	}
 	return strings.Join(parts, " · ")
 }
+
+// blobRoom is the room of a blob's quote on a record's card, in characters
+// of the line.
+const blobRoom = 300
 
 // blobLine quotes a blob on a card.
 func blobLine(q *BlobQuote) string {

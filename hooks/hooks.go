@@ -107,6 +107,10 @@ type Info struct {
 // Report is the state of every hook, one value for people and
 // programs.
 type Report struct {
+	// SchemaVersion is the version of omh's JSON replies; the command
+	// line sets it.
+	SchemaVersion int `json:"schema_version"`
+
 	HooksDir string  `json:"hooks_dir"`
 	Manager  *string `json:"manager"` // who owns the whole folder, when someone else does
 	Hooks    []Info  `json:"hooks"`

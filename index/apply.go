@@ -199,17 +199,17 @@ func (rf *refresher) linkNames(d *doc) (map[string]bool, error) {
 	}
 	out := map[string]bool{}
 	for _, l := range b.meta.Links {
-		for _, n := range vault.LinkNames(l, d.key) {
+		for _, n := range rf.target.cfg.Dialect.LinkNames(l, d.key) {
 			out[n] = true
 		}
 	}
 	return out, nil
 }
 
-// vector is a document's terms: its blob's, plus its key's and, when the
-// note has no title of its own, the title it takes from its key. Key terms
-// belong to the document, not the blob, since one content can live under
-// many paths.
+// vector is a document's terms: its blob's, plus its key's (the folders
+// apart from the last part) and, when the note has no title of its own, the
+// title it takes from its key. Key terms belong to the document, not the
+// blob, since one content can live under many paths.
 func (rf *refresher) vector(d *doc) (map[int64]termEntry, error) {
 	b, err := rf.blob(d.blob)
 	if err != nil {
@@ -239,7 +239,11 @@ func (rf *refresher) vector(d *doc) (map[int64]termEntry, error) {
 		})
 		return err
 	}
-	if err := add(d.key, retrieve.InKey); err != nil {
+	folders, name := vault.SplitKey(d.key)
+	if err := add(folders, retrieve.InFolder); err != nil {
+		return nil, err
+	}
+	if err := add(name, retrieve.InKey); err != nil {
 		return nil, err
 	}
 	if b.meta.Title == "" {
@@ -496,7 +500,7 @@ func (rf *refresher) resolve(d *doc, names vault.Names) ([]link, error) {
 	var out []link
 	seen := map[link]bool{}
 	for _, l := range b.meta.Links {
-		res, err := vault.Resolve(l, d.key, names)
+		res, err := rf.target.cfg.Dialect.Resolve(l, d.key, names)
 		if err != nil {
 			return nil, err
 		}

@@ -18,7 +18,6 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"syscall"
 	"time"
 
 	"modernc.org/sqlite"
@@ -32,9 +31,9 @@ import (
 // one its reader does not know costs a cold scan, not a rebuild). With the
 // tokenizer's version it names the database file, so a binary that reads
 // differently never opens an older file: it builds its own, and no command
-// pays for a version check. 6: what a parse stores says where a note was
+// pays for a version check. 8: what a parse stores says where a note was
 // cut (markdown-too-costly, frontmatter-too-large).
-const SchemaVersion = 6
+const SchemaVersion = 8
 
 var filePrefix = fmt.Sprintf("cache-s%dt%d-", SchemaVersion, retrieve.TokenizerVersion)
 
@@ -46,6 +45,9 @@ type Cache struct {
 	db   *sql.DB
 	use  *os.File // shared lock held while this process uses Path
 }
+
+// errLocked is a lock another process holds, asked for without waiting.
+var errLocked = errors.New("another process holds the lock")
 
 // ErrNoCachePlace means neither the repository nor the user's cache folder
 // can hold the cache.
@@ -140,7 +142,7 @@ func lockGenerations(dir string) (unlock func(), err error) {
 	if err != nil {
 		return nil, fmt.Errorf("opening the generation lock: %w", err)
 	}
-	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX); err != nil {
+	if err := lock(f, true, true); err != nil {
 		f.Close()
 		return nil, fmt.Errorf("taking the generation lock: %w", err)
 	}
@@ -188,10 +190,6 @@ func cacheDir(commonDir string) (string, error) {
 		return "", fmt.Errorf("%w: neither %s nor %s can be written", ErrNoCachePlace, commonDir, dir)
 	}
 	return dir, nil
-}
-
-func writable(dir string) bool {
-	return syscall.Access(dir, 2 /* W_OK */) == nil
 }
 
 // generations lists this schema's database generations, oldest first.
@@ -294,20 +292,13 @@ func tempOwner(name string) (pid int, ok bool) {
 	return 0, false
 }
 
-// alive reports whether a process numbered pid exists. A process this one
-// may not signal exists too.
-func alive(pid int) bool {
-	err := syscall.Kill(pid, 0)
-	return err == nil || errors.Is(err, syscall.EPERM)
-}
-
 func open(dir string, gen int) (*Cache, error) {
 	path := genPath(dir, gen)
 	use, err := os.OpenFile(path+".use", os.O_CREATE|os.O_RDWR, 0o644)
 	if err != nil {
 		return nil, fmt.Errorf("opening the cache's use lock: %w", err)
 	}
-	if err := syscall.Flock(int(use.Fd()), syscall.LOCK_SH); err != nil {
+	if err := lock(use, false, true); err != nil {
 		use.Close()
 		return nil, fmt.Errorf("locking the cache for use: %w", err)
 	}
@@ -369,7 +360,7 @@ func removeIfUnused(path string) {
 		return
 	}
 	defer use.Close()
-	if syscall.Flock(int(use.Fd()), syscall.LOCK_EX|syscall.LOCK_NB) != nil {
+	if lock(use, true, false) != nil {
 		return
 	}
 	removeFiles(path)

@@ -8,7 +8,6 @@ import (
 	"reflect"
 	"slices"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 )
@@ -132,7 +131,7 @@ func TestAnotherVersionsCacheIsRemovedOnlyWhenAbandoned(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer inUse.Close()
-	if err := syscall.Flock(int(inUse.Fd()), syscall.LOCK_SH); err != nil {
+	if err := lock(inUse, false, true); err != nil {
 		t.Fatal(err)
 	}
 

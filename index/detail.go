@@ -30,7 +30,7 @@ func (s *Snapshot) Detail(doc uint32) (find.Detail, error) {
 	if err != nil {
 		return d, err
 	}
-	d.BodyStart = m.BodyStart
+	d.BodyStart, d.Units, d.Headings = m.BodyStart, m.Units, m.Headings
 	out, err := decodeLinks(links)
 	if err != nil {
 		return d, err
@@ -66,4 +66,16 @@ func (s *Snapshot) Detail(doc uint32) (find.Detail, error) {
 		d.In = append(d.In, ref)
 	}
 	return d, rows.Err()
+}
+
+// LinksOut counts the notes a note links to, up to limit: enough to tell
+// a table of contents, and no more (counting all of vba-docs' api/TOC's
+// 9,213 links for every card that lists it cost 6 ms a reply).
+func (s *Snapshot) LinksOut(doc uint32, limit int) (int, error) {
+	var n int
+	err := s.tx.QueryRow(`SELECT count(*) FROM (SELECT 1 FROM backlink WHERE snap = ? AND src = ? LIMIT ?)`, s.row.id, doc, limit).Scan(&n)
+	if err != nil {
+		return 0, fmt.Errorf("counting the links of note #%d: %w", doc, err)
+	}
+	return n, nil
 }

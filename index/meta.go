@@ -26,6 +26,7 @@ type storedMeta struct {
 	Answers          []string        `json:"q,omitempty"`
 	Headings         []storedHeading `json:"hs,omitempty"`
 	Links            []storedLink    `json:"l,omitempty"`
+	Units            []byte          `json:"u,omitempty"` // vault.AppendUnits
 	BodyStart        int             `json:"b,omitempty"`
 	FrontmatterLines int             `json:"fl,omitempty"`
 	Problems         []storedProblem `json:"p,omitempty"`
@@ -66,7 +67,7 @@ func encodeMeta(m blobMeta) ([]byte, error) {
 		Title: p.Title, TitleFromH1: p.TitleFromH1, Type: p.Type, Source: p.Source, Description: p.Description, DeclaredKey: p.DeclaredKey,
 		Recorded: p.Recorded, Dated: p.Dated, DatedField: p.DatedField, Retracted: p.Retracted, RetractedReason: p.RetractedReason,
 		Aliases: p.Aliases, Tags: p.Tags, Answers: p.Answers, BodyStart: p.BodyStart, FrontmatterLines: p.FrontmatterLines,
-		Size: m.Size, Words: m.Words, Cut: m.Cut, Binary: m.Binary,
+		Size: m.Size, Words: m.Words, Cut: m.Cut, Binary: m.Binary, Units: vault.AppendUnits(nil, p.Units),
 	}
 	for _, h := range p.Headings {
 		s.Headings = append(s.Headings, storedHeading(h))
@@ -99,5 +100,10 @@ func decodeMeta(b []byte) (blobMeta, error) {
 	for _, pr := range s.Problems {
 		m.Problems = append(m.Problems, vault.Problem(pr))
 	}
+	units, err := vault.DecodeUnits(s.Units)
+	if err != nil {
+		return blobMeta{}, errDamaged
+	}
+	m.Units = units
 	return m, nil
 }

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"syscall"
 	"time"
 
 	"github.com/go-git/go-git/v5/plumbing"
@@ -328,19 +327,15 @@ func (c *Cache) lockRefresh(wait time.Duration) (unlock func(), ok bool, err err
 	if err != nil {
 		return nil, false, fmt.Errorf("opening the refresh lock: %w", err)
 	}
-	how := syscall.LOCK_EX
-	if wait > 0 {
-		how |= syscall.LOCK_NB
-	}
 	deadline := time.Now().Add(wait)
 	for {
-		err = syscall.Flock(int(f.Fd()), how)
+		err = lock(f, true, wait <= 0)
 		if err == nil {
 			return func() { f.Close() }, true, nil
 		}
-		if err != syscall.EWOULDBLOCK || time.Now().After(deadline) {
+		if err != errLocked || time.Now().After(deadline) {
 			f.Close()
-			if err == syscall.EWOULDBLOCK {
+			if err == errLocked {
 				return nil, false, nil
 			}
 			return nil, false, fmt.Errorf("taking the refresh lock: %w", err)

@@ -4,12 +4,15 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/omh-notes/omh/retrieve"
 	"github.com/omh-notes/omh/vault"
 )
 
 // Status is what the cache holds and whether it is current, in one value
 // with two renderings: JSON tags for programs, String for people.
 type Status struct {
+	SchemaVersion int `json:"schema_version"`
+
 	Indexed     *string    `json:"indexed"` // commit the snapshot holds; null with no snapshot or no commits
 	Head        *string    `json:"head"`    // HEAD's commit; null before the first commit
 	Fresh       bool       `json:"fresh"`   // the snapshot equals the store on disk
@@ -48,7 +51,7 @@ func (c *Cache) Status(r *vault.Repo) (Status, error) {
 	if err != nil {
 		return Status{}, err
 	}
-	st := Status{Fresh: v.fresh, Uncommitted: []string{}, Skipped: []string{}, NotesRoot: v.notesDir, PrivateDir: v.private,
+	st := Status{SchemaVersion: retrieve.SchemaVersion, Fresh: v.fresh, Uncommitted: []string{}, Skipped: []string{}, NotesRoot: v.notesDir, PrivateDir: v.private,
 		Cache: CacheFile{Path: c.Path, Size: c.Size()}}
 	if !v.head.IsZero() {
 		h := v.head.String()
@@ -115,7 +118,11 @@ func (s Status) String() string {
 	if len(s.Skipped) > 0 {
 		fmt.Fprintf(&b, "skipped      %d unreadable: %s\n", len(s.Skipped), strings.Join(s.Skipped, ", "))
 	}
-	fmt.Fprintf(&b, "parsed       %d blobs in the last refresh\n", s.Parsed)
+	blobs := "blobs"
+	if s.Parsed == 1 {
+		blobs = "blob"
+	}
+	fmt.Fprintf(&b, "parsed       %d %s in the last refresh\n", s.Parsed, blobs)
 	fmt.Fprintf(&b, "cache        %s (%d bytes)\n", s.Cache.Path, s.Cache.Size)
 	if s.Shallow {
 		b.WriteString("history      shallow clone: dates of old notes are those of its oldest commit\n")

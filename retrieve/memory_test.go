@@ -40,7 +40,9 @@ func newCorpus(notes ...memNote) *memCorpus {
 				}
 			})
 		}
-		add(n.key, InKey)
+		folders, name := vault.SplitKey(n.key)
+		add(folders, InFolder)
+		add(name, InKey)
 		add(n.body, InBody)
 		for _, a := range n.answers {
 			add(a, InAnswers)

@@ -3,18 +3,21 @@
 //
 // Ranking orders notes by the rarity of the question's terms they contain. A
 // word in every note cannot tell two notes apart, so it barely counts; a word
-// in one note counts a lot. That replaces a stopword list, which would need
-// maintaining per language and a cut-off to calibrate. Matching is on whole
-// terms (see EachToken). Ties fall to recency, then to how many notes link to
-// a note, then to its name; never to its layer, because choosing between a
-// team note and a local one that disagree is the reader's call, made with
-// both in hand.
+// in one note counts a lot. Rarity alone does not silence "how", "is" and
+// "the" in a small store, so the default ranker leaves the question's
+// function words out (see IsFunctionWord). Matching is on whole terms (see
+// EachToken). Ties fall to recency, then to how many notes link to a note,
+// then to its name; never to its layer, because choosing between a team note
+// and a local one that disagree is the reader's call, made with both in
+// hand. Every reply says whether its notes cover the question (Verdict).
 package retrieve
 
 import (
+	"cmp"
 	"container/heap"
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 
 	"github.com/go-git/go-git/v5/plumbing"
@@ -35,11 +38,20 @@ const (
 	// the tuned ranker weighs it like a heading; the baseline, whose terms
 	// SPEC §5 lists, does not read it at all.
 	InDescription
+	// InFolder marks a term of the folders in a note's key, InKey one of
+	// its last part. The baseline counts both as the key; the tuned ranker
+	// does not take a folder's name as the note's subject, since every note
+	// in the folder shares it.
+	InFolder
 )
 
 // askedFields hold text written to name the note rather than to be read; a
-// term found there is about the note's subject and counts double.
-const askedFields = InKey | InTitle
+// term found there is about the note's subject and counts double in the
+// baseline.
+const askedFields = InKey | InTitle | InFolder
+
+// nameFields name this one note: the tuned ranker's asked terms.
+const nameFields = InKey | InTitle
 
 // Posting is one note's entry in a term's list.
 type Posting struct {
@@ -96,6 +108,9 @@ type Query struct {
 	Layer     vault.Layer // 0 for both layers
 	Type      string      // "" for every type; filters ranked notes only
 	Ranker    Ranker      // "" is the baseline; commands pass ParseRanker's choice
+	// Explain sets each hit's Explanation: a ranked note's score term by
+	// term, a linked note's origin.
+	Explain bool
 	// Keep, when set, decides which notes may appear at all, ranked or
 	// linked (proof records hide what is retracted).
 	Keep func(doc uint32, info DocInfo) bool
@@ -117,9 +132,20 @@ type Hit struct {
 	Depth  int   // 0 for a ranked note, 1 for a note one link away from it
 	Parent int   // index in Result.Hits of the ranked note that reached this one; -1 on ranked notes
 	Score  int64 // thousandths; 0 on neighbours
+	// Coverage is the share of the question's meaningful weight the note
+	// holds (see weight), 0–1 in thousandths; ranked notes only.
+	Coverage float64
 	// Matched lists the question's terms the note holds, in question
 	// order; set on ranked notes only.
 	Matched []string
+	// MoreLinked counts, on a ranked note, the notes it links to that the
+	// answer lists nowhere: those past MaxNeighbours.
+	MoreLinked int
+	// Retracted is the day a proof record was retracted, when it is on or
+	// before the answer's moment; the tree marks it.
+	Retracted vault.Date
+	// Explain says why the note is in the answer, when the query asked.
+	Explain *Explanation
 }
 
 // Result is the answer to a Query.
@@ -130,6 +156,11 @@ type Result struct {
 	Hits       []Hit
 	Omitted    int  // matching notes beyond the budget, never silently dropped
 	StoreEmpty bool // the corpus holds no notes at all
+	// Verdict says whether the first ranked notes answer the question.
+	Verdict Verdict
+	// Uncovered are the question's meaningful words, as written, that
+	// none of the notes the verdict read holds; set when it is Weak.
+	Uncovered []string
 	// AsOf is the day a past moment was asked for; "" for now.
 	AsOf vault.Date
 }
@@ -139,6 +170,10 @@ type QueryTerm struct {
 	Term string // as indexed
 	Word string // as first written in the question
 	DF   int    // notes holding it
+	// Meaningful is false for a function word of the question's language
+	// (see IsFunctionWord): it neither scores nor counts towards coverage
+	// while the question holds other words.
+	Meaningful bool
 }
 
 // Rarity is the term's weight in ranking, ln((n+1)/df); 0 for a term no
@@ -167,7 +202,7 @@ func Contribution(n, df int, asked bool) int64 {
 func Search(c Corpus, q Query) (Result, error) {
 	res := Result{Question: q.Phrasings, Count: c.Count()}
 	if res.Count == 0 {
-		res.StoreEmpty = true
+		res.StoreEmpty, res.Verdict = true, NoMatch
 		return res, nil
 	}
 	lists, err := readLists(c, &res)
@@ -181,7 +216,8 @@ func Search(c Corpus, q Query) (Result, error) {
 	if scorer.reads != nil {
 		lists = readable(lists, scorer.reads, &res)
 	}
-	best := bestScores(c, scorer, q.Phrasings, lists)
+	markMeaningful(res.Terms)
+	best := bestScores(c, scorer, q.Phrasings, lists, scored(res.Terms, scorer.everyTerm))
 
 	top := &rankHeap{}
 	matches := 0
@@ -195,16 +231,34 @@ func Search(c Corpus, q Query) (Result, error) {
 		}
 		matches++
 		heap.Push(top, ranked{doc: uint32(doc), score: score, day: info.Day, inbound: info.Inbound, nameRank: info.NameRank})
-		if top.Len() > q.Roots {
+		if top.Len() > max(q.Roots, verdictRoots) {
 			heap.Pop(top) // the heap's minimum is the worst of the kept ones
 		}
 	}
-	roots := make([]ranked, top.Len())
-	for i := len(roots) - 1; i >= 0; i-- {
-		roots[i] = heap.Pop(top).(ranked)
+	first := make([]ranked, top.Len())
+	for i := len(first) - 1; i >= 0; i-- {
+		first[i] = heap.Pop(top).(ranked)
 	}
+	cover := newCoverer(res.Count, res.Terms, q.Phrasings, lists)
+	res.Verdict, res.Uncovered = cover.verdict(first)
+	roots := first[:min(len(first), q.Roots)]
 	res.Omitted = matches - len(roots)
-	return expand(c, q, roots, res, lists)
+	res, err = expand(c, q, roots, res, lists, cover)
+	if err != nil || !q.Explain {
+		return res, err
+	}
+	ex := explainer{sc: scorer, phrasings: q.Phrasings, lists: lists, scores: scored(res.Terms, scorer.everyTerm), words: map[string]string{}}
+	for _, t := range res.Terms {
+		ex.words[t.Term] = t.Word
+	}
+	for i, h := range res.Hits {
+		if h.Depth == 0 {
+			res.Hits[i].Explain = ex.of(h.Doc)
+		} else {
+			res.Hits[i].Explain = &Explanation{LinkedFrom: res.Hits[h.Parent].Note.Key}
+		}
+	}
+	return res, nil
 }
 
 // readLists reads the posting list of every distinct term of every
@@ -221,6 +275,14 @@ func readLists(c Corpus, res *Result) (map[string][]Posting, error) {
 			if list, err = c.Postings(term); err != nil {
 				err = fmt.Errorf("reading postings of %q: %w", term, err)
 				return
+			}
+			// A store lists a term's notes part by part (committed, then
+			// uncommitted), and a note added late may take a low number:
+			// put each list in note order, which holds and the coverage
+			// rely on.
+			if !slices.IsSortedFunc(list, byDoc) {
+				list = slices.Clone(list)
+				slices.SortFunc(list, byDoc)
 			}
 			lists[term] = list
 			res.Terms = append(res.Terms, QueryTerm{Term: term, Word: phrasing[start:end], DF: len(list)})
@@ -252,6 +314,38 @@ func readable(lists map[string][]Posting, reads func(Posting) bool, res *Result)
 	return out
 }
 
+// markMeaningful marks the function words of the question's language.
+func markMeaningful(terms []QueryTerm) {
+	all := make([]string, len(terms))
+	for i, t := range terms {
+		all[i] = t.Term
+	}
+	lang := QuestionLanguage(all)
+	for i := range terms {
+		terms[i].Meaningful = !IsFunctionWord(lang, terms[i].Term)
+	}
+}
+
+// scored lists the terms that score: the meaningful ones, or every term
+// of a question made only of function words, which still deserves the
+// notes that hold them (or of every question, with every).
+func scored(terms []QueryTerm, every bool) map[string]bool {
+	out := map[string]bool{}
+	for _, t := range terms {
+		if t.Meaningful || every {
+			out[t.Term] = true
+		}
+	}
+	if len(out) == 0 {
+		for _, t := range terms {
+			out[t.Term] = true
+		}
+	}
+	return out
+}
+
+func byDoc(a, b Posting) int { return cmp.Compare(a.Doc, b.Doc) }
+
 // holds reports whether a sorted posting list includes doc.
 func holds(list []Posting, doc uint32) bool {
 	i := sort.Search(len(list), func(i int) bool { return list[i].Doc >= doc })
@@ -261,14 +355,14 @@ func holds(list []Posting, doc uint32) bool {
 // bestScores scores every phrasing on its own and keeps each note's best.
 // Pooling the phrasings' words instead would let two vague phrasings outvote
 // a precise one, so adding a phrasing could make the answer worse.
-func bestScores(c Corpus, sc scorer, phrasings []string, lists map[string][]Posting) []int64 {
+func bestScores(c Corpus, sc scorer, phrasings []string, lists map[string][]Posting, scores map[string]bool) []int64 {
 	best := make([]int64, c.Span())
 	score := make([]int64, c.Span())
 	for _, phrasing := range phrasings {
 		var touched []uint32
 		for _, term := range Terms(phrasing) {
 			list := lists[term]
-			if len(list) == 0 {
+			if len(list) == 0 || !scores[term] {
 				continue
 			}
 			weigh := sc.term(len(list), sc.repeats(phrasing, term))
@@ -326,37 +420,75 @@ func (h *rankHeap) Pop() any {
 	return x
 }
 
-// expand lists each ranked note followed by the notes it links to. A visited
-// set, seeded with every ranked note, lists a note reachable from two roots
-// once and stops cycles; each neighbour carries its own layer and date.
-func expand(c Corpus, q Query, roots []ranked, res Result, lists map[string][]Posting) (Result, error) {
+// MaxNeighbours bounds the linked notes listed under one ranked note; the
+// rest are counted. A note that links to dozens (a table of contents, a
+// keyword summary) listed them all and buried the next ranked note.
+const MaxNeighbours = 3
+
+// HubLinks is how many notes a note links to beyond which it is a hub, a
+// table of contents: its links say little about any one of them. No note of
+// the obsidian and dendron help vaults links to more than 61 notes but
+// dendron's changelog (168); vba-docs' api/TOC links to 9,213.
+const HubLinks = 100
+
+// expand lists each ranked note followed by up to MaxNeighbours notes it
+// links to, in the order its links first appear. A visited set, seeded
+// with every ranked note, lists a note reachable from two roots once and
+// stops cycles; each neighbour carries its own layer and date. Ranked
+// notes claim their neighbours in rank order, hubs last, so a table of
+// contents never takes a neighbour from a note that names it for a reason.
+func expand(c Corpus, q Query, roots []ranked, res Result, lists map[string][]Posting, cover coverer) (Result, error) {
 	visited := make(map[uint32]bool, len(roots))
 	for _, r := range roots {
 		visited[r.doc] = true
 	}
-	for _, r := range roots {
+	targets := make([][]uint32, len(roots))
+	for i, r := range roots {
+		var err error
+		if targets[i], err = c.Links(r.doc); err != nil {
+			return res, err
+		}
+	}
+	claimed := make([][]uint32, len(roots))
+	for _, hubs := range []bool{false, true} {
+		for i := range roots {
+			if len(targets[i]) > HubLinks != hubs {
+				continue
+			}
+			for _, t := range targets[i] {
+				if len(claimed[i]) == MaxNeighbours {
+					break
+				}
+				if !visited[t] && q.admits(t, c.Info(t)) {
+					visited[t] = true
+					claimed[i] = append(claimed[i], t)
+				}
+			}
+		}
+	}
+	// What a ranked note links to and the answer lists nowhere is counted.
+	more := make([]int, len(roots))
+	for i := range roots {
+		for _, t := range targets[i] {
+			if !visited[t] && q.admits(t, c.Info(t)) {
+				more[i]++
+			}
+		}
+	}
+	for i, r := range roots {
 		note, err := c.Note(r.doc)
 		if err != nil {
 			return res, err
 		}
 		parent := len(res.Hits)
-		hit := Hit{Doc: r.doc, Note: note, Parent: -1, Score: r.score}
+		hit := Hit{Doc: r.doc, Note: note, Parent: -1, Score: r.score, MoreLinked: more[i], Coverage: float64(cover.of(r.doc)) / 1000}
 		for _, t := range res.Terms {
 			if holds(lists[t.Term], r.doc) {
 				hit.Matched = append(hit.Matched, t.Term)
 			}
 		}
 		res.Hits = append(res.Hits, hit)
-		targets, err := c.Links(r.doc)
-		if err != nil {
-			return res, err
-		}
-		for _, t := range targets {
-			info := c.Info(t)
-			if visited[t] || !q.admits(t, info) {
-				continue
-			}
-			visited[t] = true
+		for _, t := range claimed[i] {
 			note, err := c.Note(t)
 			if err != nil {
 				return res, err

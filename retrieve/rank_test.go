@@ -82,7 +82,7 @@ func first(r Result) string {
 func treeFromHits(r Result) []TreeNote {
 	var want []TreeNote
 	for _, h := range r.Hits {
-		n := TreeNote{Key: h.Note.Key, Layer: h.Note.Layer, Date: h.Note.Date, Depth: h.Depth}
+		n := TreeNote{Key: h.Note.Key, Layer: h.Note.Layer, Date: h.Note.Date, Retracted: h.Retracted, Depth: h.Depth, MoreLinked: h.MoreLinked}
 		if h.Parent >= 0 {
 			n.Parent, n.ParentLayer = r.Hits[h.Parent].Note.Key, r.Hits[h.Parent].Note.Layer
 		}

@@ -4,64 +4,334 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"golang.org/x/text/unicode/norm"
 )
 
-// TokenizerVersion names the rules below. The cache keys its posting lists
-// by it, so changing how text becomes terms must change this number.
-const TokenizerVersion = 1
+// TokenizerVersion names the rules below, and how a note's key becomes
+// terms (index: only a key's last part names the note). The cache keys its
+// posting lists by it, so changing how text becomes terms must change this
+// number.
+//
+// Version 2: Unicode compatibility and case folding, diacritics folded on
+// Latin, Greek and Cyrillic letters and vowel points on Arabic and Hebrew,
+// overlapping bigrams for Chinese, Japanese and Korean, and key folders
+// apart from the key's last part.
+const TokenizerVersion = 2
 
 // maxTermBytes bounds a term. Runs longer than this are base64, hashes or
 // unspaced scripts; cutting them keeps the term dictionary small, and since
 // questions are cut the same way, an identical long run still matches.
 const maxTermBytes = 96
 
-// EachToken calls fn for every word of text in order, with its byte span and
-// its term. A word is a maximal run of letters, combining marks and decimal
-// digits (marks included so that scripts written with vowel signs keep whole
-// words); the term is the word lower-cased, and stemmed when it is made only
-// of ASCII letters. Whole words only: a question's "a" never matches inside
-// "named".
+// EachToken calls fn for every token of text in order, with its byte span
+// and its term. A word is a maximal run of letters, combining marks and
+// decimal digits (marks included so that scripts written with vowel signs
+// keep whole words); its term is the word folded (see Term), and stemmed
+// when it is made only of ASCII letters. Whole words only: a question's "a"
+// never matches inside "named".
+//
+// Chinese, Japanese and Korean write words without spaces between them, so
+// a run of their characters is a phrase, not a word: it yields each pair of
+// neighbouring characters (a one-character run yields itself), and a
+// question in the user's own words meets a note on the pairs they share.
+// Where such a run touches letters of another script ("Obsidianの設定") the
+// two are separate runs.
 func EachToken(text string, fn func(start, end int, term string)) {
-	start := -1
+	start, cjk := -1, false
 	for i := 0; i < len(text); {
-		r, size := utf8.DecodeRuneInString(text[i:])
-		inWord := r != utf8.RuneError && (unicode.IsLetter(r) || unicode.IsMark(r) || unicode.IsDigit(r))
-		switch {
-		case inWord && start < 0:
-			start = i
-		case !inWord && start >= 0:
-			fn(start, i, Term(text[start:i]))
+		var inWord, isCJK bool
+		size := 1
+		if c := text[i]; c < utf8.RuneSelf {
+			// Most text is ASCII: no table lookups for it.
+			inWord = 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9'
+		} else {
+			var r rune
+			r, size = utf8.DecodeRuneInString(text[i:])
+			mark := unicode.IsMark(r)
+			inWord = r != utf8.RuneError && (unicode.IsLetter(r) || mark || unicode.IsDigit(r))
+			// A mark belongs to the character before it, whatever its script.
+			isCJK = inWord && (mark && start >= 0 && cjk || isUnspaced(r))
+		}
+		if start >= 0 && (!inWord || isCJK != cjk) {
+			emitRun(text, start, i, cjk, fn)
 			start = -1
+		}
+		if inWord && start < 0 {
+			start, cjk = i, isCJK
 		}
 		i += size
 	}
 	if start >= 0 {
-		fn(start, len(text), Term(text[start:]))
+		emitRun(text, start, len(text), cjk, fn)
 	}
 }
 
-// Term turns one word into the term it is indexed and asked under.
-func Term(word string) string {
-	asciiLetters := true
-	for i := 0; i < len(word); i++ {
-		c := word[i]
-		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z') {
-			asciiLetters = false
-			break
+// isUnspaced reports whether r is of a script written without spaces that
+// is cut into character pairs: Han, Hiragana, Katakana (with its prolonged
+// sound mark, which Unicode counts as common to both kana) and Hangul.
+func isUnspaced(r rune) bool {
+	switch {
+	case r < 0x1100:
+		return false
+	case 0x3041 <= r && r <= 0x30FF, 0x4E00 <= r && r <= 0x9FFF, 0xAC00 <= r && r <= 0xD7A3:
+		return true // the common blocks, without a table search
+	}
+	return unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana, unicode.Hangul) || r == 'ｰ'
+}
+
+// emitRun yields a word, or a CJK run's character pairs.
+func emitRun(text string, start, end int, cjk bool, fn func(start, end int, term string)) {
+	if !cjk {
+		fn(start, end, Term(text[start:end]))
+		return
+	}
+	// Character starts: a character is a letter and the marks after it, or
+	// a Hangul syllable spelled out as jamo (text in NFD): its vowel and
+	// final consonant continue it.
+	var room [64]int
+	starts := room[:0]
+	for i := start; i < end; {
+		r, size := utf8.DecodeRuneInString(text[i:])
+		if !unicode.IsMark(r) && !(0x1160 <= r && r <= 0x11FF) || len(starts) == 0 {
+			starts = append(starts, i)
 		}
+		i += size
 	}
-	lower := strings.ToLower(word)
-	if asciiLetters {
-		lower = stem(lower)
+	if len(starts) == 1 {
+		fn(start, end, Term(text[start:end]))
+		return
 	}
-	if len(lower) > maxTermBytes {
+	starts = append(starts, end)
+	for k := 0; k+2 < len(starts); k++ {
+		fn(starts[k], starts[k+2], Term(text[starts[k]:starts[k+2]]))
+	}
+}
+
+// Term turns one word into the term it is indexed and asked under. ASCII
+// words are lower-cased and stemmed (Porter's step 1, see stem). Other words
+// are folded so that the ways people type them meet: compatibility forms
+// unified (full-width letters, ligatures), case folded (ß as ss, final
+// sigma as sigma), the diacritics of Latin, Greek and Cyrillic letters and
+// the vowel points and stretching of Arabic and Hebrew dropped, so "resume"
+// finds "résumé" and "Ελληνικά" finds "ελληνικα". Marks of other scripts
+// are kept: an Indic vowel sign is part of its letter.
+// A word that folds to ASCII letters is stemmed like an English one.
+func Term(word string) string {
+	ascii, letters := scan(word)
+	switch {
+	case !ascii && plainPair(word):
+		// Nothing to fold; a CJK run yields one such pair per character.
+	case !ascii:
+		if folded := fold(word); folded != "" {
+			word = folded // a lone Arabic tatweel folds to nothing: keep it
+		}
+		if _, letters = scan(word); letters {
+			word = stem(word)
+		}
+	case letters:
+		word = stem(strings.ToLower(word))
+	default:
+		word = strings.ToLower(word)
+	}
+	if len(word) > maxTermBytes {
 		cut := maxTermBytes
-		for cut > 0 && !utf8.RuneStart(lower[cut]) {
+		for cut > 0 && !utf8.RuneStart(word[cut]) {
 			cut--
 		}
-		lower = lower[:cut]
+		word = word[:cut]
 	}
-	return lower
+	return word
+}
+
+// plainPair reports whether w is made only of kana, Hangul syllables and
+// unified Han ideographs, which have no case, no compatibility forms and
+// no marks: what fold would return unchanged.
+func plainPair(w string) bool {
+	for _, r := range w {
+		switch {
+		case 0x3041 <= r && r <= 0x3096, 0x30A1 <= r && r <= 0x30FA, r == 'ー',
+			0x3400 <= r && r <= 0x4DBF, 0x4E00 <= r && r <= 0x9FFF, 0xAC00 <= r && r <= 0xD7A3:
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// foldedScripts lose their combining marks in Term: accents on alphabets,
+// and the optional vowel points of Arabic and Hebrew, which most text and
+// most questions leave out.
+var foldedScripts = []*unicode.RangeTable{unicode.Latin, unicode.Greek, unicode.Cyrillic, unicode.Arabic, unicode.Hebrew}
+
+// foldRune maps a lower-case letter to what Term makes of it, where that
+// differs: the letter without its marks for the precomposed letters of the
+// folded scripts (é, ё, ά, أ), and the foldings decomposition does not give
+// (ß as ss, final sigma as sigma, ł, ø, đ, dotless ı, æ, œ).
+var foldRune = func() map[rune]string {
+	m := map[rune]string{'ß': "ss", 'ς': "σ", 'ł': "l", 'ø': "o", 'đ': "d", 'ı': "i", 'æ': "ae", 'œ': "oe"}
+	for _, block := range [][2]rune{{0x00C0, 0x024F}, {0x0370, 0x06FF}, {0x1E00, 0x1FFF}} {
+		for r := block[0]; r <= block[1]; r++ {
+			if !unicode.IsLetter(r) || unicode.IsUpper(r) || unicode.IsTitle(r) || !unicode.In(r, foldedScripts...) {
+				continue
+			}
+			var base []rune
+			for _, d := range norm.NFD.String(string(r)) {
+				if !unicode.Is(unicode.Mn, d) {
+					base = append(base, d)
+				}
+			}
+			if b := string(base); b != string(r) && b != "" {
+				if _, set := m[r]; !set {
+					m[r] = b
+				}
+			}
+		}
+	}
+	return m
+}()
+
+// What fold needs to know of a rune below classified, looked up in one
+// step: the alphabets, Arabic and Hebrew all lie there.
+const (
+	classified = 0x2000
+	mapped     = 1 << iota // foldRune has it
+	nonspacing             // a nonspacing mark
+	ofFolded               // a letter of a folded script
+	// stable: compatibility normalisation leaves it as it is wherever it
+	// stands, normal and never composed with its neighbours.
+	stable
+	// plain: fold leaves it as it is, being stable, lower case (or
+	// caseless), not mapped and no mark.
+	plain
+)
+
+var runeClass = func() (c [classified]uint8) {
+	for r := rune(0); r < classified; r++ {
+		if _, ok := foldRune[r]; ok {
+			c[r] |= mapped
+		}
+		if unicode.Is(unicode.Mn, r) {
+			c[r] |= nonspacing
+		}
+		if unicode.In(r, foldedScripts...) {
+			c[r] |= ofFolded
+		}
+		p := norm.NFKC.PropertiesString(string(r))
+		if p.BoundaryBefore() && p.BoundaryAfter() && norm.NFKC.IsNormalString(string(r)) {
+			c[r] |= stable
+		}
+		if c[r]&stable != 0 && c[r]&(mapped|nonspacing) == 0 && r != 'ـ' && unicode.ToLower(r) == r && !unicode.IsMark(r) {
+			c[r] |= plain
+		}
+	}
+	return c
+}()
+
+func classOf(r rune) uint8 {
+	if r < classified {
+		return runeClass[r]
+	}
+	var c uint8
+	if _, ok := foldRune[r]; ok {
+		c |= mapped
+	}
+	if unicode.Is(unicode.Mn, r) {
+		c |= nonspacing
+	}
+	if unicode.In(r, foldedScripts...) {
+		c |= ofFolded
+	}
+	return c
+}
+
+// plainWord reports whether fold would return word as it is: most words
+// of Arabic, Hebrew and lower-case Cyrillic or Greek text without accents,
+// checked in one pass over a table.
+func plainWord(word string) bool {
+	return allOf(word, plain)
+}
+
+// allOf reports whether every rune of word is below classified and has
+// the class bit.
+func allOf(word string, bit uint8) bool {
+	for _, r := range word {
+		if r >= classified || runeClass[r]&bit == 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// fold applies Term's folding to a word that is not all ASCII: it
+// unifies compatibility forms, lowers the case, maps letters by foldRune
+// and drops the marks of folded scripts and the Arabic tatweel. A word
+// with nothing to fold comes back as it came, without a copy.
+func fold(word string) string {
+	if plainWord(word) {
+		return word
+	}
+	return foldEach(word)
+}
+
+// foldEach is fold without the plain-word shortcut.
+func foldEach(word string) string {
+	w := word
+	if !allOf(w, stable) {
+		w = norm.NFKC.String(w)
+	}
+	w = strings.ToLower(w)
+	var b strings.Builder
+	copied, baseFolded := false, false
+	for i, r := range w {
+		out, keep := "", true
+		if r >= 0xC0 {
+			c := classOf(r)
+			switch {
+			case r == 'ـ' || c&nonspacing != 0 && baseFolded:
+				keep = false
+			case c&mapped != 0:
+				out, keep = foldRune[r], false
+			}
+			if c&nonspacing == 0 {
+				baseFolded = c&ofFolded != 0
+			}
+		} else {
+			baseFolded = r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z'
+		}
+		if keep && !copied {
+			continue
+		}
+		if !copied {
+			b.Grow(len(w))
+			b.WriteString(w[:i])
+			copied = true
+		}
+		if keep {
+			b.WriteRune(r)
+		} else {
+			b.WriteString(out)
+		}
+	}
+	if !copied {
+		return w
+	}
+	return b.String()
+}
+
+// scan reports whether s is all ASCII, and whether it is all ASCII letters.
+func scan(s string) (ascii, letters bool) {
+	ascii, letters = true, s != ""
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c >= utf8.RuneSelf {
+			return false, false
+		}
+		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z') {
+			letters = false
+		}
+	}
+	return ascii, letters
 }
 
 // Terms returns the distinct terms of text in order of first appearance.

@@ -18,19 +18,43 @@ import (
 // the lines back, so tests can hold the printed form to the hits it came from.
 
 const (
-	provenanceSep = " · "
-	branchMid     = "├─ "
-	branchLast    = "└─ "
-	omittedPrefix = "… "
-	commitPrefix  = "@ "
+	provenanceSep    = " · "
+	branchMid        = "├─ "
+	branchLast       = "└─ "
+	omittedPrefix    = "… "
+	commitPrefix     = "@ "
+	moreLinkedPrefix = "and "
+	retractedWord    = "retracted "
+	// explainIndent starts the line under a ranked note that explains its
+	// score (--explain).
+	explainIndent = "   "
 )
 
 // Sentences printed instead of notes. ParseTree accepts exactly these.
 const (
 	emptyStoreSentence = "The store has no notes yet, so there is nothing to search."
-	noMatchPrefix      = "No note contains any word of "
+	noMatchPrefix      = "No note contains any meaningful word of "
 	noMatchSuffix      = "; the store holds nothing on this yet."
 )
+
+// The line printed above the notes when the verdict is not answered.
+const (
+	uncoveredPrefix = "no note covers "
+	commonPrefix    = "only common words in "
+	closestSuffix   = "; closest matches below"
+)
+
+// VerdictLine is the line an answer opens with when its notes do not
+// answer the question (see Verdict), or "" when they do.
+func VerdictLine(r Result) string {
+	switch {
+	case len(r.Hits) == 0 || r.Verdict == Answered || r.Verdict == "":
+		return ""
+	case r.Verdict == Weak:
+		return uncoveredPrefix + "`" + strings.Join(r.Uncovered, " ") + "`" + closestSuffix
+	}
+	return commonPrefix + quoteQuestion(r.Question) + closestSuffix
+}
 
 // CommitLabel is how an answer names the commit it was computed at.
 func CommitLabel(commit string) string {
@@ -49,6 +73,9 @@ func RenderTree(r Result, commit string) string {
 	case len(r.Hits) == 0 && r.Omitted == 0:
 		b.WriteString(noMatchPrefix + quoteQuestion(r.Question) + noMatchSuffix + "\n")
 	}
+	if line := VerdictLine(r); line != "" {
+		b.WriteString(line + "\n")
+	}
 	labels := make([]string, len(r.Hits))
 	column := 0
 	for i := range r.Hits {
@@ -61,7 +88,17 @@ func RenderTree(r Result, commit string) string {
 	for i, h := range r.Hits {
 		b.WriteString(labels[i])
 		b.WriteString(strings.Repeat(" ", column-displayWidth(labels[i])))
-		fmt.Fprintf(&b, "%s%s%s\n", h.Note.Layer, provenanceSep, h.Note.Date)
+		fmt.Fprintf(&b, "%s%s%s", h.Note.Layer, provenanceSep, h.Note.Date)
+		if h.Retracted != "" {
+			fmt.Fprintf(&b, "%s%s%s", provenanceSep, retractedWord, h.Retracted)
+		}
+		b.WriteByte('\n')
+		if h.Depth == 0 && h.Explain != nil {
+			b.WriteString(explainIndent + ExplainLine(h.Score, h.Explain) + "\n")
+		}
+		if more := moreUnder(r.Hits, i); more > 0 {
+			fmt.Fprintf(&b, "%s%s%d %s\n", branchLast, moreLinkedPrefix, more, plural(more, "more linked note", "more linked notes"))
+		}
 	}
 	if r.Omitted > 0 {
 		fmt.Fprintf(&b, "%s%d more %s; ask a narrower question.\n", omittedPrefix, r.Omitted, plural(r.Omitted, "match", "matches"))
@@ -86,10 +123,23 @@ func treeLabel(hits []Hit, i int) string {
 	if h.Depth == 0 {
 		return h.Note.Key
 	}
-	if i+1 < len(hits) && hits[i+1].Depth > 0 {
+	if i+1 < len(hits) && hits[i+1].Depth > 0 || hits[h.Parent].MoreLinked > 0 {
 		return branchMid + h.Note.Key
 	}
 	return branchLast + h.Note.Key
+}
+
+// moreUnder is the count of linked notes left out under hit i when it is
+// the last line of its ranked note's branch, else 0.
+func moreUnder(hits []Hit, i int) int {
+	if i+1 < len(hits) && hits[i+1].Depth > 0 {
+		return 0
+	}
+	root := i
+	if hits[i].Depth > 0 {
+		root = hits[i].Parent
+	}
+	return hits[root].MoreLinked
 }
 
 func quoteQuestion(q []string) string {
@@ -128,17 +178,25 @@ type TreeNote struct {
 	Key         string
 	Layer       vault.Layer
 	Date        vault.Date
+	Retracted   vault.Date
 	Depth       int
 	Parent      string // key of the ranked note above a neighbour
 	ParentLayer vault.Layer
+	MoreLinked  int  // on a ranked note: its linked notes counted, not listed
+	Explained   bool // on a ranked note: the line under it explains its score
 }
 
 // Tree is a rendered answer read back.
 type Tree struct {
-	Notes   []TreeNote
-	Omitted int
-	Commit  string     // "" for "no commits"
-	AsOf    vault.Date // the day a past moment was asked for; "" for now
+	// Verdict is Weak or NoMatch when the answer opens with a verdict line,
+	// else "" (the notes answer the question, or there are none).
+	Verdict Verdict
+	// Uncovered are the words a Weak verdict line names.
+	Uncovered []string
+	Notes     []TreeNote
+	Omitted   int
+	Commit    string     // "" for "no commits"
+	AsOf      vault.Date // the day a past moment was asked for; "" for now
 }
 
 // ParseTree reads RenderTree's output back. It is strict and total: a line
@@ -171,12 +229,32 @@ func ParseTree(s string) (Tree, error) {
 			if i != 0 || len(lines) != 2 {
 				return t, fmt.Errorf("line %d: %q must be the whole answer", i+1, line)
 			}
+		case i == 0 && strings.HasSuffix(line, closestSuffix) && (strings.HasPrefix(line, uncoveredPrefix) || strings.HasPrefix(line, commonPrefix)):
+			if len(lines) < 3 {
+				return t, fmt.Errorf("line 1: %q stands above no note", line)
+			}
+			t.Verdict = NoMatch
+			if words, ok := strings.CutPrefix(strings.TrimSuffix(line, closestSuffix), uncoveredPrefix); ok {
+				t.Verdict, t.Uncovered = Weak, strings.Fields(strings.Trim(words, "`"))
+			}
 		case strings.HasPrefix(line, omittedPrefix):
 			n, err := parseOmitted(line)
 			if err != nil || i != len(lines)-2 {
 				return t, fmt.Errorf("line %d: %q is not a closing omitted-count line", i+1, line)
 			}
 			t.Omitted = n
+		case strings.HasPrefix(line, explainIndent+explainWord):
+			if root < 0 || len(t.Notes)-1 != root || t.Notes[root].Explained {
+				return t, fmt.Errorf("line %d: %q explains no ranked note", i+1, line)
+			}
+			t.Notes[root].Explained = true
+		case strings.HasPrefix(line, branchLast+moreLinkedPrefix):
+			n, err := parseMoreLinked(line)
+			above := lines[max(i-1, 0)]
+			if err != nil || root < 0 || t.Notes[root].MoreLinked > 0 || strings.HasPrefix(above, branchLast) || strings.HasPrefix(above, omittedPrefix) {
+				return t, fmt.Errorf("line %d: %q does not close a ranked note's branch", i+1, line)
+			}
+			t.Notes[root].MoreLinked = n
 		default:
 			note, err := parseNoteLine(line)
 			if err != nil {
@@ -201,6 +279,17 @@ func ParseTree(s string) (Tree, error) {
 	return t, nil
 }
 
+// parseMoreLinked reads "└─ and N more linked notes".
+func parseMoreLinked(line string) (int, error) {
+	rest := strings.TrimPrefix(line, branchLast+moreLinkedPrefix)
+	num, tail, ok := strings.Cut(rest, " ")
+	n, err := strconv.Atoi(num)
+	if !ok || err != nil || n <= 0 || tail != plural(n, "more linked note", "more linked notes") {
+		return 0, fmt.Errorf("no count in %q", line)
+	}
+	return n, nil
+}
+
 func parseOmitted(line string) (int, error) {
 	rest := strings.TrimPrefix(line, omittedPrefix)
 	num, tail, ok := strings.Cut(rest, " ")
@@ -223,6 +312,15 @@ func parseNoteLine(line string) (TreeNote, error) {
 		}
 	}
 	sep := strings.LastIndex(label, provenanceSep)
+	if sep >= 0 {
+		if day, ok := strings.CutPrefix(label[sep+len(provenanceSep):], retractedWord); ok {
+			if !vault.Date(day).Valid() {
+				return n, fmt.Errorf("%q is retracted on %q, which is not a date", line, day)
+			}
+			n.Retracted, label = vault.Date(day), label[:sep]
+			sep = strings.LastIndex(label, provenanceSep)
+		}
+	}
 	if sep < 0 {
 		return n, fmt.Errorf("%q carries no layer and date", line)
 	}

@@ -5,4 +5,4 @@ package retrieve
 // in the body before saturation (see scorer.go for the evidence).
 var tuning = struct {
 	k1, b, asked, heading, answers, k3 float64
-}{k1: 1.2, b: 0.75, asked: 2, heading: 2, answers: 2, k3: 3}
+}{k1: 1.2, b: 0.6, asked: 2, heading: 2, answers: 2, k3: 3}

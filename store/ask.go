@@ -2,6 +2,7 @@ package store
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 
 	"github.com/omh-notes/omh/find"
@@ -26,6 +27,9 @@ type Question struct {
 	AsOf string
 	// MaxChars is the size the cards aim at.
 	MaxChars int
+	// Explain gives each hit why it is there: a ranked note's score term
+	// by term (field, count, share), a linked note's origin.
+	Explain bool
 	// Cards builds the reply's cards (passages, links both ways, where each
 	// proof record stands), which cards and JSON show and the tree does
 	// not need.
@@ -58,10 +62,10 @@ func (q Question) Check() error {
 		return invalid(errors.New("the question is empty"))
 	}
 	if q.Roots < 0 {
-		return invalid(errors.New("--roots must not be negative"))
+		return invalid(fmt.Errorf("--roots is how many ranked notes to print, 0 or more, not %d", q.Roots))
 	}
 	if q.MaxChars <= 0 {
-		return invalid(errors.New("--max-chars must be positive"))
+		return invalid(fmt.Errorf("--max-chars is the size in characters the reply aims at, 1 or more (6000 by default), not %d", q.MaxChars))
 	}
 	return nil
 }
@@ -94,7 +98,7 @@ func (v *view) ask(q Question) (Answer, error) {
 		mode = q.Retracted
 	}
 	proof := find.NewProof(v.snap, v.proofDay(), mode)
-	rq := retrieve.Query{Phrasings: q.Phrasings, Roots: q.Roots, Layer: q.Layer, Type: q.Type, Ranker: q.Ranker}
+	rq := retrieve.Query{Phrasings: q.Phrasings, Roots: q.Roots, Layer: q.Layer, Type: q.Type, Ranker: q.Ranker, Explain: q.Explain}
 	if q.Records {
 		rq.Keep = proof.KeepRecords
 	}
@@ -103,7 +107,15 @@ func (v *view) ask(q Question) (Answer, error) {
 		return Answer{}, err
 	}
 	res.AsOf = v.asOf()
+	for i, h := range res.Hits {
+		res.Hits[i].Retracted = proof.Retracted(h.Doc) // the tree marks them as cards do
+	}
 	ans := Answer{Result: res, Commit: v.snap.Commit()}
+	if q.Records && len(res.Hits) == 0 && res.Omitted == 0 && !res.StoreEmpty && !v.holdsRecords() {
+		ans.Absent = "the store holds no proof records yet (notes of the types " + vault.OrList(vault.TypeNames(true)) +
+			"); omh new finding TITLE writes one"
+		return ans, nil
+	}
 	if q.Cards {
 		reply, err := find.Build(res, ans.Commit, v.snap, q.MaxChars, proof)
 		if err != nil {
@@ -112,6 +124,17 @@ func (v *view) ask(q Question) (Answer, error) {
 		ans.Reply = &reply
 	}
 	return ans, nil
+}
+
+// holdsRecords reports whether the snapshot holds any proof record, so an
+// empty answer among records can say whether there were any to ask.
+func (v *view) holdsRecords() bool {
+	for d := range v.snap.Span() {
+		if info := v.snap.Info(uint32(d)); info.Present && vault.IsProofType(info.Type) {
+			return true
+		}
+	}
+	return false
 }
 
 // proofDay is the moment proof records are read at: the day asked for
@@ -143,7 +166,7 @@ func absentAnswer(err error, question []string, asOf string) (Answer, bool) {
 // neighbours under the note that reached them.
 func (a Answer) Tree() string {
 	if a.Absent != "" {
-		return sentence(a.Absent)
+		return a.absence()
 	}
 	return retrieve.RenderTree(a.Result, a.Commit)
 }
@@ -152,7 +175,7 @@ func (a Answer) Tree() string {
 // must have asked for cards.
 func (a Answer) Cards() string {
 	if a.Absent != "" {
-		return sentence(a.Absent)
+		return a.absence()
 	}
 	return a.Reply.Text()
 }
@@ -161,7 +184,7 @@ func (a Answer) Cards() string {
 // have asked for cards.
 func (a Answer) JSON() any {
 	if a.Absent != "" {
-		reply := retrieve.ToJSON(a.Result, "")
+		reply := retrieve.ToJSON(a.Result, a.Commit)
 		reply.Note, reply.Incomplete = a.Absent, a.Incomplete
 		if day := vault.Date(a.asked); day.Valid() {
 			reply.AsOf = string(day)
@@ -169,6 +192,15 @@ func (a Answer) JSON() any {
 		return reply
 	}
 	return a.Reply.JSON()
+}
+
+// absence is the sentence that stands for the answer, and the commit it was
+// read at when there was a store to read.
+func (a Answer) absence() string {
+	if a.Commit == "" {
+		return sentence(a.Absent)
+	}
+	return sentence(a.Absent) + retrieve.Footer(a.Commit, a.Result.AsOf)
 }
 
 // sentence writes a note as a line: a capital first letter, a full stop.

@@ -1,6 +1,8 @@
 package store
 
 import (
+	"strings"
+
 	"github.com/omh-notes/omh/find/eval"
 	"github.com/omh-notes/omh/index"
 	"github.com/omh-notes/omh/retrieve"
@@ -32,6 +34,7 @@ func (s *Store) Eval(golds []eval.Gold, o EvalOptions) (eval.Report, error) {
 			return err
 		}
 		report = eval.Report{
+			SchemaVersion: retrieve.SchemaVersion,
 			Store: eval.Store{Commit: v.snap.Commit(), Schema: index.SchemaVersion, Tokenizer: retrieve.TokenizerVersion,
 				Fingerprint: fp, Notes: v.snap.Count()},
 			Ranker: string(o.Ranker), Split: o.Split, Roots: o.Roots, MaxChars: o.MaxChars, Questions: []eval.Question{},
@@ -40,6 +43,7 @@ func (s *Store) Eval(golds []eval.Gold, o EvalOptions) (eval.Report, error) {
 			if !eval.InSplit(g.ID, o.Split) {
 				continue
 			}
+			g = underNotesRoot(g, v.snap.NotesDir())
 			q := Question{Phrasings: append([]string{g.Question}, g.Also...), Roots: max(o.Roots, metricDepth), Ranker: o.Ranker,
 				MaxChars: o.MaxChars}
 			ranked, err := v.ask(q)
@@ -57,4 +61,32 @@ func (s *Store) Eval(golds []eval.Gold, o EvalOptions) (eval.Report, error) {
 		return nil
 	})
 	return report, err
+}
+
+// underNotesRoot turns the notes a gold question expects, named by their
+// paths from the repository root (without .md), into keys under the notes
+// root: with notes: en, en/Home is the note Home.
+func underNotesRoot(g eval.Gold, notesDir string) eval.Gold {
+	if notesDir == "" {
+		return g
+	}
+	key := func(p string) string {
+		if k, ok := strings.CutPrefix(p, notesDir+"/"); ok {
+			return k
+		}
+		return p
+	}
+	expect := make([]string, len(g.Expect))
+	for i, p := range g.Expect {
+		expect[i] = key(p)
+	}
+	g.Expect = expect
+	if g.Gains != nil {
+		gains := make(map[string]float64, len(g.Gains))
+		for p, v := range g.Gains {
+			gains[key(p)] = v
+		}
+		g.Gains = gains
+	}
+	return g
 }

@@ -7,7 +7,6 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/omh-notes/omh/hooks"
@@ -160,7 +159,7 @@ func (s *Store) background(args ...string) error {
 // streams on /dev/null, and does not wait for it.
 func Detach(exe string, args ...string) error {
 	cmd := exec.Command(exe, args...)
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+	cmd.SysProcAttr = detached()
 	if err := cmd.Start(); err != nil {
 		return fmt.Errorf("starting a background refresh: %w", err)
 	}

@@ -14,12 +14,16 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/omh-notes/omh/hooks"
+	"github.com/omh-notes/omh/journal"
+	"github.com/omh-notes/omh/retrieve"
 	"github.com/omh-notes/omh/vault"
 )
 
 // Initialized says what omh init found and did; one value for people and
 // programs.
 type Initialized struct {
+	SchemaVersion int `json:"schema_version"`
+
 	Config struct {
 		Path   string `json:"path"`
 		Change string `json:"change"` // written or kept
@@ -28,24 +32,38 @@ type Initialized struct {
 		Path   string `json:"path"`   // "" for the repository root
 		Change string `json:"change"` // created, exists, or default (nothing to create)
 	} `json:"notes_root"`
-	Hooks   *hooks.Report `json:"hooks"` // null with --no-hooks
-	Changed bool          `json:"changed"`
+	Dialect struct {
+		Name string `json:"name"`
+		What string `json:"what"` // what the dialect reads, for people
+	} `json:"dialect"`
+	// Detected says, one line a choice, what omh found when it wrote the
+	// config and what each choice rests on; empty when the config was kept
+	// or every choice was asked for.
+	Detected []string      `json:"detected"`
+	Hooks    *hooks.Report `json:"hooks"` // null with --no-hooks
+	Changed  bool          `json:"changed"`
 }
 
 // Init sets omh up in a repository. It only adds: a config that exists is
-// kept as it is (and a --notes that disagrees with it is refused), the
-// notes folder is created when missing, and the hooks are installed the
-// way omh hooks install does. A second run changes nothing and says so.
-func (s *Store) Init(notesDir string, noHooks bool) (Initialized, error) {
+// kept as it is (and a --notes or --dialect that disagrees with it is
+// refused); a new config holds the notes root and the dialect asked for,
+// else those omh detects (vault.Detect); the notes folder is created when
+// missing, and the hooks are installed the way omh hooks install does. A
+// second run changes nothing and says so.
+func (s *Store) Init(notesDir, dialect string, noHooks bool) (Initialized, error) {
 	r := s.Repo
+	s.configChecked = true // init writes the config itself
 	var err error
-	var rep Initialized
+	rep := Initialized{SchemaVersion: retrieve.SchemaVersion}
 	rep.Config.Path = vault.ConfigPath
 	notes, asked := "", notesDir != ""
 	if asked {
 		if notes, err = initNotesDir(r.Root, notesDir); err != nil {
 			return rep, refuse("bad_notes", err)
 		}
+	}
+	if dialect != "" && !vault.KnownDialect(dialect) {
+		return rep, invalid(fmt.Errorf("--dialect %s: the dialects are %s", dialect, vault.OrList(vault.DialectNames())))
 	}
 	t, err := s.begin("omh init")
 	if err != nil {
@@ -64,19 +82,30 @@ func (s *Store) Init(notesDir string, noHooks bool) (Initialized, error) {
 			return rep, refuse("config_differs", fmt.Errorf("%s already sets the notes root to %s, and --notes asks for %s; it was left as it is (edit it, or run omh init without --notes)",
 				vault.ConfigPath, DescribeNotes(cfg.Notes), DescribeNotes(notes)))
 		}
+		if dialect != "" && cfg.Dialect.String() != dialect {
+			return rep, refuse("config_differs", fmt.Errorf("%s already sets the dialect to %s, and --dialect asks for %s; it was left as it is (edit it, or run omh init without --dialect)",
+				vault.ConfigPath, cfg.Dialect, dialect))
+		}
 		notes = cfg.Notes
+		rep.Dialect.Name, rep.Dialect.What = cfg.Dialect.String(), cfg.Dialect.Describe()
 		rep.Config.Change = "kept"
 	case errors.Is(err, fs.ErrNotExist):
-		text, err := configText(notes, asked)
+		det, err := s.detect(notes, asked, dialect)
 		if err != nil {
 			return rep, err
 		}
-		if err := t.Put(configFile, plumbing.ZeroHash, text, 0o644); err != nil {
-			return rep, fmt.Errorf("writing %s: %w", vault.ConfigPath, err)
+		if err := writeConfig(t, r.Root, det); err != nil {
+			return rep, err
 		}
+		notes = det.Notes
+		rep.Dialect.Name, rep.Dialect.What = det.Dialect.String(), det.Dialect.Describe()
+		rep.Detected = det.Why
 		rep.Config.Change, rep.Changed = "written", true
 	default:
 		return rep, fmt.Errorf("looking at %s: %w", vault.ConfigPath, err)
+	}
+	if rep.Detected == nil {
+		rep.Detected = []string{}
 	}
 
 	rep.NotesRoot.Path, rep.NotesRoot.Change = notes, "default"
@@ -144,27 +173,155 @@ func initNotesDir(root, dir string) (string, error) {
 	return d, nil
 }
 
-// configText is the config omh init writes: the notes root when one was
-// asked for, and the other settings as comments to fill in.
-func configText(notes string, asked bool) ([]byte, error) {
+// detect works out what the config should say: what was asked for (a notes
+// root, a dialect), and for the rest what vault.Detect finds.
+func (s *Store) detect(notes string, askedNotes bool, dialect string) (vault.Detected, error) {
+	det, err := vault.Detect(s.Repo.Root)
+	if err != nil {
+		return det, fmt.Errorf("looking at the notes: %w", err)
+	}
+	var why []string
+	if askedNotes {
+		det.Notes = notes
+		why = append(why, "notes root "+DescribeNotes(notes)+": asked for with --notes")
+	}
+	if dialect != "" {
+		det.Dialect = vault.Dialect{Name: dialect}
+		why = append(why, "dialect "+dialect+": asked for with --dialect")
+	}
+	for _, w := range det.Why {
+		// A choice asked for replaces what was found for it.
+		if (askedNotes && strings.HasPrefix(w, "notes root ")) || (dialect != "" && !strings.HasPrefix(w, "notes root ")) {
+			continue
+		}
+		why = append(why, w)
+	}
+	det.Why = why
+	return det, nil
+}
+
+// writeConfig adds the config for what was detected to the change t; it
+// fails with fs.ErrExist, when t commits, if another process wrote one
+// first.
+func writeConfig(t *journal.Txn, root string, det vault.Detected) error {
+	text, err := configText(det)
+	if err != nil {
+		return err
+	}
+	if err := t.Put(filepath.Join(root, filepath.FromSlash(vault.ConfigPath)), plumbing.ZeroHash, text, 0o644); err != nil {
+		return fmt.Errorf("writing %s: %w", vault.ConfigPath, err)
+	}
+	return nil
+}
+
+// configText is the config omh writes: the notes root and the dialect with
+// what goes with it, and the other settings as comments to fill in.
+func configText(det vault.Detected) ([]byte, error) {
 	var b bytes.Buffer
 	b.WriteString("# omh settings for this repository, shared with everyone who clones it.\n")
 	b.WriteString("# Settings for one machine (such as the private notes folder) never go here.\n")
-	if asked {
-		value := notes
-		if value == "" {
-			value = "."
-		}
-		line, err := yaml.Marshal(map[string]string{"notes": value})
+	setting := func(name string, value any) error {
+		line, err := yaml.Marshal(map[string]any{name: value})
 		if err != nil {
-			return nil, err
+			return err
 		}
 		b.Write(line)
+		return nil
+	}
+	if det.Notes != "" {
+		if err := setting("notes", det.Notes); err != nil {
+			return nil, err
+		}
 	} else {
 		b.WriteString("# notes: notes        # the notes root (default: .omh/notes when it exists, else the repository root)\n")
+	}
+	b.WriteString("# dialect: how the notes write links and how they resolve: " + strings.Join(vault.DialectNames(), ", ") + "\n")
+	if err := setting("dialect", det.Dialect.String()); err != nil {
+		return nil, err
+	}
+	if len(det.Dialect.Vaults) > 0 {
+		b.WriteString("# vaults: Dendron vault names and their folders under the notes root, for dendron://vault/note links\n")
+		if err := setting("vaults", det.Dialect.Vaults); err != nil {
+			return nil, err
+		}
+	}
+	if det.Dialect.Site != "" {
+		b.WriteString("# site: where the notes are published; site-absolute links under it start at the notes root, others lead off the site\n")
+		if err := setting("site", det.Dialect.Site); err != nil {
+			return nil, err
+		}
 	}
 	b.WriteString("# exclude:            # markdown files that are not notes\n")
 	b.WriteString("#   - README.md\n")
 	b.WriteString("#   - .github/**\n")
+	b.WriteString("# lint:\n")
+	b.WriteString("#   disable: [orphan]          # rules omh lint leaves out\n")
+	b.WriteString("#   ignore: [\"/answers/**\"]    # links omh lint does not check, by the name they are written with\n")
 	return b.Bytes(), nil
+}
+
+// detectedDefaults is a file in the cache folder saying that omh looked at
+// a store without a config and found nothing to write: omh's own notes,
+// read by its defaults. It spares every later command the look (a sample
+// of up to 2,000 files), until the cache is deleted.
+const detectedDefaults = "detected-defaults"
+
+// ensureConfig gives a repository without a config one, once per Store:
+// omh detects the notes root and the dialect and, when they are not omh's
+// defaults, writes them and says what it chose and how to change it. A
+// store of omh's own notes gets no config (the defaults apply), and the
+// cache folder remembers that it was looked at. A repository omh cannot
+// write to keeps omh's defaults, and is told so.
+func (s *Store) ensureConfig() {
+	if s.configChecked {
+		return
+	}
+	s.configChecked = true
+	if _, err := os.Stat(filepath.Join(s.Repo.Root, filepath.FromSlash(vault.ConfigPath))); !errors.Is(err, fs.ErrNotExist) {
+		return
+	}
+	var marker string
+	if c, err := s.openCache(); err == nil {
+		marker = filepath.Join(c.Dir, detectedDefaults)
+		if _, err := os.Stat(marker); err == nil {
+			return
+		}
+	}
+	det, err := s.detect("", false, "")
+	switch {
+	case err != nil:
+		s.warn("there is no %s, and omh could not look at the notes (%v); it reads them with its defaults", vault.ConfigPath, err)
+		return
+	case det.Default():
+		if marker != "" {
+			vault.WriteFile(marker, []byte(strings.Join(det.Why, "\n")+"\n"), 0o644)
+		}
+		return
+	}
+	err = s.writeDetectedConfig(det)
+	switch {
+	case errors.Is(err, fs.ErrExist):
+		// Another omh wrote it meanwhile; its choice stands.
+	case err != nil:
+		s.warn("there is no %s, and omh could not write one (%v); it reads the notes with its defaults", vault.ConfigPath, err)
+	default:
+		s.warn("there was no %s, so omh wrote one: %s; edit it to change them, and commit it to share them", vault.ConfigPath, strings.Join(det.Why, "; "))
+	}
+}
+
+// writeDetectedConfig writes the config a first command detected, through
+// the journal like every write.
+func (s *Store) writeDetectedConfig(det vault.Detected) error {
+	t, err := s.begin("writing " + vault.ConfigPath)
+	if err != nil {
+		return err
+	}
+	defer t.Close()
+	if err := writeConfig(t, s.Repo.Root, det); err != nil {
+		return err
+	}
+	if err := t.Commit(); err != nil {
+		return fmt.Errorf("writing %s: %w", vault.ConfigPath, err)
+	}
+	return nil
 }

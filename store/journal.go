@@ -9,6 +9,7 @@ import (
 	"github.com/go-git/go-git/v5/plumbing"
 
 	"github.com/omh-notes/omh/journal"
+	"github.com/omh-notes/omh/retrieve"
 	"github.com/omh-notes/omh/vault"
 )
 
@@ -16,6 +17,9 @@ import (
 // through the journal (see package journal): a crash at any point leaves
 // the store as it was or as the change makes it.
 func (s *Store) begin(command string) (*journal.Txn, error) {
+	// A first command may write the config it detects, as a change of its
+	// own: before this one holds the journal, which it would wait for.
+	s.ensureConfig()
 	t, err := journal.Begin(s.Repo.CommonDir, s.Repo.Root, command, func(msg string) { s.warn("%s", msg) })
 	if err != nil {
 		return nil, &Error{Kind: Broken, Code: "journal", Err: err}
@@ -59,7 +63,8 @@ func (s *Store) finishInterrupted() {
 
 // Recovered is what omh recover did.
 type Recovered struct {
-	Finished string `json:"finished"` // the command finished; "" when nothing was left half done
+	SchemaVersion int    `json:"schema_version"`
+	Finished      string `json:"finished"` // the command finished; "" when nothing was left half done
 	// Undone is the command undone instead, because finishing it failed
 	// (Why says how); "" when none was.
 	Undone string `json:"undone"`
@@ -82,11 +87,11 @@ func Recover(dir string, opt Options) (Recovered, error) {
 	command, err := journal.Recover(r.CommonDir, true, func(msg string) { s.warn("%s", msg) })
 	switch {
 	case journal.IsUndone(err):
-		return Recovered{Undone: command, Why: err.Error()}, nil
+		return Recovered{SchemaVersion: retrieve.SchemaVersion, Undone: command, Why: err.Error()}, nil
 	case err != nil:
 		return Recovered{}, &Error{Kind: Broken, Code: "journal", Err: err}
 	}
-	return Recovered{Finished: command}, nil
+	return Recovered{SchemaVersion: retrieve.SchemaVersion, Finished: command}, nil
 }
 
 // fileID is the blob id of a file's content as read, with its permission

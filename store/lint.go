@@ -1,8 +1,8 @@
 package store
 
 import (
+	"fmt"
 	"os"
-	"path"
 	"path/filepath"
 	"strings"
 
@@ -19,7 +19,10 @@ type LintReport struct {
 	Errors        int             `json:"errors"`
 	Warnings      int             `json:"warnings"`
 	Strict        bool            `json:"strict"`
+	Dialect       string          `json:"dialect"`
 	Findings      []vault.Finding `json:"findings"`
+	// Rules counts the findings of each rule that made some.
+	Rules []vault.RuleCount `json:"rules"`
 }
 
 // Failing counts the findings that fail lint: errors, and with strict
@@ -32,16 +35,29 @@ func (r LintReport) Failing() int {
 }
 
 // Lint checks the notes with keys (in both layers), or the whole store
-// when keys is empty; strict counts warnings as failures. The whole store
-// is read either way: links and duplicates are properties of the store.
-func (s *Store) Lint(keys []string, strict bool) (LintReport, error) {
+// when keys is empty. Without rules it checks what breaks links and search
+// in every note, and omh's own conventions in notes of omh's types; strict
+// checks every rule everywhere and counts warnings as failures; rules names
+// the only rules to check. The config's lint: disables rules and ignores
+// links. The whole store is read either way: links and duplicates are
+// properties of the store.
+func (s *Store) Lint(keys []string, strict bool, rules ...string) (LintReport, error) {
 	for _, k := range keys {
 		if err := vault.CheckKey(k); err != nil {
 			return LintReport{}, refuse("bad_key", err)
 		}
 	}
+	for _, r := range rules {
+		if _, ok := vault.LookupRule(r); !ok {
+			return LintReport{}, invalid(fmt.Errorf("--rule %s: there is no such rule; the rules are %s", r, strings.Join(vault.RuleIDs(), ", ")))
+		}
+	}
+	cfg, err := s.config()
+	if err != nil {
+		return LintReport{}, classify(err)
+	}
 	var rep LintReport
-	err := s.read("", s.readOptions(false), func(v *view) error {
+	err = s.read("", s.readOptions(false), func(v *view) error {
 		stored, err := v.snap.Notes()
 		if err != nil {
 			return err
@@ -70,8 +86,10 @@ func (s *Store) Lint(keys []string, strict bool) (LintReport, error) {
 				if n.Private {
 					base = private
 				}
-				return fileOfLinkExists(base, n.Key, l.Target)
+				p, ok := cfg.Dialect.MarkdownPath(l, n.Key)
+				return ok && fileExists(base, p)
 			},
+			Dialect: cfg.Dialect, Rules: rules, Strict: strict, Disabled: cfg.Lint.Disable, IgnoreLinks: cfg.Lint.Ignore,
 		}
 		findings, err := vault.Lint(lintNotes(v, stored), opt)
 		if err != nil {
@@ -83,9 +101,12 @@ func (s *Store) Lint(keys []string, strict bool) (LintReport, error) {
 			}
 		}
 		rep = LintReport{SchemaVersion: retrieve.SchemaVersion, Commit: commitOrNull(v.snap.Commit()), Checked: checked,
-			Strict: strict, Findings: findings}
+			Strict: strict, Dialect: cfg.Dialect.String(), Findings: findings, Rules: vault.Summarize(findings)}
 		if rep.Findings == nil {
 			rep.Findings = []vault.Finding{}
+		}
+		if rep.Rules == nil {
+			rep.Rules = []vault.RuleCount{}
 		}
 		for _, f := range findings {
 			if f.Severity == vault.SevError {
@@ -121,18 +142,10 @@ func lintNotes(v *view, stored []index.StoredNote) []vault.LintNote {
 	return notes
 }
 
-// fileOfLinkExists reports whether a markdown link from the note with key
-// from names a file that exists under base (the notes root, or the private
-// folder): a link to something that is not a note, such as an excluded
-// README.
-func fileOfLinkExists(base, from, target string) bool {
-	p := path.Join(path.Dir(from), target)
-	if strings.HasPrefix(target, "/") {
-		p = path.Clean(strings.TrimPrefix(target, "/"))
-	}
-	if p == "." || p == ".." || strings.HasPrefix(p, "../") {
-		return false
-	}
+// fileExists reports whether the file p (from the notes root, or the
+// private folder), or p with ".md", exists under base: a link to something
+// that is not a note, such as an excluded README or a picture.
+func fileExists(base, p string) bool {
 	for _, name := range []string{p, p + vault.NoteExt} {
 		if _, err := os.Lstat(filepath.Join(base, filepath.FromSlash(name))); err == nil {
 			return true

@@ -6,6 +6,7 @@ import (
 	"path"
 	"path/filepath"
 	"slices"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -14,6 +15,7 @@ import (
 
 	"github.com/omh-notes/omh/index"
 	"github.com/omh-notes/omh/journal"
+	"github.com/omh-notes/omh/retrieve"
 	"github.com/omh-notes/omh/vault"
 )
 
@@ -57,6 +59,8 @@ func (s *Store) Move(old, newKey string) (Moved, error) {
 
 // Moved is what omh mv did; one value for people and programs.
 type Moved struct {
+	SchemaVersion int `json:"schema_version"`
+
 	Old       string    `json:"old"`
 	New       string    `json:"new"`
 	From      string    `json:"from"`
@@ -86,8 +90,9 @@ type moveFile struct {
 	dirty   bool   // it has unstaged changes already
 	content []byte
 	edits   []vault.Edit
-	out     []byte // content with the edits made
-	wants   map[int]string
+	out     []byte         // content with the edits made
+	wants   map[int]string // links to rewrite: the key each must reach
+	was     []string       // the key each link reached before the rename
 }
 
 // movePlan is a rename worked out in full before anything is touched.
@@ -105,6 +110,8 @@ type movePlan struct {
 	staged        []string
 	unstaged      []string
 	privateFolder string
+	dialect       vault.Dialect
+	before, after vault.MemNames // the names links resolve against, before and after
 }
 
 func (s *Store) planMove(v *view, oldArg, newKey string) (*movePlan, error) {
@@ -112,7 +119,7 @@ func (s *Store) planMove(v *view, oldArg, newKey string) (*movePlan, error) {
 	if err != nil {
 		return nil, err
 	}
-	cfg, err := vault.LoadConfig(s.Repo.Root)
+	cfg, err := s.config()
 	if err != nil {
 		return nil, err
 	}
@@ -122,7 +129,7 @@ func (s *Store) planMove(v *view, oldArg, newKey string) (*movePlan, error) {
 	}
 	root := s.Repo.Root
 	notesDir := v.snap.NotesDir()
-	p := &movePlan{root: root, newKey: newKey, privateFolder: private}
+	p := &movePlan{root: root, newKey: newKey, privateFolder: private, dialect: cfg.Dialect}
 
 	// Which note: its exact key, else a unique name as a link would say it.
 	keyNames := vault.MemNames{}
@@ -141,6 +148,9 @@ func (s *Store) planMove(v *view, oldArg, newKey string) (*movePlan, error) {
 	p.oldKey = res.Key
 	if p.oldKey == newKey {
 		return nil, refuse("bad_key", fmt.Errorf("nothing was renamed: %s already has that key", newKey))
+	}
+	if err := p.checkCase(notes); err != nil {
+		return nil, err
 	}
 	var inPrivate, inTree bool
 	for _, n := range notes {
@@ -202,6 +212,31 @@ func (s *Store) planMove(v *view, oldArg, newKey string) (*movePlan, error) {
 	return p, nil
 }
 
+// checkCase refuses a new key that differs only in letter case from
+// another note's key, or that puts the note in a folder differing only in
+// letter case from one that holds notes: on macOS and Windows both would be
+// one file, or one folder.
+func (p *movePlan) checkCase(notes []index.StoredNote) error {
+	folders := map[string]string{} // lower-cased → as the notes spell it
+	for _, n := range notes {
+		if n.Note.Key == p.oldKey {
+			continue
+		}
+		if strings.EqualFold(n.Note.Key, p.newKey) {
+			return refuse("key_taken", fmt.Errorf("nothing was renamed: %s differs only in letter case from %s (%s), and on macOS and Windows both would be one file", p.newKey, n.Note.Key, n.Note.Path))
+		}
+		for dir := path.Dir(n.Note.Key); dir != "."; dir = path.Dir(dir) {
+			folders[strings.ToLower(dir)] = dir
+		}
+	}
+	for dir := path.Dir(p.newKey); dir != "."; dir = path.Dir(dir) {
+		if have, ok := folders[strings.ToLower(dir)]; ok && have != dir {
+			return refuse("key_taken", fmt.Errorf("nothing was renamed: the folder %s of %s differs only in letter case from the folder %s that holds notes, and on macOS and Windows both would be one folder", dir, p.newKey, have))
+		}
+	}
+	return nil
+}
+
 // gatherFiles lists the store's files as they are on disk: a committed
 // note counts through its working copy when that differs, a committed note
 // deleted from the working tree not at all.
@@ -257,7 +292,8 @@ func (p *movePlan) gatherFiles(notes []index.StoredNote) error {
 }
 
 // planRewrites finds every link to rewrite and computes each file's new
-// content, then checks that every rewritten link reaches its target alone.
+// content, then checks the result as a whole (verify). Every link that
+// cannot be rewritten is listed, and nothing is changed.
 func (p *movePlan) planRewrites(notes []index.StoredNote) error {
 	before, after := vault.MemNames{}, vault.MemNames{}
 	for _, n := range notes {
@@ -268,21 +304,26 @@ func (p *movePlan) planRewrites(notes []index.StoredNote) error {
 		}
 		after.Add(k, n.Parsed.Aliases)
 	}
+	p.before, p.after = before, after
+	d := p.dialect
+	var problems []string
 	for _, f := range p.files {
 		if err := p.checkUnparsed(f); err != nil {
 			return err
 		}
 		links := f.note.Parsed.Links
 		f.wants = map[int]string{}
+		f.was = make([]string, len(links))
 		for i, l := range links {
-			was, err := vault.Resolve(l, f.before, before)
+			was, err := d.Resolve(l, f.before, before)
 			if err != nil {
 				return err
 			}
-			now, err := vault.Resolve(l, f.after, after)
+			now, err := d.Resolve(l, f.after, after)
 			if err != nil {
 				return err
 			}
+			f.was[i] = was.Key
 			want := was.Key
 			if want == p.oldKey {
 				want = p.newKey
@@ -293,7 +334,7 @@ func (p *movePlan) planRewrites(notes []index.StoredNote) error {
 				if now.Key == "" {
 					what = "could mean " + strings.Join(now.Candidates, ", ")
 				}
-				p.notices = append(p.notices, fmt.Sprintf("%s:%d: %s %s after the rename (it reached no note before)", f.shown, l.Line, linkShown(l), what))
+				p.notices = append(p.notices, fmt.Sprintf("%s:%d: %s %s after the rename (it reached no note before)", f.shown, l.Line, p.dialect.Show(l), what))
 			case want != "" && now.Key != want:
 				f.wants[i] = want
 			}
@@ -309,33 +350,27 @@ func (p *movePlan) planRewrites(notes []index.StoredNote) error {
 			return refuse("changed", fmt.Errorf("nothing was renamed: %s changed while omh mv read the store; run it again", f.shown))
 		}
 		f.content = content
-		for i, want := range f.wants {
-			ed, err := vault.RewriteLink(content, links[i], vault.LinkEnds{From: f.before, Names: before}, vault.LinkEnds{From: f.after, Names: after}, want)
+		for _, i := range sortedLinks(f.wants) {
+			ed, err := d.RewriteLink(content, links[i], f.was[i], vault.LinkEnds{From: f.after, Names: after}, f.wants[i])
 			if err != nil {
-				return refuse("unrewritable", fmt.Errorf("nothing was renamed: the link at %s:%d cannot be rewritten: %v; fix it by hand first", f.shown, links[i].Line, err))
+				problems = append(problems, fmt.Sprintf("%s:%d: %s: %v", f.shown, links[i].Line, p.dialect.Show(links[i]), err))
+				continue
 			}
-
 			f.edits = append(f.edits, ed)
 		}
 		out, err := vault.ApplyEdits(content, f.edits)
 		if err != nil {
-			return refuse("unrewritable", fmt.Errorf("nothing was renamed: %s: %v", f.shown, err))
-		}
-		// Every rewritten link must now reach its target, and only it.
-		reparsed := vault.ParseNote(out)
-		if len(reparsed.Links) != len(links) {
-			return refuse("unrewritable", fmt.Errorf("nothing was renamed: rewriting %s would change how many links it holds", f.shown))
-		}
-		for i, want := range f.wants {
-			got, err := vault.Resolve(reparsed.Links[i], f.after, after)
-			if err != nil {
-				return err
-			}
-			if got.Key != want {
-				return refuse("unrewritable", fmt.Errorf("nothing was renamed: the link at %s:%d cannot be rewritten to reach %s alone", f.shown, links[i].Line, want))
-			}
+			problems = append(problems, fmt.Sprintf("%s: %v", f.shown, err))
+			continue
 		}
 		f.out = out
+	}
+	if len(problems) == 0 {
+		problems = p.verify()
+	}
+	if len(problems) > 0 {
+		return refuse("unrewritable", fmt.Errorf("nothing was renamed: %s; fix %s by hand first:\n  %s",
+			countLinks(len(problems)), itOrThem(len(problems)), strings.Join(problems, "\n  ")))
 	}
 	return nil
 }
@@ -358,11 +393,91 @@ func (p *movePlan) checkUnparsed(f *moveFile) error {
 	return nil
 }
 
-func linkShown(l vault.Link) string {
-	if l.Kind == vault.MarkdownLink {
-		return fmt.Sprintf("the link to %q", l.Target)
+// verify reads every file as the rename would leave it and resolves each
+// of its links with the dialect that planned the rewrite: a link that
+// reached the old key must reach the new one, every rewritten link its
+// target, and no link the old key. It returns what is wrong, one line a
+// link.
+func (p *movePlan) verify() []string {
+	var stale []string
+	for _, f := range p.files {
+		if f.out == nil {
+			continue
+		}
+		links := f.note.Parsed.Links
+		reparsed := vault.Parse(f.out)
+		byStart := make(map[int]int, len(reparsed.Links))
+		for j, l := range reparsed.Links {
+			byStart[l.Start] = j
+		}
+		matched := make([]bool, len(reparsed.Links))
+		for i, l := range links {
+			want := f.wants[i]
+			if f.was[i] == p.oldKey {
+				want = p.newKey
+			}
+			j, ok := byStart[shifted(l.Start, f.edits)]
+			if ok {
+				matched[j] = true
+			}
+			if want == "" {
+				continue
+			}
+			if !ok {
+				stale = append(stale, fmt.Sprintf("%s:%d: %s would no longer be read as a link", f.shown, l.Line, p.dialect.Show(l)))
+				continue
+			}
+			got, err := p.dialect.Resolve(reparsed.Links[j], f.after, p.after)
+			if err != nil || got.Key != want {
+				stale = append(stale, fmt.Sprintf("%s:%d: %s would not reach %s alone", f.shown, l.Line, p.dialect.Show(l), want))
+			}
+		}
+		// Links the index did not know (past what it parses of a long
+		// note) must not reach the old key either.
+		for j, l := range reparsed.Links {
+			if matched[j] {
+				continue
+			}
+			if got, err := p.dialect.Resolve(l, f.after, p.before); err == nil && got.Key == p.oldKey {
+				stale = append(stale, fmt.Sprintf("%s:%d: %s still reaches %s", f.shown, l.Line, p.dialect.Show(l), p.oldKey))
+			}
+		}
 	}
-	return "[[" + l.Target + "]]"
+	return stale
+}
+
+// shifted is where an offset of a file lands once edits are made.
+func shifted(at int, edits []vault.Edit) int {
+	out := at
+	for _, ed := range edits {
+		if ed.End <= at {
+			out += len(ed.Text) - (ed.End - ed.Start)
+		}
+	}
+	return out
+}
+
+func sortedLinks(wants map[int]string) []int {
+	out := make([]int, 0, len(wants))
+	for i := range wants {
+		out = append(out, i)
+	}
+	sort.Ints(out)
+	return out
+}
+
+func countLinks(n int) string {
+	if n == 1 {
+		return "1 link cannot be rewritten"
+	}
+	return fmt.Sprintf("%d links cannot be rewritten", n)
+}
+
+func itOrThem(n int) string {
+	if n == 1 {
+		return "it"
+	}
+	return "them"
 }
 
 // apply makes the planned changes through the journal: every rewritten
@@ -474,7 +589,7 @@ func indexEntry(root, path string) (gitEntry, error) {
 }
 
 func (p *movePlan) report() Moved {
-	rep := Moved{Old: p.oldKey, New: p.newKey, From: p.fromShown, To: p.toShown, How: p.how,
+	rep := Moved{SchemaVersion: retrieve.SchemaVersion, Old: p.oldKey, New: p.newKey, From: p.fromShown, To: p.toShown, How: p.how,
 		Rewritten: []Rewrite{}, Staged: []string{}, Unstaged: []string{}, Notices: []string{}}
 	for _, f := range p.files {
 		if f.out == nil {

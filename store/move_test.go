@@ -180,6 +180,8 @@ func TestMoveRefusesAndChangesNothing(t *testing.T) {
 		{"same key", "draft/new", "draft/new", "bad_key"},
 		{"new key climbs out", "draft/new", "../out", "bad_key"},
 		{"new key excluded", "draft/new", "archive/new", "excluded"},
+		{"new key differs from another only in case", "draft/new", "Finding/Sandbox", "key_taken"},
+		{"new folder differs from a folder only in case", "draft/new", "Topic/new", "key_taken"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			before := writeStateOf(t, r)
@@ -189,4 +191,86 @@ func TestMoveRefusesAndChangesNothing(t *testing.T) {
 			sameWriteState(t, c.name, before, writeStateOf(t, r))
 		})
 	}
+}
+
+// Regression: on dendron-site, omh mv vault/dendron.topic.schema
+// vault/dendron.topic.schemas reported success while 22 links still named
+// the old key ([[Schemas|dendron://dendron.dendron-site/dendron.topic.schema]]).
+// In a Dendron vault every form is rewritten, in both layers, keeping
+// labels, vault prefixes, anchors and hashtags, and the move and its
+// reverse give back every byte.
+func TestMoveRewritesEveryDendronForm(t *testing.T) {
+	r := vaulttest.New(t)
+	r.Write(".omh/config.yaml", "notes: vault\ndialect: dendron\nvaults: {dendron.dendron-site: .}\n")
+	files := map[string]string{
+		"vault/dendron.topic.schema.md": "# Schema\n\nSee [[Schemas|dendron.topic.schema#shortened]].\n",
+		"vault/dendron.faq.md": "# FAQ\n\n- [[Schemas|dendron://dendron.dendron-site/dendron.topic.schema]]\n" +
+			"- [[docs|dendron.topic.schema#shortened-template-syntax]]\n- ![[dendron://dendron.dendron-site/dendron.topic.schema#usage,1:#*]]\n" +
+			"- [[dendron.topic.schema]] and [[#schema|dendron://dendron.dendron-site/dendron.topic.schema#schema]]\n",
+		"vault/tags.schema.md":    "# Tag\n",
+		"vault/dendron.tagged.md": "# Tagged\n\nAbout #schema and [[dendron.faq]].\n",
+	}
+	for p, c := range files {
+		r.Write(p, c)
+	}
+	r.Commit("2026-01-02T10:00:00Z", "vault")
+	vaulttest.WriteFile(t, filepath.Join(r.Private, "mine.md"), "# Mine\n\n[[mine|dendron.topic.schema]]\n")
+	s, _ := open(t, r.Dir)
+	rep, err := s.Move("dendron.topic.schema", "dendron.topic.schemas")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := vaulttest.Read(t, filepath.Join(r.Dir, "vault", "dendron.faq.md")); got != strings.ReplaceAll(files["vault/dendron.faq.md"], "topic.schema", "topic.schemas") {
+		t.Errorf("%q", got)
+	}
+	if got := vaulttest.Read(t, filepath.Join(r.Private, "mine.md")); got != "# Mine\n\n[[mine|dendron.topic.schemas]]\n" {
+		t.Errorf("the private note: %q", got)
+	}
+	links := 0
+	for _, rw := range rep.Rewritten {
+		links += rw.Links
+	}
+	if links != 7 {
+		t.Errorf("rewrote %d links, want 7: %+v", links, rep.Rewritten)
+	}
+	if _, err := s.Move("tags.schema", "tags.schemata"); err != nil {
+		t.Fatal(err)
+	}
+	if got := vaulttest.Read(t, filepath.Join(r.Dir, "vault", "dendron.tagged.md")); got != "# Tagged\n\nAbout #schemata and [[dendron.faq]].\n" {
+		t.Errorf("the hashtag: %q", got)
+	}
+	r.Commit("2026-01-03T10:00:00Z", "renamed")
+	if _, err := s.Move("dendron.topic.schemas", "dendron.topic.schema"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Move("tags.schemata", "tags.schema"); err != nil {
+		t.Fatal(err)
+	}
+	for p, c := range files {
+		if got := vaulttest.Read(t, filepath.Join(r.Dir, filepath.FromSlash(p))); got != c {
+			t.Errorf("%s after the move and back: %q, want %q", p, got, c)
+		}
+	}
+}
+
+// A link that cannot be rewritten makes omh mv refuse, naming every such
+// link and changing nothing: a hashtag can only name a tags. note.
+func TestMoveRefusesWithEveryLinkItCannotRewrite(t *testing.T) {
+	r := vaulttest.New(t)
+	r.Write(".omh/config.yaml", "dialect: dendron\n")
+	r.Write("tags.ada.md", "# Ada\n")
+	r.Write("a.md", "# A\n\n#ada and #ada again\n")
+	r.Write("b.md", "# B\n\n[[tags.ada]] and #ada\n")
+	r.Commit("2026-01-02T10:00:00Z", "vault")
+	s, _ := open(t, r.Dir)
+	if _, err := s.Index(false); err != nil {
+		t.Fatal(err)
+	}
+	before := writeStateOf(t, r)
+	_, err := s.Move("tags.ada", "people.ada")
+	if code(err) != "unrewritable" || !strings.Contains(err.Error(), "3 links cannot be rewritten") ||
+		!strings.Contains(err.Error(), "a.md:3: #ada") || !strings.Contains(err.Error(), "b.md:3: #ada") {
+		t.Errorf("%v", err)
+	}
+	sameWriteState(t, "a refused move", before, writeStateOf(t, r))
 }

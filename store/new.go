@@ -12,6 +12,7 @@ import (
 	"github.com/go-git/go-git/v5/plumbing"
 	"golang.org/x/text/unicode/norm"
 
+	"github.com/omh-notes/omh/retrieve"
 	"github.com/omh-notes/omh/vault"
 )
 
@@ -32,6 +33,8 @@ type Draft struct {
 
 // Written is what omh new did; one value for people and programs.
 type Written struct {
+	SchemaVersion int `json:"schema_version"`
+
 	Key      string `json:"key"`
 	Path     string `json:"path"`
 	Layer    string `json:"layer"`
@@ -77,7 +80,7 @@ func (s *Store) New(d Draft) (Written, error) {
 		}
 		draft := vault.Draft{Type: typ, Title: title, Recorded: today(), Source: s.source(d.Source), Body: body,
 			Answers: d.Answers, Links: links}
-		rep = Written{Layer: "local", Type: typ, Template: from}
+		rep = Written{SchemaVersion: retrieve.SchemaVersion, Layer: "local", Type: typ, Template: from}
 		for n := 1; ; n++ {
 			k := key
 			if n > 1 {

@@ -20,6 +20,11 @@ type ShownNote struct {
 	Links   []find.JSONRef `json:"links"`
 	In      []find.JSONRef `json:"in"`
 	Content string         `json:"content"`
+	// LineCount is how many lines the note has; LineStart and LineEnd the
+	// lines Content holds when a range was asked for.
+	LineCount int `json:"line_count"`
+	LineStart int `json:"line_start,omitempty"`
+	LineEnd   int `json:"line_end,omitempty"`
 }
 
 // Shown is omh show's reply: every note holding the key (a key may be in
@@ -97,13 +102,13 @@ func CommitID(commit *string) string {
 }
 
 // Show gives every note holding key (of one layer, when layer is not 0),
-// with its content.
-func (s *Store) Show(key string, layer vault.Layer) (Shown, error) {
+// with its content: all of it, or the lines asked for.
+func (s *Store) Show(key string, layer vault.Layer, lines Lines) (Shown, error) {
 	var out Shown
 	err := s.withKey(key, layer, "", func(v *view, docs []uint32) error {
 		out = Shown{Commit: commitOrNull(v.snap.Commit()), SchemaVersion: retrieve.SchemaVersion}
 		for _, d := range docs {
-			sn, err := s.showNote(v, d)
+			sn, err := s.showNote(v, d, lines)
 			if err != nil {
 				return err
 			}
@@ -174,7 +179,7 @@ func (s *Store) ProofShow(key string, layer vault.Layer, asOf string) (Records, 
 }
 
 func notARecord(n retrieve.Note) error {
-	return refuse("not_a_record", fmt.Errorf("%s is a %s note, not a proof record (%s)", n.Key, n.Type, vault.OrList(vault.TypeNames(true))))
+	return refuse("not_a_record", fmt.Errorf("%s is a note of type %s, not a proof record (%s)", n.Key, n.Type, vault.OrList(vault.TypeNames(true))))
 }
 
 // withKey runs fn on the documents holding a key (of one layer, when layer
@@ -204,7 +209,9 @@ func (v *view) unknownKey(key string, layer vault.Layer) error {
 		err = fmt.Errorf("no %s note has the key %q", layer, key)
 	}
 	res, rerr := vault.Resolve(vault.Link{Kind: vault.WikiLink, Target: key}, "", v.snap.Names())
-	switch {
+	switch asKey := v.keyOfPath(key, layer); {
+	case asKey != "":
+		err = fmt.Errorf("%w; a key is a path under the notes root without .md: %s", err, asKey)
 	case rerr != nil:
 	case res.Key != "" && res.Key != key:
 		err = fmt.Errorf("%w; did you mean %s?", err, res.Key)
@@ -214,8 +221,27 @@ func (v *view) unknownKey(key string, layer vault.Layer) error {
 	return refuse("not_found", err)
 }
 
-// showNote gathers what omh show gives of one document.
-func (s *Store) showNote(v *view, d uint32) (ShownNote, error) {
+// keyOfPath reads a key written as a file's path (with .md, or from the
+// repository root) and returns the key it names when a note has it.
+func (v *view) keyOfPath(written string, layer vault.Layer) string {
+	key, ok := strings.CutSuffix(written, ".md")
+	if root := v.snap.NotesDir(); root != "" {
+		if k, under := strings.CutPrefix(key, root+"/"); under {
+			key, ok = k, true
+		}
+	}
+	if !ok || vault.CheckKey(key) != nil {
+		return ""
+	}
+	if docs, err := v.snap.Find(key, layer); err != nil || len(docs) == 0 {
+		return ""
+	}
+	return key
+}
+
+// showNote gathers what omh show gives of one document, with the lines of
+// its content asked for.
+func (s *Store) showNote(v *view, d uint32, lines Lines) (ShownNote, error) {
 	n, err := v.snap.Note(d)
 	if err != nil {
 		return ShownNote{}, err
@@ -238,8 +264,13 @@ func (s *Store) showNote(v *view, d uint32) (ShownNote, error) {
 		content = content[:maxShown]
 		s.warn("%s is larger than %d MiB; its first %d MiB are shown (git cat-file -p %s prints it all)", n.Path, maxShown>>20, maxShown>>20, n.Blob)
 	}
+	part, got, count, err := lines.cut(content)
+	if err != nil {
+		return ShownNote{}, fmt.Errorf("%s (%s): %w", n.Key, n.Layer, err)
+	}
 	return ShownNote{JSONHit: retrieve.NoteJSON(n), Where: where(n), Source: meta.Source,
-		Links: find.JSONRefs(detail.Links), In: find.JSONRefs(find.OrderIn(detail.In)), Content: string(content)}, nil
+		Links: find.JSONRefs(detail.Links), In: find.JSONRefs(find.OrderIn(detail.In)),
+		LineCount: count, LineStart: got.Start, LineEnd: got.End, Content: string(part)}, nil
 }
 
 // maxShown bounds what show prints of one note: a 500 MB note shown in
@@ -265,7 +296,7 @@ func (s *Store) showRecord(v *view, d uint32, proof *find.Proof) (ShownRecord, e
 		return ShownRecord{}, err
 	}
 	retracted := proof.Retracted(d)
-	sn, err := s.showNote(v, d)
+	sn, err := s.showNote(v, d, Lines{})
 	if err != nil {
 		return ShownRecord{}, err
 	}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/omh-notes/omh/index"
 	"github.com/omh-notes/omh/journal"
+	"github.com/omh-notes/omh/retrieve"
 	"github.com/omh-notes/omh/vault"
 )
 
@@ -40,7 +41,7 @@ func (s *Store) Promote(keys []string) (Promoted, error) {
 		if err != nil {
 			return err
 		}
-		cfg, err := vault.LoadConfig(s.Repo.Root)
+		cfg, err := s.config()
 		if err != nil {
 			return err
 		}
@@ -59,7 +60,7 @@ func (s *Store) Promote(keys []string) (Promoted, error) {
 		if err := promote(t, s.Repo.Root, batch); err != nil {
 			return err
 		}
-		rep = Promoted{Promoted: batch, Commit: commitCommand(s.dir, s.Repo.Root, batch)}
+		rep = Promoted{SchemaVersion: retrieve.SchemaVersion, Promoted: batch, Commit: commitCommand(s.dir, s.Repo.Root, batch)}
 		return nil
 	})
 	return rep, err
@@ -79,6 +80,8 @@ type Promotion struct {
 
 // Promoted is what omh promote did; one value for people and programs.
 type Promoted struct {
+	SchemaVersion int `json:"schema_version"`
+
 	Promoted []Promotion `json:"promoted"`
 	Commit   string      `json:"commit"` // the command that commits them
 }
@@ -193,7 +196,7 @@ func (s *Store) planPromotion(v *view, keys []string, notes []index.StoredNote, 
 		parsed := vault.ParseNote(p.content)
 		reported := map[string]bool{}
 		for _, l := range parsed.Links {
-			res, err := vault.Resolve(l, p.Key, names)
+			res, err := cfg.Dialect.Resolve(l, p.Key, names)
 			if err != nil {
 				refuseOne("internal", "%v", err)
 				continue

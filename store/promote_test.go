@@ -142,10 +142,26 @@ func TestPromoteMovesStagesAndPrintsTheCommit(t *testing.T) {
 	if left := r.Git("diff", "--cached", "--name-only"); left != ".gitignore" {
 		t.Errorf("after the commit, staged: %q", left)
 	}
-	if shown, err := s.Show("surprise/pair-one", 0); err != nil || len(shown.Notes) != 1 || shown.Notes[0].Layer != "team" {
+	if shown, err := s.Show("surprise/pair-one", 0, Lines{}); err != nil || len(shown.Notes) != 1 || shown.Notes[0].Layer != "team" {
 		t.Errorf("%+v %v", shown, err)
 	}
 	if lint, err := s.Lint([]string{"surprise/pair-one", "surprise/pair-two"}, false); err != nil || len(lint.Findings) != 0 {
 		t.Errorf("%+v %v", lint, err)
+	}
+}
+
+// The links promote checks are read by the vault's dialect: in Dendron
+// the note follows the label, so [[see|ideas.two]] leaves ideas.two
+// behind on this machine.
+func TestPromoteReadsLinksByTheVaultsDialect(t *testing.T) {
+	r := vaulttest.New(t)
+	r.Write(".omh/config.yaml", "dialect: dendron\n")
+	r.Write("team.md", "# Team\n")
+	r.Commit("2026-01-02T10:00:00Z", "team")
+	vaulttest.WriteFile(t, filepath.Join(r.Private, "ideas.one.md"), "# One\n\n[[see|ideas.two]]\n")
+	vaulttest.WriteFile(t, filepath.Join(r.Private, "ideas.two.md"), "# Two\n")
+	s, _ := open(t, r.Dir)
+	if _, err := s.Promote([]string{"ideas.one"}); code(err) != "links_local" || !strings.Contains(err.Error(), "ideas.two") {
+		t.Errorf("%v", err)
 	}
 }

@@ -1,6 +1,8 @@
 package store
 
 import (
+	"path/filepath"
+
 	"github.com/omh-notes/omh/index"
 )
 
@@ -46,4 +48,19 @@ func (s *Store) Index(rebuild bool) (index.Status, error) {
 		s.warn("%s", w)
 	}
 	return c.Status(s.Repo)
+}
+
+// Keys lists the note keys starting with prefix as the cache last saw them,
+// refreshing nothing: what a shell's completion offers, at once. None
+// where omh was never used.
+func (s *Store) Keys(prefix string) ([]string, error) {
+	if !isFolder(filepath.Join(s.Repo.CommonDir, "omh")) {
+		return nil, nil // no cache, and completing a key is no reason to start one
+	}
+	c, err := s.openCache()
+	if err != nil {
+		return nil, err
+	}
+	keys, err := c.Keys(s.Repo, prefix)
+	return keys, classify(err)
 }

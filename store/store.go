@@ -42,6 +42,9 @@ type Store struct {
 	dir   string // the folder it was opened from, as given
 	opt   Options
 	cache *index.Cache // opened on first use
+	// configChecked: a missing config was detected and written, or the
+	// config was there.
+	configChecked bool
 }
 
 // lockWait is how long a command waits for another process's refresh
@@ -53,6 +56,13 @@ const lockWait = 2 * time.Second
 func Open(dir string, opt Options) (*Store, error) {
 	if dir == "" {
 		dir = "."
+	}
+	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
+		what := "does not exist"
+		if err == nil {
+			what = "is a file, not a folder"
+		}
+		return nil, refuse("no_such_folder", fmt.Errorf("the folder %s %s", dir, what))
 	}
 	r, err := vault.OpenRepo(dir)
 	if err != nil {
@@ -86,6 +96,14 @@ func (s *Store) warn(format string, args ...any) {
 	if s.opt.Warn != nil {
 		s.opt.Warn(fmt.Sprintf(format, args...))
 	}
+}
+
+// config reads the repository's config, writing one first when there is
+// none (ensureConfig).
+func (s *Store) config() (vault.Config, error) {
+	s.ensureConfig()
+	cfg, err := vault.LoadConfig(s.Repo.Root)
+	return cfg, classify(err)
 }
 
 // openCache opens the cache, once.
@@ -130,6 +148,7 @@ func (s *Store) readOptions(noWorktree bool) index.Options {
 // the files and fn runs again: one line for people, and the same answer a
 // healthy cache gives.
 func (s *Store) read(asOf string, opt index.Options, fn func(*view) error) error {
+	s.ensureConfig()
 	var m *index.Moment
 	if asOf != "" {
 		moment, err := s.momentOf(asOf)
@@ -196,7 +215,11 @@ func (s *Store) momentOf(spec string) (index.Moment, error) {
 	}
 	commit, err := r.ResolveCommit(spec)
 	if err != nil {
-		return index.Moment{}, refuse("bad_as_of", fmt.Errorf("--as-of %s: %w", spec, err))
+		hint := ""
+		if len(spec) > len("YYYY-MM-DD") && vault.Date(spec[:10]).Valid() {
+			hint = "; for that day, give --as-of " + spec[:10]
+		}
+		return index.Moment{}, refuse("bad_as_of", fmt.Errorf("--as-of %s: %w; it takes a date (YYYY-MM-DD) or a commit (an id, branch or tag)%s", spec, err, hint))
 	}
 	day, err := r.CommittedOn(commit)
 	return index.Moment{Commit: commit, Day: day}, err

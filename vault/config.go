@@ -36,8 +36,18 @@ type Config struct {
 	Notes    string   // notes root relative to the repository root; "" when not set
 	Exclude  []string // globs of markdown files that are not notes
 	Worktree bool     // false skips uncommitted files (config `worktree: false`)
-	Raw      []byte   // the file as read, so a cache can tell when it changed
+	// Dialect is how the notes write links and how they resolve (config
+	// dialect:, with vaults: for Dendron and site: for a markdown site).
+	Dialect  Dialect
+	Lint     LintConfig
+	Raw      []byte // the file as read, so a cache can tell when it changed
 	Warnings []string
+}
+
+// LintConfig is what the config says about lint.
+type LintConfig struct {
+	Disable []string // rules never checked
+	Ignore  []string // globs of link names not checked
 }
 
 // LoadConfig reads ConfigPath under root. A missing file is the default
@@ -57,11 +67,14 @@ func LoadConfig(root string) (Config, error) {
 	return ParseConfig(raw, root)
 }
 
-// ConfigAt reads the config as it was committed in commit's tree; a commit
-// without one has the default config.
+// ConfigAt reads the config as it was committed in commit's tree. A commit
+// without one is read with the working tree's config, when there is one:
+// the notes root and the dialect chosen since (by hand, or by omh for a
+// vault it found without a config) read the past as they read the present,
+// so a note has one key now and then.
 func (r *Repo) ConfigAt(commit plumbing.Hash) (Config, error) {
 	if commit.IsZero() {
-		return Config{Worktree: true}, nil
+		return LoadConfig(r.Root)
 	}
 	c, err := r.Commit(commit)
 	if err != nil {
@@ -69,7 +82,7 @@ func (r *Repo) ConfigAt(commit plumbing.Hash) (Config, error) {
 	}
 	f, err := c.File(ConfigPath)
 	if errors.Is(err, object.ErrFileNotFound) {
-		return Config{Worktree: true}, nil
+		return LoadConfig(r.Root)
 	}
 	if err != nil {
 		return Config{}, fmt.Errorf("reading %s at %s: %w", ConfigPath, commit, err)
@@ -127,11 +140,92 @@ func ParseConfig(raw []byte, root string) (Config, error) {
 				return cfg, wrong("true or false")
 			}
 			cfg.Worktree = value.Value == "true"
+		case "dialect":
+			if value.Kind != yaml.ScalarNode || value.Tag != "!!str" || !KnownDialect(value.Value) {
+				return cfg, wrong("one of " + OrList(DialectNames()))
+			}
+			cfg.Dialect.Name = value.Value
+		case "vaults":
+			vaults, ok := stringMap(value)
+			if !ok {
+				return cfg, wrong("a mapping of Dendron vault names to folders under the notes root")
+			}
+			for name, dir := range vaults {
+				clean, err := cleanNotesDir(dir, "") // under the notes root: never absolute
+				if err != nil {
+					return cfg, fmt.Errorf("%w: %s line %d: vaults: %s: %v", ErrBadConfig, ConfigPath, value.Line, name, err)
+				}
+				if clean == "" {
+					clean = "."
+				}
+				vaults[name] = clean
+			}
+			cfg.Dialect.Vaults = vaults
+		case "site":
+			if value.Kind != yaml.ScalarNode || value.Tag != "!!str" || !strings.HasPrefix(value.Value, "/") {
+				return cfg, wrong(`a URL path starting with "/", such as /docs/`)
+			}
+			cfg.Dialect.Site = value.Value
+		case "lint":
+			lint, err := parseLintConfig(value, &cfg.Warnings)
+			if err != nil {
+				return cfg, err
+			}
+			cfg.Lint = lint
 		default:
 			cfg.Warnings = append(cfg.Warnings, fmt.Sprintf("%s line %d: unknown setting %q is ignored", ConfigPath, top.Content[i].Line, name))
 		}
 	}
 	return cfg, nil
+}
+
+// parseLintConfig reads the lint: mapping: disable (rule IDs) and ignore
+// (globs of link names).
+func parseLintConfig(n *yaml.Node, warnings *[]string) (LintConfig, error) {
+	var lc LintConfig
+	if n.Kind != yaml.MappingNode {
+		return lc, fmt.Errorf("%w: %s line %d: \"lint\" must be a mapping with disable: and ignore:", ErrBadConfig, ConfigPath, n.Line)
+	}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		name, value := n.Content[i].Value, n.Content[i+1]
+		list, ok := stringList(value)
+		switch name {
+		case "disable":
+			if !ok {
+				return lc, fmt.Errorf("%w: %s line %d: lint.disable must be a list of rule IDs", ErrBadConfig, ConfigPath, value.Line)
+			}
+			for _, id := range list {
+				if _, known := LookupRule(id); !known {
+					return lc, fmt.Errorf("%w: %s line %d: lint.disable: %q is no rule; the rules are %s", ErrBadConfig, ConfigPath, value.Line, id, strings.Join(RuleIDs(), ", "))
+				}
+			}
+			lc.Disable = list
+		case "ignore":
+			if !ok {
+				return lc, fmt.Errorf("%w: %s line %d: lint.ignore must be a list of link globs", ErrBadConfig, ConfigPath, value.Line)
+			}
+			lc.Ignore = list
+		default:
+			*warnings = append(*warnings, fmt.Sprintf("%s line %d: unknown setting lint.%s is ignored", ConfigPath, n.Content[i].Line, name))
+		}
+	}
+	return lc, nil
+}
+
+// stringMap accepts a mapping of strings to strings.
+func stringMap(n *yaml.Node) (map[string]string, bool) {
+	if n.Kind != yaml.MappingNode {
+		return nil, false
+	}
+	out := map[string]string{}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, v := n.Content[i], n.Content[i+1]
+		if k.Kind != yaml.ScalarNode || v.Kind != yaml.ScalarNode {
+			return nil, false
+		}
+		out[k.Value] = v.Value
+	}
+	return out, true
 }
 
 // cleanNotesDir keeps the notes root inside the repository at root, and

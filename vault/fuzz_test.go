@@ -111,16 +111,17 @@ func FuzzRewriteLink(f *testing.F) {
 	}
 	before.Add(oldKey, []string{"Old Alias"})
 	after.Add(newKey, []string{"Old Alias"})
+	var d Dialect // the default one
 	f.Fuzz(func(t *testing.T, src []byte) {
 		p := Parse(src)
 		var edits []Edit
 		var which []int
 		for i, l := range p.Links {
-			res, err := Resolve(l, from, before)
+			res, err := d.Resolve(l, from, before)
 			if err != nil || res.Key != oldKey {
 				continue
 			}
-			ed, err := RewriteLink(src, l, LinkEnds{from, before}, LinkEnds{from, after}, newKey)
+			ed, err := d.RewriteLink(src, l, oldKey, LinkEnds{from, after}, newKey)
 			if err != nil {
 				return // refused: mv refuses the rename
 			}
@@ -156,7 +157,7 @@ func FuzzRewriteLink(f *testing.F) {
 			return // mv checks this and refuses
 		}
 		for _, i := range which {
-			res, err := Resolve(q.Links[i], from, after)
+			res, err := d.Resolve(q.Links[i], from, after)
 			if err != nil {
 				t.Fatal(err)
 			}

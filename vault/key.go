@@ -84,5 +84,12 @@ func CheckKey(key string) error {
 
 // TitleFromKey is a note's title of last resort: the last part of its key.
 func TitleFromKey(key string) string {
-	return key[strings.LastIndex(key, "/")+1:]
+	_, name := SplitKey(key)
+	return name
+}
+
+// SplitKey cuts a key into its folders and its last part.
+func SplitKey(key string) (folders, name string) {
+	i := strings.LastIndex(key, "/")
+	return key[:max(i, 0)], key[i+1:]
 }

@@ -21,17 +21,22 @@ const (
 	WikiLink     LinkKind = iota + 1 // [[target]] and its variants
 	EmbedLink                        // ![[target]]
 	MarkdownLink                     // [text](relative/path.md)
+	TagLink                          // #tag, a page in Logseq and tags.tag in Dendron; no link elsewhere
 )
 
 // Link is one reference from a note to another note or a part of one.
 //
+// Parse reads every dialect's forms the same way, Obsidian's order first:
+// a wiki link's Target is the part before "|" and Label the part after,
+// which a Dialect that writes the label first reads the other way round.
 // Target drops a trailing ".md" and is otherwise as written: a wiki link's
-// name, or a markdown link's URL-decoded path, which keeps a leading "/",
-// "./" or "../" for resolution to interpret. Lead lets a linter report a
-// misspelled verb such as "supercedes".
+// name, a markdown link's URL-decoded path (which keeps a leading "/", "~/",
+// "./" or "../" and any extension for resolution to interpret) or a tag
+// without its "#". Lead lets a linter report a misspelled verb such as
+// "supercedes".
 type Link struct {
 	Kind       LinkKind
-	Target     string // the note linked to, never empty; see below
+	Target     string // the note linked to; empty only in [[#heading|label]]
 	Fragment   string // heading, or "^block" for a block reference; "" if none
 	Label      string // text after "|" in a wiki link, or a markdown link's text
 	Verb       string // one of Verbs when a list item reads "verb [[link]]…"
@@ -50,7 +55,9 @@ func findLinks(src []byte, nodes *bodyNodes) []Link {
 	for _, item := range nodes.items {
 		markTypedLink(src, item, links)
 	}
+	tags := tagsOutside(findTags(src, nodes.code), links)
 	links = append(links, markdownLinks(src, nodes)...)
+	links = append(links, tags...)
 	slices.SortStableFunc(links, func(x, y Link) int { return cmp.Compare(x.Start, y.Start) })
 	return links
 }
@@ -61,6 +68,9 @@ func markdownLinks(src []byte, nodes *bodyNodes) []Link {
 	// A block may hold many links; its text is built once.
 	texts := map[ast.Node]*inlineText{}
 	for _, l := range nodes.links {
+		if l.Reference != nil && bytes.HasPrefix(l.Reference.Value, []byte("^")) {
+			continue // [^1] with [^1]: text is a footnote where notes use them (Obsidian, GitHub, DocFX)
+		}
 		target, fragment, ok := noteDestination(string(util.UnescapePunctuations(l.Destination)))
 		if !ok {
 			continue
@@ -88,41 +98,43 @@ func enclosingBlock(n ast.Node) ast.Node {
 	return n
 }
 
-// findWikiLinks scans src for wiki links and embeds outside the sorted code
-// ranges. A link may not overlap code (the markdown parser gives code
-// precedence over brackets) nor span lines.
+// findWikiLinks scans src for wiki links and embeds whose brackets lie
+// outside the sorted code ranges; a code span wholly inside a link, as in
+// [[note|`label`]], is part of its label. A link may not span lines, nor
+// close inside code (the markdown parser gives code precedence over
+// brackets).
 func findWikiLinks(src []byte, code []byteSpan) []Link {
 	var links []Link
-	from := 0
-	for _, c := range code {
-		links = wikiLinksInText(links, src, from, c.start)
-		from = max(from, c.end)
-	}
-	return wikiLinksInText(links, src, from, len(src))
-}
-
-// wikiLinksInText appends the links in src[start:end], which holds no code,
-// scanning each line on its own.
-func wikiLinksInText(links []Link, src []byte, start, end int) []Link {
-	for start < end {
-		lineEnd := end
-		if n := bytes.IndexByte(src[start:end], '\n'); n >= 0 {
-			lineEnd = start + n
+	for start := 0; start < len(src); {
+		end := len(src)
+		if n := bytes.IndexByte(src[start:], '\n'); n >= 0 {
+			end = start + n
 		}
-		links = wikiLinksInLine(links, src, start, lineEnd)
-		start = lineEnd + 1
+		links = wikiLinksInLine(links, src, start, end, code)
+		start = end + 1
 	}
 	return links
 }
 
-// wikiLinksInLine appends the links in src[start:end], part of one line.
-func wikiLinksInLine(links []Link, src []byte, start, end int) []Link {
+// inCode reports whether offset i lies inside one of the sorted code
+// ranges.
+func inCode(code []byteSpan, i int) bool {
+	k, _ := slices.BinarySearchFunc(code, i, func(c byteSpan, i int) int { return cmp.Compare(c.start, i+1) })
+	return k > 0 && i < code[k-1].end
+}
+
+// wikiLinksInLine appends the links in src[start:end], one line.
+func wikiLinksInLine(links []Link, src []byte, start, end int, code []byteSpan) []Link {
 	for i := start; ; {
 		n := bytes.Index(src[i:end], []byte("[["))
 		if n < 0 {
 			return links
 		}
 		i += n
+		if inCode(code, i) {
+			i++
+			continue
+		}
 		n = bytes.Index(src[i+2:end], []byte("]]"))
 		if n < 0 {
 			return links
@@ -131,8 +143,10 @@ func wikiLinksInLine(links []Link, src []byte, start, end int) []Link {
 		// The last "[[" before the closing brackets opens the link, as in
 		// "[[[x]]".
 		opening := i + bytes.LastIndex(src[i:closing], []byte("[["))
-		if l, ok := wikiLinkAt(src, opening, closing); ok {
-			links = append(links, l)
+		if !inCode(code, closing) && !inCode(code, opening) {
+			if l, ok := wikiLinkAt(src, opening, closing); ok {
+				links = append(links, l)
+			}
 		}
 		i = closing + 2
 	}
@@ -149,7 +163,9 @@ func wikiLinkAt(src []byte, opening, closing int) (Link, bool) {
 		l.Kind, l.Start = EmbedLink, opening-1
 	}
 	l.Target, l.Fragment, l.Label = splitWikiInner(validUTF8(string(src[opening+2 : closing])))
-	return l, l.Target != ""
+	// [[#heading]] stays inside its note; Dendron's [[#label|note]] has
+	// its note after the pipe.
+	return l, l.Target != "" || l.Label != ""
 }
 
 // backslashEscaped reports whether the byte at i follows an odd run of backslashes.
@@ -190,9 +206,11 @@ func trimNoteExt(s string) string {
 // urlScheme matches destinations that leave the vault, such as "https:".
 var urlScheme = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9+.-]*:`)
 
-// noteDestination reads a markdown link destination that points at a note:
-// one ending in ".md" or naming a file without extension. Anything else
-// (URLs, anchors within the note, images, documents) is not a note link.
+// noteDestination reads a markdown link destination that may point at a
+// note: any path, not a URL and not an anchor inside the note. Its ".md" is
+// dropped; any other extension stays, for resolution to find a note whose
+// name has dots (dendron.topic.schema, Excel.Range) or for lint to tell an
+// attachment from a broken link.
 func noteDestination(dest string) (target, fragment string, ok bool) {
 	dest = strings.TrimSpace(dest)
 	if urlScheme.MatchString(dest) {
@@ -200,14 +218,7 @@ func noteDestination(dest string) (target, fragment string, ok bool) {
 	}
 	dest, fragment, _ = strings.Cut(dest, "#")
 	dest, _, _ = strings.Cut(dest, "?")
-	dest, fragment = pathUnescape(dest), pathUnescape(fragment)
-	last := dest[strings.LastIndexByte(dest, '/')+1:]
-	switch {
-	case len(last) >= 3 && strings.EqualFold(last[len(last)-3:], ".md"):
-		dest = dest[:len(dest)-3]
-	case strings.Contains(last, "."):
-		return "", "", false
-	}
+	dest, fragment = trimNoteExt(pathUnescape(dest)), pathUnescape(fragment)
 	return dest, fragment, dest != ""
 }
 
@@ -391,3 +402,61 @@ func leadingWord(src []byte, i int) (string, int) {
 	}
 	return string(src[i:j]), k
 }
+
+// findTags returns the hashtags outside the sorted code ranges: a "#" at the
+// start of a line or after white space, then a letter (#1213 is an issue
+// number, #43B02A a colour), then letters, digits and "_-./", a trailing
+// "." or "/" left out. "#[[page name]]" is a wiki link already.
+func findTags(src []byte, code []byteSpan) []Link {
+	var tags []Link
+	ci := 0
+	for i := 0; i < len(src); i++ {
+		if src[i] != '#' || (i > 0 && !isTagBoundary(src[i-1])) {
+			continue
+		}
+		for ci < len(code) && code[ci].end <= i {
+			ci++
+		}
+		if ci < len(code) && code[ci].start <= i {
+			continue
+		}
+		end := i + 1
+		for end < len(src) {
+			r, size := utf8.DecodeRune(src[end:])
+			if !unicode.IsLetter(r) && !unicode.IsDigit(r) && !strings.ContainsRune("_-./", r) {
+				break
+			}
+			end += size
+		}
+		for end > i+1 && (src[end-1] == '.' || src[end-1] == '/') {
+			end--
+		}
+		name := string(src[i+1 : end])
+		if first, _ := utf8.DecodeRuneInString(name); !unicode.IsLetter(first) {
+			continue
+		}
+		tags = append(tags, Link{Kind: TagLink, Target: validUTF8(name), Start: i, End: end})
+		i = end - 1
+	}
+	return tags
+}
+
+// tagsOutside drops the tags written inside a wiki link (its heading or
+// label); wiki is sorted by Start.
+func tagsOutside(tags, wiki []Link) []Link {
+	out := tags[:0]
+	w := 0
+	for _, t := range tags {
+		for w < len(wiki) && wiki[w].End <= t.Start {
+			w++
+		}
+		if w < len(wiki) && wiki[w].Start <= t.Start {
+			continue
+		}
+		out = append(out, t)
+	}
+	return out
+}
+
+// isTagBoundary reports whether a hashtag may follow the byte c.
+func isTagBoundary(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }

@@ -63,6 +63,9 @@ func TestWikiLinkForms(t *testing.T) {
 		{"in a blockquote", "> quoted [[x]]", wantLink{syntax: "[[x]]", kind: WikiLink, target: "x"}},
 		{"after code on the same line", "`code` [[x]]", wantLink{syntax: "[[x]]", kind: WikiLink, target: "x"}},
 		{"after a code block", "```\ncode\n```\n[[x]]", wantLink{syntax: "[[x]]", kind: WikiLink, target: "x"}},
+		// Regression: obsidian-help writes [[Funções#hasTag|`hasTag`]]; a
+		// code span wholly inside the brackets is the label's.
+		{"code inside the label", "the [[Funções#hasTag|`hasTag`]] function", wantLink{syntax: "[[Funções#hasTag|`hasTag`]]", kind: WikiLink, target: "Funções", fragment: "hasTag", label: "`hasTag`"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -76,7 +79,6 @@ func TestTextThatIsNotAWikiLink(t *testing.T) {
 		{"heading only", "[[#heading]]"},
 		{"block only", "[[^block]]"},
 		{"empty", "[[]] and [[ ]] and ![[]]"},
-		{"label only", "[[|label]]"},
 		{"just an extension", "[[.md]]"},
 		{"newline inside", "[[broken\nlink]]"},
 		{"unclosed", "[[never closed"},
@@ -151,6 +153,12 @@ func TestMarkdownLinks(t *testing.T) {
 			{syntax: "[[x]]", kind: WikiLink, target: "x"},
 			{syntax: "[[x]](y.md)", kind: MarkdownLink, target: "y", label: "[x]"},
 		}},
+		// Names with dots and other files keep their extension, for
+		// resolution and lint to tell a note from an attachment.
+		{"dotted name", "[r](Excel.Range)", []wantLink{{syntax: "[r](Excel.Range)", kind: MarkdownLink, target: "Excel.Range", label: "r"}}},
+		{"image file", "[i](pic.png)", []wantLink{{syntax: "[i](pic.png)", kind: MarkdownLink, target: "pic.png", label: "i"}}},
+		{"pdf", "[p](docs/spec.pdf#page=2)", []wantLink{{syntax: "[p](docs/spec.pdf#page=2)", kind: MarkdownLink, target: "docs/spec.pdf", fragment: "page=2", label: "p"}}},
+		{"docfx include", "[!include[Support](~/includes/fb.md)]", []wantLink{{syntax: "[Support](~/includes/fb.md)", kind: MarkdownLink, target: "~/includes/fb", label: "Support"}}},
 		{"mixed kinds in order", "[m](m.md) [[w]] ![[e]] [n](n)", []wantLink{
 			{syntax: "[m](m.md)", kind: MarkdownLink, target: "m", label: "m"},
 			{syntax: "[[w]]", kind: WikiLink, target: "w"},
@@ -173,11 +181,10 @@ func TestMarkdownLinksThatAreNotNoteLinks(t *testing.T) {
 		{"same-note anchor", "[a](#heading)"},
 		{"empty destination", "[e]()"},
 		{"query only", "[q](?x=1)"},
-		{"image file", "[i](pic.png)"},
-		{"pdf", "[p](docs/spec.pdf#page=2)"},
 		{"image syntax", "![alt](a.md)"},
 		{"autolink", "<https://example.com>"},
 		{"undefined reference", "[t][nope]"},
+		{"footnote", "A claim.[^1]\n\n[^1]: meaningful!"},
 		{"in inline code", "`[t](a.md)`"},
 		{"in fenced code", "```\n[t](a.md)\n```"},
 		{"in an html block", "<div>\n[t](a.md)\n</div>"},
@@ -188,6 +195,34 @@ func TestMarkdownLinksThatAreNotNoteLinks(t *testing.T) {
 				t.Errorf("links %+v, want none", p.Links)
 			}
 		})
+	}
+}
+
+// Hashtags: a "#" after white space or at a line's start, then a letter;
+// never inside code, a wiki link or a URL, never a heading's marks, an
+// issue number or a colour. Which dialect makes them links is
+// resolution's business (Logseq, Dendron).
+func TestHashtags(t *testing.T) {
+	tests := []struct {
+		name, doc string
+		want      []wantLink
+	}{
+		{"plain", "a #tag here", []wantLink{{syntax: "#tag", kind: TagLink, target: "tag"}}},
+		{"dotted, at a line's start, sentence end", "#role.bugcatcher.", []wantLink{{syntax: "#role.bugcatcher", kind: TagLink, target: "role.bugcatcher"}}},
+		{"nested with slashes", "x #area/sub-topic_2", []wantLink{{syntax: "#area/sub-topic_2", kind: TagLink, target: "area/sub-topic_2"}}},
+		{"letters of any script", "x #café", []wantLink{{syntax: "#café", kind: TagLink, target: "café"}}},
+		{"page name in brackets is a wiki link", "x #[[a page]]", []wantLink{{syntax: "[[a page]]", kind: WikiLink, target: "a page"}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) { checkLinks(t, tt.doc, tt.want) })
+	}
+	for _, doc := range []string{"# Heading", "## Two", "issue #1213", "colour #43B02A", "C# and F#", "see `#code`", "```\n#fenced\n```",
+		"[[note#heading]]", "[[x|a #label]]", "https://x.org/#/page", "[a](#anchor)", "<span style=\"color: #ccc\">x</span>", "&#39;"} {
+		for _, l := range Parse([]byte(doc)).Links {
+			if l.Kind == TagLink {
+				t.Errorf("%q: %+v, want no hashtag", doc, l)
+			}
+		}
 	}
 }
 

@@ -2,11 +2,10 @@ package vault
 
 import (
 	"fmt"
-	"path"
-	"regexp"
 	"slices"
 	"sort"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/yuin/goldmark"
@@ -24,33 +23,67 @@ const (
 	SevWarning Severity = "warning"
 )
 
-// LintRule is one check of omh lint. IDs are stable: scripts and
-// suppressions may name them.
+// LintRule is one check of omh lint. IDs are stable: scripts, --rule and
+// the config's lint.disable name them.
 type LintRule struct {
 	ID       string
 	Severity Severity // team-links-local is an error for verdict links, a warning otherwise
+	Scope    RuleScope
 	What     string
 }
+
+// RuleScope says which notes a rule checks when no rule is asked for by
+// name.
+type RuleScope uint8
+
+const (
+	// EveryNote rules find what breaks links and search in any vault.
+	EveryNote RuleScope = iota + 1
+	// OmhTyped rules check omh's own conventions (template sections, link
+	// verbs): in notes whose type: is one of omh's, or everywhere with
+	// --strict. A vault written for another tool does not follow them.
+	OmhTyped
+	// StrictOnly rules are advice: checked with --strict or by name.
+	StrictOnly
+)
 
 // LintRules is every check, in the order findings about one note are
 // listed.
 var LintRules = []LintRule{
-	{"frontmatter", SevError, "the frontmatter is not valid YAML, is not closed, is not a map, or a field has the wrong shape"},
-	{"invalid-date", SevError, "recorded, date, created or retracted is not a real calendar date"},
-	{"key-mismatch", SevError, "a key: field disagrees with the key the note's path gives"},
-	{"name-not-utf8", SevWarning, "the file's name is not valid UTF-8; its key writes each byte that is not as %XX"},
-	{"duplicate-key", SevError, "two notes of one layer share a key (a private note and an uncommitted file, or two spellings of one name)"},
-	{"unknown-type", SevWarning, "type: is not one of the types omh knows"},
-	{"missing-section", SevError, "a section the note's type requires is missing"},
-	{"prose-in-list", SevError, "a list-only section (Answers) holds text that is not a list item, which is not read as an answer"},
-	{"dangling-link", SevError, "a link reaches no note"},
-	{"ambiguous-link", SevError, "a link could mean several notes and so reaches none; every candidate is named"},
-	{"unknown-verb", SevError, "a list item reads \"word [[link]]\" where word looks like a link verb but is none (snake_case, a verb's near miss, or a verb in capitals)"},
-	{"verb-type", SevError, "a typed link joins types the verb makes no sense between: resolves needs an issue, rejects a decision on both ends, supersedes one type on both ends, attaches a blob, mitigates an issue or surprise, invalidates a finding, decision, citation or surprise"},
-	{"team-links-local", SevError, "a team note (or a working copy under the notes root) links to a note that exists only on this machine; an error for verdict links, a warning for others"},
-	{"links-only-local", SevWarning, "every note a team note links to is local only"},
-	{"orphan", SevWarning, "no note links to this one and it links to none"},
-	{"markdown-too-costly", SevWarning, "part of the note is too costly to parse as markdown (thousands of unclosed brackets or emphasis marks in one paragraph), so links there are read as plain text"},
+	{"frontmatter", SevError, EveryNote, "the frontmatter is not valid YAML, is not closed, is not a map, or a field has the wrong shape"},
+	{"invalid-date", SevError, EveryNote, "recorded, date, created or retracted is not a real calendar date"},
+	{"key-mismatch", SevError, EveryNote, "a key: field disagrees with the key the note's path gives"},
+	{"name-not-utf8", SevWarning, EveryNote, "the file's name is not valid UTF-8; its key writes each byte that is not as %XX"},
+	{"duplicate-key", SevError, EveryNote, "two notes of one layer share a key (a private note and an uncommitted file, or two spellings of one name)"},
+	{"unknown-type", SevWarning, StrictOnly, "type: is not one of the types omh knows (checked without --strict when it is a near miss of one)"},
+	{"missing-section", SevError, OmhTyped, "a section the note's type requires is missing"},
+	{"prose-in-list", SevError, OmhTyped, "a list-only section (Answers) holds text that is not a list item, which is not read as an answer"},
+	{"dangling-link", SevError, EveryNote, "a link reaches no note under the vault's dialect"},
+	{"ambiguous-link", SevError, EveryNote, "a link could mean several notes and so reaches none; every candidate is named"},
+	{"unknown-verb", SevError, OmhTyped, "a list item reads \"word [[link]]\" where word looks like a link verb but is none (snake_case, a verb's near miss, or a verb in capitals)"},
+	{"verb-type", SevError, OmhTyped, "a typed link joins types the verb makes no sense between: resolves needs an issue, rejects a decision on both ends, supersedes one type on both ends, attaches a blob, mitigates an issue or surprise, invalidates a finding, decision, citation or surprise"},
+	{"team-links-local", SevError, EveryNote, "a team note (or a working copy under the notes root) links to a note that exists only on this machine; an error for verdict links, a warning for others"},
+	{"links-only-local", SevWarning, EveryNote, "every note a team note links to is local only"},
+	{"orphan", SevWarning, StrictOnly, "no note links to this one and it links to none"},
+	{"markdown-too-costly", SevWarning, EveryNote, "part of the note is too costly to parse as markdown (thousands of unclosed brackets or emphasis marks in one paragraph), so links there are read as plain text"},
+}
+
+// LookupRule finds a rule by its ID.
+func LookupRule(id string) (LintRule, bool) {
+	i := ruleOrder(id)
+	if i < 0 {
+		return LintRule{}, false
+	}
+	return LintRules[i], true
+}
+
+// RuleIDs lists the rules' IDs in table order.
+func RuleIDs() []string {
+	out := make([]string, len(LintRules))
+	for i, r := range LintRules {
+		out[i] = r.ID
+	}
+	return out
 }
 
 // Finding is one problem lint reports.
@@ -91,6 +124,46 @@ type LintOptions struct {
 	// a file that exists but is not a note (an excluded README, a
 	// picture), which is not a dangling link.
 	NotANote func(n *LintNote, l Link) bool
+	// Dialect resolves the links.
+	Dialect Dialect
+	// Rules, when not empty, are the only rules checked, in every note
+	// (--rule).
+	Rules []string
+	// Strict checks every rule in every note.
+	Strict bool
+	// Disabled rules are never checked (the config's lint.disable).
+	Disabled []string
+	// IgnoreLinks are globs of the names links are written with
+	// ("/answers/**", "dendron://private/*"): a link matching one is not
+	// checked. "*" stays within a "/"-separated part, "**" spans parts.
+	IgnoreLinks []string
+}
+
+// checks reports whether rule is checked in note n.
+func (o *LintOptions) checks(rule string, n *LintNote) bool {
+	if slices.Contains(o.Disabled, rule) {
+		return false
+	}
+	if len(o.Rules) > 0 {
+		return slices.Contains(o.Rules, rule)
+	}
+	if o.Strict {
+		return true
+	}
+	r, _ := LookupRule(rule)
+	switch r.Scope {
+	case OmhTyped:
+		return n.Parsed.Type != "" && KnownType(n.Parsed.Type)
+	case StrictOnly:
+		return false
+	}
+	return true
+}
+
+// defaults reports whether rules are chosen by their scope (no --rule) and
+// rule is not disabled.
+func (o *LintOptions) defaults(rule string) bool {
+	return len(o.Rules) == 0 && !slices.Contains(o.Disabled, rule)
 }
 
 // keyInfo is what the store holds under one key.
@@ -102,9 +175,15 @@ type keyInfo struct {
 // Lint checks notes against LintRules and returns the findings in note
 // order, each note's in rule order then line order.
 func Lint(notes []LintNote, opt LintOptions) ([]Finding, error) {
-	names := MemNames{}
-	keys := map[string]*keyInfo{}
-	layerKeys := map[string][]int{} // "layer\x00key" → notes
+	// Sized for a store of many thousand notes (vba-docs: 38,187), where
+	// growing these maps was a tenth of lint's time.
+	names := make(MemNames, 2*len(notes))
+	keys := make(map[string]*keyInfo, len(notes))
+	type layerKey struct {
+		layer Layer
+		key   string
+	}
+	layerKeys := make(map[layerKey][]int, len(notes))
 	for i := range notes {
 		n := &notes[i]
 		names.Add(n.Key, n.Parsed.Aliases)
@@ -122,16 +201,19 @@ func Lint(notes []LintNote, opt LintOptions) ([]Finding, error) {
 			ki.worktree = true
 		}
 		ki.types = append(ki.types, typeOf(n.Parsed))
-		layerKeys[n.Layer.String()+"\x00"+n.Key] = append(layerKeys[n.Layer.String()+"\x00"+n.Key], i)
+		lk := layerKey{n.Layer, n.Key}
+		layerKeys[lk] = append(layerKeys[lk], i)
 	}
+	var near nearNames
 	resolved := make([][]Resolution, len(notes))
-	inbound := map[string]int{}
+	inbound := make(map[string]int, len(notes))
+	counted := map[string]bool{}
 	for i := range notes {
 		n := &notes[i]
 		resolved[i] = make([]Resolution, len(n.Parsed.Links))
-		counted := map[string]bool{}
+		clear(counted)
 		for j, l := range n.Parsed.Links {
-			res, err := Resolve(l, n.Key, names)
+			res, err := opt.Dialect.Resolve(l, n.Key, names)
 			if err != nil {
 				return nil, err
 			}
@@ -148,14 +230,14 @@ func Lint(notes []LintNote, opt LintOptions) ([]Finding, error) {
 		if n.Shadowed || (opt.Report != nil && !opt.Report(n)) {
 			continue
 		}
-		l := linter{n: n, keys: keys, resolved: resolved[i], opt: opt}
+		l := linter{n: n, keys: keys, resolved: resolved[i], opt: &opt, names: names, near: &near}
 		l.frontmatter()
 		l.keyMismatch()
 		if !utf8.ValidString(n.Path) {
 			l.add("name-not-utf8", SevWarning, 0, fmt.Sprintf("the file's name is not valid UTF-8, so its key is %s", n.Key),
 				"rename the file to a UTF-8 name with git mv")
 		}
-		if others := layerKeys[n.Layer.String()+"\x00"+n.Key]; len(others) > 1 {
+		if others := layerKeys[layerKey{n.Layer, n.Key}]; len(others) > 1 {
 			var paths []string
 			for _, o := range others {
 				if o != i {
@@ -202,12 +284,22 @@ type linter struct {
 	n        *LintNote
 	keys     map[string]*keyInfo
 	resolved []Resolution
-	opt      LintOptions
+	opt      *LintOptions
+	names    Names
+	near     *nearNames
 	found    []Finding
 	linksOut bool // some link reaches another note
 }
 
+// add records a finding of a rule checked in this note.
 func (l *linter) add(rule string, sev Severity, line int, msg, fix string) {
+	if !l.opt.checks(rule, l.n) {
+		return
+	}
+	l.addChecked(rule, sev, line, msg, fix)
+}
+
+func (l *linter) addChecked(rule string, sev Severity, line int, msg, fix string) {
 	l.found = append(l.found, Finding{Rule: rule, Severity: sev, Key: l.n.Key, Layer: l.n.Layer.String(),
 		Path: l.n.Path, Line: line, Message: msg, Fix: fix})
 }
@@ -231,10 +323,17 @@ func (l *linter) frontmatter() {
 	}
 	if t := l.n.Parsed.Type; t != "" && !KnownType(t) {
 		fix := "use one of " + strings.Join(TypeNames(false), ", ") + ", or drop type: for a plain note"
-		if near := nearest(t, TypeNames(false)); near != "" {
-			fix = fmt.Sprintf("did you mean %q? ", near) + fix
+		msg := fmt.Sprintf("type %q is not a type omh knows", t)
+		near := nearest(t, TypeNames(false))
+		switch {
+		case near != "" && l.opt.defaults("unknown-type"):
+			// A near miss was meant as one of omh's types.
+			l.addChecked("unknown-type", SevWarning, 0, msg, fmt.Sprintf("did you mean %q? ", near)+fix)
+		case near != "":
+			l.add("unknown-type", SevWarning, 0, msg, fmt.Sprintf("did you mean %q? ", near)+fix)
+		default:
+			l.add("unknown-type", SevWarning, 0, msg, fix)
 		}
-		l.add("unknown-type", SevWarning, 0, fmt.Sprintf("type %q is not a type omh knows", t), fix)
 	}
 }
 
@@ -343,16 +442,16 @@ func (l *linter) links() {
 		}
 		switch {
 		case len(res.Candidates) > 1:
-			l.add("ambiguous-link", SevError, link.Line,
-				fmt.Sprintf("%s could mean %s, so it reaches none of them", showLink(link), strings.Join(res.Candidates, ", ")),
-				fmt.Sprintf("write the full key, e.g. [[%s]]", res.Candidates[0]))
+			if !l.ignored(link) {
+				l.add("ambiguous-link", SevError, link.Line,
+					fmt.Sprintf("%s could mean %s, so it reaches none of them", l.show(link), strings.Join(res.Candidates, ", ")),
+					"write "+l.linksTo(link, res.Candidates))
+			}
 			continue
 		case res.Key == "":
-			if !l.dangles(link) {
-				continue
+			if l.dangles(link) && !l.ignored(link) {
+				l.add("dangling-link", SevError, link.Line, fmt.Sprintf("%s reaches no note", l.show(link)), l.danglingFix(link))
 			}
-			l.add("dangling-link", SevError, link.Line, fmt.Sprintf("%s reaches no note", showLink(link)),
-				"correct the link, or write the note it names")
 			continue
 		case res.Key == n.Key:
 			continue
@@ -390,32 +489,90 @@ func (l *linter) links() {
 }
 
 // dangles reports whether a link that reaches no note is a broken link
-// rather than a link to something that is not a note: a markdown link
-// climbing out of the notes root, a wiki link to an attachment
-// ("diagram.png"), or a markdown link to an existing file that is not a
-// note.
+// rather than no note link at all (a hashtag where tags are no pages, a
+// markdown link climbing out of the notes root or to another site), a link
+// to an attachment ("diagram.png"), or a markdown link to an existing file
+// that is not a note.
 func (l *linter) dangles(link Link) bool {
-	if len(LinkNames(link, l.n.Key)) == 0 {
+	if !l.opt.Dialect.IsLink(link, l.n.Key) {
 		return false
 	}
-	if link.Kind != MarkdownLink {
-		return !attachment.MatchString(path.Base(link.Target))
+	// Dendron names notes with dots: only its markdown links name files.
+	if (l.opt.Dialect.String() != DialectDendron || link.Kind == MarkdownLink) && IsAttachment(l.opt.Dialect.Written(link)) {
+		return false
 	}
-	return l.opt.NotANote == nil || !l.opt.NotANote(l.n, link)
+	return link.Kind != MarkdownLink || l.opt.NotANote == nil || !l.opt.NotANote(l.n, link)
 }
 
-// attachment matches a file name with an extension other than .md, which
-// a wiki link names when it embeds a picture or a document.
-var attachment = regexp.MustCompile(`\.[A-Za-z0-9]{1,5}$`)
-
-func showLink(l Link) string {
-	switch l.Kind {
-	case MarkdownLink:
-		return fmt.Sprintf("the link to %q", l.Target)
-	case EmbedLink:
-		return "![[" + l.Target + "]]"
+// ignored reports whether the config says not to check a link.
+func (l *linter) ignored(link Link) bool {
+	if len(l.opt.IgnoreLinks) == 0 {
+		return false
 	}
-	return "[[" + l.Target + "]]"
+	written := strings.Split(l.opt.Dialect.Written(link), "/")
+	return slices.ContainsFunc(l.opt.IgnoreLinks, func(g string) bool {
+		return matchSegments(strings.Split(strings.TrimSpace(g), "/"), written)
+	})
+}
+
+// show is a link as its note writes it, for messages.
+func (l *linter) show(link Link) string { return l.opt.Dialect.Show(link) }
+
+// linksTo says how to write a link of link's kind to each of keys from
+// this note so that the dialect resolves it to that key alone.
+func (l *linter) linksTo(link Link, keys []string) string {
+	var out []string
+	for _, k := range keys {
+		text := l.opt.Dialect.LinkText(k, link.Kind, l.n.Key, l.names)
+		if link.Kind == MarkdownLink {
+			out = append(out, "("+text+")")
+		} else {
+			out = append(out, "[["+text+"]]")
+		}
+	}
+	return OrList(out)
+}
+
+// danglingFix names the notes a dangling link was likely meant for: those
+// whose last name differs from the link's only in letter case, spaces and
+// punctuation.
+func (l *linter) danglingFix(link Link) string {
+	const generic = "correct the link, or write the note it names"
+	if l.near.keys == nil {
+		l.near.build(l.keys)
+	}
+	meant := l.near.keys[looseName(l.opt.Dialect.Written(link))]
+	if len(meant) == 0 || len(meant) > 3 {
+		return generic
+	}
+	return "did you mean " + l.linksTo(link, meant) + "? Otherwise " + generic
+}
+
+// nearNames maps a loose form of each note's last name to the notes'
+// keys, built when the first dangling link needs it.
+type nearNames struct{ keys map[string][]string }
+
+func (nn *nearNames) build(keys map[string]*keyInfo) {
+	nn.keys = map[string][]string{}
+	for k := range keys {
+		loose := looseName(k)
+		nn.keys[loose] = append(nn.keys[loose], k)
+	}
+	for _, ks := range nn.keys {
+		sort.Strings(ks)
+	}
+}
+
+// looseName is the last "/"-separated part of a name, lower-cased, with
+// only its letters and digits kept.
+func looseName(name string) string {
+	name = strings.ToLower(name[strings.LastIndexByte(name, '/')+1:])
+	return strings.Map(func(r rune) rune {
+		if unicode.IsLetter(r) || unicode.IsDigit(r) {
+			return r
+		}
+		return -1
+	}, name)
 }
 
 // unknownVerb reports a list item's leading word that was meant as a
@@ -436,7 +593,7 @@ func (l *linter) unknownVerb(link Link) {
 	default:
 		return
 	}
-	l.add("unknown-verb", SevError, link.Line, fmt.Sprintf("%q is not a link verb, so %s is read as a plain link", word, showLink(link)), fix)
+	l.add("unknown-verb", SevError, link.Line, fmt.Sprintf("%q is not a link verb, so %s is read as a plain link", word, l.show(link)), fix)
 }
 
 // nearVerb returns the verb word is a near miss of: one edit away, or two
@@ -560,4 +717,42 @@ func distinct(ss []string) []string {
 	out := slices.Clone(ss)
 	slices.Sort(out)
 	return slices.Compact(out)
+}
+
+// RuleCount is how many findings one rule made, for lint's summary.
+type RuleCount struct {
+	Rule     string `json:"rule"`
+	Errors   int    `json:"errors"`
+	Warnings int    `json:"warnings"`
+	Notes    int    `json:"notes"` // notes with at least one finding of the rule
+}
+
+// Summarize counts findings per rule, in table order, leaving out rules
+// without findings.
+func Summarize(findings []Finding) []RuleCount {
+	counts := make([]RuleCount, len(LintRules))
+	notes := make([]map[string]bool, len(LintRules))
+	for _, f := range findings {
+		i := ruleOrder(f.Rule)
+		if i < 0 {
+			continue
+		}
+		if notes[i] == nil {
+			notes[i] = map[string]bool{}
+		}
+		notes[i][f.Layer+"\x00"+f.Path] = true
+		if f.Severity == SevError {
+			counts[i].Errors++
+		} else {
+			counts[i].Warnings++
+		}
+	}
+	var out []RuleCount
+	for i, c := range counts {
+		if notes[i] != nil {
+			c.Rule, c.Notes = LintRules[i].ID, len(notes[i])
+			out = append(out, c)
+		}
+	}
+	return out
 }

@@ -21,6 +21,14 @@ type fx struct {
 // that link to each other, so that no fixture is an orphan by accident.
 func lintStore(t *testing.T, notes ...fx) []Finding {
 	t.Helper()
+	return lintStoreWith(t, LintOptions{}, notes...)
+}
+
+// strict lints as --strict does: every rule in every note.
+var strict = LintOptions{Strict: true}
+
+func lintStoreWith(t *testing.T, opt LintOptions, notes ...fx) []Finding {
+	t.Helper()
 	notes = append([]fx{{key: "a", content: "# A\n\nSee [[b]].\n"}, {key: "b", content: "# B\n\nSee [[a]].\n"}}, notes...)
 	var ln []LintNote
 	for _, n := range notes {
@@ -35,7 +43,7 @@ func lintStore(t *testing.T, notes ...fx) []Finding {
 		}
 		ln = append(ln, l)
 	}
-	findings, err := Lint(ln, LintOptions{})
+	findings, err := Lint(ln, opt)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -175,14 +183,14 @@ func TestLintRuleUnknownVerb(t *testing.T) {
 	for word, fix := range map[string]string{
 		"supercedes": `"supersedes"`, "resolved": `"resolves"`, "cite": `"cites"`, "derived_from": "", "caused_by": "", "Resolves": "lower case",
 	} {
-		f := lintStore(t, fx{key: "c", content: "# C\n\n- " + word + " [[a]]\n"})
+		f := lintStoreWith(t, strict, fx{key: "c", content: "# C\n\n- " + word + " [[a]]\n"})
 		onlyRule(t, f, "unknown-verb", SevError)
 		if !strings.Contains(f[0].Fix, fix) || f[0].Line != 3 {
 			t.Errorf("%s: %+v", word, f[0])
 		}
 	}
 	for _, word := range []string{"see", "times", "and", "also"} {
-		if f := lintStore(t, fx{key: "c", content: "# C\n\n- " + word + " [[a]]\n"}); len(f) > 0 {
+		if f := lintStoreWith(t, strict, fx{key: "c", content: "# C\n\n- " + word + " [[a]]\n"}); len(f) > 0 {
 			t.Errorf("%s: %+v", word, f)
 		}
 	}
@@ -197,13 +205,13 @@ func TestLintRuleVerbType(t *testing.T) {
 		"rejects from a non-decision": {{key: "c", content: "---\ntype: topic\n---\n# C\n\n- rejects [[a]]\n"}},
 		"attaches a non-blob":         {{key: "c", content: "# C\n\n- attaches [[a]]\n"}},
 	} {
-		t.Run(name, func(t *testing.T) { onlyRule(t, lintStore(t, c...), "verb-type", SevError) })
+		t.Run(name, func(t *testing.T) { onlyRule(t, lintStoreWith(t, strict, c...), "verb-type", SevError) })
 	}
 	fine := []fx{
 		{key: "i", content: "---\ntype: issue\n---\n# I\n\n## Problem\n\n[[a]]\n\n## Answers\n"},
 		{key: "c", content: "# C\n\n- resolves [[i]]\n- supersedes [[a]]\n- cites [[b]]\n"},
 	}
-	if f := lintStore(t, fine...); len(f) > 0 {
+	if f := lintStoreWith(t, strict, fine...); len(f) > 0 {
 		t.Errorf("%+v", f)
 	}
 }
@@ -246,7 +254,7 @@ func TestLintRuleLinksOnlyLocal(t *testing.T) {
 }
 
 func TestLintRuleOrphan(t *testing.T) {
-	f := lintStore(t, fx{key: "c", content: "# C\n\nAlone, but [[c]] links to itself.\n"})
+	f := lintStoreWith(t, strict, fx{key: "c", content: "# C\n\nAlone, but [[c]] links to itself.\n"})
 	onlyRule(t, f, "orphan", SevWarning)
 }
 
@@ -291,7 +299,7 @@ func TestLintRulesAreTheTableAndTheTableIsReachable(t *testing.T) {
 		}
 	}
 	private := fx{key: "p", where: "private", content: "# P\n\n[[a]]\n"}
-	findings := lintStore(t,
+	findings := lintStoreWith(t, strict,
 		fx{key: "bad-yaml", content: "---\ntitle: [unclosed\n---\n# C\n\n[[a]]\n"},
 		fx{key: "bad-date", content: "---\nrecorded: 2026-02-30\n---\n# C\n\n[[a]]\n"},
 		fx{key: "dir/mismatch", content: "---\nkey: other\n---\n# C\n\n[[a]]\n"},
@@ -327,4 +335,114 @@ func TestLintRulesAreTheTableAndTheTableIsReachable(t *testing.T) {
 		slices.Sort(want)
 		t.Errorf("rules reported:\n%q\nrules in the table:\n%q", got, want)
 	}
+}
+
+// By default lint checks what breaks links and search in every note, and
+// omh's own conventions (sections, verbs) only in notes of omh's types: a
+// vault written for another tool is not told to follow them. Orphans and
+// unknown types are advice for --strict or --rule, except a type one edit
+// from omh's, which was meant as one.
+func TestLintChecksOmhsConventionsOnlyInOmhsNotes(t *testing.T) {
+	plain := []fx{
+		{key: "c", content: "# C\n\n- supercedes [[a]]\n"},
+		{key: "lonely", content: "# Lonely\n"},
+		{key: "typed", content: "---\ntype: recipe\n---\n# T\n\n[[a]]\n"},
+	}
+	if f := lintStore(t, plain...); len(f) > 0 {
+		t.Errorf("a plain vault got %+v", f)
+	}
+	var rules []string
+	for _, f := range lintStoreWith(t, strict, plain...) {
+		rules = append(rules, f.Rule+"@"+f.Key)
+	}
+	if want := []string{"unknown-verb@c", "orphan@lonely", "unknown-type@typed"}; !slices.Equal(rules, want) {
+		t.Errorf("--strict: %q, want %q", rules, want)
+	}
+	onlyRule(t, lintStore(t, fx{key: "s", content: "---\ntype: surprise\n---\n# S\n\n[[a]]\n"}), "missing-section", SevError)
+	onlyRule(t, lintStore(t, fx{key: "s", content: "---\ntype: surpise\n---\n# S\n\n[[a]]\n"}), "unknown-type", SevWarning)
+}
+
+// --rule checks only the rules named, in every note; the config's
+// lint.disable never checks a rule; lint.ignore skips links by the name
+// they are written with.
+func TestLintRulesCanBeChosenAndLinksIgnored(t *testing.T) {
+	notes := []fx{
+		{key: "c", content: "---\nrecorded: 2026-02-30\n---\n# C\n\n[[nowhere]] and [[archive/old]] and [[a]]\n"},
+		{key: "lonely", content: "# Lonely\n"},
+	}
+	rulesOf := func(f []Finding) []string {
+		var out []string
+		for _, x := range f {
+			out = append(out, x.Rule)
+		}
+		return out
+	}
+	if got := rulesOf(lintStoreWith(t, LintOptions{Rules: []string{"orphan"}}, notes...)); !slices.Equal(got, []string{"orphan"}) {
+		t.Errorf("--rule orphan: %q", got)
+	}
+	if got := rulesOf(lintStoreWith(t, LintOptions{Disabled: []string{"invalid-date"}}, notes...)); !slices.Equal(got, []string{"dangling-link", "dangling-link"}) {
+		t.Errorf("invalid-date disabled: %q", got)
+	}
+	if got := rulesOf(lintStoreWith(t, LintOptions{IgnoreLinks: []string{"archive/**", "nowhere"}}, notes...)); !slices.Equal(got, []string{"invalid-date"}) {
+		t.Errorf("links ignored: %q", got)
+	}
+	summary := Summarize(lintStoreWith(t, strict, notes...))
+	want := []RuleCount{{Rule: "invalid-date", Errors: 1, Notes: 1}, {Rule: "dangling-link", Errors: 2, Notes: 1}, {Rule: "orphan", Warnings: 1, Notes: 1}}
+	if !slices.Equal(summary, want) {
+		t.Errorf("summary %+v, want %+v", summary, want)
+	}
+}
+
+// A fix names how to write the link so the dialect reaches the note:
+// each candidate of an ambiguous link by its shortest unique name, the
+// note a dangling link likely meant when its name differs only in case,
+// spaces or punctuation. Regression: on obsidian-help the fix for an
+// ambiguous [[Security and privacy]] named only the first folder's note.
+func TestLintFixesNameWhatTheDialectWouldResolve(t *testing.T) {
+	notes := []fx{
+		{key: "Sync/Security and privacy", content: "# S\n\n[[a]]\n"},
+		{key: "Publish/Security and privacy", content: "# P\n\n[[a]]\n"},
+		{key: "Home", content: "# Home\n\n[[Security and privacy]] and [[security-and privacy]] and [[Sync/Security and privacy]] and [[Publish/Security and privacy]]\n"},
+		{key: "Sync/Set up", content: "# Set up\n\n[[Security and privacy]] [[a]]\n"},
+	}
+	f := lintStoreWith(t, LintOptions{Dialect: Dialect{Name: DialectObsidian}}, notes...)
+	if len(f) != 2 || f[0].Rule != "dangling-link" || f[1].Rule != "ambiguous-link" {
+		t.Fatalf("%+v", f)
+	}
+	if !strings.HasPrefix(f[0].Fix, "did you mean [[Publish/Security and privacy]] or [[Sync/Security and privacy]]?") {
+		t.Errorf("dangling: %q", f[0].Fix)
+	}
+	if f[1].Fix != "write [[Publish/Security and privacy]] or [[Sync/Security and privacy]]" {
+		t.Errorf("ambiguous: %q", f[1].Fix)
+	}
+}
+
+// BenchmarkLint lints a markdown site shaped like vba-docs: 20,000 notes in
+// a few folders, each with five relative links, an include and a link
+// under the site's path.
+func BenchmarkLint(b *testing.B) {
+	notes := benchNotes()
+	opt := LintOptions{Dialect: Dialect{Name: DialectMarkdown, Site: "/office/vba/"}}
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if _, err := Lint(notes, opt); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func benchNotes() []LintNote {
+	const n = 20000
+	notes := make([]LintNote, n)
+	for i := range notes {
+		key := fmt.Sprintf("api/Object%d.Member%d", i%500, i)
+		var body strings.Builder
+		body.WriteString("---\ntitle: x\nms.date: 2026-01-01\n---\n# Member\n\n")
+		for j := 1; j <= 5; j++ {
+			fmt.Fprintf(&body, "See [o](Object%d.Member%d.md). ", (i+j)%500, (i+j)%n)
+		}
+		body.WriteString("[a](/office/vba/api/Object1.Member1) [b](/answers/tags/1)\n\n[!include[f](~/includes/feedback.md)]\n")
+		notes[i] = LintNote{Key: key, Layer: Team, Path: key + ".md", Parsed: Parse([]byte(body.String()))}
+	}
+	return append(notes, LintNote{Key: "includes/feedback", Layer: Team, Path: "includes/feedback.md"})
 }

@@ -45,7 +45,9 @@ type Parsed struct {
 	Answers         []string // frontmatter answers, then the Answers section's items
 	Headings        []Heading
 	Links           []Link // in order of Start
-	BodyStart       int    // offset where the markdown body starts
+	// Units are the body's passage units in order, for quoting it.
+	Units     []Unit
+	BodyStart int // offset where the markdown body starts
 	// FrontmatterLines counts the lines of the frontmatter block, delimiters
 	// included; 0 without one.
 	FrontmatterLines int
@@ -148,6 +150,7 @@ func (p *Parsed) parseBody(content []byte) {
 		l.Line = lines.line(l.Start)
 	}
 	p.Answers = append(p.Answers, answersSection(doc, src)...)
+	p.Units = buildUnits(doc, src, p.BodyStart, lines)
 }
 
 func (p *Parsed) addHeading(h *ast.Heading, src []byte, lines lineStarts) {

@@ -70,6 +70,7 @@ func FuzzParse(f *testing.F) {
 			t.Fatalf("BodyStart %d outside the content of length %d", p.BodyStart, len(content))
 		}
 		assertValidUTF8(t, p)
+		checkUnits(t, content, p)
 	})
 }
 

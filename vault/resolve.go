@@ -2,6 +2,7 @@ package vault
 
 import (
 	"path"
+	"slices"
 	"sort"
 	"strings"
 
@@ -32,22 +33,29 @@ type Names interface {
 // aliases can be linked to, lower-cased, with its kind.
 func NamesOf(key string, aliases []string) map[string]NameKind {
 	out := map[string]NameKind{}
+	eachName(key, aliases, func(name string, kind NameKind) { out[name] = kind })
+	return out
+}
+
+// eachName calls fn once for each name of NamesOf: the key, each trailing
+// part on a "/" boundary, then each alias that is none of those.
+func eachName(key string, aliases []string, fn func(string, NameKind)) {
 	lower := strings.ToLower(key)
-	out[lower] = KeyName
+	fn(lower, KeyName)
 	for i := 0; i < len(lower); i++ {
 		if lower[i] == '/' {
-			if _, taken := out[lower[i+1:]]; !taken {
-				out[lower[i+1:]] = SuffixName
-			}
+			fn(lower[i+1:], SuffixName)
 		}
 	}
+	var seen []string
 	for _, a := range aliases {
 		a = nameOf(a)
-		if _, taken := out[a]; !taken && a != "" {
-			out[a] = AliasName
+		if a == "" || a == lower || strings.HasSuffix(lower, "/"+a) || slices.Contains(seen, a) {
+			continue
 		}
+		seen = append(seen, a)
+		fn(a, AliasName)
 	}
-	return out
 }
 
 // MemNames is an in-memory Names.
@@ -55,9 +63,9 @@ type MemNames map[string][]Name
 
 // Add registers a note's key and aliases.
 func (m MemNames) Add(key string, aliases []string) {
-	for name, kind := range NamesOf(key, aliases) {
+	eachName(key, aliases, func(name string, kind NameKind) {
 		m[name] = append(m[name], Name{Key: key, Kind: kind})
-	}
+	})
 }
 
 func (m MemNames) Lookup(lower string) ([]Name, error) { return m[lower], nil }
@@ -68,36 +76,21 @@ type Resolution struct {
 	Candidates []string // the keys an ambiguous link could mean, sorted
 }
 
-// Resolve finds the key a link from the note `from` reaches. Wiki targets
-// try, in order: the exact key, the key ignoring case, a unique trailing
-// part of a key on a "/" boundary ([[refactoring]] finds
+// Resolve finds the key a link from the note `from` reaches by omh's own
+// rules. Wiki targets try, in order: the exact key, the key ignoring case, a
+// unique trailing part of a key on a "/" boundary ([[refactoring]] finds
 // projects/foam/refactoring, never refactoring-notes), a unique alias.
-// Several keys at the first step that finds any make the link ambiguous:
-// nothing ever resolves to "the first one". Markdown links are paths
-// relative to the linking note's folder ("/" starts at the notes root).
+// Markdown links are paths relative to the linking note's folder ("/"
+// starts at the notes root). A vault written for another tool resolves by
+// its Dialect.
 func Resolve(l Link, from string, names Names) (Resolution, error) {
-	if l.Kind == MarkdownLink {
-		target, ok := markdownTarget(l.Target, from)
-		if !ok {
-			return Resolution{}, nil
-		}
-		return resolveName(target, names, KeyName)
-	}
-	res, err := resolveName(l.Target, names, KeyName, SuffixName, AliasName)
-	if err != nil || res.Key != "" || len(res.Candidates) > 0 || l.Label == "" {
-		return res, err
-	}
-	// Dendron writes [[label|target]], the other way round from Obsidian.
-	// When the first part leads nowhere and the second leads to exactly one
-	// note, the second is what the author meant.
-	alt, err := resolveName(l.Label, names, KeyName, SuffixName, AliasName)
-	if err != nil || alt.Key == "" {
-		return res, err
-	}
-	return alt, nil
+	return Dialect{}.Resolve(l, from, names)
 }
 
-func resolveName(target string, names Names, kinds ...NameKind) (Resolution, error) {
+// resolveName looks target up, trying the kinds of name in order. near, when
+// not "", is a folder whose note wins among several with the same trailing
+// part (Obsidian's rule for notes of one name in several folders).
+func resolveName(target string, names Names, near string, kinds ...NameKind) (Resolution, error) {
 	target = norm.NFC.String(strings.TrimSpace(target))
 	found, err := names.Lookup(nameOf(target))
 	if err != nil || len(found) == 0 {
@@ -116,6 +109,11 @@ func resolveName(target string, names Names, kinds ...NameKind) (Resolution, err
 			}
 		}
 		keys = distinctSorted(keys)
+		if len(keys) > 1 && kind == SuffixName && near != "" {
+			if here := inFolder(keys, near); len(here) == 1 {
+				keys = here
+			}
+		}
 		switch len(keys) {
 		case 0:
 			continue
@@ -126,21 +124,6 @@ func resolveName(target string, names Names, kinds ...NameKind) (Resolution, err
 		}
 	}
 	return Resolution{}, nil
-}
-
-// markdownTarget turns a relative link into the key it names, or false when
-// it climbs out of the notes root.
-func markdownTarget(target, from string) (string, bool) {
-	var p string
-	if strings.HasPrefix(target, "/") {
-		p = path.Clean(strings.TrimPrefix(target, "/"))
-	} else {
-		p = path.Join(path.Dir(from), target)
-	}
-	if p == "." || p == ".." || strings.HasPrefix(p, "../") {
-		return "", false
-	}
-	return p, true
 }
 
 func distinctSorted(keys []string) []string {
@@ -154,20 +137,15 @@ func distinctSorted(keys []string) []string {
 	return out
 }
 
-// LinkNames are the lower-cased names a link's resolution depends on: when
-// a note gains or loses one of these names, the link must be resolved again.
-func LinkNames(l Link, from string) []string {
-	if l.Kind == MarkdownLink {
-		if p, ok := markdownTarget(l.Target, from); ok {
-			return []string{strings.ToLower(p)}
+// inFolder keeps the keys directly inside folder dir ("." for the root).
+func inFolder(keys []string, dir string) []string {
+	var out []string
+	for _, k := range keys {
+		if path.Dir(k) == dir {
+			out = append(out, k)
 		}
-		return nil
 	}
-	names := []string{nameOf(l.Target)}
-	if l.Label != "" {
-		names = append(names, nameOf(l.Label))
-	}
-	return names
+	return out
 }
 
 // nameOf is the form names are compared in: trimmed, NFC, lower-cased.

@@ -62,17 +62,29 @@ func TestWikiLinksResolveByTheRulesInOrder(t *testing.T) {
 	}
 }
 
-// Dendron writes [[label|target]]; the label side is tried only when the
-// first part leads nowhere.
-func TestDendronStyleLabelFirstLinksResolve(t *testing.T) {
-	store := names(map[string][]string{"vault/dendron.topic.pods": nil, "pods": nil})
-	got, _ := Resolve(Link{Kind: WikiLink, Target: "Pods overview", Label: "dendron.topic.pods"}, "x", store)
-	if got.Key != "vault/dendron.topic.pods" {
-		t.Errorf("got %+v", got)
+// Regression: omh read [[No such note|Embed files]] as a link to "Embed
+// files" when the first part led nowhere, hiding broken links from lint.
+// No rule guesses a note from a link's label: Dendron writes the note
+// after the pipe, every other dialect before it.
+func TestNoDialectGuessesANoteFromALabel(t *testing.T) {
+	store := names(map[string][]string{"vault/dendron.topic.pods": nil, "Embed files": nil})
+	for _, d := range DialectNames() {
+		if d == DialectDendron {
+			continue
+		}
+		got, _ := Dialect{Name: d}.Resolve(Link{Kind: WikiLink, Target: "No such note", Label: "Embed files"}, "x", store)
+		if got.Key != "" {
+			t.Errorf("%s: [[No such note|Embed files]] reached %+v", d, got)
+		}
 	}
-	got, _ = Resolve(Link{Kind: WikiLink, Target: "pods", Label: "dendron.topic.pods"}, "x", store)
-	if got.Key != "pods" {
-		t.Errorf("the written target must win when it resolves: %+v", got)
+	dendron := Dialect{Name: DialectDendron}
+	got, _ := dendron.Resolve(Link{Kind: WikiLink, Target: "Pods overview", Label: "dendron.topic.pods"}, "x", store)
+	if got.Key != "vault/dendron.topic.pods" {
+		t.Errorf("dendron: [[Pods overview|dendron.topic.pods]] → %+v", got)
+	}
+	got, _ = dendron.Resolve(Link{Kind: WikiLink, Target: "Embed files", Label: "nowhere"}, "x", store)
+	if got.Key != "" {
+		t.Errorf("dendron: [[Embed files|nowhere]] reached %+v", got)
 	}
 }
 
@@ -104,11 +116,12 @@ func TestLinkNamesCoverWhatResolutionReads(t *testing.T) {
 		want []string
 	}{
 		{Link{Kind: WikiLink, Target: " Refactoring "}, "a/b", []string{"refactoring"}},
-		{Link{Kind: WikiLink, Target: "x", Label: "Dendron.Pods"}, "a/b", []string{"x", "dendron.pods"}},
+		{Link{Kind: WikiLink, Target: "x", Label: "Dendron.Pods"}, "a/b", []string{"x"}},
 		{Link{Kind: MarkdownLink, Target: "../Up"}, "a/b", []string{"up"}},
 		{Link{Kind: MarkdownLink, Target: "../../out"}, "a/b", nil},
+		{Link{Kind: TagLink, Target: "tag"}, "a/b", nil},
 	} {
-		if got := LinkNames(tc.link, tc.from); !reflect.DeepEqual(got, tc.want) {
+		if got := (Dialect{}).LinkNames(tc.link, tc.from); !reflect.DeepEqual(got, tc.want) {
 			t.Errorf("LinkNames(%+v) = %q, want %q", tc.link, got, tc.want)
 		}
 	}

@@ -6,8 +6,11 @@ import (
 	"fmt"
 	"path"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/yuin/goldmark/util"
 )
@@ -19,52 +22,226 @@ type Edit struct {
 }
 
 // LinkEnds is the key of a linking file and the names links resolve
-// against, before or after a rename.
+// against, once a rename is done.
 type LinkEnds struct {
 	From  string
 	Names Names
 }
 
 // RewriteLink computes the edit that makes link l, read in src, reach the
-// key want once a rename is done: before and after are the linking file
-// and the names links resolve against, before and after the rename. Only
+// key want once a rename is done, where it reached was before; after is the
+// linking file and the names links resolve against after the rename. Only
 // the part of the link that names the note changes: labels, headings,
-// block references, the embed mark and ".md" stay, and so does the
-// writer's style (a short name stays as short as it can while still
-// reaching the note alone).
-func RewriteLink(src []byte, l Link, before, after LinkEnds, want string) (Edit, error) {
-	if l.Kind == MarkdownLink {
-		return rewriteMarkdown(src, l, after.From, want)
+// block references, the embed mark, a dendron://vault/ prefix, ".md", a
+// markdown link's title and the percent-encoding of what stays are kept.
+// The smallest change comes first: the part of the key that changed,
+// replaced where the link writes it, so a short name stays short, its
+// letter case stays, and a rename and its reverse give back the same
+// bytes. When that does not reach want alone, the link is written the way
+// the dialect would write it anew (the shortest unique name, or a path from
+// the linking note's folder).
+func (d Dialect) RewriteLink(src []byte, l Link, was string, after LinkEnds, want string) (Edit, error) {
+	r, ok := d.read(l)
+	if !ok {
+		return Edit{}, errors.New("it is no link to a note in this vault's dialect")
 	}
-	// Which part of the link named the note before: its target, or (in
-	// Dendron's [[label|target]] order) the part after the pipe.
-	part := "target"
-	if l.Label != "" {
-		alone := l
-		alone.Label = ""
-		if res, err := Resolve(alone, before.From, before.Names); err == nil && res.Key == "" && len(res.Candidates) == 0 {
-			if viaLabel, err := Resolve(Link{Kind: WikiLink, Target: l.Label}, before.From, before.Names); err == nil && viaLabel.Key != "" {
-				part = "label"
-			}
-		}
-	}
-	from, names := after.From, after.Names
-	start, end, err := wikiSpan(src, l, part == "label")
+	sp, err := d.nameSpan(src, l, r)
 	if err != nil {
 		return Edit{}, err
 	}
-	written := string(src[start:end])
-	ext := ""
-	if len(written) >= 3 && strings.EqualFold(written[len(written)-3:], NoteExt) {
-		ext = written[len(written)-3:]
+	var tried []string
+	for _, name := range d.rewriteCandidates(r, was, after, want) {
+		if slices.Contains(tried, name) {
+			continue
+		}
+		tried = append(tried, name)
+		moved := r
+		moved.name = name
+		res, err := d.resolveReading(moved, after.From, after.Names)
+		if err != nil {
+			return Edit{}, err
+		}
+		if res.Key != want {
+			continue
+		}
+		text, err := sp.text(src, name)
+		if err != nil {
+			continue
+		}
+		return Edit{Start: sp.start, End: sp.end, Text: text}, nil
 	}
-	name := shortestName(want, strings.Contains(strings.TrimSuffix(written, ext), "/"), from, names)
-	return Edit{Start: start, End: end, Text: name + ext}, nil
+	return Edit{}, fmt.Errorf("no way of writing it reaches %s alone", want)
 }
 
-// wikiSpan returns where, inside a wiki link or embed, its target (or with
-// label, the part after the pipe) is written, spaces around it excluded
-// and a ".md" included.
+// rewriteCandidates lists names for a link to want, best first.
+func (d Dialect) rewriteCandidates(r reading, was string, after LinkEnds, want string) []string {
+	var out []string
+	// A wiki link keeps as many folders as it was written with: a short
+	// name stays one name.
+	if name, ok := substitute(r.name, was, want); ok && (r.kind == MarkdownLink || strings.Count(name, "/") == strings.Count(r.name, "/")) {
+		out = append(out, name)
+	}
+	dir := path.Dir(after.From)
+	switch {
+	case r.kind == MarkdownLink:
+		switch {
+		case d.String() == DialectMarkdown && strings.HasPrefix(r.name, "~/"):
+			out = append(out, "~/"+want)
+		case strings.HasPrefix(r.name, "/") && d.Site != "":
+			out = append(out, "/"+strings.Trim(d.Site, "/")+"/"+want)
+		case strings.HasPrefix(r.name, "/"):
+			out = append(out, "/"+want)
+		default:
+			p := relativeKey(dir, want)
+			if strings.HasPrefix(r.name, "./") && !strings.HasPrefix(p, "../") {
+				p = "./" + p
+			}
+			out = append(out, p)
+			if d.String() == DialectObsidian {
+				out = append(out, d.shortestName(want, strings.Contains(r.name, "/"), after.From, after.Names))
+			}
+		}
+	case r.hasVault && len(d.Vaults) > 0:
+		if folder := d.Vaults[r.vault]; folder == "." || folder == "" {
+			out = append(out, want)
+		} else if rest, ok := strings.CutPrefix(want, folder+"/"); ok {
+			out = append(out, rest)
+		}
+	case d.String() == DialectObsidian && isExplicitRelative(r.name):
+		p := relativeKey(dir, want)
+		if !strings.HasPrefix(p, "../") {
+			p = "./" + p
+		}
+		out = append(out, p)
+	default:
+		out = append(out, d.shortestName(want, strings.Contains(r.name, "/"), after.From, after.Names), want)
+	}
+	return out
+}
+
+// substitute makes in a written name the change that turns the key was
+// into want: the part between what the two keys share at their start and
+// at their end is replaced, provided the name writes that part and all
+// that follows it (in any letter case).
+func substitute(name, was, want string) (string, bool) {
+	p, s := commonEnds(was, want)
+	tail := was[p:]
+	if len(name) < len(tail) || !strings.EqualFold(name[len(name)-len(tail):], tail) {
+		return "", false
+	}
+	return name[:len(name)-len(tail)] + want[p:len(want)-s] + name[len(name)-s:], true
+}
+
+// commonEnds returns how many bytes a and b share at their start, and then
+// how many of the rest they share at their end, both on rune boundaries.
+func commonEnds(a, b string) (prefix, suffix int) {
+	for prefix < len(a) && prefix < len(b) && a[prefix] == b[prefix] {
+		prefix++
+	}
+	for prefix > 0 && prefix < len(a) && !utf8.RuneStart(a[prefix]) {
+		prefix--
+	}
+	for suffix < len(a)-prefix && suffix < len(b)-prefix && a[len(a)-1-suffix] == b[len(b)-1-suffix] {
+		suffix++
+	}
+	for suffix > 0 && !utf8.RuneStart(a[len(a)-suffix]) {
+		suffix--
+	}
+	return prefix, suffix
+}
+
+// nameSpan is where a link writes the name of its note.
+type nameSpan struct {
+	start, end int    // in the file; ".md" is left outside
+	written    string // the name as the dialect reads it
+	prefix     string // the part of written that is not in the file ("tags." of a Dendron hashtag)
+	offs       []int  // offs[i]: where in src[start:end] byte i of written (after prefix) comes from; one more for the end
+	escape     func(string) (string, error)
+}
+
+// text writes name in the span's syntax, keeping the bytes of what it
+// shares with the written name at both ends as they are.
+func (sp nameSpan) text(src []byte, name string) (string, error) {
+	rest, ok := strings.CutPrefix(name, sp.prefix)
+	if !ok {
+		return "", fmt.Errorf("%q cannot be written as a link of this kind", name)
+	}
+	w := strings.TrimPrefix(sp.written, sp.prefix)
+	p, s := commonEnds(w, rest)
+	mid, err := sp.escape(rest[p : len(rest)-s])
+	if err != nil {
+		return "", err
+	}
+	raw := string(src[sp.start:sp.end])
+	return raw[:sp.offs[p]] + mid + raw[sp.offs[len(w)-s]:], nil
+}
+
+// nameSpan finds where l, read as r, writes its note's name.
+func (d Dialect) nameSpan(src []byte, l Link, r reading) (nameSpan, error) {
+	var sp nameSpan
+	switch l.Kind {
+	case MarkdownLink:
+		start, end, err := markdownDestSpan(src, l)
+		if err != nil {
+			return sp, err
+		}
+		if i := bytes.IndexAny(src[start:end], "#?"); i >= 0 {
+			end = start + i
+		}
+		decoded, offs := decodeDestination(src[start:end])
+		if len(decoded) >= 3 && strings.EqualFold(decoded[len(decoded)-3:], NoteExt) {
+			decoded = decoded[:len(decoded)-3]
+			end = start + offs[len(decoded)]
+			offs = offs[:len(decoded)+1]
+		}
+		sp = nameSpan{start: start, end: end, written: decoded, offs: offs, escape: func(s string) (string, error) { return escapeDestination(s), nil }}
+	case TagLink:
+		if l.Start >= len(src) || src[l.Start] != '#' || l.End > len(src) {
+			return sp, errors.New("it does not start where the index says")
+		}
+		sp = nameSpan{start: l.Start + 1, end: l.End, written: string(src[l.Start+1 : l.End]), escape: tagText}
+		if d.String() == DialectDendron {
+			sp.prefix = "tags."
+			sp.written = sp.prefix + sp.written
+		}
+	default:
+		start, end, err := wikiSpan(src, l, d.String() == DialectDendron && l.Label != "")
+		if err != nil {
+			return sp, err
+		}
+		if r.hasVault {
+			// dendron://vault/note: the note starts after the vault's name.
+			const scheme = len("dendron://")
+			slash := bytes.IndexByte(src[start+scheme:end], '/')
+			if slash < 0 {
+				return sp, errors.New("it names no note after its vault")
+			}
+			start += scheme + slash + 1
+			for start < end && isSpaceByte(src[start]) {
+				start++
+			}
+		}
+		written := string(src[start:end])
+		if len(written) >= 3 && strings.EqualFold(written[len(written)-3:], NoteExt) {
+			end -= 3
+			written = written[:len(written)-3]
+		}
+		sp = nameSpan{start: start, end: end, written: written, escape: wikiText}
+	}
+	if sp.offs == nil {
+		for i := 0; i <= len(sp.written)-len(sp.prefix); i++ {
+			sp.offs = append(sp.offs, i)
+		}
+	}
+	if strings.TrimSpace(sp.written) != r.name {
+		return sp, fmt.Errorf("its text %q is not the %q the index read", sp.written, r.name)
+	}
+	return sp, nil
+}
+
+// wikiSpan returns where, inside a wiki link or embed, the part before
+// the pipe (or with label, the part after it) names a note: spaces around
+// it, a heading and a block reference left out.
 func wikiSpan(src []byte, l Link, label bool) (int, int, error) {
 	open := l.Start
 	if l.Kind == EmbedLink {
@@ -87,26 +264,14 @@ func wikiSpan(src []byte, l Link, label bool) (int, int, error) {
 	} else if label {
 		return 0, 0, errors.New("it has no label")
 	}
-	if !label {
-		if i := bytes.IndexAny(src[start:end], "#^"); i >= 0 {
-			end = start + i
-		}
+	if i := bytes.IndexAny(src[start:end], "#^"); i >= 0 {
+		end = start + i
 	}
 	for start < end && isSpaceByte(src[start]) {
 		start++
 	}
 	for end > start && isSpaceByte(src[end-1]) {
 		end--
-	}
-	got := string(src[start:end])
-	want := l.Target
-	if label {
-		want = l.Label
-	} else if len(got) >= 3 && strings.EqualFold(got[len(got)-3:], NoteExt) {
-		got = got[:len(got)-3]
-	}
-	if strings.TrimSpace(got) != want {
-		return 0, 0, fmt.Errorf("its text %q is not the %q the index read", got, want)
 	}
 	return start, end, nil
 }
@@ -116,55 +281,72 @@ func isSpaceByte(c byte) bool { return c == ' ' || c == '\t' }
 // shortestName is how to write a wiki link to key from the note from: the
 // shortest trailing part of the key that reaches it alone, or the whole key
 // when the link was written with a folder (keeping the writer's style).
-func shortestName(key string, full bool, from string, names Names) string {
+func (d Dialect) shortestName(key string, full bool, from string, names Names) string {
 	if full {
 		return key
 	}
 	parts := strings.Split(key, "/")
 	for i := len(parts) - 1; i > 0; i-- {
 		cand := strings.Join(parts[i:], "/")
-		if res, err := Resolve(Link{Kind: WikiLink, Target: cand}, from, names); err == nil && res.Key == key {
+		if res, err := d.Resolve(Link{Kind: WikiLink, Target: cand}, from, names); err == nil && res.Key == key {
 			return cand
 		}
 	}
 	return key
 }
 
-// rewriteMarkdown points a markdown link at want, written relative to the
-// folder of from (or from the notes root when the link starts with "/"),
-// keeping its fragment, query, ".md" and angle brackets as written. A
-// reference link's definition is rewritten instead.
-func rewriteMarkdown(src []byte, l Link, from, want string) (Edit, error) {
-	start, end, err := markdownDestSpan(src, l)
-	if err != nil {
-		return Edit{}, err
+// wikiText checks that a name can stand inside [[ ]].
+func wikiText(s string) (string, error) {
+	if strings.ContainsAny(s, "|#^\n") || strings.Contains(s, "]]") || strings.Contains(s, "[[") {
+		return "", fmt.Errorf("%q cannot stand inside [[ ]]", s)
 	}
-	dest := string(src[start:end])
-	pathEnd := len(dest)
-	if i := strings.IndexAny(dest, "#?"); i >= 0 {
-		pathEnd = i
-	}
-	written := dest[:pathEnd]
-	decoded := pathUnescapeLoose(string(util.UnescapePunctuations([]byte(written))))
-	ext := ""
-	if len(decoded) >= 3 && strings.EqualFold(decoded[len(decoded)-3:], NoteExt) {
-		ext = decoded[len(decoded)-3:]
-		decoded = decoded[:len(decoded)-3]
-	}
-	if decoded != l.Target {
-		return Edit{}, fmt.Errorf("its destination %q is not the %q the index read", written, l.Target)
-	}
-	var p string
-	switch {
-	case strings.HasPrefix(written, "/"):
-		p = "/" + want
-	default:
-		p = relativeKey(path.Dir(from), want)
-		if strings.HasPrefix(written, "./") && !strings.HasPrefix(p, "../") {
-			p = "./" + p
+	return s, nil
+}
+
+// tagText checks that a name can follow "#" as a hashtag.
+func tagText(s string) (string, error) {
+	for _, r := range s {
+		if !unicode.IsLetter(r) && !unicode.IsDigit(r) && !strings.ContainsRune("_-./", r) {
+			return "", fmt.Errorf("%q cannot be written as a hashtag", s)
 		}
 	}
-	return Edit{Start: start, End: start + pathEnd, Text: escapeDestination(p + ext)}, nil
+	return s, nil
+}
+
+// decodeDestination reads a markdown destination's path as Parse does
+// (backslash escapes, then %XX escapes), and where each byte it reads comes
+// from, with one more offset for the end.
+func decodeDestination(raw []byte) (string, []int) {
+	var b strings.Builder
+	var offs []int
+	for i := 0; i < len(raw); {
+		switch {
+		case raw[i] == '\\' && i+1 < len(raw) && util.IsPunct(raw[i+1]):
+			b.WriteByte(raw[i+1])
+			offs = append(offs, i)
+			i += 2
+		case raw[i] == '%' && i+2 < len(raw) && isHex(raw[i+1]) && isHex(raw[i+2]):
+			b.WriteByte(unhex(raw[i+1])<<4 | unhex(raw[i+2]))
+			offs = append(offs, i)
+			i += 3
+		default:
+			b.WriteByte(raw[i])
+			offs = append(offs, i)
+			i++
+		}
+	}
+	return b.String(), append(offs, len(raw))
+}
+
+// LinkText is how to write a link of kind to key from the note from so that
+// the dialect resolves it to key alone: for a markdown link the path from
+// from's folder, for other links the shortest trailing part of the key
+// that does (the whole key when none does).
+func (d Dialect) LinkText(key string, kind LinkKind, from string, names Names) string {
+	if kind == MarkdownLink {
+		return escapeDestination(relativeKey(path.Dir(from), key) + NoteExt)
+	}
+	return d.shortestName(key, false, from, names)
 }
 
 // markdownDestSpan finds a markdown link's destination: inside the
@@ -275,20 +457,6 @@ func matchingBracket(src []byte, open, limit int) int {
 		}
 	}
 	return -1
-}
-
-// pathUnescapeLoose decodes %XX escapes, leaving malformed ones as they are.
-func pathUnescapeLoose(s string) string {
-	var b strings.Builder
-	for i := 0; i < len(s); i++ {
-		if s[i] == '%' && i+2 < len(s) && isHex(s[i+1]) && isHex(s[i+2]) {
-			b.WriteByte(unhex(s[i+1])<<4 | unhex(s[i+2]))
-			i += 2
-			continue
-		}
-		b.WriteByte(s[i])
-	}
-	return b.String()
 }
 
 func isHex(c byte) bool {

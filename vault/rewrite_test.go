@@ -30,7 +30,6 @@ func TestRewriteChangesOnlyTheTargetInsideEveryLinkForm(t *testing.T) {
 		{"notes/here", "[x](./old-name)", "[x](../projects/new-name)"},
 		{"notes/here", "[a `]` b](../folder/old%20name.md)", "[a `]` b](../projects/new-name.md)"},
 		{"notes/here", "[x][ref] and [y][ref]\n\n[ref]: ../folder/old-name.md", "[x][ref] and [y][ref]\n\n[ref]: ../projects/new-name.md"},
-		{"notes/here", "dendron [[The Label|folder/old-name]]", "dendron [[The Label|projects/new-name]]"},
 	} {
 		src := []byte(fm + c.src + "\n")
 		p := Parse(src)
@@ -40,7 +39,7 @@ func TestRewriteChangesOnlyTheTargetInsideEveryLinkForm(t *testing.T) {
 		}
 		var edits []Edit
 		for _, l := range p.Links {
-			ed, err := RewriteLink(src, l, LinkEnds{c.from, before}, LinkEnds{c.from, after}, "projects/new-name")
+			ed, err := Dialect{}.RewriteLink(src, l, "folder/old-name", LinkEnds{c.from, after}, "projects/new-name")
 			if err != nil {
 				t.Errorf("%q: %v", c.src, err)
 				continue
@@ -56,12 +55,11 @@ func TestRewriteChangesOnlyTheTargetInsideEveryLinkForm(t *testing.T) {
 
 // A short name stays short only while it reaches the note alone.
 func TestRewrittenShortNamesStayUnique(t *testing.T) {
-	before, after := MemNames{}, MemNames{}
-	before.Add("projects/old-name", nil)
+	after := MemNames{}
 	after.Add("projects/new-name", nil)
 	after.Add("archive/new-name", nil)
 	src := []byte("[[old-name]]\n")
-	ed, err := RewriteLink(src, Parse(src).Links[0], LinkEnds{"x", before}, LinkEnds{"x", after}, "projects/new-name")
+	ed, err := Dialect{}.RewriteLink(src, Parse(src).Links[0], "projects/old-name", LinkEnds{"x", after}, "projects/new-name")
 	if err != nil || ed.Text != "projects/new-name" {
 		t.Errorf("%+v %v", ed, err)
 	}
@@ -74,5 +72,95 @@ func TestRelativeKey(t *testing.T) {
 		if got := relativeKey(c[0], c[1]); got != c[2] {
 			t.Errorf("relativeKey(%q, %q) = %q, want %q", c[0], c[1], got, c[2])
 		}
+	}
+}
+
+// rewriteAll renames was to want in src, read by d, with after holding the
+// names once the rename is done, and returns the new text.
+func rewriteAll(t *testing.T, d Dialect, src, from, was, want string, after MemNames) string {
+	t.Helper()
+	b := []byte(src)
+	var edits []Edit
+	for _, l := range Parse(b).Links {
+		res, _ := d.Resolve(l, from, after)
+		if res.Key == want {
+			continue
+		}
+		ed, err := d.RewriteLink(b, l, was, LinkEnds{from, after}, want)
+		if err != nil {
+			t.Errorf("%s: %q: %v", d, src, err)
+			return src
+		}
+		edits = append(edits, ed)
+	}
+	out, err := ApplyEdits(b, edits)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(out)
+}
+
+// Every form a dialect reads is rewritten in place: Dendron's label-first
+// links keep their label, dendron://vault/ prefix and anchor, its hashtags
+// stay hashtags; a markdown site's "~/" and site paths keep their base;
+// Obsidian's escaped pipes and "./" stay.
+func TestRewriteKeepsEachDialectsForms(t *testing.T) {
+	for _, c := range []struct {
+		d               Dialect
+		from, was, want string
+		keys            []string
+		src, out        string
+	}{
+		{Dialect{Name: DialectDendron, Vaults: map[string]string{"site": "."}}, "x", "dendron.topic.schema", "dendron.topic.schemas", nil,
+			"- [[Schemas|dendron://site/dendron.topic.schema]] and [[docs|dendron.topic.schema#short]] ![[dendron.topic.schema]]",
+			"- [[Schemas|dendron://site/dendron.topic.schemas]] and [[docs|dendron.topic.schemas#short]] ![[dendron.topic.schemas]]"},
+		{Dialect{Name: DialectDendron}, "x", "tags.role.bugcatcher", "tags.role.bug-catcher", nil,
+			"a #role.bugcatcher here", "a #role.bug-catcher here"},
+		{Dialect{Name: DialectMarkdown, Site: "/office/vba/"}, "excel/x", "includes/feedback", "includes/support", nil,
+			"[!include[Support](~/includes/feedback.md)] and [f](/office/vba/includes/feedback) and [g](../includes/feedback.md#top)",
+			"[!include[Support](~/includes/support.md)] and [f](/office/vba/includes/support) and [g](../includes/support.md#top)"},
+		{Dialect{Name: DialectObsidian}, "Sync/x", "Sync/Security and privacy", "Sync/Security", []string{"Publish/Security"},
+			"| [[Security and privacy\\|s]] | [[./Security and privacy#Hosting]] | [s](Security%20and%20privacy.md)",
+			"| [[Security\\|s]] | [[./Security#Hosting]] | [s](Security.md)"},
+	} {
+		after := MemNames{}
+		after.Add(c.want, nil)
+		for _, k := range c.keys {
+			after.Add(k, nil)
+		}
+		if got := rewriteAll(t, c.d, c.src, c.from, c.was, c.want, after); got != c.out {
+			t.Errorf("%s:\n got %q\nwant %q", c.d, got, c.out)
+		}
+	}
+}
+
+// The smallest change comes first: a link keeps its letter case, its
+// folders and its percent-encoding, so that renaming a note and renaming it
+// back gives back every byte.
+func TestRewriteThereAndBackGivesBackTheBytes(t *testing.T) {
+	src := "[[security and privacy]] [[Sync/Security and privacy|s]] [a](../Sync/Security%20and%20privacy.md) [b](<../Sync/Security and privacy.md>)"
+	from, old, renamed := "Home/x", "Sync/Security and privacy", "Sync/Security and privacy (old)"
+	there, back := MemNames{}, MemNames{}
+	there.Add(renamed, nil)
+	back.Add(old, nil)
+	d := Dialect{Name: DialectObsidian}
+	moved := rewriteAll(t, d, src, from, old, renamed, there)
+	if moved == src {
+		t.Fatal("nothing was rewritten")
+	}
+	if got := rewriteAll(t, d, moved, from, renamed, old, back); got != src {
+		t.Errorf("there and back:\n got %q\nwant %q\n(there: %q)", got, src, moved)
+	}
+}
+
+// A hashtag cannot name a note outside tags.: the rewrite refuses, rather
+// than leave the link pointing at the old name.
+func TestRewriteRefusesWhatAFormCannotSay(t *testing.T) {
+	after := MemNames{}
+	after.Add("people.ada", nil)
+	src := []byte("a #ada here")
+	l := Parse(src).Links[0]
+	if ed, err := (Dialect{Name: DialectDendron}).RewriteLink(src, l, "tags.ada", LinkEnds{"x", after}, "people.ada"); err == nil {
+		t.Errorf("rewrote #ada as %+v", ed)
 	}
 }

@@ -35,11 +35,18 @@ type baselineSet struct {
 func figuresOf(s setResult) map[string]figure {
 	t := s.ranker(rankDefault).Totals
 	f := map[string]figure{
+		"hit_1":    {Value: t.Hit1, Questions: s.Answerable},
 		"ndcg_10":  {Value: t.NDCG10, Questions: s.Answerable},
 		"recall_5": {Value: t.Recall5, Questions: s.Answerable},
 	}
 	if s.AnswerOnCard != nil {
 		f["answer_on_card"] = *s.AnswerOnCard
+	}
+	if s.NegativesDoubted != nil {
+		f["negatives_doubted"] = *s.NegativesDoubted
+	}
+	if s.AnswerableAnswered != nil {
+		f["answerable_answered"] = *s.AnswerableAnswered
 	}
 	return f
 }

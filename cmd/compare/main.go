@@ -8,11 +8,13 @@
 //	go run ./cmd/compare -split report -v      # report questions, ids of gains and losses
 //	go run ./cmd/compare -split all            # every judged query, as the data README's reference table
 //	go run ./cmd/compare -limit 100 -check testdata/quality/baseline.json
+//	go run ./cmd/compare -fragments            # per language: a piece of a note's body finds the note
 //
 // Data sets: scifact (tune: the train queries; report: the test queries),
 // cranfield and cisi (tune and report: the two halves of omh eval's hash
-// split), and the real vaults obsidian-help-en and dendron-site (tune only:
-// their held-out questions are not in the data folder).
+// split), and the real vaults obsidian-help-en, dendron-site and vba-docs
+// (tune only: their held-out questions are not in the data folder; the
+// extra negatives files count for the verdict only).
 //
 // omh's rankers are asked through the omh binary, one `omh find --json
 // --roots 100` process per question; omh eval is run once per ranker on the
@@ -50,11 +52,14 @@ type options struct {
 	jsonOut          string
 	verbose          bool
 	fast             bool
+	fragments        bool
+	fragmentCount    int
+	keywords         bool
 	freshCache       bool
 	check, writeBase string
 }
 
-var allSets = []string{"scifact", "cranfield", "cisi", "obsidian-help-en", "dendron-site"}
+var allSets = []string{"scifact", "cranfield", "cisi", "obsidian-help-en", "dendron-site", "vba-docs"}
 
 func main() {
 	if len(os.Args) > 1 && os.Args[1] == ftsQueryCommand {
@@ -73,6 +78,9 @@ func main() {
 	flag.StringVar(&o.jsonOut, "json", "", "write every figure to this file as JSON")
 	flag.BoolVar(&o.verbose, "v", false, "list the ids of questions gained and lost")
 	flag.BoolVar(&o.fast, "fast", false, "take omh's figures from one omh eval per ranker instead of one omh find per question:\nminutes faster, the same nDCG@10, R@5 and MRR@10, but no Recall@100 for omh and no cross-check")
+	flag.BoolVar(&o.fragments, "fragments", false, "measure fragment recall on "+fragmentVault+" per language instead of the data sets:\nwhether a piece of a note's body, asked as a question, finds that note in the top 5")
+	flag.IntVar(&o.fragmentCount, "fragment-count", 20, "with -fragments: notes drawn per language (fewer when a language has fewer notes with a unique fragment)")
+	flag.BoolVar(&o.keywords, "keywords", false, "also ask every answerable question without its function words (one omh find each) and count\nthe questions whose whole sentence ranks the expected note worse than its keywords do")
 	flag.BoolVar(&o.freshCache, "fresh-cache", false, "delete each vault's omh cache (.git/omh) first, so that no cache an older binary wrote is measured")
 	flag.StringVar(&o.check, "check", "", "baseline file: exit 1 when a figure of the default ranker dropped by more than one question's worth")
 	flag.StringVar(&o.writeBase, "write-baseline", "", "write the default ranker's figures to this file, as a baseline for -check")
@@ -81,7 +89,7 @@ func main() {
 		flag.PrintDefaults()
 	}
 	flag.Parse()
-	if flag.NArg() > 0 || (o.split != "tune" && o.split != "report" && o.split != "all") || o.limit < 0 || o.latency < 0 || o.jobs < 1 {
+	if flag.NArg() > 0 || (o.split != "tune" && o.split != "report" && o.split != "all") || o.limit < 0 || o.latency < 0 || o.jobs < 1 || o.fragmentCount < 1 {
 		flag.Usage()
 		os.Exit(exitUsage)
 	}
@@ -124,6 +132,18 @@ func run(o options) int {
 		return fail(err)
 	}
 	rep := report{Split: o.split, Limit: o.limit, Omh: tools.omh, DDL: ftsDDL, Query: ftsQuery}
+	if o.fragments {
+		if rep.Fragments, err = runFragments(o, tools); err != nil {
+			return fail(err)
+		}
+		rep.Seconds = time.Since(start).Seconds()
+		if o.jsonOut != "" {
+			if err := writeJSONFile(o.jsonOut, rep); err != nil {
+				return fail(err)
+			}
+		}
+		return exitOK
+	}
 	printHeader(os.Stdout, o)
 	for _, name := range o.sets {
 		ds := dataset(name, o.data, o.split)

@@ -75,11 +75,19 @@ type setResult struct {
 	VsBaseline   comparison     `json:"default_vs_baseline"`
 	CrossChecks  []crossCheck   `json:"cross_checks"`
 	AnswerOnCard *figure        `json:"answer_on_card,omitempty"` // omh eval, default ranker, default reply
-	ExampleMatch string         `json:"example_match"`
-	Reference    *reference     `json:"reference,omitempty"`
-	PrepareSec   float64        `json:"prepare_seconds"`
-	FTSBuildSec  float64        `json:"fts5_build_seconds"`
-	Seconds      float64        `json:"seconds"`
+	// NegativesDoubted is the share of negative questions whose reply's
+	// verdict was weak or none (omh eval, default ranker); nil without
+	// negatives. AnswerableAnswered is the share of answerable questions
+	// whose verdict was answered: the rest were wrongly doubted.
+	NegativesDoubted   *figure `json:"negatives_doubted,omitempty"`
+	AnswerableAnswered *figure `json:"answerable_answered"`
+	// Keywords is -keywords' check of the default ranker.
+	Keywords     *keywordCheck `json:"keywords,omitempty"`
+	ExampleMatch string        `json:"example_match"`
+	Reference    *reference    `json:"reference,omitempty"`
+	PrepareSec   float64       `json:"prepare_seconds"`
+	FTSBuildSec  float64       `json:"fts5_build_seconds"`
+	Seconds      float64       `json:"seconds"`
 }
 
 // reference holds the data README's figures for a report split (nDCG@10).
@@ -217,12 +225,33 @@ func measureSet(o options, t tools, s set) (setResult, error) {
 	}
 
 	def := res.ranker(rankDefault).Questions
+	if o.keywords {
+		deep := depth
+		if o.fast {
+			deep = 10 // omh eval's ranks go no deeper
+		}
+		kc, err := checkKeywords(o, t, p.vault, answerable, def, deep)
+		if err != nil {
+			return res, err
+		}
+		res.Keywords = &kc
+	}
 	res.VsFTS.Gained, res.VsFTS.Lost = moved(res.ranker(rankFTS).Questions, def)
 	res.VsBaseline.Gained, res.VsBaseline.Lost = moved(res.ranker(rankBaseline).Questions, def)
 
-	var withAnswer, onCard int
+	var withAnswer, onCard, doubted, answered int
 	for _, q := range evals[rankDefault].Questions {
-		if !q.Negative && q.HasAnswer {
+		if q.Negative {
+			if q.Verdict == "weak" || q.Verdict == "none" {
+				doubted++
+			}
+			continue
+		}
+		// A binary from before the verdict says nothing: it answered.
+		if q.Verdict == "" || q.Verdict == "answered" {
+			answered++
+		}
+		if q.HasAnswer {
 			withAnswer++
 			if q.AnswerOnCard {
 				onCard++
@@ -232,6 +261,10 @@ func measureSet(o options, t tools, s set) (setResult, error) {
 	if withAnswer > 0 {
 		res.AnswerOnCard = &figure{Value: float64(onCard) / float64(withAnswer), Questions: withAnswer}
 	}
+	if res.Negatives > 0 {
+		res.NegativesDoubted = &figure{Value: float64(doubted) / float64(res.Negatives), Questions: res.Negatives}
+	}
+	res.AnswerableAnswered = &figure{Value: float64(answered) / float64(res.Answerable), Questions: res.Answerable}
 	res.Seconds = time.Since(start).Seconds()
 	return res, nil
 }
@@ -250,7 +283,7 @@ func fromEval(qs []question, ev evalReport) ([]scores, error) {
 			return nil, fmt.Errorf("omh eval did not answer question %s", q.ID)
 		}
 		e := ev.Questions[i]
-		out = append(out, scores{ID: q.ID, Rank: e.Rank, NDCG10: e.NDCG10, Recall5: e.Recall5, MRR10: e.MRR10})
+		out = append(out, scores{ID: q.ID, Rank: e.Rank, Hit1: hit1(e.Rank), Recall1: e.Recall1, NDCG10: e.NDCG10, Recall5: e.Recall5, MRR10: e.MRR10})
 	}
 	return out, nil
 }

@@ -11,10 +11,13 @@ import (
 // scores are one question's measures, from find/eval's MeasureRanking:
 // linear gains (the gold's grades, else 1 per expected note), a log2(i+2)
 // discount, Recall@k the share of the relevant notes among the first k,
-// MRR@10 the reciprocal rank of the first relevant note within ten.
+// MRR@10 the reciprocal rank of the first relevant note within ten, hit@1
+// 1 when the first note is a relevant one.
 type scores struct {
 	ID      string  `json:"id"`
 	Rank    int     `json:"rank"` // of the first relevant note within the ranked list; 0 when absent
+	Hit1    float64 `json:"hit_1"`
+	Recall1 float64 `json:"recall_1"`
 	NDCG10  float64 `json:"ndcg_10"`
 	Recall5 float64 `json:"recall_5"`
 	// Recall100 is nil when only the first ten were seen (-fast, omh eval).
@@ -25,11 +28,20 @@ type scores struct {
 func score(id string, gain map[string]float64, ranked []string) scores {
 	m := eval.MeasureRanking(gain, ranked)
 	r100 := m.Recall100
-	return scores{ID: id, Rank: m.Rank, NDCG10: m.NDCG10, Recall5: m.Recall5, Recall100: &r100, MRR10: m.MRR10}
+	return scores{ID: id, Rank: m.Rank, Hit1: hit1(m.Rank), Recall1: m.Recall1, NDCG10: m.NDCG10, Recall5: m.Recall5, Recall100: &r100, MRR10: m.MRR10}
+}
+
+func hit1(rank int) float64 {
+	if rank == 1 {
+		return 1
+	}
+	return 0
 }
 
 // totals are means over the answerable questions.
 type totals struct {
+	Hit1      float64  `json:"hit_1"`
+	Recall1   float64  `json:"recall_1"`
 	NDCG10    float64  `json:"ndcg_10"`
 	Recall5   float64  `json:"recall_5"`
 	Recall100 *float64 `json:"recall_100,omitempty"` // nil unless every question has it
@@ -44,6 +56,8 @@ func mean(qs []scores) totals {
 	var r100 float64
 	every := true
 	for _, q := range qs {
+		t.Hit1 += q.Hit1
+		t.Recall1 += q.Recall1
 		t.NDCG10 += q.NDCG10
 		t.Recall5 += q.Recall5
 		t.MRR10 += q.MRR10
@@ -54,7 +68,7 @@ func mean(qs []scores) totals {
 		}
 	}
 	n := float64(len(qs))
-	t.NDCG10, t.Recall5, t.MRR10 = t.NDCG10/n, t.Recall5/n, t.MRR10/n
+	t.Hit1, t.Recall1, t.NDCG10, t.Recall5, t.MRR10 = t.Hit1/n, t.Recall1/n, t.NDCG10/n, t.Recall5/n, t.MRR10/n
 	if every {
 		r100 /= n
 		t.Recall100 = &r100

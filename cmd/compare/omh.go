@@ -11,6 +11,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"golang.org/x/text/unicode/norm"
 )
 
 // tools are the binaries a run uses.
@@ -73,9 +75,11 @@ func omhRanked(omh, vault, ranker string, q question, depth int) ([]string, time
 	if err != nil {
 		return nil, took, fmt.Errorf("omh find (%s) on %s: %v\n%s", ranker, q.ID, err, stderr.Bytes())
 	}
+	// Gold files and FTS5 name notes by their paths from the repository
+	// root, which a key under a notes root such as en/ is not.
 	var reply struct {
 		Hits []struct {
-			Key   string `json:"key"`
+			Path  string `json:"path"`
 			Depth int    `json:"depth"`
 		} `json:"hits"`
 	}
@@ -85,7 +89,7 @@ func omhRanked(omh, vault, ranker string, q question, depth int) ([]string, time
 	keys := []string{}
 	for _, h := range reply.Hits {
 		if h.Depth == 0 {
-			keys = append(keys, h.Key)
+			keys = append(keys, norm.NFC.String(strings.TrimSuffix(h.Path, ".md")))
 		}
 	}
 	return keys, took, nil
@@ -130,11 +134,13 @@ type evalReport struct {
 		ID           string  `json:"id"`
 		Negative     bool    `json:"negative"`
 		Rank         int     `json:"rank"`
+		Recall1      float64 `json:"recall_1"`
 		Recall5      float64 `json:"recall_5"`
 		MRR10        float64 `json:"mrr_10"`
 		NDCG10       float64 `json:"ndcg_10"`
 		HasAnswer    bool    `json:"has_answer"`
 		AnswerOnCard bool    `json:"answer_on_card"`
+		Verdict      string  `json:"verdict"`
 	} `json:"questions"`
 	Total struct {
 		Answerable   int     `json:"answerable"`

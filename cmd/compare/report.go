@@ -18,7 +18,9 @@ type report struct {
 	Query   string      `json:"fts5_query"`
 	Sets    []setResult `json:"sets"`
 	Skipped []string    `json:"skipped,omitempty"`
-	Seconds float64     `json:"seconds"`
+	// Fragments is -fragments' measure, per language.
+	Fragments []fragmentResult `json:"fragments,omitempty"`
+	Seconds   float64          `json:"seconds"`
 }
 
 func printHeader(w io.Writer, o options) {
@@ -51,7 +53,7 @@ func printSet(w io.Writer, r setResult, verbose, first bool) {
 	if r.NotesOmh != r.NotesFTS {
 		fmt.Fprintf(w, "  WARNING: omh and FTS5 hold different numbers of notes\n")
 	}
-	fmt.Fprintf(w, "  %-22s %8s %7s %7s %7s %11s %14s\n", "ranker", "nDCG@10", "R@5", "R@100", "MRR@10", "process ms", "in-process ms")
+	fmt.Fprintf(w, "  %-22s %7s %7s %8s %7s %7s %7s %11s %14s\n", "ranker", "hit@1", "R@1", "nDCG@10", "R@5", "R@100", "MRR@10", "process ms", "in-process ms")
 	for _, x := range r.Rankers {
 		name := x.Name
 		switch {
@@ -68,7 +70,7 @@ func printSet(w io.Writer, r setResult, verbose, first bool) {
 			inproc = fmt.Sprintf("%.2f", x.InProcessMS)
 		}
 		t := x.Totals
-		fmt.Fprintf(w, "  %-22s %8.3f %7.3f %s %7.3f %11s %14s\n", name, t.NDCG10, t.Recall5, fmtOpt(t.Recall100, 7), t.MRR10, proc, inproc)
+		fmt.Fprintf(w, "  %-22s %7.3f %7.3f %8.3f %7.3f %s %7.3f %11s %14s\n", name, t.Hit1, t.Recall1, t.NDCG10, t.Recall5, fmtOpt(t.Recall100, 7), t.MRR10, proc, inproc)
 	}
 	printMoves(w, "default vs fts5", r.VsFTS, verbose)
 	printMoves(w, "default vs baseline", r.VsBaseline, verbose)
@@ -85,6 +87,23 @@ func printSet(w io.Writer, r setResult, verbose, first bool) {
 	}
 	if r.AnswerOnCard != nil {
 		fmt.Fprintf(w, "  answer on a card (omh eval, default ranker, default reply): %.3f of %d questions\n", r.AnswerOnCard.Value, r.AnswerOnCard.Questions)
+	}
+	if n, a := r.NegativesDoubted, r.AnswerableAnswered; n != nil || a != nil {
+		line := "  verdict (omh eval, default ranker):"
+		if n != nil {
+			line += fmt.Sprintf(" weak or none on %.3f of %d negatives;", n.Value, n.Questions)
+		}
+		if a != nil {
+			line += fmt.Sprintf(" wrongly weak or none on %.3f of %d answerable", 1-a.Value, a.Questions)
+		}
+		fmt.Fprintln(w, line)
+	}
+	if k := r.Keywords; k != nil {
+		fmt.Fprintf(w, "  whole sentence vs its keywords (function words removed), default ranker: %d questions compared, the sentence ranks the note worse on %d, better on %d\n",
+			k.Compared, len(k.Worse), len(k.Better))
+		if verbose && len(k.Worse) > 0 {
+			fmt.Fprintf(w, "    worse: %s\n", listIDs(k.Worse, 20))
+		}
 	}
 	if ref := r.Reference; ref != nil {
 		fts, base := r.ranker(rankFTS).Totals.NDCG10, r.ranker(rankBaseline).Totals.NDCG10
@@ -137,20 +156,21 @@ func listIDs(ids []string, most int) string {
 	return strings.Join(ids[:most], " ") + fmt.Sprintf(" … %d more", len(ids)-most)
 }
 
-// printSummary prints one line per data set: nDCG@10 and Recall@5 of the
-// three rankers side by side.
+// printSummary prints one line per data set: hit@1, nDCG@10, Recall@5 and
+// Recall@100 of the three rankers side by side.
 func printSummary(w io.Writer, rep report) {
 	if len(rep.Sets) == 0 {
 		return
 	}
 	fmt.Fprintf(w, "\nsummary · split %s\n", rep.Split)
-	fmt.Fprintf(w, "  %-18s %5s │ %-23s │ %-23s │ %-23s\n", "", "", "nDCG@10", "R@5", "R@100")
-	fmt.Fprintf(w, "  %-18s %5s │ %7s %7s %7s │ %7s %7s %7s │ %7s %7s %7s\n", "data set", "n",
-		"default", "base", "fts5", "default", "base", "fts5", "default", "base", "fts5")
+	fmt.Fprintf(w, "  %-18s %5s │ %-23s │ %-23s │ %-23s │ %-23s\n", "", "", "hit@1", "nDCG@10", "R@5", "R@100")
+	fmt.Fprintf(w, "  %-18s %5s │ %7s %7s %7s │ %7s %7s %7s │ %7s %7s %7s │ %7s %7s %7s\n", "data set", "n",
+		"default", "base", "fts5", "default", "base", "fts5", "default", "base", "fts5", "default", "base", "fts5")
 	for _, s := range rep.Sets {
 		d, b, f := s.ranker(rankDefault).Totals, s.ranker(rankBaseline).Totals, s.ranker(rankFTS).Totals
-		fmt.Fprintf(w, "  %-18s %5d │ %7.3f %7.3f %7.3f │ %7.3f %7.3f %7.3f │ %s %s %s\n", s.Name, s.Answerable,
-			d.NDCG10, b.NDCG10, f.NDCG10, d.Recall5, b.Recall5, f.Recall5, fmtOpt(d.Recall100, 7), fmtOpt(b.Recall100, 7), fmtOpt(f.Recall100, 7))
+		fmt.Fprintf(w, "  %-18s %5d │ %7.3f %7.3f %7.3f │ %7.3f %7.3f %7.3f │ %7.3f %7.3f %7.3f │ %s %s %s\n", s.Name, s.Answerable,
+			d.Hit1, b.Hit1, f.Hit1, d.NDCG10, b.NDCG10, f.NDCG10, d.Recall5, b.Recall5, f.Recall5,
+			fmtOpt(d.Recall100, 7), fmtOpt(b.Recall100, 7), fmtOpt(f.Recall100, 7))
 	}
 }
 

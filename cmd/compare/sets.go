@@ -20,8 +20,10 @@ type set struct {
 	skip string // why the set is not measured on this split; "" when it is
 	// An IR collection, made into a vault by irvault:
 	collection, queries, qrels, goldName string
-	// A real vault: a git bundle and a gold file.
-	bundle, gold string
+	// A real vault: a git bundle, a gold file and, when the data folder
+	// has one, a file of more questions the vault cannot answer, measured
+	// for the verdict only.
+	bundle, gold, negatives string
 	// half is the half of omh eval's hash split to keep ("tune" or
 	// "holdout"), "" to keep every question of the file.
 	half   string
@@ -48,11 +50,15 @@ func dataset(name, data, split string) set {
 		if s.half == "" {
 			s.source = "queries.jsonl + qrels.tsv, every judged query"
 		}
-	case "obsidian-help-en", "dendron-site":
+	case "obsidian-help-en", "dendron-site", "vba-docs":
 		short := strings.SplitN(name, "-", 2)[0]
 		s.bundle = filepath.Join(data, "vaults", name+".bundle")
 		s.gold = filepath.Join(data, "gold", short+"-tune.jsonl")
 		s.source = "gold/" + short + "-tune.jsonl, all questions"
+		if neg := filepath.Join(data, "gold", short+"-tune-negatives.jsonl"); exists(neg) {
+			s.negatives = neg
+			s.source += " + gold/" + short + "-tune-negatives.jsonl"
+		}
 		if split != "tune" {
 			s.skip = "its held-out questions are not in the data folder (the gold file here is all tune)"
 		}
@@ -132,6 +138,18 @@ func prepare(o options, t tools, s set) (prepared, error) {
 	if err != nil {
 		return p, err
 	}
+	if s.negatives != "" {
+		more, err := readQuestions(s.negatives)
+		if err != nil {
+			return p, err
+		}
+		for _, q := range more {
+			if !q.Negative {
+				return p, fmt.Errorf("%s: question %s is not negative", s.negatives, q.ID)
+			}
+		}
+		all = append(all, more...)
+	}
 	for _, q := range all {
 		if s.half == "" || half(q.ID) == s.half {
 			p.questions = append(p.questions, q)
@@ -178,6 +196,11 @@ func readQuestions(path string) ([]question, error) {
 		out = append(out, q)
 	}
 	return out, sc.Err()
+}
+
+func exists(path string) bool {
+	_, err := os.Stat(path)
+	return err == nil
 }
 
 // half is the half of omh eval's split a question id falls in: holdout

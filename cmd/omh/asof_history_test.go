@@ -69,6 +69,14 @@ func TestFindAsOfEqualsAFreshCheckoutOfThatCommit(t *testing.T) {
 		}
 		wt := filepath.Join(t.TempDir(), "at-"+day)
 		git(dir, "worktree", "add", "-q", "--detach", wt, want)
+		// The past commits hold no .omh/config.yaml, so --as-of reads them
+		// with today's (the one the first command wrote, from what it
+		// detected at HEAD); the checkout is given the same, or it would
+		// detect its own from the older notes (Dendron's vault was renamed).
+		ok(t, dir, "index")
+		if cfg, err := os.ReadFile(filepath.Join(dir, ".omh", "config.yaml")); err == nil {
+			vaulttest.WriteFile(t, filepath.Join(wt, ".omh", "config.yaml"), string(cfg))
+		}
 		answered := 0
 		for _, q := range questions {
 			past := findJSON(t, dir, append([]string{"--roots", "10", "--as-of", day}, q...)...)

@@ -22,8 +22,8 @@ func (c *IndexCmd) Run(e *env) error {
 		if e.cli.JSON {
 			return writeJSON(e.stdout, st)
 		}
-		fmt.Fprintf(e.stdout, "indexed %d team and %d local notes at %s; parsed %d blobs\n",
-			st.Notes.Team, st.Notes.Local, retrieve.CommitLabel(store.CommitID(st.Indexed)), st.Parsed)
+		fmt.Fprintf(e.stdout, "indexed %d team and %d local notes at %s; parsed %s\n",
+			st.Notes.Team, st.Notes.Local, retrieve.CommitLabel(store.CommitID(st.Indexed)), countOf(st.Parsed, "blob", "blobs"))
 		return nil
 	})
 }
@@ -49,7 +49,21 @@ func (c *StatusCmd) Run(e *env) error {
 type VersionCmd struct{}
 
 func (c *VersionCmd) Run(e *env) error {
-	version, revision, modified := "(devel)", "unknown", false
+	version, revision, modified := buildVersion()
+	if e.cli.JSON {
+		return writeJSON(e.stdout, map[string]any{"schema_version": retrieve.SchemaVersion, "version": version, "revision": revision, "modified": modified})
+	}
+	suffix := ""
+	if modified {
+		suffix = " (modified)"
+	}
+	fmt.Fprintf(e.stdout, "omh %s, revision %s%s\n", version, revision, suffix)
+	return nil
+}
+
+// buildVersion is the module version and VCS revision go build stamped.
+func buildVersion() (version, revision string, modified bool) {
+	version, revision = "(devel)", "unknown"
 	if info, ok := debug.ReadBuildInfo(); ok {
 		if info.Main.Version != "" {
 			version = info.Main.Version
@@ -63,15 +77,7 @@ func (c *VersionCmd) Run(e *env) error {
 			}
 		}
 	}
-	if e.cli.JSON {
-		return writeJSON(e.stdout, map[string]any{"version": version, "revision": revision, "modified": modified})
-	}
-	suffix := ""
-	if modified {
-		suffix = " (modified)"
-	}
-	fmt.Fprintf(e.stdout, "omh %s, revision %s%s\n", version, revision, suffix)
-	return nil
+	return version, revision, modified
 }
 
 // RecoverCmd is `omh recover`.

@@ -164,6 +164,7 @@ func unprivileged(t *testing.T, dirs []string, dir string, args ...string) resul
 // counts it. Catches: one unreadable file making every command exit 3.
 func TestAnUnreadableNoteCostsOneWarning(t *testing.T) {
 	r := vaulttest.New(t)
+	r.Git("config", "--global", "--add", "safe.directory", "*") // the user runs omh in their own repository
 	r.Write("walrus.md", "# Walrus\n\nThe walrus swims.\n")
 	r.Commit("2026-01-02T10:00:00Z", "notes")
 	r.Write("secret.md", "# Secret\n\nIt swims in secret.\n")

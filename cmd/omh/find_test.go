@@ -226,3 +226,41 @@ func TestBaselineRankerDoesNotReadDescriptions(t *testing.T) {
 		t.Errorf("tuned hits %v, want both notes", got)
 	}
 }
+
+// omh find --explain prints, under each ranked note, its score as the sum
+// of its words' shares, and JSON carries the same shares; without the flag
+// neither appears. Catches: a tree that no longer parses with explanations
+// in it; text and JSON that explain different numbers.
+func TestExplainAgreesInTheTreeAndJSON(t *testing.T) {
+	r := provenanceRepo(t)
+	tree, err := retrieve.ParseTree(ok(t, r.Dir, "find", "--explain", "credentials", "volume"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	reply := findJSON(t, r.Dir, "--explain", "credentials", "volume")
+	if len(tree.Notes) != len(reply.Hits) || len(reply.Hits) == 0 {
+		t.Fatalf("%d tree notes, %d JSON hits", len(tree.Notes), len(reply.Hits))
+	}
+	text := ok(t, r.Dir, "find", "--explain", "credentials", "volume")
+	for i, h := range reply.Hits {
+		if h.Explain == nil || tree.Notes[i].Explained != (h.Depth == 0) {
+			t.Fatalf("hit %d %s: explain %+v, tree explained %v", i, h.Key, h.Explain, tree.Notes[i].Explained)
+		}
+		if h.Depth == 1 {
+			if h.Explain.LinkedFrom != h.Parent {
+				t.Errorf("%s linked from %q, parent %s", h.Key, h.Explain.LinkedFrom, h.Parent)
+			}
+			continue
+		}
+		var sum int64
+		for _, share := range h.Explain.Terms {
+			sum += share.Score
+		}
+		if sum != h.Score || !strings.Contains(text, fmt.Sprintf("score %d.%03d = ", h.Score/1000, h.Score%1000)) {
+			t.Errorf("%s: shares %d, score %d, not in\n%s", h.Key, sum, h.Score, text)
+		}
+	}
+	if plain := findJSON(t, r.Dir, "credentials", "volume"); plain.Hits[0].Explain != nil {
+		t.Error("explain without --explain")
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -77,6 +78,10 @@ func TestVersionNamesTheBuild(t *testing.T) {
 	if out, err := exec.Command("go", "build", "-buildvcs=true", "-o", bin, ".").CombinedOutput(); err != nil {
 		t.Skipf("go cannot stamp this checkout's revision: %v\n%s", err, out)
 	}
+	// go build stamps nothing in a linked git worktree (.git is a file).
+	if info, err := exec.Command("go", "version", "-m", bin).Output(); err != nil || !strings.Contains(string(info), "vcs.revision=") {
+		t.Skipf("go stamped no revision into the binary (%v)", err)
+	}
 	version := func(args ...string) string {
 		out, err := exec.Command(bin, args...).Output()
 		if err != nil {
@@ -101,5 +106,46 @@ func TestVersionNamesTheBuild(t *testing.T) {
 	}
 	if text := version("version"); text != "omh "+v.Version+", revision "+v.Revision+suffix+"\n" {
 		t.Errorf("text %q disagrees with %+v", text, v)
+	}
+}
+
+// Help, the README and the docs point only at what the repository holds:
+// no specification kept elsewhere, no folder beside the checkout, and
+// every document they link or name (docs/….md) exists. Catches: "see SPEC
+// §5" in a help text, a README line sending people to ../shared.
+func TestHelpAndDocsPointOnlyInsideTheRepository(t *testing.T) {
+	files, err := filepath.Glob("testdata/help/*.txt")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no help files: %v", err)
+	}
+	docs, _ := filepath.Glob("../../docs/*.md")
+	files = append(append(files, "../../README.md"), docs...)
+	links := regexp.MustCompile(`\]\(([^)#\s]+)|\b(docs/[\w.-]+\.md)\b`)
+	codeSpan := regexp.MustCompile("`[^`\n]*`")
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		text := string(b)
+		for _, bad := range []string{"SPEC", "../"} {
+			if i := strings.Index(text, bad); i >= 0 {
+				t.Errorf("%s refers outside the repository: %q", f, text[max(0, i-40):min(len(text), i+40)])
+			}
+		}
+		// What is quoted as code is an example, not a link: `[!include[t](path)]`.
+		for _, m := range links.FindAllStringSubmatch(codeSpan.ReplaceAllString(text, ""), -1) {
+			target := m[1] + m[2]
+			if strings.Contains(target, "://") {
+				continue
+			}
+			base := "../.." // help names documents from the repository root
+			if strings.HasSuffix(f, ".md") && m[1] != "" {
+				base = filepath.Dir(f)
+			}
+			if _, err := os.Stat(filepath.Join(base, target)); err != nil {
+				t.Errorf("%s names %s, which the repository does not hold", f, target)
+			}
+		}
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/omh-notes/omh/hooks"
+	"github.com/omh-notes/omh/retrieve"
 	"github.com/omh-notes/omh/store"
 )
 
@@ -71,6 +72,7 @@ func (c *HooksInstallCmd) Run(e *env) error {
 // could not be handled.
 func (e *env) reportHooks(rep *hooks.Report, refusal string) error {
 	if e.cli.JSON {
+		rep.SchemaVersion = retrieve.SchemaVersion
 		if err := writeJSON(e.stdout, rep); err != nil {
 			return err
 		}
@@ -117,6 +119,7 @@ func (c *HooksStatusCmd) Run(e *env) error {
 			return err
 		}
 		if e.cli.JSON {
+			rep.SchemaVersion = retrieve.SchemaVersion
 			return writeJSON(e.stdout, rep)
 		}
 		printHooks(e.stdout, rep)

@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/omh-notes/omh/store"
 	"github.com/omh-notes/omh/vault"
@@ -10,13 +11,14 @@ import (
 
 // InitCmd is `omh init`.
 type InitCmd struct {
-	Notes   string `name:"notes" placeholder:"DIR" help:"The notes root, relative to the repository root: written to the config as notes: and created."`
+	Notes   string `name:"notes" placeholder:"DIR" help:"The notes root, relative to the repository root: written to the config as notes: and created. Without it omh looks for the folder that holds the markdown files."`
+	Dialect string `name:"dialect" placeholder:"NAME" help:"How the notes write links: omh, obsidian, dendron, foam, logseq, zk or markdown (a markdown site such as DocFX). Without it omh tells from the vault's marker files and links."`
 	NoHooks bool   `name:"no-hooks" help:"Leave the git hooks alone."`
 }
 
 func (c *InitCmd) Run(e *env) error {
 	return e.withStore(func(s *store.Store) error {
-		rep, err := s.Init(c.Notes, c.NoHooks)
+		rep, err := s.Init(c.Notes, c.Dialect, c.NoHooks)
 		if err != nil {
 			return err
 		}
@@ -37,9 +39,13 @@ func (c *InitCmd) Run(e *env) error {
 func (e *env) printInit(rep *store.Initialized) {
 	w := e.stdout
 	if rep.Config.Change == "written" {
-		fmt.Fprintf(w, "wrote %s (notes root: %s); commit it to share it with everyone who clones the repository\n", vault.ConfigPath, store.DescribeNotes(rep.NotesRoot.Path))
+		fmt.Fprintf(w, "wrote %s (notes root: %s; dialect: %s); commit it to share it with everyone who clones the repository\n", vault.ConfigPath, store.DescribeNotes(rep.NotesRoot.Path), rep.Dialect.Name)
+		for _, why := range rep.Detected {
+			fmt.Fprintf(w, "  %s\n", why)
+		}
+		fmt.Fprintf(w, "  to change them, edit notes: and dialect: in %s (dialects: %s)\n", vault.ConfigPath, strings.Join(vault.DialectNames(), ", "))
 	} else {
-		fmt.Fprintf(w, "kept %s as it is (notes root: %s)\n", vault.ConfigPath, store.DescribeNotes(rep.NotesRoot.Path))
+		fmt.Fprintf(w, "kept %s as it is (notes root: %s; dialect: %s)\n", vault.ConfigPath, store.DescribeNotes(rep.NotesRoot.Path), rep.Dialect.Name)
 	}
 	switch rep.NotesRoot.Change {
 	case "created":

@@ -271,3 +271,26 @@ func TestRecoverFinishesAnInterruptedMv(t *testing.T) {
 		return
 	}
 }
+
+// The first command of a vault without a config writes the one it
+// detects as a change of its own, also when that command is a write: omh
+// mv in an Obsidian vault with no .omh/config.yaml renames the note and
+// writes the config. Catches: the write command holding the journal while
+// the config's own change waited for it, for ever.
+func TestAFirstWriteCommandAlsoWritesTheDetectedConfig(t *testing.T) {
+	r := vaulttest.New(t)
+	r.Write(".obsidian/app.json", "{}\n")
+	r.Write("a.md", "# A\n\n[[b]]\n")
+	r.Write("b.md", "# B\n")
+	r.Commit("2026-01-02T10:00:00Z", "vault")
+	res := omhProc(t, r.Dir, nil, "mv", "b", "c")
+	if res.status != 0 {
+		t.Fatalf("omh mv: exit %d: %s", res.status, res.stderr)
+	}
+	if _, err := os.Stat(filepath.Join(r.Dir, ".omh", "config.yaml")); err != nil {
+		t.Errorf("no config was written: %v", err)
+	}
+	if got := vaulttest.Read(t, filepath.Join(r.Dir, "a.md")); !strings.Contains(got, "[[c]]") {
+		t.Errorf("a.md: %q", got)
+	}
+}

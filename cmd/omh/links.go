@@ -11,7 +11,7 @@ import (
 
 // LinksCmd is `omh links`.
 type LinksCmd struct {
-	Key   string `arg:"" help:"The note's key: its path under the notes root without .md."`
+	Key   string `arg:"" complete:"key" help:"The note's key: its path under the notes root without .md."`
 	In    bool   `name:"in" xor:"direction" help:"Only the notes linking to it."`
 	Out   bool   `name:"out" xor:"direction" help:"Only the notes it links to."`
 	Layer string `name:"layer" enum:"team,local," default:"" placeholder:"team|local" help:"Only the note of this layer."`
@@ -33,15 +33,20 @@ func (c *LinksCmd) Run(e *env) error {
 		if e.cli.JSON {
 			return writeJSON(e.stdout, linked)
 		}
-		for i, n := range linked.Notes {
-			if i > 0 {
-				fmt.Fprintln(e.stdout)
-			}
-			printLinked(e.stdout, n)
-		}
-		fmt.Fprintf(e.stdout, "@ %s\n", retrieve.CommitLabel(store.CommitID(linked.Commit)))
+		printLinks(e.stdout, linked)
 		return nil
 	})
+}
+
+// printLinks prints omh links' reply for people, then the commit.
+func printLinks(w io.Writer, linked store.Linked) {
+	for i, n := range linked.Notes {
+		if i > 0 {
+			fmt.Fprintln(w)
+		}
+		printLinked(w, n)
+	}
+	fmt.Fprintf(w, "@ %s\n", retrieve.CommitLabel(store.CommitID(linked.Commit)))
 }
 
 // printLinked prints a note's header line, then the notes it links to

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -39,8 +40,11 @@ func TestLintExitStatusesAndJSON(t *testing.T) {
 	if out := ok(t, r.Dir, "lint"); out != "no problems in 2 notes\n" {
 		t.Errorf("%q", out)
 	}
-	r.Write("lonely.md", "# Lonely\n") // an orphan: a warning
-	rep, res := lintJSON(t, r.Dir)
+	r.Write("lonely.md", "# Lonely\n") // an orphan: a warning, checked when asked for
+	if out := ok(t, r.Dir, "lint"); out != "no problems in 3 notes\n" {
+		t.Errorf("orphans are advice, not checked by default: %q", out)
+	}
+	rep, res := lintJSON(t, r.Dir, "--rule", "orphan")
 	if res.status != 0 || rep.Errors != 0 || rep.Warnings != 1 || rep.Checked != 3 || rep.Findings[0].Rule != "orphan" ||
 		rep.Findings[0].Layer != "local" || rep.Findings[0].Path != "lonely.md" || rep.Findings[0].Fix == "" || rep.Commit == nil {
 		t.Errorf("exit %d %+v", res.status, rep)
@@ -52,7 +56,7 @@ func TestLintExitStatusesAndJSON(t *testing.T) {
 	res = omh(t, r.Dir, "lint")
 	want := "a.md:2: error invalid-date: field \"recorded\" is not a valid date: \"2026-13-01\"\n    fix: write a real date as YYYY-MM-DD, or remove the field\n" +
 		"a.md:6: error dangling-link: [[gone]] reaches no note\n    fix: correct the link, or write the note it names\n"
-	if res.status != exitRefused || !strings.HasPrefix(res.stdout, want) || !strings.HasSuffix(res.stdout, "2 errors and 1 warning in 2 of 3 notes\n") {
+	if res.status != exitRefused || !strings.HasPrefix(res.stdout, want) || !strings.HasSuffix(res.stdout, "invalid-date         1 error in 1 note\ndangling-link        1 error in 1 note\n2 errors and 0 warnings in 1 of 3 notes\n") {
 		t.Errorf("exit %d\n%s", res.status, res.stdout)
 	}
 	// Only the notes asked for are reported; the store still decides what
@@ -94,5 +98,36 @@ func TestLintLayeredRulesOnARealStore(t *testing.T) {
 		if f.Rule == "prose-in-list" && f.Line != 12 {
 			t.Errorf("line %d", f.Line)
 		}
+	}
+}
+
+// A vault with many findings gets a first page that fits a screen, then a
+// line per rule with its counts; --rule lists every finding of its rules,
+// and an unknown rule is a usage error naming the rules.
+func TestLintOutputFitsAScreenWithASummaryPerRule(t *testing.T) {
+	r := vaulttest.New(t)
+	var body strings.Builder
+	for i := 0; i < 40; i++ {
+		fmt.Fprintf(&body, "[[gone-%d]]\n", i)
+	}
+	r.Write("a.md", "---\nrecorded: 2026-02-30\n---\n# A\n\n"+body.String())
+	r.Write("b.md", "# B\n\n[[a]] [[also-gone]]\n")
+	r.Commit("2026-01-02T10:00:00Z", "notes")
+	res := omh(t, r.Dir, "lint")
+	lines := strings.Split(strings.TrimSuffix(res.stdout, "\n"), "\n")
+	if res.status != exitRefused || len(lines) > 24 {
+		t.Errorf("exit %d, %d lines:\n%s", res.status, len(lines), res.stdout)
+	}
+	tail := "(4 of 42 findings shown; omh lint --rule ID lists every finding of a rule, --json all of them)\n" +
+		"invalid-date         1 error in 1 note\ndangling-link        41 errors in 2 notes\n42 errors and 0 warnings in 2 of 2 notes\n"
+	if !strings.HasSuffix(res.stdout, tail) {
+		t.Errorf("%s", res.stdout)
+	}
+	res = omh(t, r.Dir, "lint", "--rule", "dangling-link")
+	if got := strings.Count(res.stdout, "error dangling-link"); got != 41 || strings.Contains(res.stdout, "invalid-date:") {
+		t.Errorf("--rule dangling-link listed %d:\n%s", got, res.stdout)
+	}
+	if res := omh(t, r.Dir, "lint", "--rule", "nope"); res.status != exitUsage || !strings.Contains(res.stderr, "dangling-link") {
+		t.Errorf("--rule nope: exit %d %q", res.status, res.stderr)
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"io"
 	"os"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/alecthomas/kong"
@@ -22,7 +23,7 @@ import (
 
 // CLI is omh's command line. Its help text is part of the contract.
 type CLI struct {
-	Dir   string `short:"C" name:"dir" placeholder:"DIR" help:"Run as if omh was started in DIR."`
+	Dir   string `short:"C" name:"dir" placeholder:"DIR" complete:"dir" help:"Run as if omh was started in DIR."`
 	JSON  bool   `name:"json" help:"Print JSON for programs instead of text for people."`
 	Quiet bool   `short:"q" help:"Print no warnings or notes on standard error."`
 
@@ -41,6 +42,10 @@ type CLI struct {
 	Init    InitCmd    `cmd:"" help:"Set up omh in this repository: write .omh/config.yaml and install the git hooks."`
 	Hooks   HooksCmd   `cmd:"" help:"Install, remove, inspect or run the git hooks that keep the cache fresh."`
 	Recover RecoverCmd `cmd:"" help:"Finish a change (mv, promote, new, retract, init) an interrupted omh left half done."`
+	Mcp     McpCmd     `cmd:"" name:"mcp" help:"Serve the notes to coding agents over the Model Context Protocol, on standard input and output."`
+
+	Completion CompletionCmd `cmd:"" help:"Print the shell script that completes omh's commands, flags and note keys."`
+	Complete   CompleteCmd   `cmd:"" name:"__complete" hidden:"" help:"What the completion scripts call."`
 }
 
 // vocabulary lets help texts and choices name omh's note types, from the
@@ -144,11 +149,11 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) (status int) 
 	if err != nil {
 		panic(err) // the CLI definition itself is wrong
 	}
-	ctx, err := parser.Parse(args)
+	ctx, err := parser.Parse(joinNegativeNumbers(args))
 	if err != nil {
 		return report(stderr, jsonMode, usage(err), "run omh --help for usage")
 	}
-	if !cli.JSON {
+	if !cli.JSON && !speaksProtocol(ctx.Command()) {
 		stdout = safeWriter{stdout}
 	}
 	e := &env{cli: &cli, stdin: stdin, stdout: stdout, stderr: stderr}
@@ -158,10 +163,59 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) (status int) 
 	return exitOK
 }
 
+// speaksProtocol reports whether a command writes a protocol for programs
+// on standard output (the MCP server's JSON-RPC, completions), which is
+// exact like --json and never escaped.
+func speaksProtocol(command string) bool {
+	return command == "mcp" || strings.HasPrefix(command, "__complete")
+}
+
+// numberFlags take a number, which kong reads as a short flag when it is
+// negative ("--roots -1": "expected int value but got -1 (short flag)").
+var numberFlags = []string{"--roots", "--max-chars"}
+
+// joinNegativeNumbers writes "--roots -1" as "--roots=-1", so the number
+// reaches the check that says what it must be.
+func joinNegativeNumbers(args []string) []string {
+	out := make([]string, 0, len(args))
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a == "--" {
+			return append(out, args[i:]...)
+		}
+		if slices.Contains(numberFlags, a) && i+1 < len(args) && isNegativeNumber(args[i+1]) {
+			a += "=" + args[i+1]
+			i++
+		}
+		out = append(out, a)
+	}
+	return out
+}
+
+func isNegativeNumber(s string) bool {
+	_, err := strconv.Atoi(s)
+	return err == nil && strings.HasPrefix(s, "-")
+}
+
 // report prints err (as one JSON object in --json mode) and returns its
 // exit status.
 func report(w io.Writer, jsonMode bool, err error, hint string) int {
-	code, status := "internal", exitInternal
+	code, status := errorCode(err)
+	if jsonMode {
+		b, _ := json.Marshal(errorReply(code, err))
+		fmt.Fprintf(w, "%s\n", b)
+		return status
+	}
+	fmt.Fprintf(w, "omh: %v\n", err) // w escapes what git or a file name put in it
+	if hint != "" {
+		fmt.Fprintf(w, "omh: %s\n", hint)
+	}
+	return status
+}
+
+// errorCode is an error's stable code and the exit status it calls for.
+func errorCode(err error) (code string, status int) {
+	code, status = "internal", exitInternal
 	var se *store.Error
 	if errors.As(err, &se) {
 		code = se.Code
@@ -172,16 +226,12 @@ func report(w io.Writer, jsonMode bool, err error, hint string) int {
 			status = exitUsage
 		}
 	}
-	if jsonMode {
-		b, _ := json.Marshal(map[string]any{"error": map[string]string{"code": code, "message": err.Error()}})
-		fmt.Fprintf(w, "%s\n", b)
-		return status
-	}
-	fmt.Fprintf(w, "omh: %v\n", err) // w escapes what git or a file name put in it
-	if hint != "" {
-		fmt.Fprintf(w, "omh: %s\n", hint)
-	}
-	return status
+	return code, status
+}
+
+// errorReply is an error as programs read it: {"error": {"code", "message"}}.
+func errorReply(code string, err error) map[string]any {
+	return map[string]any{"error": map[string]string{"code": code, "message": err.Error()}}
 }
 
 func writeJSON(w io.Writer, v any) error {

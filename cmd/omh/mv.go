@@ -9,15 +9,15 @@ import (
 
 // MvCmd is `omh mv`.
 type MvCmd struct {
-	Old string `arg:"" name:"old" help:"The note's key now."`
+	Old string `arg:"" name:"old" complete:"key" help:"The note's key now."`
 	New string `arg:"" name:"new" help:"The key to give it."`
 }
 
 // Help is the detail under `omh mv --help`.
 func (c *MvCmd) Help() string {
-	return `The note is renamed in its layer: with git mv when git tracks it, else renamed on disk (a private note stays in the private folder). Every link to it, in both layers, is rewritten: [[old]], [[old|label]], [[old#heading]], [[old^block]], ![[old]] keep their label, heading, block and embed mark and the writer's style (a short name stays as short as it can while still reaching the note alone); relative markdown links are recomputed from each linking file's folder, and the moved note's own relative links from its new folder. A link to another note that the new name would make ambiguous is rewritten to keep its target. Rewritten files git tracks are staged unless they had other unstaged changes.
+	return `The note is renamed in its layer: with git mv when git tracks it, else renamed on disk (a private note stays in the private folder). Every link to it, in both layers and in every form the vault's dialect reads (see dialect: in .omh/config.yaml), is rewritten: [[old]], [[old|label]], [[old#heading]], [[old^block]], ![[old]], Dendron's [[label|old]], [[dendron://vault/old]] and #tag, markdown links relative, URL-encoded, from ~/ or under the site's path. Only the part of the name that changed is replaced, in the link's own letter case and style, so renaming back gives back every byte; when that would not reach the note alone, the link is written anew (the shortest name that does, or a path from the linking file's folder). The moved note's own relative links are recomputed from its new folder. A link to another note that the new name would make ambiguous is rewritten to keep its target. Before it says it is done, omh reads every rewritten file again with the same resolver. Rewritten files git tracks are staged unless they had other unstaged changes.
 
-Nothing changes when OLD is missing or ambiguous, NEW is taken, or a link cannot be rewritten to reach its target alone.`
+Nothing changes when OLD is missing or ambiguous, NEW is taken or differs only in letter case from another note or folder of notes, or some link cannot be rewritten to reach its target alone (every such link is listed).`
 }
 
 func (c *MvCmd) Run(e *env) error {

@@ -12,14 +12,14 @@ import (
 
 // NewCmd is `omh new`.
 type NewCmd struct {
-	Type     string   `arg:"" name:"type" help:"The kind of note: ${note_types}."`
+	Type     string   `arg:"" name:"type" complete:"type" help:"The kind of note: ${note_types}."`
 	Title    []string `arg:"" name:"title" help:"The note's title or first sentence, in one or more words; its key is derived from it."`
 	Answers  []string `name:"answers" sep:"none" placeholder:"Q" help:"A question the note answers; repeat for several."`
 	Link     []string `name:"link" sep:"none" placeholder:"[VERB:]KEY" help:"A note this one links to, with a typed-link verb such as resolves:KEY when given; repeat for several."`
-	Body     string   `name:"body" placeholder:"-|FILE" help:"The note's text, read from standard input (-) or a file."`
+	Body     string   `name:"body" placeholder:"-|FILE" complete:"file" help:"The note's text, read from standard input (-) or a file."`
 	Source   string   `name:"source" placeholder:"S" help:"Who or what wrote it (default $OMH_SOURCE, else git's user.name and user.email)."`
 	Key      string   `name:"key" placeholder:"K" help:"The key to write the note under, instead of <type>/<slug of the title>."`
-	IfExists string   `name:"if-exists" enum:"error,skip,suffix" default:"error" placeholder:"error|skip|suffix" help:"When the key is taken in the local layer: refuse, print the note there, or add -2, -3, ... to the key."`
+	IfExists string   `name:"if-exists" enum:"error,skip,suffix" default:"error" placeholder:"error|skip|suffix" help:"When the key is taken in the local layer: refuse (error, the default), print the note there (skip), or add -2, -3, ... to the key (suffix)."`
 }
 
 // Help is the detail under `omh new --help`.
@@ -64,13 +64,17 @@ func (c *NewCmd) Run(e *env) error {
 		if e.cli.JSON {
 			return writeJSON(e.stdout, rep)
 		}
-		verb := "wrote"
-		if !rep.Created {
-			verb = "exists"
-		}
-		fmt.Fprintf(e.stdout, "%s %s\npath: %s\n", verb, rep.Key, rep.Path)
+		printWritten(e.stdout, rep)
 		return nil
 	})
+}
+
+func printWritten(w io.Writer, rep store.Written) {
+	verb := "wrote"
+	if !rep.Created {
+		verb = "exists"
+	}
+	fmt.Fprintf(w, "%s %s\npath: %s\n", verb, rep.Key, rep.Path)
 }
 
 // readBody reads --body: "-" is standard input, anything else a file; nil

@@ -8,7 +8,7 @@ import (
 
 // PromoteCmd is `omh promote`.
 type PromoteCmd struct {
-	Keys []string `arg:"" name:"key" help:"Keys of private notes to move into the notes root, all or none."`
+	Keys []string `arg:"" name:"key" complete:"key" help:"Keys of private notes to move into the notes root, all or none."`
 }
 
 // Help is the detail under `omh promote --help`.

@@ -23,12 +23,12 @@ type ProofCmd struct {
 type ProofFindCmd struct {
 	Question  []string `arg:"" name:"question" help:"The question, in one or more words (no quotes needed); - reads it from standard input."`
 	Also      []string `name:"also" sep:"none" placeholder:"Q" help:"Another phrasing of the same question; each is scored alone and a record keeps its best."`
-	Roots     int      `name:"roots" default:"8" placeholder:"N" help:"How many ranked records to print; the rest are counted."`
-	Layer     string   `name:"layer" enum:"team,local," default:"" placeholder:"team|local" help:"Only records of this layer."`
+	Roots     int      `name:"roots" default:"8" placeholder:"N" help:"How many ranked records to print (default ${default}); the rest are counted."`
+	Layer     string   `name:"layer" enum:"team,local," default:"" placeholder:"team|local" help:"Only records of this layer (default both)."`
 	Type      string   `name:"type" enum:"${proof_types}," default:"" placeholder:"T" help:"Only ranked records of this type: ${proof_types_or}."`
-	MaxChars  int      `name:"max-chars" default:"6000" placeholder:"N" help:"Size the reply aims at; passages that do not fit are counted."`
-	AsOf      string   `name:"as-of" placeholder:"DATE|COMMIT" help:"Answer from the records as they stood then: the team layer at that commit (for a date, the last commit on or before it), private records recorded by then."`
-	Retracted string   `name:"retracted" enum:"exclude,include,only" default:"exclude" placeholder:"exclude|include|only" help:"Records withdrawn by then: left out (exclude), shown marked (include), or alone (only)."`
+	MaxChars  int      `name:"max-chars" default:"6000" placeholder:"N" help:"Size in characters the reply aims at (default ${default}); passages that do not fit are counted."`
+	AsOf      string   `name:"as-of" placeholder:"DATE|COMMIT" help:"A date (YYYY-MM-DD) or a commit (an id, branch or tag): answer from the records as they stood then: the team layer at that commit (for a date, the last commit on or before it), private records recorded by then."`
+	Retracted string   `name:"retracted" enum:"exclude,include,only" default:"exclude" placeholder:"exclude|include|only" help:"Records withdrawn by then: left out (exclude, the default), shown marked (include), or alone (only)."`
 }
 
 func (c *ProofFindCmd) Run(e *env) error {
@@ -54,9 +54,9 @@ func (c *ProofFindCmd) Run(e *env) error {
 
 // ProofShowCmd is `omh proof show`.
 type ProofShowCmd struct {
-	Key   string `arg:"" help:"The record's key: its path under the notes root without .md."`
+	Key   string `arg:"" complete:"key" help:"The record's key: its path under the notes root without .md."`
 	Layer string `name:"layer" enum:"team,local," default:"" placeholder:"team|local" help:"Only the record of this layer."`
-	AsOf  string `name:"as-of" placeholder:"DATE|COMMIT" help:"The record as it stood then, with the verdicts made by then."`
+	AsOf  string `name:"as-of" placeholder:"DATE|COMMIT" help:"A date (YYYY-MM-DD) or a commit (an id, branch or tag): the record as it stood then, with the verdicts made by then."`
 }
 
 func (c *ProofShowCmd) Run(e *env) error {
@@ -71,16 +71,22 @@ func (c *ProofShowCmd) Run(e *env) error {
 		if e.cli.JSON {
 			return writeJSON(e.stdout, recs)
 		}
-		commit := store.CommitID(recs.Commit)
-		for i, r := range recs.Records {
-			if i > 0 {
-				fmt.Fprintln(e.stdout)
-			}
-			printRecord(e.stdout, r, commit)
-		}
-		_, err = io.WriteString(e.stdout, retrieve.Footer(commit, vault.Date(recs.AsOf)))
-		return err
+		printRecords(e.stdout, recs)
+		return nil
 	})
+}
+
+// printRecords prints omh proof show's reply for people, then the commit
+// and the day asked for.
+func printRecords(w io.Writer, recs store.Records) {
+	commit := store.CommitID(recs.Commit)
+	for i, r := range recs.Records {
+		if i > 0 {
+			fmt.Fprintln(w)
+		}
+		printRecord(w, r, commit)
+	}
+	io.WriteString(w, retrieve.Footer(commit, vault.Date(recs.AsOf)))
 }
 
 // printRecord prints a record for people: its provenance and standing,
@@ -109,7 +115,7 @@ func printRecord(w io.Writer, r store.ShownRecord, commit string) {
 
 // ProofRetractCmd is `omh proof retract`.
 type ProofRetractCmd struct {
-	Key    string `arg:"" help:"The record's key."`
+	Key    string `arg:"" complete:"key" help:"The record's key."`
 	Reason string `name:"reason" required:"" placeholder:"TEXT" help:"Why the record is withdrawn; kept in retracted_reason."`
 	Team   bool   `name:"team" help:"Also edit a record git tracks (the team layer); the edit then shows in git diff, for review."`
 }
@@ -126,10 +132,14 @@ func (c *ProofRetractCmd) Run(e *env) error {
 		if e.cli.JSON {
 			return writeJSON(e.stdout, rep)
 		}
-		fmt.Fprintf(e.stdout, "retracted %s on %s\npath: %s\n", rep.Key, rep.Day, rep.Path)
-		if rep.Tracked {
-			fmt.Fprintf(e.stdout, "The edit is in the working tree: review it with git diff, then commit it.\n")
-		}
+		printRetraction(e.stdout, rep)
 		return nil
 	})
+}
+
+func printRetraction(w io.Writer, rep store.Retraction) {
+	fmt.Fprintf(w, "retracted %s on %s\npath: %s\n", rep.Key, rep.Day, rep.Path)
+	if rep.Tracked {
+		fmt.Fprintf(w, "The edit is in the working tree: review it with git diff, then commit it.\n")
+	}
 }

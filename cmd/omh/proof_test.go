@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/omh-notes/omh/find"
+	"github.com/omh-notes/omh/retrieve"
 	"github.com/omh-notes/omh/store"
 	"github.com/omh-notes/omh/vault"
 	"github.com/omh-notes/omh/vault/vaulttest"
@@ -436,6 +437,32 @@ func TestFindAsOfCarriesStatesOnProofHits(t *testing.T) {
 	}
 	if got["finding/model-load"] != "superseded finding/disk-reads" || got["decision/preload"] != "current " {
 		t.Errorf("find --json hits lack their states: %v", got)
+	}
+}
+
+// The tree marks a retracted record as its card does, from the day it
+// was retracted.
+func TestTheTreeMarksRetractedRecordsFromTheirDay(t *testing.T) {
+	s := newProofStore(t)
+	for asOf, marked := range map[string]bool{"2026-03-15": true, "2026-03-05": false} {
+		tree, err := retrieve.ParseTree(ok(t, s.Dir, "find", "--roots", "20", "--as-of", asOf, "bench run"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		found := false
+		for _, n := range tree.Notes {
+			if n.Key == "citation/bench-run" {
+				found = true
+				if got := n.Retracted == "2026-03-10"; got != marked {
+					t.Errorf("as of %s the tree marks the citation retracted %q", asOf, n.Retracted)
+				}
+			} else if n.Retracted != "" {
+				t.Errorf("as of %s %s is marked retracted", asOf, n.Key)
+			}
+		}
+		if !found {
+			t.Errorf("as of %s the citation is not in the tree", asOf)
+		}
 	}
 }
 

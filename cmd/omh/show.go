@@ -13,30 +13,44 @@ import (
 
 // ShowCmd is `omh show`.
 type ShowCmd struct {
-	Key   string `arg:"" help:"The note's key: its path under the notes root without .md."`
+	Key   string `arg:"" complete:"key" help:"The note's key: its path under the notes root without .md."`
 	Layer string `name:"layer" enum:"team,local," default:"" placeholder:"team|local" help:"Only the note of this layer."`
+	Lines string `name:"lines" placeholder:"A-B" help:"Only these lines of the note, counted from 1 at its first line; A- runs to the end."`
 }
 
 func (c *ShowCmd) Run(e *env) error {
+	var lines store.Lines
+	if c.Lines != "" {
+		var err error
+		if lines, err = store.ParseLines(c.Lines); err != nil {
+			return err
+		}
+	}
 	return e.withStore(func(s *store.Store) error {
-		shown, err := s.Show(c.Key, layerFlag(c.Layer))
+		shown, err := s.Show(c.Key, layerFlag(c.Layer), lines)
 		if err != nil {
 			return err
 		}
 		if e.cli.JSON {
 			return writeJSON(e.stdout, shown)
 		}
-		commit := store.CommitID(shown.Commit)
-		for i, n := range shown.Notes {
-			if i > 0 {
-				fmt.Fprintln(e.stdout)
-			}
-			fmt.Fprintf(e.stdout, "%s  %s · %s\n", n.Key, n.Layer, n.Date)
-			printShownFields(e.stdout, n, commit)
-		}
-		fmt.Fprintf(e.stdout, "@ %s\n", retrieve.CommitLabel(commit))
+		printShown(e.stdout, shown)
 		return nil
 	})
+}
+
+// printShown prints omh show's reply for people: each note's provenance,
+// links and content, then the commit.
+func printShown(w io.Writer, shown store.Shown) {
+	commit := store.CommitID(shown.Commit)
+	for i, n := range shown.Notes {
+		if i > 0 {
+			fmt.Fprintln(w)
+		}
+		fmt.Fprintf(w, "%s  %s · %s\n", n.Key, n.Layer, n.Date)
+		printShownFields(w, n, commit)
+	}
+	fmt.Fprintf(w, "@ %s\n", retrieve.CommitLabel(commit))
 }
 
 // layerFlag reads a --layer that kong has checked already: "" is both.
@@ -65,6 +79,9 @@ func printShownFields(w io.Writer, n store.ShownNote, commit string) {
 	field("blob", n.Blob)
 	refLines(w, "links", n.Links, false)
 	refLines(w, "in", n.In, true)
+	if n.LineStart > 0 {
+		field("lines", fmt.Sprintf("%d-%d of %d", n.LineStart, n.LineEnd, n.LineCount))
+	}
 	fmt.Fprintln(w)
 	fmt.Fprint(w, n.Content)
 	if len(n.Content) > 0 && !strings.HasSuffix(n.Content, "\n") {

@@ -1,7 +1,8 @@
 // Package eval measures how well omh answers a set of questions with known
-// answers: ranking (Recall@1, Recall@5, MRR@10, nDCG@10 over ranked notes),
-// whether the answer text is on a card, whether questions nobody can answer
-// get an honest empty reply, and how long replies are.
+// answers: ranking (hit@1, Recall@1, Recall@5, MRR@10, nDCG@10 over ranked
+// notes), whether the answer text is on a card, whether the reply's verdict
+// tells questions nobody can answer from those it answers, and how long
+// replies are.
 package eval
 
 import (
@@ -86,7 +87,8 @@ type Answer struct {
 type Question struct {
 	ID            string  `json:"id"`
 	Negative      bool    `json:"negative"`
-	Rank          int     `json:"rank"` // of the first expected note among ranked notes; 0 when absent
+	Rank          int     `json:"rank"`  // of the first expected note among ranked notes; 0 when absent
+	Hit1          bool    `json:"hit_1"` // the first ranked note is an expected one
 	Recall1       float64 `json:"recall_1"`
 	Recall5       float64 `json:"recall_5"`
 	MRR10         float64 `json:"mrr_10"`
@@ -94,16 +96,25 @@ type Question struct {
 	HasAnswer     bool    `json:"has_answer"`      // the gold names answer text
 	AnswerOnCard  bool    `json:"answer_on_card"`  // that text is on a card of the reply
 	ExpectInReply bool    `json:"expect_in_reply"` // an expected note is among the reply's ranked notes
+	ReplyRank     int     `json:"reply_rank"`      // the card rank of the first expected note in the reply; 0 when none is
 	Empty         bool    `json:"empty"`           // the reply holds no note
-	ReplyChars    int     `json:"reply_chars"`
+	// Verdict is the reply's own: answered, weak or none.
+	Verdict    retrieve.Verdict `json:"verdict"`
+	ReplyChars int              `json:"reply_chars"`
 	// Reply is the reply scored, as omh find --cards prints it; kept so a
 	// test can hold it against the command's, not saved.
 	Reply string `json:"-"`
 }
 
+// Doubted reports whether the reply said it has no good answer (weak or
+// none): right for a negative question, wrong for an answerable one.
+func (q Question) Doubted() bool {
+	return q.Verdict == retrieve.Weak || q.Verdict == retrieve.NoMatch
+}
+
 // Score measures one answer against its gold question.
 func Score(g Gold, a Answer) Question {
-	q := Question{ID: g.ID, Negative: g.Negative, HasAnswer: g.Answer != ""}
+	q := Question{ID: g.ID, Negative: g.Negative, HasAnswer: g.Answer != "", Verdict: a.Reply.Result.Verdict}
 	text := a.Reply.Text()
 	q.Reply, q.ReplyChars = text, utf8.RuneCountInString(text)
 	q.Empty = len(a.Reply.Result.Hits) == 0
@@ -113,11 +124,17 @@ func Score(g Gold, a Answer) Question {
 	gain := gains(g)
 	m := MeasureRanking(gain, a.Ranked)
 	q.Rank, q.Recall1, q.Recall5, q.MRR10, q.NDCG10 = m.Rank, m.Recall1, m.Recall5, m.MRR10, m.NDCG10
+	q.Hit1 = m.Rank == 1
 	// In the reply means on a ranked note's card: a linked note's card is
 	// a header only and cannot carry an answer.
+	cards := 0
 	for _, h := range a.Reply.Result.Hits {
-		if h.Depth == 0 && gain[h.Note.Key] > 0 {
-			q.ExpectInReply = true
+		if h.Depth != 0 {
+			continue
+		}
+		cards++
+		if gain[h.Note.Key] > 0 && q.ReplyRank == 0 {
+			q.ReplyRank, q.ExpectInReply = cards, true
 		}
 	}
 	if q.HasAnswer {
@@ -126,7 +143,9 @@ func Score(g Gold, a Answer) Question {
 	return q
 }
 
-// Ranking is how a ranked list of keys meets graded gains.
+// Ranking is how a ranked list of keys meets graded gains. Hit@1 is Rank
+// == 1: unlike Recall@1 it gives full credit when the first note is one of
+// several right ones.
 type Ranking struct {
 	Rank      int // of the first relevant key, from 1; 0 when none is listed
 	Recall1   float64
@@ -220,17 +239,24 @@ func idealDCG(gain map[string]float64) float64 {
 	return ideal
 }
 
-// normalize lower-cases and collapses white space, so an answer matches a
-// card however lines were wrapped.
+// normalize lower-cases, drops markdown punctuation and collapses white
+// space, on the answer and the card alike, so an answer matches a card
+// however lines were wrapped and whether the card prints "**once**" as
+// markdown or "once" as text.
 func normalize(s string) string {
-	return strings.Join(strings.Fields(strings.ToLower(s)), " ")
+	return strings.Join(strings.Fields(markdownPunctuation.Replace(strings.ToLower(s))), " ")
 }
+
+// markdownPunctuation is what markdown writes around text rather than in
+// it: code, emphasis, links, tables, headings and quotes.
+var markdownPunctuation = strings.NewReplacer("`", "", "*", "", "_", "", "[", "", "]", "", "|", "", "#", "", ">", "")
 
 // Totals are the means over a set of questions.
 type Totals struct {
 	Questions    int     `json:"questions"`
 	Answerable   int     `json:"answerable"`
 	Negatives    int     `json:"negatives"`
+	Hit1         float64 `json:"hit_1"` // share of answerable questions whose first note is right
 	Recall1      float64 `json:"recall_1"`
 	Recall5      float64 `json:"recall_5"`
 	MRR10        float64 `json:"mrr_10"`
@@ -240,14 +266,40 @@ type Totals struct {
 	// the reply: whether a card carries the answer and not just the pointer.
 	AnswerWhenFound float64 `json:"answer_when_found"`
 	HonestEmpty     float64 `json:"honest_empty"` // negatives answered with no note
-	MeanReplyChars  float64 `json:"mean_reply_chars"`
+	// NegativesDoubted is the share of negatives whose verdict was weak or
+	// none, AnswerableDoubted the share of answerable questions wrongly so.
+	NegativesDoubted  float64 `json:"negatives_doubted"`
+	AnswerableDoubted float64 `json:"answerable_doubted"`
+	MeanReplyChars    float64 `json:"mean_reply_chars"`
+	// AnswerByRank splits AnswerWhenFound by the card the expected note is
+	// on (card 1, cards 2–3, cards 4 and lower), which get less room down
+	// the ranking.
+	AnswerByRank []RankShare `json:"answer_by_rank"`
 }
+
+// RankShare is answer-on-card over the questions whose expected note is on
+// a card of the ranks named.
+type RankShare struct {
+	Ranks        string  `json:"ranks"` // "1", "2-3" or "4+"
+	Found        int     `json:"found"` // questions whose expected note is on such a card
+	AnswerOnCard float64 `json:"answer_on_card"`
+}
+
+// rankBuckets are the ranks AnswerByRank reports, by their first rank.
+var rankBuckets = []struct {
+	name  string
+	first int
+}{{"1", 1}, {"2-3", 2}, {"4+", 4}}
 
 // Total averages questions.
 func Total(qs []Question) Totals {
 	var t Totals
 	var withAnswer, found, foundWithAnswer int
 	var chars int
+	byRank := make([]RankShare, len(rankBuckets))
+	for i, b := range rankBuckets {
+		byRank[i].Ranks = b.name
+	}
 	for _, q := range qs {
 		t.Questions++
 		chars += q.ReplyChars
@@ -256,9 +308,18 @@ func Total(qs []Question) Totals {
 			if q.Empty {
 				t.HonestEmpty++
 			}
+			if q.Doubted() {
+				t.NegativesDoubted++
+			}
 			continue
 		}
 		t.Answerable++
+		if q.Hit1 {
+			t.Hit1++
+		}
+		if q.Doubted() {
+			t.AnswerableDoubted++
+		}
 		t.Recall1 += q.Recall1
 		t.Recall5 += q.Recall5
 		t.MRR10 += q.MRR10
@@ -273,6 +334,14 @@ func Total(qs []Question) Totals {
 				if q.AnswerOnCard {
 					foundWithAnswer++
 				}
+				b := len(rankBuckets) - 1
+				for b > 0 && q.ReplyRank < rankBuckets[b].first {
+					b--
+				}
+				byRank[b].Found++
+				if q.AnswerOnCard {
+					byRank[b].AnswerOnCard++
+				}
 			}
 		}
 	}
@@ -282,12 +351,17 @@ func Total(qs []Question) Totals {
 		}
 		return x / float64(n)
 	}
-	t.Recall1, t.Recall5 = div(t.Recall1, t.Answerable), div(t.Recall5, t.Answerable)
+	t.Hit1, t.Recall1, t.Recall5 = div(t.Hit1, t.Answerable), div(t.Recall1, t.Answerable), div(t.Recall5, t.Answerable)
 	t.MRR10, t.NDCG10 = div(t.MRR10, t.Answerable), div(t.NDCG10, t.Answerable)
 	t.AnswerOnCard = div(t.AnswerOnCard, withAnswer)
 	t.AnswerWhenFound = div(float64(foundWithAnswer), found)
 	t.HonestEmpty = div(t.HonestEmpty, t.Negatives)
+	t.NegativesDoubted, t.AnswerableDoubted = div(t.NegativesDoubted, t.Negatives), div(t.AnswerableDoubted, t.Answerable)
 	t.MeanReplyChars = div(float64(chars), t.Questions)
+	for i := range byRank {
+		byRank[i].AnswerOnCard = div(byRank[i].AnswerOnCard, byRank[i].Found)
+	}
+	t.AnswerByRank = byRank
 	return t
 }
 
@@ -304,6 +378,8 @@ type Store struct {
 // Report is a whole evaluation, as printed with --json and read back by
 // --baseline.
 type Report struct {
+	SchemaVersion int `json:"schema_version"`
+
 	Store     Store      `json:"store"`
 	Ranker    string     `json:"ranker"`
 	Split     string     `json:"split"`

@@ -61,6 +61,44 @@ func TestTheAnswerIsOnACardWhateverItsCaseAndWrapping(t *testing.T) {
 	}
 }
 
+// Markdown punctuation, case and white space are ignored on both sides: a
+// card prints plain text where the gold answer quotes markdown, and the
+// other way round.
+func TestMarkdownPunctuationIsIgnoredOnBothSides(t *testing.T) {
+	g := Gold{ID: "a", Question: "q", Expect: []string{"x"}, Answer: "You can use a recovery code **once**, `Ctrl`+`Shift`+`t` or [[Tabs|a tab]] # > |"}
+	for card, want := range map[string]bool{
+		"Generate recovery codes: You can use a recovery code once, Ctrl+Shift+t or Tabsa tab":       true,
+		"you can use a *recovery* code once, `ctrl`+`shift`+`t`   or [[tabs|a tab]] # > |, and more": true,
+		"You can use a recovery code twice, Ctrl+Shift+t or Tabsa tab":                               false,
+	} {
+		if got := Score(g, Answer{Ranked: []string{"x"}, Reply: reply(card, "x")}).AnswerOnCard; got != want {
+			t.Errorf("card %q: answer on it %v, want %v", card, got, want)
+		}
+	}
+}
+
+// Answer-on-card is also split by the card the expected note is on.
+func TestAnswersAreCountedByTheCardTheirNoteIsOn(t *testing.T) {
+	g := Gold{ID: "a", Question: "q", Expect: []string{"x"}, Answer: "yes"}
+	var qs []Question
+	for _, c := range []struct {
+		keys []string
+		text string
+	}{
+		{[]string{"x", "p"}, "yes"}, {[]string{"x"}, "no"}, {[]string{"p", "q", "x"}, "yes"}, {[]string{"p", "x"}, "no"},
+		{[]string{"p", "q", "r", "s", "t", "x"}, "yes"}, {[]string{"p"}, "yes"},
+	} {
+		qs = append(qs, Score(g, Answer{Ranked: c.keys, Reply: reply(c.text, c.keys...)}))
+	}
+	if qs[2].ReplyRank != 3 || qs[4].ReplyRank != 6 || qs[5].ReplyRank != 0 || qs[5].ExpectInReply {
+		t.Errorf("reply ranks %d %d %d", qs[2].ReplyRank, qs[4].ReplyRank, qs[5].ReplyRank)
+	}
+	want := []RankShare{{"1", 2, 0.5}, {"2-3", 2, 0.5}, {"4+", 1, 1}}
+	if got := Total(qs).AnswerByRank; len(got) != 3 || got[0] != want[0] || got[1] != want[1] || got[2] != want[2] {
+		t.Errorf("by rank %+v, want %+v", got, want)
+	}
+}
+
 func TestTotalsAverageTheRightQuestions(t *testing.T) {
 	qs := []Question{
 		{ID: "a", Recall5: 1, MRR10: 1, NDCG10: 1, Recall1: 1, HasAnswer: true, AnswerOnCard: true, ExpectInReply: true, ReplyChars: 100},
@@ -138,5 +176,45 @@ func TestAKeyInBothLayersCountsOnce(t *testing.T) {
 	m := MeasureRanking(map[string]float64{"a": 1, "b": 1}, []string{"a", "a", "b"})
 	if m.Rank != 1 || m.Recall1 != 0.5 || m.Recall5 != 1 || m.NDCG10 != 1 {
 		t.Errorf("%+v", m)
+	}
+}
+
+// Hit@1 gives full credit when the first note is one of several right
+// ones, where Recall@1 gives a share.
+func TestHitAtOneCountsTheFirstNoteWhole(t *testing.T) {
+	g := Gold{ID: "h", Question: "q", Expect: []string{"a", "b"}}
+	q := Score(g, Answer{Ranked: []string{"b", "x", "a"}, Reply: reply("", "b", "x", "a")})
+	if !q.Hit1 || q.Recall1 != 0.5 {
+		t.Errorf("hit@1 %v, R@1 %v", q.Hit1, q.Recall1)
+	}
+	miss := Score(g, Answer{Ranked: []string{"x", "a"}, Reply: reply("", "x", "a")})
+	if miss.Hit1 {
+		t.Error("a wrong first note scored a hit")
+	}
+	if tot := Total([]Question{q, miss}); !near(tot.Hit1, 0.5) {
+		t.Errorf("total hit@1 %v", tot.Hit1)
+	}
+}
+
+// The verdict's accuracy: the share of negatives it doubted (weak or
+// none), and the share of answerable questions it wrongly doubted.
+func TestTheVerdictIsScoredOnBothKindsOfQuestion(t *testing.T) {
+	withVerdict := func(v retrieve.Verdict) find.Reply {
+		r := reply("", "x")
+		r.Result.Verdict = v
+		return r
+	}
+	qs := []Question{
+		Score(Gold{ID: "n1", Question: "q", Negative: true}, Answer{Reply: withVerdict(retrieve.Weak)}),
+		Score(Gold{ID: "n2", Question: "q", Negative: true}, Answer{Reply: withVerdict(retrieve.NoMatch)}),
+		Score(Gold{ID: "n3", Question: "q", Negative: true}, Answer{Reply: withVerdict(retrieve.Answered)}),
+		Score(Gold{ID: "a1", Question: "q", Expect: []string{"x"}}, Answer{Ranked: []string{"x"}, Reply: withVerdict(retrieve.Answered)}),
+		Score(Gold{ID: "a2", Question: "q", Expect: []string{"x"}}, Answer{Ranked: []string{"x"}, Reply: withVerdict(retrieve.Weak)}),
+		Score(Gold{ID: "a3", Question: "q", Expect: []string{"x"}}, Answer{Ranked: []string{"x"}, Reply: withVerdict(retrieve.Answered)}),
+		Score(Gold{ID: "a4", Question: "q", Expect: []string{"x"}}, Answer{Ranked: []string{"x"}, Reply: withVerdict(retrieve.Answered)}),
+	}
+	tot := Total(qs)
+	if !near(tot.NegativesDoubted, 2.0/3) || !near(tot.AnswerableDoubted, 0.25) {
+		t.Errorf("negatives doubted %v, answerable doubted %v", tot.NegativesDoubted, tot.AnswerableDoubted)
 	}
 }

@@ -1,0 +1,317 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/omh-notes/omh/store"
+)
+
+// mcpSession connects the go-sdk's client to omh's MCP server on the store
+// at dir, over an in-memory transport.
+func mcpSession(t *testing.T, dir string, allowWrite bool) *mcp.ClientSession {
+	t.Helper()
+	s, err := store.Open(dir, store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	serverSide, clientSide := mcp.NewInMemoryTransports()
+	ctx := context.Background()
+	ss, err := newMCPServer(s, allowWrite).Connect(ctx, serverSide, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test"}, nil).Connect(ctx, clientSide, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		cs.Close()
+		ss.Wait()
+		s.Close()
+	})
+	return cs
+}
+
+// callTool calls a tool and returns its text and structured content.
+func callTool(t *testing.T, cs *mcp.ClientSession, name string, args map[string]any) (text string, reply any, isError bool) {
+	t.Helper()
+	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: name, Arguments: args})
+	if err != nil {
+		t.Fatalf("%s %v: %v", name, args, err)
+	}
+	return textOf(res), res.StructuredContent, res.IsError
+}
+
+// decoded is JSON as a client decodes it, to compare replies by value.
+func decoded(t *testing.T, s string) any {
+	t.Helper()
+	var v any
+	if err := json.Unmarshal([]byte(s), &v); err != nil {
+		t.Fatalf("%v: %s", err, s)
+	}
+	return v
+}
+
+// listTools returns the tools a server offers and the size of the
+// tools/list reply as sent.
+func listTools(t *testing.T, cs *mcp.ClientSession) ([]*mcp.Tool, int) {
+	t.Helper()
+	res, err := cs.ListTools(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := json.Marshal(res)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res.Tools, len(b)
+}
+
+// toolListBudget is the most the tool list may cost an agent's context
+// window: beads measured its MCP tool list at 10-50k tokens and advises
+// its CLI instead; omh's whole list stays under 4 KB.
+const toolListBudget = 4096
+
+// The server offers the read tools, each marked read-only, and the write
+// tools only with --allow-write; the serialized list stays under its
+// budget either way. Catches: a write tool offered by default, a read tool
+// not marked read-only, descriptions or schemas grown past the budget.
+func TestMCPOffersReadToolsAndWritesOnlyWhenAllowed(t *testing.T) {
+	dir := demoStore(t)
+	reads := []string{"find", "links", "proof_find", "proof_show", "show", "status"}
+	for _, allow := range []bool{false, true} {
+		tools, size := listTools(t, mcpSession(t, dir, allow))
+		var names []string
+		for _, tool := range tools {
+			names = append(names, tool.Name)
+			write := tool.Name == "new" || tool.Name == "retract"
+			if tool.Annotations == nil || tool.Annotations.ReadOnlyHint == write {
+				t.Errorf("allow-write %v: %s is marked %+v", allow, tool.Name, tool.Annotations)
+			}
+			if len(tool.Description) > 160 {
+				t.Errorf("%s's description is %d characters: %q", tool.Name, len(tool.Description), tool.Description)
+			}
+		}
+		slices.Sort(names)
+		want := reads
+		if allow {
+			want = []string{"find", "links", "new", "proof_find", "proof_show", "retract", "show", "status"}
+		}
+		if !slices.Equal(names, want) {
+			t.Errorf("allow-write %v: tools %v, want %v", allow, names, want)
+		}
+		if size > toolListBudget {
+			t.Errorf("allow-write %v: tools/list is %d bytes, over the %d budget", allow, size, toolListBudget)
+		}
+		t.Logf("allow-write %v: %d tools, tools/list %d bytes", allow, len(tools), size)
+	}
+}
+
+// find over MCP answers as omh find does: its structured content is the
+// reply of omh find --json and its text the cards of omh find --cards,
+// for the same question and arguments. Catches: a second ask pipeline in
+// the server, arguments dropped or defaulted differently.
+func TestMCPFindEqualsFindJSON(t *testing.T) {
+	dir := demoStore(t)
+	cs := mcpSession(t, dir, false)
+	for _, c := range []struct {
+		args  map[string]any
+		flags []string
+	}{
+		{map[string]any{"question": "why does mounting the credential file fail"}, nil},
+		{map[string]any{"question": "token refresh", "also": []string{"credential rename"}, "roots": 2, "max_chars": 900},
+			[]string{"--also", "credential rename", "--roots", "2", "--max-chars", "900"}},
+		{map[string]any{"question": "sandbox", "layer": "team", "type": "finding"}, []string{"--layer", "team", "--type", "finding"}},
+		{map[string]any{"question": "credentials", "as_of": "2026-02-01"}, []string{"--as-of", "2026-02-01"}},
+		{map[string]any{"question": "zebra"}, nil},
+	} {
+		q := c.args["question"].(string)
+		text, reply, isErr := callTool(t, cs, "find", c.args)
+		if isErr {
+			t.Fatalf("find %v: %s", c.args, text)
+		}
+		args := append(append([]string{"find"}, c.flags...), strings.Fields(q)...)
+		if want := decoded(t, ok(t, dir, append([]string{"--json"}, args...)...)); !reflect.DeepEqual(reply, want) {
+			t.Errorf("find %v: structured content differs from omh find --json:\n%v\n%v", c.args, reply, want)
+		}
+		if want := ok(t, dir, append([]string{"find", "--cards"}, args[1:]...)...); text != want {
+			t.Errorf("find %v: text differs from omh find --cards:\n%s\n---\n%s", c.args, text, want)
+		}
+	}
+}
+
+// Every read tool answers on the demo store with what its command prints:
+// the text of the command, the JSON of the command with --json. Catches:
+// a tool rendering its own way, or answering from another store.
+func TestMCPToolsAnswerAsTheirCommands(t *testing.T) {
+	dir := demoStore(t)
+	cs := mcpSession(t, dir, false)
+	for _, c := range []struct {
+		tool string
+		args map[string]any
+		cmd  []string
+	}{
+		{"show", map[string]any{"key": "topic/credentials"}, []string{"show", "topic/credentials"}},
+		{"show", map[string]any{"key": "topic/credentials", "layer": "team", "lines": "5-7"}, []string{"show", "--layer", "team", "--lines", "5-7", "topic/credentials"}},
+		{"links", map[string]any{"key": "topic/credentials"}, []string{"links", "topic/credentials"}},
+		{"links", map[string]any{"key": "topic/credentials", "direction": "in"}, []string{"links", "--in", "topic/credentials"}},
+		{"proof_find", map[string]any{"question": "how does the harness write files"}, []string{"proof", "find", "how", "does", "the", "harness", "write", "files"}},
+		{"proof_find", map[string]any{"question": "harness", "retracted": "only", "as_of": "2026-03-15"}, []string{"proof", "find", "--retracted", "only", "--as-of", "2026-03-15", "harness"}},
+		{"proof_show", map[string]any{"key": "finding/sandbox-user-is-uid-1000"}, []string{"proof", "show", "finding/sandbox-user-is-uid-1000"}},
+		{"proof_show", map[string]any{"key": "finding/sandbox-user-is-uid-1000", "as_of": "2025-01-01"}, []string{"proof", "show", "--as-of", "2025-01-01", "finding/sandbox-user-is-uid-1000"}},
+	} {
+		text, reply, isErr := callTool(t, cs, c.tool, c.args)
+		if isErr {
+			t.Fatalf("%s %v: %s", c.tool, c.args, text)
+		}
+		if want := ok(t, dir, c.cmd...); text != want {
+			t.Errorf("%s %v: text differs from omh %v:\n%s\n---\n%s", c.tool, c.args, c.cmd, text, want)
+		}
+		if want := decoded(t, ok(t, dir, append([]string{"--json"}, c.cmd...)...)); !reflect.DeepEqual(reply, want) {
+			t.Errorf("%s %v: structured content differs from omh --json %v:\n%v\n%v", c.tool, c.args, c.cmd, reply, want)
+		}
+	}
+	text, reply, isErr := callTool(t, cs, "status", nil)
+	st, _ := reply.(map[string]any)
+	if isErr || !strings.Contains(text, "fresh        yes\n") || st["fresh"] != true {
+		t.Errorf("status: %s %v", text, reply)
+	}
+}
+
+// A failed call is a tool error whose text starts with omh's stable code
+// and whose structured content is the error --json prints, for refusals
+// of the store, malformed arguments the tool reads, and arguments the SDK
+// refuses before the tool runs. Catches: a protocol error where the agent
+// needs a tool error, a code lost on the way.
+func TestMCPErrorsAreToolErrorsWithTheStableCode(t *testing.T) {
+	dir := demoStore(t)
+	cs := mcpSession(t, dir, false)
+	for _, c := range []struct {
+		tool, code string
+		args       map[string]any
+	}{
+		{"show", "not_found", map[string]any{"key": "topic/credential"}},
+		{"show", "usage", map[string]any{"key": "topic/credentials", "lines": "7-5"}},
+		{"show", "bad_lines", map[string]any{"key": "topic/sandbox", "lines": "900-"}},
+		{"find", "usage", map[string]any{"question": "  "}},
+		{"find", "usage", map[string]any{"question": "x", "layer": "shared"}},
+		{"find", "usage", map[string]any{}},                                 // the SDK: question is required
+		{"find", "usage", map[string]any{"question": "x", "roots": "many"}}, // the SDK: not an integer
+		{"find", "bad_as_of", map[string]any{"question": "x", "as_of": "2026-08-19T12:00:00Z"}},
+		{"links", "usage", map[string]any{"key": "topic/sandbox", "direction": "sideways"}},
+		{"proof_show", "not_a_record", map[string]any{"key": "topic/sandbox"}},
+		{"proof_find", "usage", map[string]any{"question": "x", "retracted": "maybe"}},
+	} {
+		text, reply, isErr := callTool(t, cs, c.tool, c.args)
+		var e struct {
+			Error struct{ Code, Message string }
+		}
+		b, _ := json.Marshal(reply)
+		json.Unmarshal(b, &e)
+		if !isErr || !strings.HasPrefix(text, c.code+": ") || e.Error.Code != c.code || e.Error.Message == "" {
+			t.Errorf("%s %v: error %v, text %q, structured %s; want code %s", c.tool, c.args, isErr, text, b, c.code)
+		}
+	}
+}
+
+// One server answers fresh: a note written, committed or removed between
+// two calls is in (or out of) the next answer. Catches: a server answering
+// from the snapshot it opened first.
+func TestMCPAnswersFromTheStoreAsItIsAtEachCall(t *testing.T) {
+	dir := demoStore(t)
+	cs := mcpSession(t, dir, false)
+	keys := func() []string {
+		_, reply, _ := callTool(t, cs, "find", map[string]any{"question": "zeppelin"})
+		var r struct{ Hits []struct{ Key, Layer string } }
+		b, _ := json.Marshal(reply)
+		json.Unmarshal(b, &r)
+		var out []string
+		for _, h := range r.Hits {
+			out = append(out, h.Key+" "+h.Layer)
+		}
+		return out
+	}
+	if k := keys(); len(k) != 0 {
+		t.Fatalf("before: %v", k)
+	}
+	path := filepath.Join(dir, ".omh", "notes", "note", "zeppelin.md")
+	if err := os.WriteFile(path, []byte("---\nrecorded: 2026-04-09\n---\n# The zeppelin\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if k := keys(); !slices.Equal(k, []string{"note/zeppelin local"}) {
+		t.Errorf("after writing it: %v", k)
+	}
+	for _, args := range [][]string{{"add", "-A"}, {"-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "z"}} {
+		if out, err := exec.Command("git", append([]string{"-C", dir}, args...)...).CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v %s", args, err, out)
+		}
+	}
+	if k := keys(); !slices.Equal(k, []string{"note/zeppelin team"}) {
+		t.Errorf("after committing it: %v", k)
+	}
+}
+
+// With --allow-write, new writes a private note that the next find sees,
+// and retract withdraws a private record; without it neither tool exists.
+// Catches: write tools reachable on a read-only server, a write the
+// server's own next answer misses.
+func TestMCPWritesOnlyWithAllowWrite(t *testing.T) {
+	dir := demoStore(t)
+	if _, err := mcpSession(t, dir, false).CallTool(context.Background(), &mcp.CallToolParams{Name: "new",
+		Arguments: map[string]any{"type": "finding", "title": "x"}}); err == nil {
+		t.Error("new answered on a server without --allow-write")
+	}
+	cs := mcpSession(t, dir, true)
+	text, reply, isErr := callTool(t, cs, "new", map[string]any{"type": "finding", "title": "Zeppelins float on hydrogen",
+		"answers": []string{"why do zeppelins float"}, "body": "Lighter than air."})
+	w, _ := reply.(map[string]any)
+	if isErr || w["key"] != "finding/zeppelins-float-on-hydrogen" || !strings.HasPrefix(text, "wrote finding/zeppelins-float-on-hydrogen\n") {
+		t.Fatalf("new: %s %v", text, reply)
+	}
+	if _, err := os.Stat(w["path"].(string)); err != nil {
+		t.Errorf("the note is not on disk: %v", err)
+	}
+	if text, _, _ := callTool(t, cs, "find", map[string]any{"question": "zeppelins"}); !strings.HasPrefix(text, "finding/zeppelins-float-on-hydrogen  finding · local") {
+		t.Errorf("find after new: %s", text)
+	}
+	text, _, isErr = callTool(t, cs, "retract", map[string]any{"key": "finding/zeppelins-float-on-hydrogen", "reason": "helium, mostly"})
+	if isErr || !strings.HasPrefix(text, "retracted finding/zeppelins-float-on-hydrogen on ") {
+		t.Errorf("retract: %s", text)
+	}
+	if text, _, _ := callTool(t, cs, "retract", map[string]any{"key": "finding/sandbox-user-is-uid-1000", "reason": "r"}); !strings.HasPrefix(text, "team_record: ") {
+		t.Errorf("retract of a team record without team: %s", text)
+	}
+}
+
+// omh mcp, the built binary, serves a client over its standard input and
+// output: it lists the tools and answers find as omh find --json does.
+// Catches: a server that works in-process but not as the command agents
+// start (stdout polluted by a warning, a transport never closed).
+func TestMCPServesOverStdioAsABuiltBinary(t *testing.T) {
+	dir := demoStore(t)
+	ctx := context.Background()
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test"}, nil).Connect(ctx,
+		&mcp.CommandTransport{Command: exec.Command(omhBin, "-C", dir, "mcp")}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	if tools, size := listTools(t, cs); len(tools) != 6 || size > toolListBudget {
+		t.Errorf("%d tools, %d bytes", len(tools), size)
+	}
+	q := "why does mounting the credential file fail"
+	_, reply, isErr := callTool(t, cs, "find", map[string]any{"question": q})
+	if want := decoded(t, ok(t, dir, append([]string{"--json", "find"}, strings.Fields(q)...)...)); isErr || !reflect.DeepEqual(reply, want) {
+		t.Errorf("find over stdio: %v\nwant %v", reply, want)
+	}
+}

@@ -1,0 +1,47 @@
+package main
+
+import (
+	"path/filepath"
+	"testing"
+
+	"github.com/rogpeppe/go-internal/testscript"
+)
+
+// The transcripts in testdata/script run the omh built for this test run
+// (TestMain puts it first on PATH) the way a person would: the README's
+// examples and each command's usual answer and main refusals. A changed
+// message or a README example that stopped working fails here, so the
+// docs cannot drift from the binary. `demo DIR` lays the demo store out in
+// DIR, its private notes in $OMH_LOCAL_DIR.
+func TestTranscripts(t *testing.T) {
+	testscript.Run(t, testscript.Params{
+		Dir: filepath.Join("testdata", "script"),
+		Setup: func(env *testscript.Env) error {
+			home := filepath.Join(env.WorkDir, ".home")
+			for k, v := range map[string]string{
+				"HOME":                home,
+				"XDG_CONFIG_HOME":     filepath.Join(home, ".config"),
+				"XDG_DATA_HOME":       filepath.Join(home, ".local", "share"),
+				"XDG_CACHE_HOME":      filepath.Join(home, ".cache"),
+				"GIT_CONFIG_NOSYSTEM": "1",
+				"GIT_CONFIG_GLOBAL":   filepath.Join(home, ".gitconfig"),
+				"OMH_LOCAL_DIR":       filepath.Join(env.WorkDir, "private"),
+				"OMH_SOURCE":          "transcript",
+				"COLUMNS":             "80",
+			} {
+				env.Setenv(k, v)
+			}
+			return nil
+		},
+		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
+			"demo": func(ts *testscript.TestScript, neg bool, args []string) {
+				if neg || len(args) != 1 {
+					ts.Fatalf("usage: demo DIR")
+				}
+				if err := layDemo(ts.MkAbs(args[0]), ts.Getenv("OMH_LOCAL_DIR")); err != nil {
+					ts.Fatalf("%v", err)
+				}
+			},
+		},
+	})
+}

@@ -1,0 +1,45 @@
+package index
+
+import (
+	"testing"
+
+	"github.com/omh-notes/omh/retrieve"
+	"github.com/omh-notes/omh/vault"
+	"github.com/omh-notes/omh/vault/vaulttest"
+)
+
+// A key's folders are shared by every note in them, so they are indexed
+// apart from its last part, the note's own name: the tuned ranker takes
+// only the name as the note's subject (the baseline reads both as key).
+func TestAKeysFoldersAreIndexedApartFromItsName(t *testing.T) {
+	r := vaulttest.New(t)
+	r.Write("guides/setup/install-plugins.md", "---\ntitle: Getting started\n---\nSome words.\n")
+	r.Commit("2026-01-01T10:00:00Z", "a note in folders")
+	repo, err := vault.OpenRepo(r.Dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer repo.Close()
+	c, err := Open(repo.CommonDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	s, _, err := c.Fresh(repo, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	for word, want := range map[string]retrieve.Field{
+		"guides": retrieve.InFolder, "setup": retrieve.InFolder,
+		"install": retrieve.InKey, "plugins": retrieve.InKey,
+	} {
+		list, err := s.Postings(retrieve.Term(word))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(list) != 1 || list[0].Fields&(retrieve.InKey|retrieve.InFolder) != want {
+			t.Errorf("%s: postings %+v, want the one note with fields %b", word, list, want)
+		}
+	}
+}

@@ -1,0 +1,116 @@
+package retrieve
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+)
+
+// Explanation says why a note is in an answer. A ranked note's score is the
+// sum of its terms' shares for the phrasing that scored it best, so a
+// person or an agent can see which words carried it and from which fields;
+// a linked note names the ranked note whose link brought it in.
+type Explanation struct {
+	// Phrasing is the phrasing that gave the score: 1 the first --also,
+	// and so on; absent (0) for the question itself.
+	Phrasing int `json:"phrasing,omitempty"`
+	// Terms are a ranked note's shares, largest first; absent on a linked
+	// note.
+	Terms []TermShare `json:"terms,omitempty"`
+	// LinkedFrom is, on a linked note, the key of the ranked note above it.
+	LinkedFrom string `json:"linked_from,omitempty"`
+}
+
+// TermShare is one question term's part of a ranked note's score.
+type TermShare struct {
+	Term   string   `json:"term"`   // as indexed
+	Word   string   `json:"word"`   // as written in the question
+	Fields []string `json:"fields"` // where the note holds it: key, title, heading, description, answers, body
+	Count  int      `json:"count"`  // occurrences in the body
+	DF     int      `json:"df"`     // notes holding it
+	Score  int64    `json:"score"`  // thousandths; the shares add up to the note's score
+}
+
+// fieldNames name Field bits in the order a person reads a note.
+var fieldNames = []struct {
+	f    Field
+	name string
+}{{InKey, "key"}, {InFolder, "folder"}, {InTitle, "title"}, {InHeading, "heading"}, {InDescription, "description"},
+	{InAnswers, "answers"}, {InBody, "body"}}
+
+// explainer computes explanations with the scorer and lists a search used,
+// so the shares are the very numbers the ranking added.
+type explainer struct {
+	sc        scorer
+	phrasings []string
+	lists     map[string][]Posting
+	scores    map[string]bool
+	words     map[string]string
+}
+
+// of explains a ranked note's score: the best phrasing's terms the note
+// holds, each with its share, largest first.
+func (e explainer) of(doc uint32) *Explanation {
+	var best *Explanation
+	var bestTotal int64 = -1
+	for i, phrasing := range e.phrasings {
+		x := &Explanation{Phrasing: i}
+		var total int64
+		for _, term := range Terms(phrasing) {
+			list := e.lists[term]
+			if len(list) == 0 || !e.scores[term] {
+				continue
+			}
+			at := sort.Search(len(list), func(i int) bool { return list[i].Doc >= doc })
+			if at == len(list) || list[at].Doc != doc {
+				continue
+			}
+			p := list[at]
+			share := e.sc.term(len(list), e.sc.repeats(phrasing, term))(p)
+			total += share
+			x.Terms = append(x.Terms, TermShare{Term: term, Word: e.words[term], Fields: fieldsOf(p.Fields), Count: int(p.TF),
+				DF: len(list), Score: share})
+		}
+		if total > bestTotal {
+			best, bestTotal = x, total
+		}
+	}
+	sort.SliceStable(best.Terms, func(i, j int) bool { return best.Terms[i].Score > best.Terms[j].Score })
+	return best
+}
+
+func fieldsOf(f Field) []string {
+	out := []string{}
+	for _, fn := range fieldNames {
+		if f&fn.f != 0 {
+			out = append(out, fn.name)
+		}
+	}
+	return out
+}
+
+// ExplainLine renders a ranked note's explanation on one line for people:
+// "score 4.211 = credential 1.532 (title, body ×2) + mount 1.210 (…)".
+func ExplainLine(score int64, x *Explanation) string {
+	var parts []string
+	for _, t := range x.Terms {
+		where := strings.Join(t.Fields, ", ")
+		if t.Count > 0 {
+			where = strings.Replace(where, "body", fmt.Sprintf("body ×%d", t.Count), 1)
+		}
+		parts = append(parts, fmt.Sprintf("%s %s (%s)", t.Word, thousandths(t.Score), where))
+	}
+	line := explainWord + thousandths(score) + " = " + strings.Join(parts, " + ")
+	if x.Phrasing > 0 {
+		line += fmt.Sprintf(" [phrasing %d]", x.Phrasing+1)
+	}
+	return line
+}
+
+// explainWord starts an explanation line.
+const explainWord = "score "
+
+// thousandths writes an integer number of thousandths as a decimal.
+func thousandths(n int64) string {
+	return fmt.Sprintf("%d.%03d", n/1000, n%1000)
+}

@@ -1,0 +1,139 @@
+package retrieve
+
+import (
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// transcriptStore has a long note that holds every function word of the
+// questions below many times and their subject once, beside short notes
+// about the subjects: the shape of a store of meeting transcripts and
+// topic pages.
+func transcriptStore() []memNote {
+	transcript := strings.Repeat("so what is it that I do when a thing is how it is and what do I do then. ", 40) +
+		"someone once mentioned a schema and how to rename a page."
+	return []memNote{
+		{key: "meeting-transcript", layer: local, date: "2026-01-05", body: transcript},
+		{key: "schema", layer: local, date: "2026-01-01", body: "# Schema\n\nA schema describes the shape of a hierarchy of notes.\n"},
+		{key: "rename-note", layer: local, date: "2026-01-02", body: "# Rename note\n\nRenaming a note updates every link to it.\n"},
+		{key: "lookup", layer: local, date: "2026-01-03", body: "# Lookup\n\nWhat you type is matched against the names of notes.\n"},
+		{key: "publish", layer: local, date: "2026-01-04", body: "# Publish\n\nHow the site is built and where it is served from.\n"},
+	}
+}
+
+// Regression: on dendron-site "what is a schema" put a meeting transcript
+// first and the schema page sixth, while "schema" alone found it, because
+// what, is and a still counted. A question written as a sentence ranks
+// exactly as its keywords do.
+func TestAWholeQuestionRanksLikeItsKeywords(t *testing.T) {
+	for _, tc := range []struct{ sentence, keywords, want string }{
+		{"what is a schema", "schema", "schema"},
+		{"How do I rename a note?", "rename note", "rename-note"},
+	} {
+		whole, bare := ask(t, transcriptStore(), tc.sentence), ask(t, transcriptStore(), tc.keywords)
+		if first(whole) != tc.want {
+			t.Errorf("%q: got %v, want %s first", tc.sentence, keys(whole), tc.want)
+		}
+		if !reflect.DeepEqual(keys(whole), keys(bare)) {
+			t.Errorf("%q ranks %v, its keywords %q rank %v", tc.sentence, keys(whole), tc.keywords, keys(bare))
+		}
+	}
+}
+
+// SPEC §5's baseline knows no function words: every word of the question
+// scores, as the spec says.
+func TestTheBaselineStillScoresEveryWord(t *testing.T) {
+	r := search(t, transcriptStore(), Query{Phrasings: []string{"what is a schema"}, Ranker: BaselineRanker})
+	if first(r) != "meeting-transcript" {
+		t.Errorf("got %v; the baseline must score what, is and a", keys(r))
+	}
+}
+
+// The omitted count is a count of notes about the question: a note that
+// shares only "the" with it is not a match left out.
+func TestOmittedCountsOnlyNotesHoldingAMeaningfulWord(t *testing.T) {
+	r := search(t, transcriptStore(), Query{Phrasings: []string{"what is a schema"}, Roots: 1})
+	if first(r) != "schema" || r.Omitted != 1 {
+		t.Errorf("got %v, %d omitted; want schema and the transcript, which also mentions one, omitted", keys(r), r.Omitted)
+	}
+}
+
+// Regression: "the of and" got a confident list, "matched 3/3". A question
+// made only of function words still gets the notes that hold them, but the
+// reply says they share nothing that carries meaning.
+func TestAQuestionOfFunctionWordsOnlySaysSo(t *testing.T) {
+	r := ask(t, transcriptStore(), "the of and")
+	if len(r.Hits) == 0 || r.Verdict != NoMatch {
+		t.Fatalf("got %v, verdict %q", keys(r), r.Verdict)
+	}
+	out := RenderTree(r, "")
+	if !strings.HasPrefix(out, "only common words in `the of and`; closest matches below\n") {
+		t.Errorf("the tree does not open with the verdict:\n%s", out)
+	}
+	tree, err := ParseTree(out)
+	if err != nil || tree.Verdict != NoMatch || len(tree.Notes) != len(r.Hits) {
+		t.Errorf("read back as %+v, %v", tree, err)
+	}
+}
+
+// A function word of one language is a content word of another: the
+// question's own language decides.
+func TestEachQuestionGetsTheFunctionWordsOfItsLanguage(t *testing.T) {
+	for _, tc := range []struct {
+		question, lang string
+		function       []string // words that must be function words
+		meaningful     []string // words that must not
+	}{
+		{"how do plants die in winter", "en", []string{"how", "do", "in"}, []string{"die", "plants", "winter"}},
+		{"wie kann ich die Notiz umbenennen", "de", []string{"wie", "kann", "ich", "die"}, []string{"notiz", "umbenennen"}},
+		{"comment renommer une note", "fr", []string{"comment", "une"}, []string{"renommer", "note"}},
+		{"как мне переименовать заметку", "ru", []string{"как", "мне"}, []string{"переименовать", "заметку"}},
+		{"rename note", "", nil, []string{"rename", "note"}},
+		// One listed word does not make a language: Italian io, Spanish lo.
+		{"github io pages", "", nil, []string{"github", "io", "pages"}},
+		{"Ly6C lo monocytes", "", nil, []string{"lo", "monocytes"}},
+		// Stems of listed words must not swallow content words: "quite"
+		// stems to "quit", "mine" is the stem of "mining".
+		{"how do I quit while mining", "en", []string{"how", "do", "I", "while"}, []string{"quit", "mining"}},
+	} {
+		lang := QuestionLanguage(Terms(tc.question))
+		if lang != tc.lang {
+			t.Errorf("%q is in %q, want %q", tc.question, lang, tc.lang)
+		}
+		for _, w := range tc.function {
+			if !IsFunctionWord(lang, Term(w)) {
+				t.Errorf("%q: %q must be a function word of %s", tc.question, w, lang)
+			}
+		}
+		for _, w := range tc.meaningful {
+			if IsFunctionWord(lang, Term(w)) {
+				t.Errorf("%q: %q must carry meaning", tc.question, w)
+			}
+		}
+	}
+}
+
+// The lists hold terms as the tokenizer makes them, so a word written with
+// a capital, an accent or an English inflection is found in its list.
+func TestFunctionWordsAreMatchedAsTerms(t *testing.T) {
+	for lang, words := range map[string][]string{"en": {"Does", "Is", "THE"}, "fr": {"Où", "Très"}, "de": {"Für", "ÜBER"}} {
+		for _, w := range words {
+			if !IsFunctionWord(lang, Term(w)) {
+				t.Errorf("%s %q (term %q) is not found in its list", lang, w, Term(w))
+			}
+		}
+	}
+}
+
+// Every language with a list is one the question's language can be.
+func TestEveryListHasAPlaceInTheTieOrder(t *testing.T) {
+	if len(languageOrder) != len(functionWords) {
+		t.Fatalf("%d languages ordered, %d lists", len(languageOrder), len(functionWords))
+	}
+	for _, lang := range languageOrder {
+		if len(functionTerms[lang]) == 0 {
+			t.Errorf("%s is ordered but has no list", lang)
+		}
+	}
+}

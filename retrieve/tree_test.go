@@ -1,0 +1,115 @@
+package retrieve
+
+import (
+	"fmt"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/omh-notes/omh/vault"
+)
+
+// linker is a note about otters that links to n notes, named prefix0…;
+// they are in the store, and hold no question word.
+func linker(key string, prefix string, n int) []memNote {
+	notes := []memNote{{key: key, layer: vault.Team, date: "2026-01-02", body: "otter otter otter"}}
+	for i := 0; i < n; i++ {
+		target := fmt.Sprintf("%s%03d", prefix, i)
+		notes[0].links = append(notes[0].links, target)
+		notes = append(notes, memNote{key: target, layer: vault.Team, date: "2026-01-01", body: "plain"})
+	}
+	return notes
+}
+
+// A ranked note lists at most MaxNeighbours linked notes and counts the
+// rest on a line the tree parser reads back.
+func TestNeighboursAreCappedAndTheRestCounted(t *testing.T) {
+	r := ask(t, linker("summary", "n", 11), "otter")
+	tree := RenderTree(r, "")
+	want := "summary  team · 2026-01-02\n" +
+		"├─ n000  team · 2026-01-01\n├─ n001  team · 2026-01-01\n├─ n002  team · 2026-01-01\n" +
+		"└─ and 8 more linked notes\n@ no commits\n"
+	if !sameWords(tree, want) {
+		t.Errorf("tree\n%s\nwant\n%s", tree, want)
+	}
+	parsed, err := ParseTree(tree)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, tree)
+	}
+	if !reflect.DeepEqual(parsed.Notes, treeFromHits(r)) || parsed.Notes[0].MoreLinked != 8 {
+		t.Errorf("parsed %+v, want %+v", parsed.Notes, treeFromHits(r))
+	}
+	if j := ToJSON(r, ""); j.Hits[0].MoreLinked != 8 || j.Hits[1].MoreLinked != 0 {
+		t.Errorf("JSON counts %+v", j.Hits)
+	}
+}
+
+// sameWords compares two renderings ignoring how wide their columns are.
+func sameWords(a, b string) bool {
+	return strings.Join(strings.Fields(a), " ") == strings.Join(strings.Fields(b), " ")
+}
+
+// A table of contents ranked above a note does not take that note's
+// neighbour: hubs claim theirs after every other ranked note.
+func TestATableOfContentsNeverCrowdsOutRealNeighbours(t *testing.T) {
+	notes := linker("toc", "page", HubLinks+1)
+	notes[0].body = "otter otter otter otter otter otter"
+	notes = append(notes, memNote{key: "otters", layer: vault.Team, date: "2026-01-03", body: "otter" + strings.Repeat(" plain", 40),
+		links: []string{"page000", "page001"}})
+	r := ask(t, notes, "otter")
+	parents := map[string]string{}
+	for _, h := range r.Hits {
+		if h.Depth == 1 {
+			parents[h.Note.Key] = r.Hits[h.Parent].Note.Key
+		}
+	}
+	if first(r) != "toc" || parents["page000"] != "otters" || parents["page001"] != "otters" || parents["page002"] != "toc" {
+		t.Errorf("hits %v, parents %v", keys(r), parents)
+	}
+	if r.Hits[0].MoreLinked != HubLinks+1-2-MaxNeighbours {
+		t.Errorf("the hub counts %d more, want %d", r.Hits[0].MoreLinked, HubLinks+1-2-MaxNeighbours)
+	}
+	// Below the hub threshold, rank order decides, as before.
+	small := linker("toc", "page", MaxNeighbours+1)
+	small[0].body = notes[0].body
+	small = append(small, notes[len(notes)-1])
+	r = ask(t, small, "otter")
+	if first(r) != "toc" || r.Hits[1].Note.Key != "page000" {
+		t.Errorf("without a hub: %v", keys(r))
+	}
+	if _, err := ParseTree(RenderTree(r, "")); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// A retracted record is marked on its tree line, and read back.
+func TestTheTreeMarksRetractedRecords(t *testing.T) {
+	r := ask(t, provenanceStore(), "credentials")
+	r.Hits[1].Retracted = "2026-05-01"
+	tree := RenderTree(r, "")
+	if !strings.Contains(tree, r.Hits[1].Note.Key) || !strings.Contains(tree, " · "+string(r.Hits[1].Note.Date)+" · retracted 2026-05-01\n") {
+		t.Errorf("no mark:\n%s", tree)
+	}
+	parsed, err := ParseTree(tree)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(parsed.Notes, treeFromHits(r)) {
+		t.Errorf("parsed %+v, want %+v", parsed.Notes, treeFromHits(r))
+	}
+}
+
+// The parser stays strict about the new lines.
+func TestTheTreeParserRefusesMisplacedCounts(t *testing.T) {
+	for _, bad := range []string{
+		"└─ and 2 more linked notes\n@ x\n",                                                // before any note
+		"a  team · 2026-01-01\n└─ and 1 more linked notes\n@ x\n",                          // wrong plural
+		"a  team · 2026-01-01\n└─ and 0 more linked notes\n@ x\n",                          // nothing counted
+		"a  team · 2026-01-01\n└─ b  team · 2026-01-01\n└─ and 2 more linked notes\n@ x\n", // after a closed branch
+		"a  team · 2026-01-01 · retracted 2026-13-01\n@ x\n",                               // not a date
+	} {
+		if _, err := ParseTree(bad); err == nil {
+			t.Errorf("accepted %q", bad)
+		}
+	}
+}

@@ -1,0 +1,154 @@
+package store
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/omh-notes/omh/find/eval"
+	"github.com/omh-notes/omh/vault"
+	"github.com/omh-notes/omh/vault/vaulttest"
+)
+
+// An Obsidian vault kept in en/, as obsidian-help is: omh init writes the
+// notes root and the dialect it detected and says why; a --dialect asked
+// for wins over detection; run again it keeps the config, and a --dialect
+// that disagrees with it is refused.
+func TestInitWritesTheNotesRootAndDialectItDetects(t *testing.T) {
+	r := vaulttest.New(t)
+	r.Write("en/Home.md", "# Home\n\n![[Sync/Security]] and [[Security|s]]\n")
+	r.Write("en/Sync/Security.md", "# Security\n")
+	r.Commit("2026-01-02T10:00:00Z", "vault")
+	s, _ := open(t, r.Dir)
+	rep, err := s.Init("", "", true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.NotesRoot.Path != "en" || rep.Dialect.Name != vault.DialectObsidian || len(rep.Detected) != 2 || !rep.Changed {
+		t.Errorf("%+v", rep)
+	}
+	cfg, err := vault.LoadConfig(r.Dir)
+	if err != nil || cfg.Notes != "en" || cfg.Dialect.String() != vault.DialectObsidian || len(cfg.Warnings) > 0 {
+		t.Errorf("%+v %v", cfg, err)
+	}
+	if links, err := s.Links("Home", 0, LinksOut); err != nil || len(*links.Notes[0].Links) != 1 || (*links.Notes[0].Links)[0].Key != "Sync/Security" {
+		t.Errorf("links of Home under the detected config: %+v %v", links, err)
+	}
+	again, err := s.Init("", "", true)
+	if err != nil || again.Changed || again.Config.Change != "kept" || len(again.Detected) != 0 {
+		t.Errorf("%+v %v", again, err)
+	}
+	if _, err := s.Init("", vault.DialectDendron, true); code(err) != "config_differs" {
+		t.Errorf("a --dialect that disagrees: %v", err)
+	}
+
+	r2 := vaulttest.New(t)
+	r2.Write("en/Home.md", "![[x]]\n")
+	s2, _ := open(t, r2.Dir)
+	if rep, err := s2.Init("", vault.DialectZk, true); err != nil || rep.Dialect.Name != vault.DialectZk || rep.NotesRoot.Path != "en" {
+		t.Errorf("--dialect zk: %+v %v", rep, err)
+	}
+	if _, err := s2.Init("", "roam", true); err == nil {
+		t.Error("an unknown dialect was accepted")
+	}
+}
+
+// Any command in a vault without a config that omh finds was written for
+// another tool writes the config once and says so once; omh's own notes
+// get no config (the defaults are what it would write) and no note, and
+// are not looked at again.
+func TestTheFirstCommandWritesTheConfigOnlyForAnotherToolsVault(t *testing.T) {
+	dendron := "---\nid: a\ntitle: A\nupdated: 1\ncreated: 1\n---\n"
+	r := vaulttest.New(t)
+	r.Write("vault/careers.md", dendron+"# Careers\n")
+	r.Write("vault/careers.mission.md", dendron+"# Mission\n\n[[Careers|dendron://site/careers]]\n")
+	r.Commit("2026-01-02T10:00:00Z", "vault")
+	s, warnings := open(t, r.Dir)
+	if _, err := s.Lint(nil, false); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Lint(nil, false); err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := vault.LoadConfig(r.Dir)
+	if err != nil || cfg.Notes != "vault" || cfg.Dialect.String() != vault.DialectDendron || cfg.Dialect.Vaults["site"] != "." {
+		t.Errorf("%+v %v", cfg, err)
+	}
+	if len(*warnings) != 1 || !strings.Contains((*warnings)[0], vault.ConfigPath) || !strings.Contains((*warnings)[0], "edit it") {
+		t.Errorf("warnings %q", *warnings)
+	}
+	if links, err := s.Links("careers.mission", 0, LinksOut); err != nil || len(*links.Notes[0].Links) != 1 {
+		t.Errorf("%+v %v", links, err)
+	}
+
+	own := vaulttest.New(t)
+	own.Write("topic/a.md", "---\ntype: topic\n---\n# A\n\n![[b]]\n")
+	own.Write("topic/b.md", "---\nrecorded: 2026-01-01\n---\n# B\n")
+	own.Commit("2026-01-02T10:00:00Z", "notes")
+	before := vaulttest.Files(t, own.Dir)
+	s2, warnings2 := open(t, own.Dir)
+	if _, err := s2.Lint(nil, false); err != nil {
+		t.Fatal(err)
+	}
+	vaulttest.SameTree(t, "a command in a store of omh's notes", before, vaulttest.Files(t, own.Dir))
+	if len(*warnings2) != 0 {
+		t.Errorf("warnings %q", *warnings2)
+	}
+	c, err := s2.openCache()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(c.Dir, detectedDefaults)); err != nil {
+		t.Errorf("the look was not remembered: %v", err)
+	}
+}
+
+// Gold questions name the notes they expect by their paths from the
+// repository root, as the vaults' gold files do; under a notes root such
+// as en/ the same note's key has no en/, and eval must still find it.
+func TestEvalFindsExpectedNotesUnderANotesRoot(t *testing.T) {
+	r := vaulttest.New(t)
+	r.Write(".omh/config.yaml", "notes: en\n")
+	r.Write("en/Sync/Walrus tusks.md", "# Walrus tusks\n\nWalruses grow tusks all their lives.\n")
+	r.Write("en/Other.md", "# Other\n\nNothing here.\n")
+	r.Commit("2026-01-02T10:00:00Z", "vault")
+	s, _ := open(t, r.Dir)
+	golds := []eval.Gold{{ID: "a", Question: "walrus tusks", Expect: []string{"en/Sync/Walrus tusks"}, Gains: map[string]float64{"en/Sync/Walrus tusks": 2}}}
+	rep, err := s.Eval(golds, EvalOptions{Split: "all", Roots: 5, MaxChars: 6000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Questions) != 1 || rep.Questions[0].Rank != 1 || rep.Questions[0].NDCG10 != 1 {
+		t.Errorf("%+v", rep.Questions)
+	}
+}
+
+// The dialect is part of the config the cache's snapshot is keyed by:
+// changing it resolves every link again.
+func TestChangingTheDialectResolvesLinksAgain(t *testing.T) {
+	r := vaulttest.New(t)
+	r.Write(".omh/config.yaml", "dialect: omh\n")
+	r.Write("careers.md", "# Careers\n")
+	r.Write("careers.mission.md", "# Mission\n\n[[Careers page|careers]]\n")
+	r.Commit("2026-01-02T10:00:00Z", "vault")
+	s, _ := open(t, r.Dir)
+	outKeys := func() []string {
+		links, err := s.Links("careers.mission", 0, LinksOut)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var keys []string
+		for _, l := range *links.Notes[0].Links {
+			keys = append(keys, l.Key)
+		}
+		return keys
+	}
+	if got := outKeys(); len(got) != 0 {
+		t.Errorf("omh's rules read the label first: %q", got)
+	}
+	r.Write(".omh/config.yaml", "dialect: dendron\n")
+	if got := outKeys(); len(got) != 1 || got[0] != "careers" {
+		t.Errorf("after dialect: dendron: %q", got)
+	}
+}
