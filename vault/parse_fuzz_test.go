@@ -84,6 +84,8 @@ func delimitsLink(kind LinkKind, syntax string) bool {
 		return strings.HasPrefix(syntax, "![[") && strings.HasSuffix(syntax, "]]")
 	case MarkdownLink:
 		return strings.HasPrefix(syntax, "[") && (strings.HasSuffix(syntax, ")") || strings.HasSuffix(syntax, "]"))
+	case TagLink:
+		return strings.HasPrefix(syntax, "#") && len(syntax) > 1
 	}
 	return false
 }
