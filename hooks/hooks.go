@@ -20,11 +20,11 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/go-git/go-git/v5/plumbing"
+
 	"github.com/omh-notes/omh/vault"
 )
 
-// Names are the hooks omh installs: the operations that move HEAD or
-// rewrite the commits it stands on.
 // Names are the hooks omh installs: the operations that move HEAD or
 // rewrite the commits it stands on.
 var Names = []string{"post-commit", "post-merge", "post-checkout", "post-rewrite"}
@@ -278,10 +278,18 @@ func (p *Place) Status() (*Report, error) {
 	return rep, nil
 }
 
+// Writer takes the changes Install and Uninstall make, so they are made
+// all or none: a journal.Txn, committed by the caller.
+type Writer interface {
+	Put(path string, before plumbing.Hash, content []byte, mode fs.FileMode) error
+	Move(from, to string)
+	Remove(path string, before plumbing.Hash, prune string)
+}
+
 // Install puts omh's shim in place of every hook it may write, chaining a
-// user's hook by moving it aside. Nothing is ever overwritten but an older
-// shim of omh's own.
-func (p *Place) Install() (*Report, error) {
+// user's hook by moving it aside; the changes go to w. Nothing is ever
+// overwritten but an older shim of omh's own.
+func (p *Place) Install(w Writer) (*Report, error) {
 	rep, err := p.Status()
 	if err != nil {
 		return nil, err
@@ -303,16 +311,13 @@ func (p *Place) Install() (*Report, error) {
 			h.Note = "a link to omh's shim that you made; left as it is"
 		case isShim(f.content):
 			if string(f.content) != want {
-				if err := writeHookFile(path, want); err != nil {
+				if err := w.Put(path, vault.HashBytes(f.content), []byte(want), 0o755); err != nil {
 					return nil, err
 				}
 				h.Change = "updated"
 			}
 		case !f.exists:
-			if err := os.MkdirAll(p.dir, 0o755); err != nil {
-				return nil, fmt.Errorf("creating the hooks folder: %w", err)
-			}
-			if err := writeHookFile(path, want); err != nil {
+			if err := w.Put(path, plumbing.ZeroHash, []byte(want), 0o755); err != nil {
 				return nil, err
 			}
 			h.Change, h.State = "written", Installed
@@ -323,7 +328,10 @@ func (p *Place) Install() (*Report, error) {
 				h.Note = fmt.Sprintf("%s already exists and %s is not omh's; move one of them away and install again", p.Shown(chained), p.Shown(path))
 				continue
 			}
-			if err := chainHook(path, want); err != nil {
+			// The user's hook is moved aside as it is (a link stays a
+			// link), then the shim takes its name.
+			w.Move(path, chained)
+			if err := w.Put(path, plumbing.ZeroHash, []byte(want), 0o755); err != nil {
 				return nil, err
 			}
 			h.Change, h.State, h.Chained, h.Note = "chained", Chained, &chained, ""
@@ -334,28 +342,9 @@ func (p *Place) Install() (*Report, error) {
 	return rep, nil
 }
 
-// writeHookFile writes an executable hook atomically, so git never runs
-// half a script.
-func writeHookFile(path, content string) error {
-	return vault.WriteFile(path, []byte(content), 0o755)
-}
-
-// chainHook moves the user's hook at path aside (a rename keeps every byte
-// and the mode) and puts the shim in its place. Between the two renames
-// there is no hook at path, which git reads as no hook, never as half one.
-func chainHook(path, content string) error {
-	if err := os.Rename(path, path+ChainedSuffix); err != nil {
-		return fmt.Errorf("moving your hook aside: %w", err)
-	}
-	if err := writeHookFile(path, content); err != nil {
-		os.Rename(path+ChainedSuffix, path)
-		return err
-	}
-	return nil
-}
-
-// Uninstall removes omh's shims, putting back each hook one chained.
-func (p *Place) Uninstall() (*Report, error) {
+// Uninstall removes omh's shims, putting back each hook one chained; the
+// changes go to w.
+func (p *Place) Uninstall(w Writer) (*Report, error) {
 	rep, err := p.Status()
 	if err != nil {
 		return nil, err
@@ -380,15 +369,12 @@ func (p *Place) Uninstall() (*Report, error) {
 		case isShim(f.content) && !f.regular:
 			h.Note = "a link to omh's shim that you made; left as it is"
 		case isShim(f.content) && hookPathExists(chained):
-			if err := os.Rename(chained, path); err != nil {
-				return nil, fmt.Errorf("putting back %s: %w", p.Shown(path), err)
-			}
+			w.Remove(path, vault.HashBytes(f.content), "")
+			w.Move(chained, path)
 			h.Change, h.State, h.Chained = "restored", Missing, nil
 			h.Note = "your own hook is back in place"
 		case isShim(f.content):
-			if err := os.Remove(path); err != nil {
-				return nil, fmt.Errorf("removing %s: %w", p.Shown(path), err)
-			}
+			w.Remove(path, vault.HashBytes(f.content), "")
 			h.Change, h.State = "removed", Missing
 		case hookPathExists(chained):
 			h.Change = "refused"

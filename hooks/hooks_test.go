@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/omh-notes/omh/journal"
 	"github.com/omh-notes/omh/vault"
 	"github.com/omh-notes/omh/vault/vaulttest"
 )
@@ -28,9 +29,30 @@ func place(t *testing.T, dir string) *Place {
 	return p
 }
 
+// install installs the hooks through the journal, as omh does.
 func install(t *testing.T, dir string) *Report {
 	t.Helper()
-	rep, err := place(t, dir).Install()
+	return throughJournal(t, dir, "omh hooks install", (*Place).Install)
+}
+
+// throughJournal runs Install or Uninstall with a journal and commits it.
+func throughJournal(t *testing.T, dir, command string, do func(*Place, Writer) (*Report, error)) *Report {
+	t.Helper()
+	p := place(t, dir)
+	r, err := vault.OpenRepo(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	tx, err := journal.Begin(r.CommonDir, r.Root, command, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tx.Close()
+	rep, err := do(p, tx)
+	if err == nil {
+		err = tx.Commit()
+	}
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -39,11 +61,7 @@ func install(t *testing.T, dir string) *Report {
 
 func uninstall(t *testing.T, dir string) *Report {
 	t.Helper()
-	rep, err := place(t, dir).Uninstall()
-	if err != nil {
-		t.Fatal(err)
-	}
-	return rep
+	return throughJournal(t, dir, "omh hooks uninstall", (*Place).Uninstall)
 }
 
 func status(t *testing.T, dir string) *Report {

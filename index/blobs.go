@@ -18,11 +18,9 @@ import (
 // memory nor crowd the cache.
 const maxNoteBytes = 4 << 20
 
-// maxMarkdownBytes bounds what goldmark parses for headings and links:
-// some inputs cost it time out of proportion to their size (160 KB of
-// unclosed link openers took five seconds), and a note's structure is at its
-// start. Its words are indexed up to maxNoteBytes regardless.
-const maxMarkdownBytes = 512 << 10
+// errUnreadable marks a note whose content could not be read: the note is
+// left out with a warning, and the rest of the store answers.
+var errUnreadable = errors.New("cannot be read")
 
 // blobMeta is what parsing a note's bytes yields, stored per blob.
 type blobMeta struct {
@@ -65,7 +63,7 @@ func analyze(content []byte, size int64) *parsedBlob {
 	if vault.LooksBinary(content) {
 		pb.meta.Binary = true
 	} else {
-		pb.meta.Parsed = vault.Parse(content[:min(len(content), maxMarkdownBytes)])
+		pb.meta.Parsed = vault.ParseNote(content)
 		pb.terms = pb.termsOf(content)
 	}
 	pb.metaBytes = encodeMeta(pb.meta)
@@ -242,13 +240,13 @@ func (rf *refresher) storeBlob(path string, oid plumbing.Hash, read func() ([]by
 		}
 		content, size, err := read()
 		if err != nil {
-			return 0, false, err
+			return 0, false, fmt.Errorf("%w: %w", errUnreadable, err)
 		}
 		pb = analyze(content, size)
 	}
 	delete(rf.prepared, oid)
 	if pb.err != nil {
-		return 0, false, pb.err
+		return 0, false, fmt.Errorf("%w: %w", errUnreadable, pb.err)
 	}
 	vector, err := pb.vector(rf.dict)
 	if err != nil {

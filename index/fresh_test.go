@@ -24,8 +24,9 @@ import (
 // holds, a note whose content is the same on another branch and its date
 // not, a rename taken as an addition, a deleted note or link kept, an
 // uncommitted edit or its revert unseen, a private note's change unseen),
-// an inbound count or backlink left from an older state, and Status calling
-// a stale cache fresh.
+// an inbound count or backlink left from an older state, Status calling a
+// stale cache fresh, and a notes root kept from a config that no longer
+// names it (committed or not).
 func TestAfterEachChangeToTheStoreFreshAnswersAsARebuild(t *testing.T) {
 	r := seaStore(t)
 	first := r.Git("rev-parse", "HEAD")
@@ -92,6 +93,14 @@ func TestAfterEachChangeToTheStoreFreshAnswersAsARebuild(t *testing.T) {
 			r.Write(".omh/config.yaml", "notes: notes\nexclude:\n  - deep/**\n")
 			r.Commit("2025-12-11T10:00:00Z", "the deep is not notes")
 		}},
+		{"config change to a root that is nowhere", func() {
+			r.Write(".omh/config.yaml", "notes: nowhere\n")
+			r.Commit("2025-12-12T10:00:00Z", "no notes")
+		}},
+		{"config change: deleted, not committed", func() { r.Remove(".omh/config.yaml") }},
+		{"config change: excludes, not committed", func() {
+			r.Write(".omh/config.yaml", "notes: notes\nexclude: [walrus.md]\n")
+		}},
 	}
 	var before rebuilt
 	for i, step := range steps {
@@ -105,7 +114,7 @@ func TestAfterEachChangeToTheStoreFreshAnswersAsARebuild(t *testing.T) {
 		}
 		want := rebuild(t, r.Dir, seaTerms)
 		wantLag := teamChanges(t, before.base, want.base)
-		if step.name == "config change" {
+		if strings.HasPrefix(step.name, "config change") {
 			// What counts as a note changed: a refresh starts the snapshot
 			// over, and Lag counts every team note.
 			wantLag = len(teamBlobs(t, want.base))

@@ -74,7 +74,10 @@ func (c *Cache) look(q querier, r *vault.Repo, t target, opt Options) (*view, er
 	if v.private, err = r.PrivateDir(plumbing.NewHash(s.state.Root)); err != nil {
 		return nil, err
 	}
-	v.teamFresh = s.state.Commit == commitString(v.head) && s.state.NotesDir == v.notesDir && s.state.ConfigHash == configHash(t.cfg)
+	// Notes the last refresh could not read make it stale: the next one
+	// reads them again.
+	v.teamFresh = s.state.Commit == commitString(v.head) && s.state.NotesDir == v.notesDir && s.state.ConfigHash == configHash(t.cfg) &&
+		len(s.state.Skipped) == 0
 	if !v.teamFresh {
 		return v, nil
 	}
@@ -132,10 +135,11 @@ func notesDir(r *vault.Repo, t target, s *snapRow) (string, error) {
 	if t.head.IsZero() {
 		return "", nil
 	}
-	if s != nil && s.state.Commit == t.head.String() {
+	if s != nil && s.state.Commit == t.head.String() && s.state.ConfigHash == configHash(t.cfg) {
 		// The commit has not changed, so neither has what its tree holds;
 		// and the working tree lacks the folder, so the snapshot's choice
-		// stands unless it was made for a folder only the working tree had.
+		// stands unless it was made for a folder only the working tree had,
+		// or by a config that has changed since (one that named a root).
 		if s.state.NotesDir != vault.DefaultNotesDir || s.state.Tree != "" {
 			return s.state.NotesDir, nil
 		}

@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/object"
 
 	"github.com/omh-notes/omh/vault"
 )
@@ -66,6 +67,7 @@ type refresher struct {
 	nextBlob int64
 	newBlobs *inserter
 	parsed   int
+	skipped  []string // notes left out: their content could not be read
 	warnings []string
 	changes  []docChange
 	shallow  map[plumbing.Hash]bool
@@ -170,6 +172,7 @@ func (rf *refresher) run() error {
 		return err
 	}
 	st.Parsed = rf.parsed
+	st.Skipped = rf.skipped
 	return rf.saveSnap()
 }
 
@@ -230,7 +233,11 @@ func (rf *refresher) teamChanges(head plumbing.Hash, dir string, exclude []strin
 	}
 	for _, s := range skips {
 		rf.warn("%s skipped: %s", s.Path, s.Reason)
+		if s.Unreadable() {
+			rf.skipped = append(rf.skipped, s.Path)
+		}
 	}
+	changes = append(changes, rf.retrySkipped(st.Skipped, changes, tree, dir)...)
 	var sources []blobSource
 	for _, ch := range changes {
 		if blob := ch.New.Blob; !blob.IsZero() {
@@ -283,6 +290,39 @@ func (rf *refresher) teamChanges(head plumbing.Hash, dir string, exclude []strin
 	return nil
 }
 
+// retrySkipped lists, as changes, the team notes the last refresh could
+// not read and that HEAD's notes tree still holds unchanged: read them
+// again. A path the tree no longer holds, or that cannot be looked up, is
+// dropped: the diff reports it if it comes back.
+func (rf *refresher) retrySkipped(skipped []string, changes []vault.NoteChange, tree plumbing.Hash, dir string) []vault.NoteChange {
+	if len(skipped) == 0 || tree.IsZero() {
+		return nil
+	}
+	t, err := object.GetTree(rf.repo.Objects, tree)
+	if err != nil {
+		return nil
+	}
+	changed := map[string]bool{}
+	for _, ch := range changes {
+		changed[ch.New.Path] = true
+	}
+	var again []vault.NoteChange
+	for _, p := range skipped {
+		rel := p
+		if dir != "" {
+			rel = strings.TrimPrefix(p, dir+"/")
+		}
+		e, err := t.FindEntry(rel)
+		if err != nil || !e.Mode.IsFile() || changed[p] {
+			continue
+		}
+		if key, ok := vault.KeyOf(rel); ok {
+			again = append(again, vault.NoteChange{Old: vault.TeamFile{Path: p}, New: vault.TeamFile{Path: p, Key: key, Blob: e.Hash}})
+		}
+	}
+	return again
+}
+
 // teamChange records one changed team file. Its git date is filled in by
 // applyGitDates.
 func (rf *refresher) teamChange(ch vault.NoteChange) error {
@@ -312,6 +352,11 @@ func (rf *refresher) teamChange(ch vault.NoteChange) error {
 // note after all (binary).
 func (rf *refresher) newDoc(old *doc, part int, layer vault.Layer, path, key string, oid plumbing.Hash, read func() ([]byte, int64, error)) (*doc, error) {
 	id, parsed, err := rf.storeBlob(path, oid, read)
+	if errors.Is(err, errUnreadable) {
+		rf.warn("%s skipped: %v", path, err)
+		rf.skipped = append(rf.skipped, path)
+		return nil, nil
+	}
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
@@ -388,6 +433,12 @@ func (rf *refresher) gitDates(head, old plumbing.Hash, changed map[string]plumbi
 			return dates, true, root, err
 		}
 		step, err := rf.step(c)
+		if errors.Is(err, plumbing.ErrObjectNotFound) {
+			// A partial clone without the older trees: as at a shallow
+			// clone's boundary, the history known ends here.
+			rf.warn("history before %s is not in this partial clone; older notes are dated by it", c)
+			return dates, true, c, nil
+		}
 		if err != nil {
 			return nil, false, plumbing.ZeroHash, err
 		}
@@ -593,6 +644,9 @@ func (rf *refresher) localChanges(cfg vault.Config) error {
 	}
 	for _, s := range skips {
 		rf.warn("%s skipped: %s", s.Path, s.Reason)
+		if s.Unreadable() {
+			rf.skipped = append(rf.skipped, s.Path)
+		}
 	}
 	stored, err := rf.localDocs()
 	if err != nil {
@@ -617,7 +671,7 @@ func (rf *refresher) localChanges(cfg vault.Config) error {
 		nd, err := rf.newDoc(old, part, vault.Local, f.Path, f.Key, oid, func() ([]byte, int64, error) {
 			id, content, size, err := vault.ReadFile(abs, maxNoteBytes)
 			if err == nil && id != oid {
-				err = fmt.Errorf("%s changed while being indexed; run the command again", abs)
+				err = fmt.Errorf("%s changed while being indexed", abs)
 			}
 			return content, size, err
 		})

@@ -24,6 +24,10 @@ type snapState struct {
 	WordsBase  int64    `json:"words_base"`  // the same without uncommitted working copies
 	Parsed     int      `json:"parsed"`      // blobs the last refresh parsed
 	Types      []string `json:"types"`       // note types, indexed by docInfo.typ
+	// Skipped are the notes left out because their content could not be
+	// read (a blob a partial clone lacks, an unreadable file, one that kept
+	// changing); the next refresh reads them again.
+	Skipped []string `json:"skipped,omitempty"`
 }
 
 // Trees whose scans a snapshot remembers (the scan table's tree column).

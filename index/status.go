@@ -18,6 +18,7 @@ type Status struct {
 	Fresh       bool       `json:"fresh"`   // the snapshot equals the store on disk
 	Notes       NoteCounts `json:"notes"`
 	Uncommitted []string   `json:"uncommitted"` // keys of working copies that differ from HEAD
+	Skipped     []string   `json:"skipped"`     // notes left out: their content could not be read
 	Parsed      int        `json:"parsed"`      // blobs the last refresh parsed
 	NotesRoot   string     `json:"notes_root"`
 	PrivateDir  string     `json:"private_dir"`
@@ -50,7 +51,7 @@ func (c *Cache) Status(r *vault.Repo) (Status, error) {
 	if err != nil {
 		return Status{}, err
 	}
-	st := Status{SchemaVersion: retrieve.SchemaVersion, Fresh: v.fresh, Uncommitted: []string{}, NotesRoot: v.notesDir, PrivateDir: v.private,
+	st := Status{SchemaVersion: retrieve.SchemaVersion, Fresh: v.fresh, Uncommitted: []string{}, Skipped: []string{}, NotesRoot: v.notesDir, PrivateDir: v.private,
 		Cache: CacheFile{Path: c.Path, Size: c.Size()}}
 	if !v.head.IsZero() {
 		h := v.head.String()
@@ -63,6 +64,7 @@ func (c *Cache) Status(r *vault.Repo) (Status, error) {
 		st.Indexed = &v.snap.state.Commit
 	}
 	st.Parsed, st.Shallow = v.snap.state.Parsed, v.snap.state.Shallow
+	st.Skipped = append(st.Skipped, v.snap.state.Skipped...)
 	for o := 0; o < v.snap.span(); o++ {
 		switch info := getInfo(v.snap.info, uint32(o)); {
 		case !info.present:
@@ -112,6 +114,9 @@ func (s Status) String() string {
 	fmt.Fprintf(&b, "private      %s\n", s.PrivateDir)
 	if len(s.Uncommitted) > 0 {
 		fmt.Fprintf(&b, "uncommitted  %s\n", strings.Join(s.Uncommitted, ", "))
+	}
+	if len(s.Skipped) > 0 {
+		fmt.Fprintf(&b, "skipped      %d unreadable: %s\n", len(s.Skipped), strings.Join(s.Skipped, ", "))
 	}
 	blobs := "blobs"
 	if s.Parsed == 1 {

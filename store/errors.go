@@ -2,6 +2,9 @@ package store
 
 import (
 	"errors"
+	"fmt"
+
+	"github.com/go-git/go-git/v5/plumbing"
 
 	"github.com/omh-notes/omh/vault"
 )
@@ -46,6 +49,12 @@ func classify(err error) error {
 		return err
 	case errors.Is(err, vault.ErrBadConfig):
 		return refuse("bad_config", err)
+	case errors.Is(err, vault.ErrBadPrivateDir):
+		return refuse("bad_private_dir", err)
+	case errors.Is(err, plumbing.ErrObjectNotFound):
+		// What a note needs is skipped note by note; this is the store
+		// itself (the commit's tree) missing.
+		return &Error{Kind: Broken, Code: "missing_objects", Err: fmt.Errorf("%w (a partial clone leaves objects out: git fetch, or checking the commit out, brings them)", err)}
 	}
 	return err
 }

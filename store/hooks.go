@@ -26,11 +26,37 @@ func (s *Store) HookPlace() (*hooks.Place, error) {
 // cache folder: hooks refresh only a repository omh has been used in, so
 // the same shim is harmless in a hooks folder shared by other repositories.
 func (s *Store) InstallHooks(p *hooks.Place) (*hooks.Report, error) {
-	rep, err := p.Install()
+	t, err := s.begin("omh hooks install")
+	if err != nil {
+		return nil, err
+	}
+	defer t.Close()
+	rep, err := p.Install(t)
+	if err == nil {
+		err = commit(t, "no hook was changed")
+	}
 	if err != nil {
 		return nil, err
 	}
 	s.openCache()
+	return rep, nil
+}
+
+// UninstallHooks takes omh's shims out, putting back the hooks they
+// chained, all or none.
+func (s *Store) UninstallHooks(p *hooks.Place) (*hooks.Report, error) {
+	t, err := s.begin("omh hooks uninstall")
+	if err != nil {
+		return nil, err
+	}
+	defer t.Close()
+	rep, err := p.Uninstall(t)
+	if err == nil {
+		err = commit(t, "no hook was changed")
+	}
+	if err != nil {
+		return nil, err
+	}
 	return rep, nil
 }
 

@@ -10,9 +10,11 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/go-git/go-git/v5/plumbing"
 	"go.yaml.in/yaml/v3"
 
 	"github.com/omh-notes/omh/hooks"
+	"github.com/omh-notes/omh/journal"
 	"github.com/omh-notes/omh/retrieve"
 	"github.com/omh-notes/omh/vault"
 )
@@ -50,6 +52,7 @@ type Initialized struct {
 // second run changes nothing and says so.
 func (s *Store) Init(notesDir, dialect string, noHooks bool) (Initialized, error) {
 	r := s.Repo
+	s.configChecked = true // init writes the config itself
 	var err error
 	rep := Initialized{SchemaVersion: retrieve.SchemaVersion}
 	rep.Config.Path = vault.ConfigPath
@@ -62,6 +65,11 @@ func (s *Store) Init(notesDir, dialect string, noHooks bool) (Initialized, error
 	if dialect != "" && !vault.KnownDialect(dialect) {
 		return rep, invalid(fmt.Errorf("--dialect %s: the dialects are %s", dialect, vault.OrList(vault.DialectNames())))
 	}
+	t, err := s.begin("omh init")
+	if err != nil {
+		return rep, err
+	}
+	defer t.Close()
 	configFile := filepath.Join(r.Root, filepath.FromSlash(vault.ConfigPath))
 	_, err = os.Stat(configFile)
 	switch {
@@ -86,7 +94,7 @@ func (s *Store) Init(notesDir, dialect string, noHooks bool) (Initialized, error
 		if err != nil {
 			return rep, err
 		}
-		if _, err := writeConfig(r.Root, det); err != nil {
+		if err := writeConfig(t, r.Root, det); err != nil {
 			return rep, err
 		}
 		notes = det.Notes
@@ -110,9 +118,7 @@ func (s *Store) Init(notesDir, dialect string, noHooks bool) (Initialized, error
 		case err == nil:
 			return rep, refuse("bad_notes", fmt.Errorf("the notes root %s is a file, not a folder", notes))
 		default:
-			if err := os.MkdirAll(dir, 0o755); err != nil {
-				return rep, fmt.Errorf("creating the notes root %s: %w", notes, err)
-			}
+			t.Mkdir(dir)
 			rep.NotesRoot.Change, rep.Changed = "created", true
 		}
 	}
@@ -122,10 +128,16 @@ func (s *Store) Init(notesDir, dialect string, noHooks bool) (Initialized, error
 		if err != nil {
 			return rep, err
 		}
-		if rep.Hooks, err = s.InstallHooks(place); err != nil {
+		if rep.Hooks, err = place.Install(t); err != nil {
 			return rep, err
 		}
 		rep.Changed = rep.Changed || *rep.Hooks.Changed
+	}
+	if err := commit(t, "nothing was set up"); err != nil {
+		return rep, err
+	}
+	if !noHooks {
+		s.openCache() // hooks refresh only a repository with a cache folder
 	}
 	return rep, nil
 }
@@ -143,8 +155,8 @@ func DescribeNotes(notes string) string {
 // itself. An absolute path inside the repository is accepted too.
 func initNotesDir(root, dir string) (string, error) {
 	if filepath.IsAbs(dir) {
-		rel, err := filepath.Rel(root, dir)
-		if err != nil || !vault.Within(root, dir) {
+		rel, ok := vault.RelativeTo(root, dir)
+		if !ok {
 			return "", fmt.Errorf("--notes %s is outside the repository %s", dir, root)
 		}
 		dir = rel
@@ -188,17 +200,18 @@ func (s *Store) detect(notes string, askedNotes bool, dialect string) (vault.Det
 	return det, nil
 }
 
-// writeConfig writes the config for what was detected, failing with
-// fs.ErrExist when another process wrote one first.
-func writeConfig(root string, det vault.Detected) ([]byte, error) {
+// writeConfig adds the config for what was detected to the change t; it
+// fails with fs.ErrExist, when t commits, if another process wrote one
+// first.
+func writeConfig(t *journal.Txn, root string, det vault.Detected) error {
 	text, err := configText(det)
 	if err != nil {
-		return nil, err
+		return err
 	}
-	if _, err := vault.CreateFile(filepath.Join(root, filepath.FromSlash(vault.ConfigPath)), text, 0o644); err != nil {
-		return nil, fmt.Errorf("writing %s: %w", vault.ConfigPath, err)
+	if err := t.Put(filepath.Join(root, filepath.FromSlash(vault.ConfigPath)), plumbing.ZeroHash, text, 0o644); err != nil {
+		return fmt.Errorf("writing %s: %w", vault.ConfigPath, err)
 	}
-	return text, nil
+	return nil
 }
 
 // configText is the config omh writes: the notes root and the dialect with
@@ -285,7 +298,7 @@ func (s *Store) ensureConfig() {
 		}
 		return
 	}
-	_, err = writeConfig(s.Repo.Root, det)
+	err = s.writeDetectedConfig(det)
 	switch {
 	case errors.Is(err, fs.ErrExist):
 		// Another omh wrote it meanwhile; its choice stands.
@@ -294,4 +307,21 @@ func (s *Store) ensureConfig() {
 	default:
 		s.warn("there was no %s, so omh wrote one: %s; edit it to change them, and commit it to share them", vault.ConfigPath, strings.Join(det.Why, "; "))
 	}
+}
+
+// writeDetectedConfig writes the config a first command detected, through
+// the journal like every write.
+func (s *Store) writeDetectedConfig(det vault.Detected) error {
+	t, err := s.begin("writing " + vault.ConfigPath)
+	if err != nil {
+		return err
+	}
+	defer t.Close()
+	if err := writeConfig(t, s.Repo.Root, det); err != nil {
+		return err
+	}
+	if err := t.Commit(); err != nil {
+		return fmt.Errorf("writing %s: %w", vault.ConfigPath, err)
+	}
+	return nil
 }

@@ -24,7 +24,8 @@ func TestDependenciesPointOneWay(t *testing.T) {
 		"find":      {"index", "store", "hooks"},
 		"find/eval": {"index", "store", "hooks"},
 		"index":     {"store", "hooks"},
-		"hooks":     {"index", "store", "retrieve", "find"},
+		"hooks":     {"index", "store", "retrieve", "find", "journal"},
+		"journal":   {"index", "store", "retrieve", "find", "hooks"},
 	}
 	checked := 0
 	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {

@@ -2,16 +2,19 @@ package store
 
 import (
 	"fmt"
-	"io/fs"
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"sort"
+	"strconv"
 	"strings"
 
+	"github.com/go-git/go-git/v5/plumbing"
 	"golang.org/x/text/unicode/norm"
 
 	"github.com/omh-notes/omh/index"
+	"github.com/omh-notes/omh/journal"
 	"github.com/omh-notes/omh/retrieve"
 	"github.com/omh-notes/omh/vault"
 )
@@ -34,13 +37,18 @@ func (s *Store) Move(old, newKey string) (Moved, error) {
 	if err := checkNewKey(newKey); err != nil {
 		return Moved{}, err
 	}
+	t, err := s.begin("omh mv " + oldArg + " " + newKey)
+	if err != nil {
+		return Moved{}, err
+	}
+	defer t.Close()
 	var rep Moved
-	err := s.read("", s.readOptions(false), func(v *view) error {
+	err = s.read("", s.readOptions(false), func(v *view) error {
 		p, err := s.planMove(v, oldArg, newKey)
 		if err != nil {
 			return err
 		}
-		if err := p.apply(); err != nil {
+		if err := p.apply(t); err != nil {
 			return err
 		}
 		rep = p.report()
@@ -191,6 +199,9 @@ func (s *Store) planMove(v *view, oldArg, newKey string) (*movePlan, error) {
 	if _, err := os.Lstat(p.to); err == nil {
 		return nil, refuse("key_taken", fmt.Errorf("nothing was renamed: %s exists already", p.toShown))
 	}
+	if err := p.checkTarget(inPrivate); err != nil {
+		return nil, err
+	}
 
 	if err := p.gatherFiles(notes); err != nil {
 		return nil, err
@@ -297,6 +308,9 @@ func (p *movePlan) planRewrites(notes []index.StoredNote) error {
 	d := p.dialect
 	var problems []string
 	for _, f := range p.files {
+		if err := p.checkUnparsed(f); err != nil {
+			return err
+		}
 		links := f.note.Parsed.Links
 		f.wants = map[int]string{}
 		f.was = make([]string, len(links))
@@ -357,6 +371,24 @@ func (p *movePlan) planRewrites(notes []index.StoredNote) error {
 	if len(problems) > 0 {
 		return refuse("unrewritable", fmt.Errorf("nothing was renamed: %s; fix %s by hand first:\n  %s",
 			countLinks(len(problems)), itOrThem(len(problems)), strings.Join(problems, "\n  ")))
+	}
+	return nil
+}
+
+// checkUnparsed refuses a rename when a file read only in part
+// (markdown-too-costly) names the note where it was not parsed: a link
+// there would be left reaching nothing.
+func (p *movePlan) checkUnparsed(f *moveFile) error {
+	if !slices.ContainsFunc(f.note.Parsed.Problems, func(pr vault.Problem) bool { return pr.Rule == "markdown-too-costly" }) {
+		return nil
+	}
+	content, err := os.ReadFile(f.abs)
+	if err != nil {
+		return fmt.Errorf("reading %s: %w", f.shown, err)
+	}
+	name := path.Base(p.oldKey)
+	if line := vault.UnparsedMention(content, f.note.Parsed, name); line > 0 {
+		return refuse("unrewritable", fmt.Errorf("nothing was renamed: %s is parsed as markdown only up to line %d (markdown-too-costly) and names %s after it, where a link could not be rewritten; split the note or edit it by hand first", f.shown, line, name))
 	}
 	return nil
 }
@@ -448,81 +480,50 @@ func itOrThem(n int) string {
 	return "them"
 }
 
-// apply makes the planned changes: rewritten files first, then the move,
-// then git add. A failing step undoes the steps before it.
-func (p *movePlan) apply() error {
-	type saved struct {
-		abs     string
-		content []byte
-		mode    fs.FileMode
-	}
-	var restored []saved
-	undoWrites := func() {
-		for i := len(restored) - 1; i >= 0; i-- {
-			vault.WriteFile(restored[i].abs, restored[i].content, restored[i].mode)
-		}
-	}
+// apply makes the planned changes through the journal: every rewritten
+// file, the note at its new name, the old name gone, git's index entry
+// moved as git mv moves it, and the rewritten files git add-ed; all of it,
+// or (when a file changed since it was read) none of it.
+func (p *movePlan) apply(t *journal.Txn) error {
+	const nothing = "nothing was renamed"
 	for _, f := range p.files {
-		if f.out == nil || (f.moved && p.how != "git mv") {
+		if f.out == nil || f.moved {
 			continue
 		}
-		fi, err := os.Stat(f.abs)
+		fi, err := os.Lstat(f.abs)
 		if err != nil {
-			undoWrites()
-			return fmt.Errorf("nothing was renamed: %w", err)
+			return fmt.Errorf("%s: %w", nothing, err)
 		}
-		if err := vault.WriteFile(f.abs, f.out, fi.Mode().Perm()); err != nil {
-			undoWrites()
-			return fmt.Errorf("nothing was renamed: %w", err)
+		if err := t.Put(f.abs, vault.HashBytes(f.content), f.out, fi.Mode().Perm()); err != nil {
+			return fmt.Errorf("%s: %w", nothing, err)
 		}
-		restored = append(restored, saved{f.abs, f.content, fi.Mode().Perm()})
 	}
-	undoMove := func() {}
-	switch p.how {
-	case "git mv":
-		created, err := vault.MakeDirs(filepath.Dir(p.to))
-		if err == nil {
-			_, err = vault.Git(p.root, "", "mv", "--", p.fromShown, p.toShown)
+	content, id, mode, err := fileID(p.from)
+	if err != nil {
+		return fmt.Errorf("%s: %w", nothing, err)
+	}
+	if p.moved.out != nil {
+		if id != vault.HashBytes(p.moved.content) {
+			return refuse("changed", fmt.Errorf("%s: %s changed while omh mv read the store; run it again", nothing, p.fromShown))
 		}
+		content = p.moved.out
+	}
+	if err := t.Put(p.to, plumbing.ZeroHash, content, mode); err != nil {
+		return fmt.Errorf("%s: %w", nothing, err)
+	}
+	prune := ""
+	if p.moved.note.Private {
+		prune = p.privateFolder
+	}
+	t.Remove(p.from, id, prune)
+	if p.how == "git mv" {
+		entry, err := indexEntry(p.root, p.fromShown)
 		if err != nil {
-			vault.RemoveDirs(created)
-			undoWrites()
-			return refuse("git_failed", fmt.Errorf("nothing was renamed: %w", err))
+			return refuse("git_failed", fmt.Errorf("%s: %w", nothing, err))
 		}
-		undoMove = func() {
-			vault.Git(p.root, "", "mv", "--", p.toShown, p.fromShown)
-			vault.RemoveDirs(created)
-		}
+		t.IndexEntry(p.toShown, entry.mode, entry.blob)
+		t.IndexEntry(p.fromShown, 0, plumbing.ZeroHash)
 		p.staged = append(p.staged, p.fromShown, p.toShown)
-	default:
-		content := p.moved.out
-		if content == nil {
-			var err error
-			if content, err = os.ReadFile(p.from); err != nil {
-				undoWrites()
-				return fmt.Errorf("nothing was renamed: %w", err)
-			}
-		}
-		fi, err := os.Stat(p.from)
-		if err != nil {
-			undoWrites()
-			return fmt.Errorf("nothing was renamed: %w", err)
-		}
-		created, err := vault.CreateFile(p.to, content, fi.Mode().Perm())
-		if err == nil {
-			err = os.Remove(p.from)
-			if err != nil {
-				os.Remove(p.to)
-				vault.RemoveDirs(created)
-			}
-		}
-		if err != nil {
-			undoWrites()
-			return fmt.Errorf("nothing was renamed: %w", err)
-		}
-		if p.moved.note.Private {
-			vault.RemoveEmptyParents(filepath.Dir(p.from), p.privateFolder)
-		}
 	}
 	var add []string
 	for _, f := range p.files {
@@ -539,15 +540,52 @@ func (p *movePlan) apply() error {
 		}
 		add = append(add, shown)
 	}
-	if len(add) > 0 {
-		if _, err := vault.Git(p.root, "", append([]string{"add", "--"}, add...)...); err != nil {
-			undoMove()
-			undoWrites()
-			return refuse("git_failed", fmt.Errorf("nothing was renamed: %w", err))
-		}
-		p.staged = append(p.staged, add...)
+	t.Add(add...)
+	if err := commit(t, nothing); err != nil {
+		return err
+	}
+	p.staged = append(p.staged, add...)
+	return nil
+}
+
+// checkTarget refuses a new name reached through a symbolic link, inside
+// git's folder or differing from an existing name only in Unicode
+// normalisation.
+func (p *movePlan) checkTarget(private bool) error {
+	root, rel := p.root, p.toShown
+	if private {
+		root, rel = p.privateFolder, p.newKey+vault.NoteExt
+	}
+	if err := vault.CheckTarget(root, rel, false); err != nil {
+		return refuse("bad_target", fmt.Errorf("nothing was renamed: %w", err))
 	}
 	return nil
+}
+
+// gitEntry is one entry of git's index.
+type gitEntry struct {
+	mode uint32
+	blob plumbing.Hash
+}
+
+// indexEntry reads the entry git's index holds for path; a path in a merge
+// conflict has none that can move.
+func indexEntry(root, path string) (gitEntry, error) {
+	out, err := vault.Git(root, "", "ls-files", "--stage", "-z", "--", path)
+	if err != nil {
+		return gitEntry{}, err
+	}
+	line, _, _ := strings.Cut(out, "\x00")
+	info, name, _ := strings.Cut(line, "\t")
+	fields := strings.Fields(info)
+	if name != path || len(fields) != 3 || fields[2] != "0" {
+		return gitEntry{}, fmt.Errorf("git's index holds no single entry for %s (a merge conflict?)", path)
+	}
+	mode, err := strconv.ParseUint(fields[0], 8, 32)
+	if err != nil {
+		return gitEntry{}, fmt.Errorf("git ls-files: mode %q: %w", fields[0], err)
+	}
+	return gitEntry{uint32(mode), plumbing.NewHash(fields[1])}, nil
 }
 
 func (p *movePlan) report() Moved {

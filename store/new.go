@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/go-git/go-git/v5/plumbing"
 	"golang.org/x/text/unicode/norm"
 
 	"github.com/omh-notes/omh/retrieve"
@@ -86,6 +87,9 @@ func (s *Store) New(d Draft) (Written, error) {
 				k = fmt.Sprintf("%s-%d", key, n)
 			}
 			path := filepath.Join(private, filepath.FromSlash(k)+vault.NoteExt)
+			if err := checkTarget(private, k+vault.NoteExt, true); err != nil {
+				return err
+			}
 			taken, err := takenLocally(v, k, path)
 			if err != nil {
 				return err
@@ -96,7 +100,7 @@ func (s *Store) New(d Draft) (Written, error) {
 				if err != nil {
 					return refuse("bad_template", fmt.Errorf("template %s: %w", from, err))
 				}
-				_, err = vault.CreateFile(path, content, 0o644)
+				err = s.create(k, path, content)
 				switch {
 				case errors.Is(err, fs.ErrExist):
 					taken = path // written by another process since the look
@@ -121,6 +125,20 @@ func (s *Store) New(d Draft) (Written, error) {
 		}
 	})
 	return rep, err
+}
+
+// create writes the new note key at path through the journal; fs.ErrExist when
+// the name is taken.
+func (s *Store) create(key, path string, content []byte) error {
+	t, err := s.begin("omh new " + key)
+	if err != nil {
+		return err
+	}
+	defer t.Close()
+	if err := t.Put(path, plumbing.ZeroHash, content, 0o644); err != nil {
+		return err
+	}
+	return t.Commit()
 }
 
 // draftKey is the key asked for, checked, or the key the type and title
@@ -148,6 +166,20 @@ func checkNewKey(key string) error {
 	}
 	if strings.ContainsAny(key, "[]|#^") {
 		return refuse("bad_key", fmt.Errorf("key %q holds a character a wiki link cannot name ([ ] | # ^)", key))
+	}
+	if strings.Contains(key, `\`) {
+		return refuse("bad_key", fmt.Errorf("key %q holds a backslash, which Windows reads as a folder separator", key))
+	}
+	return nil
+}
+
+// checkTarget refuses to write a note's file at rel under root (the
+// repository or the private folder) through a symbolic link, into git's
+// folder, or beside a name it differs from only in Unicode normalisation
+// (or, with foldCase, in case).
+func checkTarget(root, rel string, foldCase bool) error {
+	if err := vault.CheckTarget(root, rel, foldCase); err != nil {
+		return refuse("bad_target", fmt.Errorf("nothing was written: %w", err))
 	}
 	return nil
 }

@@ -254,11 +254,15 @@ func (s *Store) showNote(v *view, d uint32, lines Lines) (ShownNote, error) {
 	if err != nil {
 		return ShownNote{}, err
 	}
-	// All of it: show is how a person or an agent reads past what was
-	// indexed of a long note.
-	content, err := s.Repo.ReadNote(n.Layer, n.Path, n.Blob, 1<<40)
+	// All of it, up to maxShown: show is how a person or an agent reads
+	// past what was indexed of a long note.
+	content, err := s.Repo.ReadNote(n.Layer, n.Path, n.Blob, maxShown+1)
 	if err != nil {
 		return ShownNote{}, err
+	}
+	if len(content) > maxShown {
+		content = content[:maxShown]
+		s.warn("%s is larger than %d MiB; its first %d MiB are shown (git cat-file -p %s prints it all)", n.Path, maxShown>>20, maxShown>>20, n.Blob)
 	}
 	part, got, count, err := lines.cut(content)
 	if err != nil {
@@ -268,6 +272,10 @@ func (s *Store) showNote(v *view, d uint32, lines Lines) (ShownNote, error) {
 		Links: find.JSONRefs(detail.Links), In: find.JSONRefs(find.OrderIn(detail.In)),
 		LineCount: count, LineStart: got.Start, LineEnd: got.End, Content: string(part)}, nil
 }
+
+// maxShown bounds what show prints of one note: a 500 MB note shown in
+// full took 3.8 GB to print as JSON, its first 64 MiB 440 MB.
+const maxShown = 16 << 20
 
 // where says where a note was read from: HEAD's tree, an uncommitted
 // working copy, or the private folder.

@@ -1,16 +1,17 @@
 package store
 
 import (
-	"bytes"
 	"fmt"
 	"os"
 	"path"
 	"path/filepath"
 	"strings"
 
+	"github.com/go-git/go-git/v5/plumbing"
 	"golang.org/x/text/unicode/norm"
 
 	"github.com/omh-notes/omh/index"
+	"github.com/omh-notes/omh/journal"
 	"github.com/omh-notes/omh/retrieve"
 	"github.com/omh-notes/omh/vault"
 )
@@ -29,8 +30,13 @@ func (s *Store) Promote(keys []string) (Promoted, error) {
 			return Promoted{}, refuse("bad_key", err)
 		}
 	}
+	t, err := s.begin("omh promote " + strings.Join(keys, " "))
+	if err != nil {
+		return Promoted{}, err
+	}
+	defer t.Close()
 	var rep Promoted
-	err := s.read("", s.readOptions(false), func(v *view) error {
+	err = s.read("", s.readOptions(false), func(v *view) error {
 		notes, err := v.snap.Notes()
 		if err != nil {
 			return err
@@ -51,7 +57,7 @@ func (s *Store) Promote(keys []string) (Promoted, error) {
 			}
 			return refuse(problems[0].code, fmt.Errorf("nothing was promoted: %s", strings.Join(msgs, "; ")))
 		}
-		if err := promote(s.Repo.Root, batch); err != nil {
+		if err := promote(t, s.Repo.Root, batch); err != nil {
 			return err
 		}
 		rep = Promoted{SchemaVersion: retrieve.SchemaVersion, Promoted: batch, Commit: commitCommand(s.dir, s.Repo.Root, batch)}
@@ -59,6 +65,9 @@ func (s *Store) Promote(keys []string) (Promoted, error) {
 	})
 	return rep, err
 }
+
+// maxPromoted bounds a private note promote copies; far above any note.
+const maxPromoted = 1 << 30
 
 // Promotion is one private note on its way into the notes root.
 type Promotion struct {
@@ -137,7 +146,7 @@ func (s *Store) planPromotion(v *view, keys []string, notes []index.StoredNote, 
 		}
 		seen[key] = true
 		from := filepath.Join(private, filepath.FromSlash(key)+vault.NoteExt)
-		content, err := os.ReadFile(from)
+		content, err := vault.ReadInside(private, key+vault.NoteExt, maxPromoted)
 		if err != nil {
 			refuseOne("not_found", "the private note %s cannot be read: %v", key, err)
 			continue
@@ -154,6 +163,10 @@ func (s *Store) planPromotion(v *view, keys []string, notes []index.StoredNote, 
 		}
 		if _, err := os.Lstat(filepath.Join(s.Repo.Root, filepath.FromSlash(to))); err == nil {
 			refuseOne("key_taken", "%s exists in the working tree already", to)
+			continue
+		}
+		if err := vault.CheckTarget(s.Repo.Root, to, true); err != nil {
+			refuseOne("bad_target", "%v", err)
 			continue
 		}
 		batch = append(batch, Promotion{Key: key, From: from, To: to, content: content, private: private})
@@ -180,7 +193,7 @@ func (s *Store) planPromotion(v *view, keys []string, notes []index.StoredNote, 
 	// Links: resolved over the store as it is; a target is fine when the
 	// team has it or it moves in this batch.
 	for _, p := range batch {
-		parsed := vault.Parse(p.content)
+		parsed := vault.ParseNote(p.content)
 		reported := map[string]bool{}
 		for _, l := range parsed.Links {
 			res, err := cfg.Dialect.Resolve(l, p.Key, names)
@@ -203,59 +216,24 @@ func (s *Store) planPromotion(v *view, keys []string, notes []index.StoredNote, 
 	return batch, nil
 }
 
-// promote copies, syncs and stages every note, then removes the private
-// files. Until the last step nothing is lost: a failure removes the copies
-// (and their index entries) and leaves the private notes as they were.
-func promote(root string, batch []Promotion) error {
-	var written []string
-	var dirs []string
-	rollback := func() {
-		for i := len(written) - 1; i >= 0; i-- {
-			os.Remove(written[i])
-		}
-		for i := len(dirs) - 1; i >= 0; i-- {
-			os.Remove(dirs[i])
-		}
-	}
-	for _, p := range batch {
-		abs := filepath.Join(root, filepath.FromSlash(p.To))
-		created, err := vault.CreateFile(abs, p.content, 0o644)
-		if err != nil {
-			rollback()
-			return fmt.Errorf("nothing was promoted: %w", err)
-		}
-		written = append(written, abs)
-		dirs = append(dirs, created...)
-	}
-	// A private note edited meanwhile would lose the edit when removed.
-	for _, p := range batch {
-		now, err := os.ReadFile(p.From)
-		if err != nil || !bytes.Equal(now, p.content) {
-			rollback()
-			return refuse("changed", fmt.Errorf("nothing was promoted: %s changed while it was being promoted; run omh promote again", p.From))
-		}
-	}
+// promote writes every note under the notes root, stages them and removes
+// the private files, through the journal: all of it or, when a private
+// note changed since it was read or a name was taken, none of it.
+func promote(t *journal.Txn, root string, batch []Promotion) error {
+	const nothing = "nothing was promoted"
 	var paths []string
 	for _, p := range batch {
+		abs := filepath.Join(root, filepath.FromSlash(p.To))
+		if err := t.Put(abs, plumbing.ZeroHash, p.content, 0o644); err != nil {
+			return fmt.Errorf("%s: %w", nothing, err)
+		}
 		paths = append(paths, p.To)
 	}
-	if _, err := vault.Git(root, "", append([]string{"add", "--"}, paths...)...); err != nil {
-		vault.Git(root, "", append([]string{"rm", "--cached", "-q", "--ignore-unmatch", "--"}, paths...)...)
-		rollback()
-		return refuse("git_failed", fmt.Errorf("nothing was promoted: %w", err))
-	}
-	var failed []string
+	t.Add(paths...)
 	for _, p := range batch {
-		if err := os.Remove(p.From); err != nil {
-			failed = append(failed, err.Error())
-			continue
-		}
-		vault.RemoveEmptyParents(filepath.Dir(p.From), p.private)
+		t.Remove(p.From, vault.HashBytes(p.content), p.private)
 	}
-	if len(failed) > 0 {
-		return fmt.Errorf("the notes were promoted and staged, but some private copies could not be removed: %s", strings.Join(failed, "; "))
-	}
-	return nil
+	return commit(t, nothing)
 }
 
 // commitCommand is the git command that commits the promoted notes and

@@ -1,7 +1,6 @@
 package store
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"os"
@@ -9,6 +8,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/omh-notes/omh/journal"
 	"github.com/omh-notes/omh/retrieve"
 	"github.com/omh-notes/omh/vault"
 )
@@ -37,8 +37,13 @@ func (s *Store) Retract(key, reason string, team bool) (Retraction, error) {
 		return Retraction{}, refuse("bad_key", err)
 	}
 	day := today()
+	t, err := s.begin("omh proof retract " + key)
+	if err != nil {
+		return Retraction{}, err
+	}
+	defer t.Close()
 	var rep Retraction
-	err := s.read("", s.readOptions(false), func(v *view) error {
+	err = s.read("", s.readOptions(false), func(v *view) error {
 		docs, err := v.snap.Find(key, 0)
 		if err != nil {
 			return err
@@ -57,7 +62,7 @@ func (s *Store) Retract(key, reason string, team bool) (Retraction, error) {
 		if !filepath.IsAbs(path) {
 			path = filepath.Join(s.Repo.Root, filepath.FromSlash(path))
 		}
-		if err := retractFile(path, day, reason); err != nil {
+		if err := retractFile(t, path, day, reason); err != nil {
 			return err
 		}
 		rep = Retraction{SchemaVersion: retrieve.SchemaVersion, Key: target.Key, Path: target.Path, Tracked: tracked,
@@ -94,9 +99,9 @@ func retractTarget(v *view, docs []uint32) (retrieve.Note, bool, error) {
 }
 
 // retractFile edits a record's frontmatter in place: the file is read, its
-// edit checked, and the result written over it atomically, with its mode.
-// A file that changed meanwhile is left alone.
-func retractFile(path string, day vault.Date, reason string) error {
+// edit checked, and the result written over it through the journal, with
+// its mode. A file that changed meanwhile is left alone.
+func retractFile(t *journal.Txn, path string, day vault.Date, reason string) error {
 	info, err := os.Lstat(path)
 	if err != nil {
 		return fmt.Errorf("reading the record: %w", err)
@@ -115,11 +120,8 @@ func retractFile(path string, day vault.Date, reason string) error {
 	if err != nil {
 		return refuse("unrewritable", fmt.Errorf("%s: %w", path, err))
 	}
-	if now, err := os.ReadFile(path); err != nil || !bytes.Equal(now, content) {
-		return refuse("changed", fmt.Errorf("%s changed while it was being edited; nothing was written", path))
-	}
-	if err := vault.WriteFile(path, edited, info.Mode().Perm()); err != nil {
+	if err := t.Put(path, vault.HashBytes(content), edited, info.Mode().Perm()); err != nil {
 		return fmt.Errorf("writing the record: %w", err)
 	}
-	return nil
+	return commit(t, "nothing was written")
 }

@@ -34,6 +34,12 @@ func (s *Store) Index(rebuild bool) (index.Status, error) {
 		return index.Status{}, err
 	}
 	c, rep, err := c.Rebuild(s.Repo, opt)
+	if index.IsDamaged(err) {
+		// Damaged by another process while it was built (a file cut
+		// short): once more, in a new file.
+		s.warn("the cache %s was damaged while it was rebuilt (%v); building it again", c.Path, err)
+		c, rep, err = c.Rebuild(s.Repo, opt)
+	}
 	s.cache = c
 	if err != nil {
 		return index.Status{}, err

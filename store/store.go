@@ -70,17 +70,26 @@ func Open(dir string, opt Options) (*Store, error) {
 		return nil, refuse("no_such_folder", fmt.Errorf("the folder %s %s", dir, what))
 	}
 	r, err := vault.OpenRepo(dir)
-	if errors.Is(err, vault.ErrNotRepository) {
-		return nil, refuse("not_a_repository", fmt.Errorf("%s: %w", dir, err))
-	}
 	if err != nil {
-		return nil, err
+		return nil, classifyOpen(dir, err)
 	}
 	s := &Store{Repo: r, dir: dir, opt: opt}
 	if opt.Watch {
 		s.watcher = r.Watch()
 	}
+	s.finishInterrupted()
 	return s, nil
+}
+
+// classifyOpen gives a failure to open the repository at dir its kind.
+func classifyOpen(dir string, err error) error {
+	switch {
+	case errors.Is(err, vault.ErrNotRepository):
+		return refuse("not_a_repository", fmt.Errorf("%s: %w", dir, err))
+	case errors.Is(err, vault.ErrNoWorktree):
+		return refuse("no_worktree", err)
+	}
+	return err
 }
 
 // Close releases the cache and the repository.
@@ -165,7 +174,7 @@ func (s *Store) read(asOf string, opt index.Options, fn func(*view) error) error
 	}
 	for attempt := 0; ; attempt++ {
 		err := s.answer(c, m, opt, fn)
-		if err == nil || attempt > 0 || !index.IsDamaged(err) {
+		if err == nil || attempt > 0 || !(index.IsDamaged(err) || c.Unusable()) {
 			return classify(err)
 		}
 		s.warn("the cache %s was damaged (%v); rebuilding it from the notes", c.Path, err)

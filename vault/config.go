@@ -4,9 +4,9 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/go-git/go-git/v5/plumbing"
@@ -22,6 +22,10 @@ const ConfigPath = ".omh/config.yaml"
 // folder exists; otherwise the repository root is the notes root, so an
 // existing Obsidian or Dendron vault works with no set-up.
 const DefaultNotesDir = ".omh/notes"
+
+// maxSettingsBytes bounds the config and a template: files of a few lines,
+// read whole.
+const maxSettingsBytes = 1 << 20
 
 // ErrBadConfig marks a config file omh cannot use.
 var ErrBadConfig = errors.New("bad config")
@@ -50,14 +54,17 @@ type LintConfig struct {
 // config. Unknown keys are warnings; a known key of the wrong type is an
 // error that names it.
 func LoadConfig(root string) (Config, error) {
-	raw, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(ConfigPath)))
+	raw, err := ReadInside(root, ConfigPath, maxSettingsBytes)
 	if errors.Is(err, fs.ErrNotExist) {
 		return Config{Worktree: true}, nil
+	}
+	if errors.Is(err, ErrNotRegular) {
+		return Config{Worktree: true}, fmt.Errorf("%w: %w", ErrBadConfig, err)
 	}
 	if err != nil {
 		return Config{Worktree: true}, fmt.Errorf("reading %s: %w", ConfigPath, err)
 	}
-	return ParseConfig(raw)
+	return ParseConfig(raw, root)
 }
 
 // ConfigAt reads the config as it was committed in commit's tree. A commit
@@ -84,11 +91,12 @@ func (r *Repo) ConfigAt(commit plumbing.Hash) (Config, error) {
 	if err != nil {
 		return Config{}, fmt.Errorf("reading %s at %s: %w", ConfigPath, commit, err)
 	}
-	return ParseConfig([]byte(raw))
+	return ParseConfig([]byte(raw), r.Root)
 }
 
-// ParseConfig reads a config file's bytes.
-func ParseConfig(raw []byte) (Config, error) {
+// ParseConfig reads a config file's bytes; root is the working tree it
+// belongs to, where an absolute notes root must lie.
+func ParseConfig(raw []byte, root string) (Config, error) {
 	cfg := Config{Worktree: true, Raw: raw}
 	var doc yaml.Node
 	if err := yaml.Unmarshal(raw, &doc); err != nil {
@@ -111,7 +119,7 @@ func ParseConfig(raw []byte) (Config, error) {
 			if value.Kind != yaml.ScalarNode || value.Tag != "!!str" {
 				return cfg, wrong("a folder path")
 			}
-			notes, err := cleanNotesDir(value.Value)
+			notes, err := cleanNotesDir(value.Value, root)
 			if err != nil {
 				return cfg, fmt.Errorf("%w: %s line %d: notes: %v", ErrBadConfig, ConfigPath, value.Line, err)
 			}
@@ -120,6 +128,11 @@ func ParseConfig(raw []byte) (Config, error) {
 			globs, ok := stringList(value)
 			if !ok {
 				return cfg, wrong("a list of globs")
+			}
+			for _, g := range globs {
+				if _, err := path.Match(strings.TrimPrefix(strings.TrimSpace(g), "/"), ""); err != nil {
+					return cfg, fmt.Errorf("%w: %s line %d: exclude: %q is not a glob: %v", ErrBadConfig, ConfigPath, value.Line, g, err)
+				}
 			}
 			cfg.Exclude = globs
 		case "worktree":
@@ -138,7 +151,7 @@ func ParseConfig(raw []byte) (Config, error) {
 				return cfg, wrong("a mapping of Dendron vault names to folders under the notes root")
 			}
 			for name, dir := range vaults {
-				clean, err := cleanNotesDir(dir)
+				clean, err := cleanNotesDir(dir, "") // under the notes root: never absolute
 				if err != nil {
 					return cfg, fmt.Errorf("%w: %s line %d: vaults: %s: %v", ErrBadConfig, ConfigPath, value.Line, name, err)
 				}
@@ -215,16 +228,51 @@ func stringMap(n *yaml.Node) (map[string]string, bool) {
 	return out, true
 }
 
-// cleanNotesDir keeps the notes root inside the repository.
-func cleanNotesDir(dir string) (string, error) {
+// cleanNotesDir keeps the notes root inside the repository at root, and
+// out of git's folder. An absolute path inside the repository is taken
+// relative to it.
+func cleanNotesDir(dir, root string) (string, error) {
 	d := path.Clean(strings.TrimSpace(filepath.ToSlash(dir)))
+	if path.IsAbs(d) {
+		rel, ok := RelativeTo(root, filepath.FromSlash(d))
+		if !ok {
+			return "", fmt.Errorf("%q is outside the repository %s", dir, root)
+		}
+		d = path.Clean(filepath.ToSlash(rel))
+	}
 	switch {
 	case d == "." || d == "":
 		return "", nil
-	case path.IsAbs(d), d == "..", strings.HasPrefix(d, "../"):
+	case d == "..", strings.HasPrefix(d, "../"):
 		return "", fmt.Errorf("%q is outside the repository", dir)
+	case slices.ContainsFunc(strings.Split(d, "/"), func(p string) bool { return strings.EqualFold(p, ".git") }):
+		return "", fmt.Errorf("%q is inside git's own folder", dir)
 	}
 	return d, nil
+}
+
+// RelativeTo gives path relative to root when it lies inside it, comparing
+// them as they are and with their symbolic links resolved (/tmp and
+// /private/tmp on macOS are one folder).
+func RelativeTo(root, p string) (string, bool) {
+	for _, pair := range [][2]string{{root, p}, {evalLinks(root), evalLinks(p)}} {
+		if Within(pair[0], pair[1]) {
+			rel, err := filepath.Rel(pair[0], pair[1])
+			return rel, err == nil
+		}
+	}
+	return "", false
+}
+
+// evalLinks resolves the symbolic links of p's longest existing part.
+func evalLinks(p string) string {
+	if r, err := filepath.EvalSymlinks(p); err == nil {
+		return r
+	}
+	if parent := filepath.Dir(p); parent != p {
+		return filepath.Join(evalLinks(parent), filepath.Base(p))
+	}
+	return p
 }
 
 // stringList accepts a list of strings or a single string.

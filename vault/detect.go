@@ -215,7 +215,7 @@ func (det *Detected) dendronVaults(root, dir string) {
 	}
 	det.Dialect.Vaults = map[string]string{}
 	for _, v := range vaults {
-		fs, err := cleanNotesDir(v.FsPath)
+		fs, err := cleanNotesDir(v.FsPath, "") // under the notes root: never absolute
 		if err != nil {
 			continue
 		}

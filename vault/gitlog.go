@@ -30,10 +30,19 @@ type HistoryLog struct {
 	finished chan struct{} // closed once git's output is read and git waited for
 }
 
+// errPartialClone: git would fetch what a partial clone lacks from its
+// remote while it walks, and a command that reads notes never touches the
+// network; go-git's walk reads only what is here.
+var errPartialClone = errors.New("a partial clone: history is read through go-git")
+
 // LogHistory starts reading the first-parent history from head. It fails
-// only when git cannot be started; a git that fails later ends the steps
-// early, and whoever walks falls back to StepOf.
+// when git cannot be started or the repository is a partial clone; a git
+// that fails later ends the steps early, and whoever walks falls back to
+// StepOf.
 func (r *Repo) LogHistory(head plumbing.Hash, shallow map[plumbing.Hash]bool) (*HistoryLog, error) {
+	if r.partialClone() {
+		return nil, errPartialClone
+	}
 	cmd := exec.Command("git", "--git-dir="+r.GitDir, "log", "--first-parent", "-m", "--root", "--no-renames",
 		"--raw", "-z", "--no-abbrev", "--no-color", "--no-show-signature",
 		"--format=%x01%H %P%x00%ad%x00%cd%x00%ct", "--date=format:%Y-%m-%d", head.String(), "--")
@@ -49,6 +58,25 @@ func (r *Repo) LogHistory(head plumbing.Hash, shallow map[plumbing.Hash]bool) (*
 	h.more = sync.NewCond(&h.mu)
 	go h.read(bufio.NewReaderSize(out, 1<<16), shallow)
 	return h, nil
+}
+
+// partialClone reports whether objects missing here may be fetched from a
+// remote: git names such a remote in extensions.partialClone or, before
+// 2.44, marks it promisor.
+func (r *Repo) partialClone() bool {
+	cfg, err := r.Objects.Config()
+	if err != nil {
+		return false
+	}
+	if cfg.Raw.Section("extensions").Option("partialclone") != "" {
+		return true
+	}
+	for _, remote := range cfg.Raw.Section("remote").Subsections {
+		if remote.Option("promisor") == "true" {
+			return true
+		}
+	}
+	return false
 }
 
 // Next returns the step of commit c when it is the next one of the walk.

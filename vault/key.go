@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"path"
 	"strings"
+	"unicode/utf8"
 
 	"golang.org/x/text/unicode/norm"
 )
@@ -16,15 +17,42 @@ const NoteExt = ".md"
 // into its key: the path without ".md", in Unicode NFC so that a name typed
 // on one system matches the same name stored decomposed by another. It
 // reports false for paths that are not notes or cannot be keys.
+//
+// A name that is not valid UTF-8 gets every byte that is not, and every
+// "%", written as %XX (bad\xff.md is bad%FF): a key of its own from which
+// the name's bytes can be read back. Kept as they were, such bytes became
+// U+FFFD wherever a key is text (JSON, the terminal), and several files
+// one key. A valid name spelt like an escaped one (bad%FF.md beside
+// bad\xff.md) shares its key, which lint reports as a duplicate; escaping
+// "%" in every name would change the keys of valid names that hold one.
 func KeyOf(rel string) (string, bool) {
 	if !strings.HasSuffix(rel, NoteExt) || len(rel) == len(NoteExt) {
 		return "", false
 	}
-	key := norm.NFC.String(strings.TrimSuffix(rel, NoteExt))
+	name := strings.TrimSuffix(rel, NoteExt)
+	if !utf8.ValidString(name) {
+		name = escapeInvalid(name)
+	}
+	key := norm.NFC.String(name)
 	if CheckKey(key) != nil {
 		return "", false
 	}
 	return key, true
+}
+
+// escapeInvalid writes the bytes of s that are not UTF-8, and "%", as %XX.
+func escapeInvalid(s string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if (r == utf8.RuneError && size == 1) || r == '%' {
+			fmt.Fprintf(&b, "%%%02X", s[i])
+		} else {
+			b.WriteString(s[i : i+size])
+		}
+		i += size
+	}
+	return b.String()
 }
 
 // CheckKey rejects keys that could not have come from a file under a layer

@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
@@ -52,6 +53,7 @@ var LintRules = []LintRule{
 	{"frontmatter", SevError, EveryNote, "the frontmatter is not valid YAML, is not closed, is not a map, or a field has the wrong shape"},
 	{"invalid-date", SevError, EveryNote, "recorded, date, created or retracted is not a real calendar date"},
 	{"key-mismatch", SevError, EveryNote, "a key: field disagrees with the key the note's path gives"},
+	{"name-not-utf8", SevWarning, EveryNote, "the file's name is not valid UTF-8; its key writes each byte that is not as %XX"},
 	{"duplicate-key", SevError, EveryNote, "two notes of one layer share a key (a private note and an uncommitted file, or two spellings of one name)"},
 	{"unknown-type", SevWarning, StrictOnly, "type: is not one of the types omh knows (checked without --strict when it is a near miss of one)"},
 	{"missing-section", SevError, OmhTyped, "a section the note's type requires is missing"},
@@ -231,6 +233,10 @@ func Lint(notes []LintNote, opt LintOptions) ([]Finding, error) {
 		l := linter{n: n, keys: keys, resolved: resolved[i], opt: &opt, names: names, near: &near}
 		l.frontmatter()
 		l.keyMismatch()
+		if !utf8.ValidString(n.Path) {
+			l.add("name-not-utf8", SevWarning, 0, fmt.Sprintf("the file's name is not valid UTF-8, so its key is %s", n.Key),
+				"rename the file to a UTF-8 name with git mv")
+		}
 		if others := layerKeys[layerKey{n.Layer, n.Key}]; len(others) > 1 {
 			var paths []string
 			for _, o := range others {
@@ -305,6 +311,8 @@ func (l *linter) frontmatter() {
 			l.add("invalid-date", SevError, p.Line, p.Message, "write a real date as YYYY-MM-DD, or remove the field")
 		case p.Rule == "frontmatter-unclosed":
 			l.add("frontmatter", SevError, p.Line, p.Message, `end the frontmatter with a line holding only "---"`)
+		case p.Rule == "frontmatter-too-large":
+			l.add("frontmatter", SevError, p.Line, p.Message, "keep data out of the frontmatter: a few fields, the rest in the body or another file")
 		case p.Rule == "field-type":
 			l.add("frontmatter", SevError, p.Line, p.Message, "write the field as a string, or a list of strings where a list is allowed")
 		case p.Rule == "markdown-too-costly":
@@ -384,16 +392,12 @@ type ListProse struct {
 	Line    int
 }
 
-// maxLintMarkdown bounds what is parsed again to look for prose in lists,
-// as the index bounds its own parse.
-const maxLintMarkdown = 512 << 10
-
 // ProseInLists finds the blocks inside list-only sections (Answers) that
 // are neither lists nor headings nor HTML comments: paragraphs, quotes,
 // code. bodyStart is where the markdown starts, after the frontmatter.
 func ProseInLists(content []byte, bodyStart int) []ListProse {
 	bodyStart = min(max(bodyStart, 0), len(content))
-	src := content[bodyStart:min(len(content), bodyStart+maxLintMarkdown)]
+	src := content[bodyStart:min(len(content), bodyStart+MaxMarkdownBytes)]
 	doc := goldmark.DefaultParser().Parse(text.NewReader(src))
 	lines := newLineStarts(content)
 	var out []ListProse

@@ -317,6 +317,7 @@ func TestLintRulesAreTheTableAndTheTableIsReachable(t *testing.T) {
 		fx{key: "to-private", content: "# C\n\n[[a]] and [[p]]\n"},
 		fx{key: "only-private", content: "# C\n\n[[p]]\n"},
 		fx{key: "alone", content: "# Alone\n"},
+		fx{key: "bad\xff", content: "# Bad name\n\n[[a]]\n"}, // a key no real file has: Path is what the rule reads
 	)
 	reported := map[string]bool{}
 	for _, f := range findings {

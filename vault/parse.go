@@ -84,6 +84,51 @@ func Parse(content []byte) Parsed {
 	return p
 }
 
+// MaxMarkdownBytes bounds what ParseNote gives goldmark for headings and
+// links: some inputs cost it time out of proportion to their size (160 KB
+// of unclosed link openers took five seconds), and a note's structure is
+// at its start. Its words are indexed further regardless.
+const MaxMarkdownBytes = 512 << 10
+
+// ParseNote parses a note as the index reads it: at most MaxMarkdownBytes.
+// Where it cuts, a markdown-too-costly problem says so, so lint and mv
+// know that links from there on were not read (a note of 100,000 links
+// otherwise lost two thirds of them without a word).
+func ParseNote(content []byte) Parsed {
+	if len(content) <= MaxMarkdownBytes {
+		return Parse(content)
+	}
+	p := Parse(content[:MaxMarkdownBytes])
+	line := 1 + bytes.Count(content[:MaxMarkdownBytes], []byte("\n"))
+	if _, closed, _ := splitFrontmatter(content, p.BodyStart); closed && p.FrontmatterLines == 0 {
+		// Closed past the cut, not "never closed"; and what was parsed
+		// is YAML, not the body.
+		p = Parsed{BodyStart: len(content[:MaxMarkdownBytes])}
+		p.problem(1, "frontmatter-too-large", "the frontmatter is larger than the %d KiB omh reads, so none of its fields are read", MaxMarkdownBytes>>10)
+	}
+	p.problem(line, "markdown-too-costly", "markdown past the first %d KiB is not parsed, so its links and headings are not read", MaxMarkdownBytes>>10)
+	return p
+}
+
+// UnparsedMention finds where name (a key or the last part of one) is
+// written, ignoring case, in a part of content that p, its parse, read as
+// plain text: from a markdown-too-costly problem's line on. A link there
+// could not be found, or rewritten. It returns that problem's line, or 0.
+func UnparsedMention(content []byte, p Parsed, name string) int {
+	lower := bytes.ToLower([]byte(name))
+	for _, pr := range p.Problems {
+		if pr.Rule != "markdown-too-costly" {
+			continue
+		}
+		lines := newLineStarts(content)
+		from := lines[min(max(pr.Line, 1), len(lines))-1]
+		if bytes.Contains(bytes.ToLower(content[from:]), lower) {
+			return pr.Line
+		}
+	}
+	return 0
+}
+
 // parseBody reads the markdown after the frontmatter. goldmark sees only the
 // body, so every offset it reports is shifted by BodyStart.
 func (p *Parsed) parseBody(content []byte) {

@@ -3,6 +3,7 @@ package vault
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -17,13 +18,18 @@ import (
 // commit there is no root, and the folder is keyed by the git directory.
 func (r *Repo) PrivateDir(root plumbing.Hash) (string, error) {
 	if dir := os.Getenv("OMH_LOCAL_DIR"); dir != "" {
-		return filepath.Abs(dir)
+		abs, err := filepath.Abs(dir)
+		if err != nil {
+			return "", err
+		}
+		return abs, r.checkPrivateDir(abs, "OMH_LOCAL_DIR")
 	}
 	if dir := r.ConfigValue("omh", "local"); dir != "" {
 		if !filepath.IsAbs(dir) {
 			dir = filepath.Join(r.Root, dir)
 		}
-		return filepath.Clean(dir), nil
+		dir = filepath.Clean(dir)
+		return dir, r.checkPrivateDir(dir, "git config omh.local")
 	}
 	base := os.Getenv("XDG_DATA_HOME")
 	if base == "" {
@@ -39,6 +45,26 @@ func (r *Repo) PrivateDir(root plumbing.Hash) (string, error) {
 		name = "no-commits-" + hex.EncodeToString(sum[:8])
 	}
 	return filepath.Join(base, "omh", name), nil
+}
+
+// ErrBadPrivateDir marks a private folder set to something omh cannot use.
+var ErrBadPrivateDir = errors.New("bad private folder")
+
+// checkPrivateDir refuses a private folder, set by the user in from, that
+// is a file, the file system's root or holds the working tree: one gives
+// no private notes without a word, the others make every file of the
+// repository (and of /proc) a private note.
+func (r *Repo) checkPrivateDir(dir, from string) error {
+	fi, err := os.Stat(dir)
+	switch {
+	case err == nil && !fi.IsDir():
+		return fmt.Errorf("%w: %s (from %s) is a file, not a folder", ErrBadPrivateDir, dir, from)
+	case filepath.Dir(dir) == dir:
+		return fmt.Errorf("%w: %s (from %s) is the root of the file system", ErrBadPrivateDir, dir, from)
+	case Within(dir, r.Root) || Within(evalLinks(dir), evalLinks(r.Root)):
+		return fmt.Errorf("%w: %s (from %s) holds the repository %s; private notes live outside it", ErrBadPrivateDir, dir, from, r.Root)
+	}
+	return nil
 }
 
 // RootOf follows first parents from commit to the first commit of its

@@ -20,6 +20,10 @@ import (
 	"github.com/go-git/go-git/v5/storage/filesystem/dotgit"
 )
 
+// largeObject is the size past which go-git streams an object instead of
+// reading it into memory: the most of a note that is indexed (4 MiB).
+const largeObject = 4 << 20
+
 // ErrNotRepository is returned when no git repository contains the folder.
 var ErrNotRepository = errors.New("not a git repository (or any parent up to the filesystem root)")
 
@@ -73,13 +77,34 @@ func OpenRepo(dir string) (*Repo, error) {
 	}
 	fs := dotgit.NewRepositoryFilesystem(osfs.New(gitDir), osfs.New(common))
 	// Packfiles stay open between object reads; go-git otherwise reopens
-	// and re-reads a pack's index for every object.
-	storage := filesystem.NewStorageWithOptions(fs, cache.NewObjectLRU(objectCache), filesystem.Options{KeepDescriptors: true})
+	// and re-reads a pack's index for every object. An object larger than
+	// a note is indexed from is read as a stream, never whole: go-git
+	// otherwise holds it in memory, and a 500 MB note took 1.9 GB.
+	storage := filesystem.NewStorageWithOptions(fs, cache.NewObjectLRU(objectCache),
+		filesystem.Options{KeepDescriptors: true, LargeObjectThreshold: largeObject})
 	return &Repo{Objects: storage, Root: root, GitDir: gitDir, CommonDir: common}, nil
+}
+
+// ErrNoWorktree is returned for a bare repository, or a folder inside a
+// git directory: there are objects but no working tree to read notes from.
+var ErrNoWorktree = errors.New("is a git directory without a working tree (a bare repository, or a folder inside .git); omh reads a checkout: clone it or add a worktree")
+
+// isGitDir reports whether d is a git directory itself: what git checks
+// (HEAD, objects and refs) before calling a folder a repository.
+func isGitDir(d string) bool {
+	for _, name := range []string{"HEAD", "objects", "refs"} {
+		if _, err := os.Stat(filepath.Join(d, name)); err != nil {
+			return false
+		}
+	}
+	return true
 }
 
 func findGitDir(start string) (root, gitDir string, err error) {
 	for d := start; ; {
+		if isGitDir(d) {
+			return "", "", fmt.Errorf("%s %w", d, ErrNoWorktree)
+		}
 		dotGit := filepath.Join(d, ".git")
 		fi, err := os.Stat(dotGit)
 		switch {

@@ -19,7 +19,6 @@ import (
 	"time"
 
 	"github.com/go-git/go-git/v5/plumbing"
-	"github.com/go-git/go-git/v5/plumbing/format/gitignore"
 	"github.com/go-git/go-git/v5/plumbing/format/index"
 )
 
@@ -66,7 +65,7 @@ type LocalScan struct {
 // writes to the file system. Where git has a file system monitor
 // (core.fsmonitor), only what it reports changed is looked at.
 func (ls LocalScan) Run(private, worktree *ScanState, now time.Time) ([]LocalFile, []Skip, error) {
-	sc := &scanner{LocalScan: ls, now: now.UnixNano(), patterns: map[string][]gitignore.Pattern{}}
+	sc := &scanner{LocalScan: ls, now: now.UnixNano(), patterns: map[string]*ignoreRules{}}
 	if ls.Private != "" {
 		if err := sc.scanTree(private, ls.Private, false); err != nil {
 			return nil, nil, err
@@ -93,7 +92,7 @@ type scanner struct {
 	now          int64
 	found        []LocalFile
 	skips        []Skip
-	patterns     map[string][]gitignore.Pattern // by folder, this run only
+	patterns     map[string]*ignoreRules // by folder, this run only
 	rulesChanged bool                           // an ignore file differs from what the state recorded
 	gitIndex     map[string]index.Entry         // git's index, read at most once per scan
 	indexTime    int64                          // its modification time
@@ -333,8 +332,15 @@ func (sc *scanner) update(st *ScanState, base string, worktree bool, ref recRef,
 			r[recFlags] &^= flagPresent
 			return nil
 		}
-		if err != nil {
-			return err
+		if err != nil { // one note, not the store: left out, and read again next time
+			shown := rel
+			if !worktree {
+				shown = filepath.Join(base, filepath.FromSlash(rel))
+			}
+			sc.skips = append(sc.skips, unreadable(shown, err))
+			r[recFlags] &^= flagPresent
+			r[recFlags] |= flagUnchecked
+			return nil
 		}
 	}
 	copy(r[recWork:], blob[:])
@@ -408,7 +414,8 @@ func (sc *scanner) walk(st *ScanState, base, rel string, worktree, recurse bool)
 	if !ok || d.FileStat != stat {
 		listed, names, err := sc.list(st, abs, rel, worktree)
 		if err != nil {
-			return err
+			sc.skips = append(sc.skips, unreadable(abs, err)) // a folder, not the store
+			return nil
 		}
 		listed.FileStat = stat
 		for _, old := range d.Dirs {
@@ -542,7 +549,7 @@ func HashBytes(content []byte) plumbing.Hash {
 // is read again.
 func hashFile(abs string) (plumbing.Hash, FileStat, error) {
 	for attempt := 0; ; attempt++ {
-		f, err := os.Open(abs)
+		f, err := OpenRegular(abs)
 		if err != nil {
 			return plumbing.ZeroHash, FileStat{}, err
 		}
@@ -574,30 +581,29 @@ func hashFile(abs string) (plumbing.Hash, FileStat, error) {
 // info/exclude and the user's global excludes file.
 func (sc *scanner) ignored(st *ScanState, full string, dir bool) bool {
 	parts := strings.Split(full, "/")
-	return gitignore.NewMatcher(sc.patternsFor(st, path.Dir(full))).Match(parts, dir)
+	return sc.patternsFor(st, path.Dir(full)).ignored(parts, dir)
 }
 
-func (sc *scanner) patternsFor(st *ScanState, dir string) []gitignore.Pattern {
+func (sc *scanner) patternsFor(st *ScanState, dir string) *ignoreRules {
 	if dir == "." {
 		dir = ""
 	}
-	if ps, ok := sc.patterns[dir]; ok {
-		return ps
+	if rules, ok := sc.patterns[dir]; ok {
+		return rules
 	}
-	var ps []gitignore.Pattern
+	var rules *ignoreRules
 	var domain []string
 	if dir == "" {
 		for _, f := range sc.globalIgnoreFiles() {
-			ps = append(ps, sc.readIgnore(st, f, nil, true)...)
+			rules = rules.with(sc.readIgnore(st, f, nil, true))
 		}
 	} else {
-		parent := path.Dir(dir)
-		ps = append(ps, sc.patternsFor(st, parent)...)
+		rules = sc.patternsFor(st, path.Dir(dir))
 		domain = strings.Split(dir, "/")
 	}
-	ps = append(ps, sc.readIgnore(st, filepath.Join(sc.Repo.Root, filepath.FromSlash(dir), ".gitignore"), domain, false)...)
-	sc.patterns[dir] = ps
-	return ps
+	rules = rules.with(sc.readIgnore(st, filepath.Join(sc.Repo.Root, filepath.FromSlash(dir), ".gitignore"), domain, false))
+	sc.patterns[dir] = rules
+	return rules
 }
 
 // globalIgnoreFiles are the ignore files outside the working tree.
@@ -625,10 +631,14 @@ func (sc *scanner) globalIgnoreFiles() []string {
 // .gitignore need not be recorded: creating one changes its folder's
 // modification time, which lists the folder again; files outside the working
 // tree are recorded absent too, since nothing else would notice them appear.
-func (sc *scanner) readIgnore(st *ScanState, file string, domain []string, recordAbsent bool) []gitignore.Pattern {
+func (sc *scanner) readIgnore(st *ScanState, file string, domain []string, recordAbsent bool) *ignoreFile {
 	stat := FileStat{Size: -1}
-	var ps []gitignore.Pattern
-	if f, err := os.Open(file); err == nil {
+	var ps []string
+	open := OpenRegular // git reads no .gitignore through a link either
+	if recordAbsent {
+		open = OpenFollowing
+	}
+	if f, err := open(file); err == nil {
 		if fi, err := f.Stat(); err == nil {
 			stat = statOf(fi)
 		}
@@ -638,7 +648,7 @@ func (sc *scanner) readIgnore(st *ScanState, file string, domain []string, recor
 			if strings.TrimSpace(line) == "" || strings.HasPrefix(line, "#") {
 				continue
 			}
-			ps = append(ps, gitignore.ParsePattern(line, domain))
+			ps = append(ps, line)
 		}
 		f.Close()
 	}
@@ -650,7 +660,7 @@ func (sc *scanner) readIgnore(st *ScanState, file string, domain []string, recor
 		st.headDirty = true
 		sc.rulesChanged = true
 	}
-	return ps
+	return parseIgnore(ps, domain)
 }
 
 // ignoresChanged reports whether an ignore file read by an earlier scan has
@@ -672,7 +682,18 @@ func (s *ScanState) ignoresChanged() bool {
 // and at most limit bytes of its content, so a huge file is cut rather than
 // held in memory.
 func ReadFile(abs string, limit int64) (plumbing.Hash, []byte, int64, error) {
-	f, err := os.Open(abs)
+	id, head, size, err := readFile(abs, limit)
+	if errors.Is(err, errChanged) { // once more: an editor writes in more than one go
+		id, head, size, err = readFile(abs, limit)
+	}
+	return id, head, size, err
+}
+
+// errChanged: a file changed size while being read.
+var errChanged = errors.New("changed while being read")
+
+func readFile(abs string, limit int64) (plumbing.Hash, []byte, int64, error) {
+	f, err := OpenRegular(abs)
 	if err != nil {
 		return plumbing.ZeroHash, nil, 0, err
 	}
@@ -693,7 +714,7 @@ func ReadFile(abs string, limit int64) (plumbing.Hash, []byte, int64, error) {
 		return plumbing.ZeroHash, nil, 0, fmt.Errorf("reading %s: %w", abs, err)
 	}
 	if int64(len(head))+n != fi.Size() {
-		return plumbing.ZeroHash, nil, 0, fmt.Errorf("%s changed while being read", abs)
+		return plumbing.ZeroHash, nil, 0, fmt.Errorf("%s %w", abs, errChanged)
 	}
 	var id plumbing.Hash
 	copy(id[:], h.Sum(nil))

@@ -5,8 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 
@@ -31,7 +29,7 @@ var builtinTemplates embed.FS
 // from says which: the file's path relative to root, or "built-in".
 func LoadTemplate(root, t string) (text, from string, err error) {
 	rel := TemplatesDir + "/" + t + NoteExt
-	b, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(rel)))
+	b, err := ReadInside(root, rel, maxSettingsBytes)
 	switch {
 	case err == nil:
 		return string(b), rel, nil
@@ -68,7 +66,7 @@ type DraftLink struct {
 var placeholder = lazyRegexp(`\{\{\s*(type|title|key|recorded|source|body|answers|links)\s*\}\}`)
 
 // fieldLine matches a frontmatter line that holds nothing but one field
-// set to one placeholder().
+// set to one placeholder.
 var fieldLine = lazyRegexp(`^\s*[^\s:#][^:]*:\s*\{\{\s*(\w+)\s*\}\}\s*$`)
 
 // RenderNote fills a template with a draft. In the frontmatter, values are

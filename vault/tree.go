@@ -26,6 +26,15 @@ type Skip struct {
 	Reason string
 }
 
+// unreadableReason starts the reason of a note that could not be read this
+// time (a permission, a file that kept changing): it is tried again.
+const unreadableReason = "cannot be read: "
+
+func unreadable(path string, err error) Skip { return Skip{path, unreadableReason + err.Error()} }
+
+// Unreadable reports whether s is a note that could not be read this time.
+func (s Skip) Unreadable() bool { return strings.HasPrefix(s.Reason, unreadableReason) }
+
 // NotesTree returns the id of the tree at dir ("" for the repository root)
 // in commit's tree, or the zero hash when the commit has no such folder.
 func (r *Repo) NotesTree(commit plumbing.Hash, dir string) (plumbing.Hash, error) {

@@ -79,3 +79,30 @@ func buildVersion() (version, revision string, modified bool) {
 	}
 	return version, revision, modified
 }
+
+// RecoverCmd is `omh recover`.
+type RecoverCmd struct{}
+
+// Help is the detail under `omh recover --help`.
+func (c *RecoverCmd) Help() string {
+	return `Every command that changes files writes what it will do to a journal in git's folder first, and any omh command finishes a change an interrupted one left (a crash, a kill, a full disk). omh recover does only that, waiting for a change another omh process is making, and says what it finished.`
+}
+
+func (c *RecoverCmd) Run(e *env) error {
+	rep, err := store.Recover(e.cli.Dir, e.options())
+	if err != nil {
+		return err
+	}
+	if e.cli.JSON {
+		return writeJSON(e.stdout, rep)
+	}
+	switch {
+	case rep.Undone != "":
+		fmt.Fprintf(e.stdout, "undid %s: finishing it failed (%s)\n", rep.Undone, rep.Why)
+	case rep.Finished != "":
+		fmt.Fprintf(e.stdout, "finished %s\n", rep.Finished)
+	default:
+		fmt.Fprintln(e.stdout, "nothing was left half done")
+	}
+	return nil
+}

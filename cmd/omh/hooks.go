@@ -97,7 +97,7 @@ func (c *HooksUninstallCmd) Run(e *env) error {
 		if err != nil {
 			return err
 		}
-		rep, err := p.Uninstall()
+		rep, err := s.UninstallHooks(p)
 		if err != nil {
 			return err
 		}

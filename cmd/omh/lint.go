@@ -91,7 +91,7 @@ func printLint(w io.Writer, r store.LintReport, capped bool) {
 		if f.Line > 0 {
 			where = fmt.Sprintf("%s:%d", f.Path, f.Line)
 		}
-		fmt.Fprintf(w, "%s: %s %s: %s\n    fix: %s\n", where, f.Severity, f.Rule, f.Message, f.Fix)
+		fmt.Fprintf(w, "%s: %s %s: %s\n    fix: %s\n", oneLine(where), f.Severity, f.Rule, oneLine(f.Message), oneLine(f.Fix))
 	}
 	if len(shown) < len(r.Findings) {
 		fmt.Fprintf(w, "(%d of %d findings shown; omh lint --rule ID lists every finding of a rule, --json all of them)\n", len(shown), len(r.Findings))

@@ -41,6 +41,7 @@ type CLI struct {
 	Version VersionCmd `cmd:"" help:"Print omh's version."`
 	Init    InitCmd    `cmd:"" help:"Set up omh in this repository: write .omh/config.yaml and install the git hooks."`
 	Hooks   HooksCmd   `cmd:"" help:"Install, remove, inspect or run the git hooks that keep the cache fresh."`
+	Recover RecoverCmd `cmd:"" help:"Finish a change (mv, promote, new, retract, init) an interrupted omh left half done."`
 	Mcp     McpCmd     `cmd:"" name:"mcp" help:"Serve the notes to coding agents over the Model Context Protocol, on standard input and output."`
 
 	Completion CompletionCmd `cmd:"" help:"Print the shell script that completes omh's commands, flags and note keys."`
@@ -68,7 +69,7 @@ type env struct {
 // warn prints a note for people on standard error unless --quiet.
 func (e *env) warn(format string, args ...any) {
 	if !e.cli.Quiet {
-		fmt.Fprintf(e.stderr, "omh: "+format+"\n", args...)
+		fmt.Fprintf(e.stderr, "omh: %s\n", oneLine(fmt.Sprintf(format, args...)))
 	}
 }
 
@@ -79,11 +80,16 @@ var background func(args ...string) error
 
 // open opens the store omh was started in (-C).
 func (e *env) open() (*store.Store, error) {
-	return store.Open(e.cli.Dir, store.Options{
+	return store.Open(e.cli.Dir, e.options())
+}
+
+// options are what the store is handed: where notes for people go.
+func (e *env) options() store.Options {
+	return store.Options{
 		Warn:       func(msg string) { e.warn("%s", msg) },
 		Progress:   e.progress(),
 		Background: background,
-	})
+	}
 }
 
 // withStore opens the store, runs fn and closes it.
@@ -122,6 +128,7 @@ func main() {
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) (status int) {
 	var cli CLI
 	jsonMode := slices.Contains(args, "--json")
+	stderr = safeWriter{stderr}
 	defer func() {
 		if r := recover(); r != nil {
 			req, ok := r.(exitRequest)
@@ -146,11 +153,21 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) (status int) 
 	if err != nil {
 		return report(stderr, jsonMode, usage(err), "run omh --help for usage")
 	}
+	if !cli.JSON && !speaksProtocol(ctx.Command()) {
+		stdout = safeWriter{stdout}
+	}
 	e := &env{cli: &cli, stdin: stdin, stdout: stdout, stderr: stderr}
 	if err := ctx.Run(e); err != nil {
 		return report(stderr, cli.JSON, err, "")
 	}
 	return exitOK
+}
+
+// speaksProtocol reports whether a command writes a protocol for programs
+// on standard output (the MCP server's JSON-RPC, completions), which is
+// exact like --json and never escaped.
+func speaksProtocol(command string) bool {
+	return command == "mcp" || strings.HasPrefix(command, "__complete")
 }
 
 // numberFlags take a number, which kong reads as a short flag when it is
@@ -189,7 +206,7 @@ func report(w io.Writer, jsonMode bool, err error, hint string) int {
 		fmt.Fprintf(w, "%s\n", b)
 		return status
 	}
-	fmt.Fprintf(w, "omh: %v\n", err)
+	fmt.Fprintf(w, "omh: %v\n", err) // w escapes what git or a file name put in it
 	if hint != "" {
 		fmt.Fprintf(w, "omh: %s\n", hint)
 	}

@@ -100,7 +100,7 @@ func printRecord(w io.Writer, r store.ShownRecord, commit string) {
 		}
 	}
 	fmt.Fprintf(w, "%s  %s · %s\n", r.Key, r.Layer, r.Date)
-	fmt.Fprintf(w, "%-8s %s\n", "state", state)
+	fmt.Fprintf(w, "%-8s %s\n", "state", oneLine(state))
 	for _, by := range r.By {
 		fmt.Fprintf(w, "%-8s %s %s  %s · %s\n", "", by.Key, by.Verb, by.Layer, by.Date)
 	}

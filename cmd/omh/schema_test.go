@@ -52,6 +52,7 @@ func TestEveryJSONReplyCarriesTheSchemaVersion(t *testing.T) {
 		{"hooks install", []string{"hooks", "install"}},
 		{"hooks status", []string{"hooks", "status"}},
 		{"hooks uninstall", []string{"hooks", "uninstall"}},
+		{"recover", []string{"recover"}},
 	}
 	noJSON := map[string]bool{ // commands whose output is not a reply
 		"mcp": true, "completion": true, "__complete": true, "hooks run": true, "proof": true, "hooks": true,

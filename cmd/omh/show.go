@@ -67,7 +67,7 @@ func printShownFields(w io.Writer, n store.ShownNote, commit string) {
 		"worktree": "an uncommitted working copy",
 		"private":  "the private folder, on this machine only",
 	}[n.Where]
-	field := func(name, value string) { fmt.Fprintf(w, "%-8s %s\n", name, value) }
+	field := func(name, value string) { fmt.Fprintf(w, "%-8s %s\n", name, oneLine(value)) }
 	field("type", n.Type)
 	field("title", n.Title)
 	field("layer", n.Layer+": "+where)

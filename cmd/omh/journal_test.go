@@ -1,0 +1,296 @@
+package main
+
+import (
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/omh-notes/omh/journal"
+	"github.com/omh-notes/omh/vault/vaulttest"
+)
+
+// crashStatus is the status journal.CrashEnv makes a command exit with.
+const crashStatus = 99
+
+// storeState is everything a writing command may change, as one string to
+// compare: every file and folder of the working tree (git's folder left
+// out but for its hooks), of the private folder, git's index entries, and
+// a change left unfinished.
+func storeState(t *testing.T, r *vaulttest.Repo) string {
+	t.Helper()
+	var lines []string
+	walk := func(label, root string, skip func(rel string) bool) {
+		filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+			if err != nil {
+				return nil
+			}
+			rel, _ := filepath.Rel(root, path)
+			if skip(rel) {
+				if d.IsDir() {
+					return filepath.SkipDir
+				}
+				return nil
+			}
+			fi, err := os.Lstat(path)
+			if err != nil {
+				return nil
+			}
+			content := ""
+			switch {
+			case d.IsDir():
+			case fi.Mode()&fs.ModeSymlink != 0:
+				content, _ = os.Readlink(path)
+			default:
+				b, _ := os.ReadFile(path)
+				content = string(b)
+			}
+			lines = append(lines, fmt.Sprintf("%s %s %v %q", label, rel, fi.Mode(), content))
+			return nil
+		})
+	}
+	walk("tree", r.Dir, func(rel string) bool {
+		return rel == ".git/omh" || rel == ".git/objects" || rel == ".git/logs" || rel == ".git/index" ||
+			(strings.HasPrefix(rel, ".git/") && !strings.HasPrefix(rel, ".git/hooks")) || strings.HasSuffix(rel, ".sample")
+	})
+	// No change is left to finish. (What a change that never began
+	// prepared stays in git's folder until the next change clears it.)
+	if _, err := os.Stat(filepath.Join(r.Dir, ".git", "omh-journal", "manifest.json")); err == nil {
+		lines = append(lines, "journal manifest.json")
+	}
+	walk("private", r.Private, func(string) bool { return false })
+	sort.Strings(lines)
+	return strings.Join(lines, "\n") + "\nindex:\n" + r.Git("ls-files", "--stage")
+}
+
+// killLoop runs setup once, then for k = 1, 2, … restores the store it
+// made, runs the command with a crash injected before its k-th journal
+// step, and runs omh status (the next command, which finishes what the
+// crash left): the store must then be exactly as before the command or as
+// the command leaves it when nothing crashes, never between, with nothing
+// left in the journal. It stops at the first k the command completes.
+func killLoop(t *testing.T, r *vaulttest.Repo, args ...string) {
+	t.Helper()
+	if err := os.MkdirAll(r.Private, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	saved := t.TempDir()
+	savedRepo, savedPrivate := filepath.Join(saved, "repo"), filepath.Join(saved, "private")
+	vaulttest.CopyTree(t, r.Dir, savedRepo)
+	vaulttest.CopyTree(t, r.Private, savedPrivate)
+	restore := func() {
+		for _, d := range []string{r.Dir, r.Private} {
+			entries, _ := os.ReadDir(d)
+			for _, e := range entries {
+				if err := os.RemoveAll(filepath.Join(d, e.Name())); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+		vaulttest.CopyTree(t, savedRepo, r.Dir)
+		vaulttest.CopyTree(t, savedPrivate, r.Private)
+	}
+	before := storeState(t, r)
+	if res := omhProc(t, r.Dir, nil, args...); res.status != 0 {
+		t.Fatalf("omh %s: exit %d: %s", strings.Join(args, " "), res.status, res.stderr)
+	}
+	after := storeState(t, r)
+	if after == before {
+		t.Fatalf("omh %s changed nothing", strings.Join(args, " "))
+	}
+	completed, asBefore, asAfter := 0, 0, 0
+	for k := 1; completed == 0; k++ {
+		if k > 5000 {
+			t.Fatal("no run completed in 5000 steps")
+		}
+		restore()
+		res := omhProc(t, r.Dir, []string{fmt.Sprintf("%s=%d", journal.CrashEnv, k)}, args...)
+		switch res.status {
+		case 0:
+			completed = k
+		case crashStatus:
+		default:
+			t.Fatalf("k=%d: omh %s exited %d: %s", k, strings.Join(args, " "), res.status, res.stderr)
+		}
+		if next := omhProc(t, r.Dir, nil, "status"); next.status != 0 {
+			t.Fatalf("k=%d: the next command, omh status, exited %d: %s", k, next.status, next.stderr)
+		}
+		switch got := storeState(t, r); got {
+		case before:
+			asBefore++
+		case after:
+			asAfter++
+		default:
+			t.Fatalf("k=%d: after the crash and the next command the store is neither as before nor as after:\n%s\n--- before:\n%s\n--- after:\n%s", k, got, before, after)
+		}
+	}
+	if completed < 3 || asBefore == 0 || asAfter < 2 {
+		t.Fatalf("completed at k=%d with %d rounds left as before and %d as after: the crash points were not reached", completed, asBefore, asAfter)
+	}
+	t.Logf("omh %s: crashed before each of %d steps (%d left the store as before, %d as after), then completed", strings.Join(args, " "), completed-1, asBefore, asAfter-1)
+}
+
+// A crash at any step of omh mv of a hub (links from tracked notes, one
+// with unstaged changes, an untracked note and a private note) leaves the
+// store as before or as after once the next command ran. Catches: links
+// rewritten to a note never renamed; a temporary file in the working
+// tree that git add -A would commit; an index entry moved for a file that
+// was not; a journal that is never finished.
+func TestACrashDuringMvLeavesTheStoreAsBeforeOrAfter(t *testing.T) {
+	r := vaulttest.New(t)
+	r.Write(".omh/config.yaml", "notes: notes\n")
+	r.Write("notes/topic/hub.md", "# Hub\n\nThe hub, see [[topic/spoke-1]].\n")
+	for i := 1; i <= 4; i++ {
+		r.Write(fmt.Sprintf("notes/topic/spoke-%d.md", i), fmt.Sprintf("# Spoke %d\n\nSee [[hub]] and [[topic/hub|the hub]].\n", i))
+	}
+	r.Commit("2026-01-02T10:00:00Z", "notes")
+	r.Write("notes/topic/spoke-2.md", "# Spoke 2\n\nEdited, not staged: [[hub]].\n")
+	r.Write("notes/untracked.md", "# Untracked\n\n[[topic/hub]]\n")
+	vaulttest.WriteFile(t, filepath.Join(r.Private, "mine.md"), "# Mine\n\n[[hub]]\n")
+	ok(t, r.Dir, "index")
+	killLoop(t, r, "mv", "topic/hub", "topic/centre/hub")
+}
+
+// The same for a private note renamed with its links.
+func TestACrashDuringMvOfAPrivateNoteLeavesItAsBeforeOrAfter(t *testing.T) {
+	r := vaulttest.New(t)
+	r.Write(".omh/config.yaml", "notes: notes\n")
+	r.Write("notes/team.md", "# Team\n\n[[mine/draft]]\n")
+	r.Commit("2026-01-02T10:00:00Z", "notes")
+	vaulttest.WriteFile(t, filepath.Join(r.Private, "mine", "draft.md"), "# Draft\n\n[[team]]\n")
+	vaulttest.WriteFile(t, filepath.Join(r.Private, "other.md"), "# Other\n\n[[draft]]\n")
+	ok(t, r.Dir, "index")
+	killLoop(t, r, "mv", "mine/draft", "drafts/renamed")
+}
+
+// A crash at any step of omh promote of several notes that link to each
+// other leaves them all private or all staged under the notes root.
+// Catches: a note in both layers (lint's duplicate-key); a promotion that
+// re-running then refuses; a private folder emptied but not removed.
+func TestACrashDuringPromoteLeavesTheStoreAsBeforeOrAfter(t *testing.T) {
+	r := vaulttest.New(t)
+	r.Write(".omh/config.yaml", "notes: notes\n")
+	r.Write("notes/team.md", "# Team\n")
+	r.Commit("2026-01-02T10:00:00Z", "notes")
+	var keys []string
+	for i := 1; i <= 4; i++ {
+		key := fmt.Sprintf("surprise/s%d", i)
+		keys = append(keys, key)
+		vaulttest.WriteFile(t, filepath.Join(r.Private, "surprise", fmt.Sprintf("s%d.md", i)), fmt.Sprintf("# S%d\n\n[[team]] [[s%d]]\n", i, i%4+1))
+	}
+	ok(t, r.Dir, "index")
+	killLoop(t, r, append([]string{"promote"}, keys...)...)
+}
+
+// A crash at any step of omh proof retract leaves the record as it was or
+// retracted, with no temporary file beside it.
+func TestACrashDuringRetractLeavesTheRecordAsBeforeOrAfter(t *testing.T) {
+	r := vaulttest.New(t)
+	r.Write(".omh/config.yaml", "notes: notes\n")
+	r.Write("notes/finding/claim.md", "---\ntype: finding\n---\n# Claim\n\n## Claim\nIt holds.\n")
+	r.Commit("2026-01-02T10:00:00Z", "notes")
+	ok(t, r.Dir, "index")
+	killLoop(t, r, "proof", "retract", "finding/claim", "--team", "--reason", "the run was wrong")
+}
+
+// A crash at any step of omh new leaves no note or the whole note, and no
+// temporary file in the private folder.
+func TestACrashDuringNewLeavesNoNoteOrTheWholeNote(t *testing.T) {
+	r := vaulttest.New(t)
+	r.Write("team.md", "# Team\n")
+	r.Commit("2026-01-02T10:00:00Z", "notes")
+	ok(t, r.Dir, "index")
+	killLoop(t, r, "new", "surprise", "The mount fails", "--source", "test")
+}
+
+// A crash at any step of omh init leaves no config and no hook, or both;
+// a user's own hook is chained or left in place, never moved aside with
+// no shim running it.
+func TestACrashDuringInitLeavesTheRepositoryAsBeforeOrAfter(t *testing.T) {
+	r := vaulttest.New(t)
+	r.Write("team.md", "# Team\n")
+	r.Commit("2026-01-02T10:00:00Z", "notes")
+	hook := filepath.Join(r.Dir, ".git", "hooks", "post-commit")
+	vaulttest.WriteFile(t, hook, "#!/bin/sh\necho mine\n")
+	if err := os.Chmod(hook, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	killLoop(t, r, "init", "--notes", "notes")
+}
+
+// A crash at any step of omh hooks uninstall leaves the shims in place or
+// the user's own hook back, never no hook at all.
+func TestACrashDuringHooksUninstallLeavesTheHooksAsBeforeOrAfter(t *testing.T) {
+	r := vaulttest.New(t)
+	r.Write("team.md", "# Team\n")
+	r.Commit("2026-01-02T10:00:00Z", "notes")
+	hook := filepath.Join(r.Dir, ".git", "hooks", "post-merge")
+	vaulttest.WriteFile(t, hook, "#!/bin/sh\necho mine\n")
+	if err := os.Chmod(hook, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	ok(t, r.Dir, "hooks", "install")
+	killLoop(t, r, "hooks", "uninstall")
+}
+
+// omh recover finishes what a crash left, says so, and then finds nothing
+// to do. Catches: a recover that needs the change's own command run again;
+// a journal left behind after recovering.
+func TestRecoverFinishesAnInterruptedMv(t *testing.T) {
+	r := vaulttest.New(t)
+	r.Write("team.md", "# Team\n\n[[mine]]\n")
+	r.Commit("2026-01-02T10:00:00Z", "notes")
+	vaulttest.WriteFile(t, filepath.Join(r.Private, "mine.md"), "# Mine\n")
+	ok(t, r.Dir, "index")
+	for k := 1; ; k++ {
+		if k > 50 {
+			t.Fatal("no crash point left a change to finish")
+		}
+		res := omhProc(t, r.Dir, []string{fmt.Sprintf("%s=%d", journal.CrashEnv, k)}, "mv", "mine", "ours")
+		if res.status == 0 {
+			t.Fatal("the mv completed before any crash point left a change to finish")
+		}
+		if _, err := os.Stat(filepath.Join(r.Dir, ".git", "omh-journal", "manifest.json")); err != nil {
+			continue // the crash came before the change began
+		}
+		if out := ok(t, r.Dir, "recover"); out != "finished omh mv mine ours\n" {
+			t.Fatalf("omh recover: %q", out)
+		}
+		if _, err := os.Stat(filepath.Join(r.Private, "ours.md")); err != nil {
+			t.Fatalf("k=%d: after omh recover the note is not renamed: %v", k, err)
+		}
+		if got := vaulttest.Read(t, filepath.Join(r.Dir, "team.md")); got != "# Team\n\n[[ours]]\n" {
+			t.Errorf("k=%d: the link is %q", k, got)
+		}
+		if again := ok(t, r.Dir, "recover"); again != "nothing was left half done\n" {
+			t.Errorf("a second omh recover: %q", again)
+		}
+		return
+	}
+}
+
+// The first command of a vault without a config writes the one it
+// detects as a change of its own, also when that command is a write: omh
+// mv in an Obsidian vault with no .omh/config.yaml renames the note and
+// writes the config. Catches: the write command holding the journal while
+// the config's own change waited for it, for ever.
+func TestAFirstWriteCommandAlsoWritesTheDetectedConfig(t *testing.T) {
+	r := vaulttest.New(t)
+	r.Write(".obsidian/app.json", "{}\n")
+	r.Write("a.md", "# A\n\n[[b]]\n")
+	r.Write("b.md", "# B\n")
+	r.Commit("2026-01-02T10:00:00Z", "vault")
+	res := omhProc(t, r.Dir, nil, "mv", "b", "c")
+	if res.status != 0 {
+		t.Fatalf("omh mv: exit %d: %s", res.status, res.stderr)
+	}
+	if _, err := os.Stat(filepath.Join(r.Dir, ".omh", "config.yaml")); err != nil {
+		t.Errorf("no config was written: %v", err)
+	}
+	if got := vaulttest.Read(t, filepath.Join(r.Dir, "a.md")); !strings.Contains(got, "[[c]]") {
+		t.Errorf("a.md: %q", got)
+	}
+}

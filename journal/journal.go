@@ -1,0 +1,579 @@
+// Package journal makes omh's writes to a store all or nothing across
+// crashes. A command that changes files (mv, promote, new, proof retract,
+// init, hooks install) describes every change first: the new contents go
+// to files in the journal's folder inside the git directory, never beside
+// the notes, and then one manifest naming every change is renamed into
+// place. That rename is the point of no return. Before it the store is
+// untouched and the journal's files are thrown away; after it, the changes
+// are made one by one, and whatever process opens the store next (or omh
+// recover) finishes them from the manifest if this one died on the way.
+// Every step is idempotent, so finishing twice is the same as once.
+package journal
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+
+	"github.com/go-git/go-git/v5/plumbing"
+
+	"github.com/omh-notes/omh/vault"
+)
+
+// manifestName is the file whose presence means a change must be finished.
+const manifestName = "manifest.json"
+
+// ErrChanged means a file was not as the change expected it when the change
+// was about to start: another process or the user touched it. Nothing was
+// changed.
+var ErrChanged = errors.New("changed since it was read")
+
+// op is one change to one path. Its Before and After say what the path
+// holds on either side of the change ("" for nothing, else a git blob id),
+// so finishing a change can tell a step done from one not yet done, and
+// both from a file someone else changed meanwhile.
+type op struct {
+	Kind    string      `json:"kind"` // put, remove, move, mkdir, rmdir
+	Path    string      `json:"path"` // absolute
+	From    string      `json:"from,omitempty"`
+	Before  string      `json:"before,omitempty"`
+	After   string      `json:"after,omitempty"`
+	Payload string      `json:"payload,omitempty"` // put: the file in the journal folder holding After
+	Mode    fs.FileMode `json:"mode,omitempty"`
+	Prune   string      `json:"prune,omitempty"` // remove: emptied parents are removed up to this folder
+	// Backup is the file in the journal folder holding Before, with its
+	// mode, for undoing a put over a file or a remove.
+	Backup     string      `json:"backup,omitempty"`
+	BackupMode fs.FileMode `json:"backup_mode,omitempty"`
+	// Within is, for a put that creates folders, the deepest one that
+	// existed: undoing the put removes the folders it made up to there.
+	Within string `json:"within,omitempty"`
+}
+
+// manifest is a change as written to disk.
+type manifest struct {
+	Command string   `json:"command"` // what the user ran, for messages
+	Root    string   `json:"root"`    // the working tree git runs in
+	Ops     []op     `json:"ops"`
+	Index   string   `json:"index,omitempty"` // input of git update-index -z --index-info
+	Add     []string `json:"add,omitempty"`   // paths relative to Root to git add
+	// UndoIndex and UndoAdd put back the index entries Index and Add
+	// replace, in the form Index has.
+	UndoIndex string `json:"undo_index,omitempty"`
+	UndoAdd   string `json:"undo_add,omitempty"`
+	// Undoing says the manifest undoes a change that failed: it is never
+	// undone in turn.
+	Undoing bool `json:"undoing,omitempty"`
+}
+
+// Txn is a change being prepared. Its methods record what to do; Commit
+// does it. Close releases the journal whether or not Commit ran.
+type Txn struct {
+	dir  string
+	lock *os.File
+	m    manifest
+	n    int // payloads written
+	warn func(string)
+}
+
+// Dir is where the journal of the clone whose common git directory is
+// commonDir lives: omh-journal inside it, or, when the repository cannot be
+// written, a folder of the user's cache keyed by the git directory.
+func Dir(commonDir string) (string, error) {
+	dir := filepath.Join(commonDir, "omh-journal")
+	if err := os.MkdirAll(dir, 0o755); err == nil && syscall.Access(dir, 2 /* W_OK */) == nil {
+		return dir, nil
+	}
+	dir, err := userDir(commonDir)
+	if err != nil {
+		return "", fmt.Errorf("no writable place for omh's journal: %s is read-only and there is no user cache folder: %w", commonDir, err)
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return "", fmt.Errorf("no writable place for omh's journal: %w", err)
+	}
+	return dir, nil
+}
+
+// userDir is the journal's folder in the user's cache, for a repository
+// that cannot be written.
+func userDir(commonDir string) (string, error) {
+	base, err := os.UserCacheDir()
+	if err != nil {
+		return "", err
+	}
+	sum := sha256.Sum256([]byte(commonDir))
+	return filepath.Join(base, "omh", hex.EncodeToString(sum[:8])+"-journal"), nil
+}
+
+// Begin starts a change to the working tree root of the clone whose common
+// git directory is commonDir. It waits while another omh process changes
+// the same clone, then finishes any change a dead process left. command
+// names the change in messages; warn hears what finishing said.
+func Begin(commonDir, root, command string, warn func(string)) (*Txn, error) {
+	dir, err := Dir(commonDir)
+	if err != nil {
+		return nil, err
+	}
+	lock, err := lockDir(dir, true)
+	if err != nil {
+		return nil, err
+	}
+	t := &Txn{dir: dir, lock: lock, m: manifest{Command: command, Root: root}, warn: warn}
+	if err := finishLeft(dir, warn); err != nil {
+		t.Close()
+		return nil, err
+	}
+	return t, nil
+}
+
+// Close releases the journal, throwing away what a change that was not
+// committed prepared.
+func (t *Txn) Close() {
+	if t.lock == nil {
+		return
+	}
+	if _, err := os.Stat(filepath.Join(t.dir, manifestName)); err != nil {
+		clearPayloads(t.dir)
+	}
+	t.lock.Close()
+	t.lock = nil
+}
+
+// Put makes path hold content with mode. before is the blob id of what it
+// holds now: the zero hash for nothing, in which case an existing file is
+// never replaced.
+func (t *Txn) Put(path string, before plumbing.Hash, content []byte, mode fs.FileMode) error {
+	step()
+	t.n++
+	name := fmt.Sprintf("payload-%d", t.n)
+	if err := writeNew(filepath.Join(t.dir, name), content, mode, false); err != nil {
+		return fmt.Errorf("preparing %s: %w", path, err)
+	}
+	t.m.Ops = append(t.m.Ops, op{Kind: "put", Path: path, Before: idOf(before), After: vault.HashBytes(content).String(), Payload: name, Mode: mode})
+	return nil
+}
+
+// Remove deletes path, which holds the blob before now, then the folders
+// it leaves empty up to prune (kept), when prune is not "".
+func (t *Txn) Remove(path string, before plumbing.Hash, prune string) {
+	t.m.Ops = append(t.m.Ops, op{Kind: "remove", Path: path, Before: idOf(before), Prune: prune})
+}
+
+// Move renames from to path as it is (a link stays a link), path being
+// free.
+func (t *Txn) Move(from, path string) {
+	t.m.Ops = append(t.m.Ops, op{Kind: "move", From: from, Path: path})
+}
+
+// Mkdir creates the folder path and its parents.
+func (t *Txn) Mkdir(path string) {
+	t.m.Ops = append(t.m.Ops, op{Kind: "mkdir", Path: path})
+}
+
+// IndexEntry makes git's index hold path (relative to the working tree)
+// with mode and blob, or not at all when mode is 0: what git mv does to
+// the index, written so that doing it again changes nothing.
+func (t *Txn) IndexEntry(path string, mode uint32, blob plumbing.Hash) {
+	t.m.Index += fmt.Sprintf("%o %s\t%s\x00", mode, blob, path)
+}
+
+// Add stages paths (relative to the working tree) with git add once the
+// files are in place.
+func (t *Txn) Add(paths ...string) {
+	t.m.Add = append(t.m.Add, paths...)
+}
+
+// Commit checks that every file is still as the change expects, keeps a
+// copy of each file it will replace or remove, writes the manifest and
+// makes the changes. A file found changed before the manifest is written
+// stops everything: nothing changed, and the error wraps ErrChanged
+// (fs.ErrExist for a new file whose name was taken). A step that fails
+// (git refusing to stage, say) undoes the steps before it, and the error
+// says why; IsGit tells a failure of git.
+func (t *Txn) Commit() error {
+	freed := map[string]bool{} // paths an earlier op moves or removes
+	for i := range t.m.Ops {
+		o := &t.m.Ops[i]
+		if freed[o.Path] {
+			continue
+		}
+		freed[o.From] = o.Kind == "move"
+		freed[o.Path] = o.Kind == "remove"
+		if o.state(t.dir) != stateBefore {
+			if o.Kind == "put" && o.Before == "" {
+				return fmt.Errorf("%s: %w", o.Path, fs.ErrExist)
+			}
+			return fmt.Errorf("%s %w", o.shown(), ErrChanged)
+		}
+		if err := t.backUp(o); err != nil {
+			return err
+		}
+		if o.Kind == "put" && o.Before == "" {
+			o.Within = existingFolder(filepath.Dir(o.Path))
+		}
+	}
+	if err := t.recordIndex(); err != nil {
+		return err
+	}
+	if err := writeManifest(t.dir, t.m); err != nil {
+		return err
+	}
+	return finishOrUndo(t.dir, t.m, false, t.warn)
+}
+
+// backUp copies what a put replaces or a remove deletes into the journal,
+// checking it is still what the change expects.
+func (t *Txn) backUp(o *op) error {
+	if o.Before == "" || (o.Kind != "put" && o.Kind != "remove") {
+		return nil
+	}
+	fi, err := os.Lstat(o.Path)
+	if err != nil {
+		return fmt.Errorf("%s %w", o.Path, ErrChanged)
+	}
+	b, err := os.ReadFile(o.Path)
+	if err != nil || vault.HashBytes(b).String() != o.Before {
+		return fmt.Errorf("%s %w", o.Path, ErrChanged)
+	}
+	step()
+	t.n++
+	o.Backup, o.BackupMode = fmt.Sprintf("payload-%d", t.n), fi.Mode().Perm()
+	if err := writeNew(filepath.Join(t.dir, o.Backup), b, o.BackupMode, false); err != nil {
+		return fmt.Errorf("keeping a copy of %s: %w", o.Path, err)
+	}
+	return nil
+}
+
+// existingFolder is dir or its deepest ancestor that exists, or "" when
+// dir exists.
+func existingFolder(dir string) string {
+	for d := dir; ; d = filepath.Dir(d) {
+		if _, err := os.Lstat(d); err == nil {
+			if d == dir {
+				return ""
+			}
+			return d
+		}
+		if filepath.Dir(d) == d {
+			return ""
+		}
+	}
+}
+
+// recordIndex reads the index entries the change will replace, so undoing
+// it can put them back.
+func (t *Txn) recordIndex() error {
+	var paths []string
+	for _, line := range strings.Split(t.m.Index, "\x00") {
+		if _, p, ok := strings.Cut(line, "\t"); ok {
+			paths = append(paths, p)
+		}
+	}
+	var err error
+	if t.m.UndoIndex, err = indexEntries(t.m.Root, paths); err == nil {
+		t.m.UndoAdd, err = indexEntries(t.m.Root, t.m.Add)
+	}
+	return err
+}
+
+// indexEntries is what git's index holds for paths, as input of git
+// update-index --index-info: a mode 0 line for a path it does not hold.
+func indexEntries(root string, paths []string) (string, error) {
+	if len(paths) == 0 {
+		return "", nil
+	}
+	out, err := vault.Git(root, "", append([]string{"ls-files", "--stage", "-z", "--"}, paths...)...)
+	if err != nil {
+		return "", gitError{err}
+	}
+	var b strings.Builder
+	held := map[string]bool{}
+	for _, line := range strings.Split(out, "\x00") {
+		info, p, ok := strings.Cut(line, "\t")
+		if f := strings.Fields(info); ok && len(f) == 3 && f[2] == "0" && !held[p] {
+			held[p] = true
+			fmt.Fprintf(&b, "%s %s\t%s\x00", f[0], f[1], p)
+		}
+	}
+	for _, p := range paths {
+		if !held[p] {
+			held[p] = true
+			fmt.Fprintf(&b, "0 %s\t%s\x00", plumbing.ZeroHash, p)
+		}
+	}
+	return b.String(), nil
+}
+
+// writeManifest puts m in place atomically: the point from which a change
+// is finished (or undone) whatever happens.
+func writeManifest(dir string, m manifest) error {
+	b, err := json.Marshal(m)
+	if err != nil {
+		return err
+	}
+	// The payloads first: a manifest must never name a file not on disk.
+	paths := []string{dir}
+	for _, o := range m.Ops {
+		for _, p := range []string{o.Payload, o.Backup} {
+			if p != "" {
+				paths = append(paths, filepath.Join(dir, p))
+			}
+		}
+	}
+	flush(paths)
+	step()
+	tmp := filepath.Join(dir, "manifest.tmp")
+	if err := writeNew(tmp, b, 0o644, true); err != nil {
+		return fmt.Errorf("writing the journal: %w", err)
+	}
+	if err := os.Rename(tmp, filepath.Join(dir, manifestName)); err != nil {
+		return fmt.Errorf("writing the journal: %w", err)
+	}
+	syncDir(dir)
+	return nil
+}
+
+// Recover finishes a change a dead process left in the journal of the clone
+// whose common git directory is commonDir, and returns the command it
+// finished ("" when there was none). A change another live process is
+// making is left to it, unless wait is true: then Recover waits for it.
+func Recover(commonDir string, wait bool, warn func(string)) (string, error) {
+	dir, err := Dir(commonDir)
+	if err != nil {
+		return "", err
+	}
+	if _, err := os.Stat(filepath.Join(dir, manifestName)); err != nil && !wait {
+		return "", nil
+	}
+	lock, err := lockDir(dir, wait)
+	if errors.Is(err, errBusy) {
+		return "", nil
+	}
+	if err != nil {
+		return "", err
+	}
+	defer lock.Close()
+	m, found, err := readManifest(dir)
+	if err != nil || !found {
+		clearPayloads(dir)
+		return "", err
+	}
+	return m.Command, finishOrUndo(dir, m, true, warn)
+}
+
+// Pending reports whether a change waits to be finished, at the cost of
+// one stat: what every command checks before it opens the store.
+func Pending(commonDir string) bool {
+	if _, err := os.Stat(filepath.Join(commonDir, "omh-journal", manifestName)); err == nil {
+		return true
+	}
+	dir, err := userDir(commonDir)
+	if err != nil {
+		return false
+	}
+	_, err = os.Stat(filepath.Join(dir, manifestName))
+	return err == nil
+}
+
+// finishLeft finishes the change a dead process left, if any, while the
+// caller holds the lock.
+func finishLeft(dir string, warn func(string)) error {
+	m, found, err := readManifest(dir)
+	if err != nil {
+		return err
+	}
+	if !found {
+		clearPayloads(dir)
+		return nil
+	}
+	if err := finishOrUndo(dir, m, true, warn); err != nil {
+		return err
+	}
+	if warn != nil {
+		warn(fmt.Sprintf("finished %s, which an earlier omh process left half done", m.Command))
+	}
+	return nil
+}
+
+func readManifest(dir string) (manifest, bool, error) {
+	var m manifest
+	b, err := os.ReadFile(filepath.Join(dir, manifestName))
+	if errors.Is(err, fs.ErrNotExist) {
+		return m, false, nil
+	}
+	if err != nil {
+		return m, false, fmt.Errorf("reading the journal: %w", err)
+	}
+	if err := json.Unmarshal(b, &m); err != nil {
+		return m, false, fmt.Errorf("the journal %s cannot be read (%v); look at the files it names, then remove it", filepath.Join(dir, manifestName), err)
+	}
+	return m, true, nil
+}
+
+// finishOrUndo finishes m; when a step fails, it undoes what was done
+// (through a manifest of its own, so a crash while undoing is finished the
+// same way) and returns the failure. recovering says another process began
+// the change: a git command it started may still hold the index.
+func finishOrUndo(dir string, m manifest, recovering bool, warn func(string)) error {
+	done, err := finish(dir, m, recovering, warn)
+	if err == nil || m.Undoing {
+		return err
+	}
+	if recovering {
+		// The process that began the change may have made git steps
+		// this one could not: put back all the entries.
+		done = staged{index: true, add: true}
+	}
+	undo := m.inverse(done)
+	if werr := writeManifest(dir, undo); werr != nil {
+		return fmt.Errorf("%w; undoing it failed too: %v", err, werr)
+	}
+	if _, uerr := finish(dir, undo, recovering, warn); uerr != nil {
+		return fmt.Errorf("%w; undoing it failed too: %v", err, uerr)
+	}
+	return undoneError{err}
+}
+
+// undoneError is a change that failed and was undone: the store is as
+// before it.
+type undoneError struct{ err error }
+
+func (e undoneError) Error() string { return e.err.Error() }
+func (e undoneError) Unwrap() error { return e.err }
+
+// IsUndone reports whether err is a change that failed and was undone.
+func IsUndone(err error) bool {
+	var u undoneError
+	return errors.As(err, &u)
+}
+
+// staged says which of a change's git steps were made: each is one git
+// command, made whole or not at all.
+type staged struct{ index, add bool }
+
+// finish makes every change of m that is not made yet, then removes the
+// manifest and the payloads.
+func finish(dir string, m manifest, recovering bool, warn func(string)) (staged, error) {
+	var done staged
+	git := vault.Git
+	if recovering {
+		git = gitRetrying
+	}
+	left := map[string]bool{} // paths left as someone else changed them
+	for _, o := range m.Ops {
+		step()
+		ok, err := o.apply(dir)
+		if err != nil {
+			return done, fmt.Errorf("%s: %w", m.Command, err)
+		}
+		if !ok {
+			left[o.Path] = true
+			if warn != nil {
+				warn(fmt.Sprintf("%s: %s was changed by something else meanwhile; it was left as it is", m.Command, o.shown()))
+			}
+		}
+	}
+	if m.Index != "" {
+		step()
+		if _, err := git(m.Root, m.Index, "update-index", "-z", "--index-info"); err != nil {
+			return done, gitError{err}
+		}
+		done.index = true
+	}
+	var add []string
+	for _, p := range m.Add {
+		if !left[filepath.Join(m.Root, filepath.FromSlash(p))] {
+			add = append(add, p)
+		}
+	}
+	if len(add) > 0 {
+		step()
+		if _, err := git(m.Root, "", append([]string{"add", "--"}, add...)...); err != nil {
+			return done, gitError{err}
+		}
+		done.add = true
+	}
+	// The changed folders' entries are on disk before the manifest goes.
+	var folders []string
+	for _, o := range m.Ops {
+		folders = append(folders, filepath.Dir(o.Path))
+	}
+	flush(folders)
+	step()
+	if err := os.Remove(filepath.Join(dir, manifestName)); err != nil {
+		return done, fmt.Errorf("%s: %w", m.Command, err)
+	}
+	syncDir(dir)
+	clearPayloads(dir)
+	return done, nil
+}
+
+// inverse is the change that undoes m: its ops reversed, each turned
+// around, and the index entries of the git steps made put back.
+func (m manifest) inverse(made staged) manifest {
+	u := manifest{Command: "undoing " + m.Command, Root: m.Root, Undoing: true}
+	if made.add {
+		u.Index += m.UndoAdd
+	}
+	if made.index {
+		u.Index += m.UndoIndex
+	}
+	for i := len(m.Ops) - 1; i >= 0; i-- {
+		o := m.Ops[i]
+		switch {
+		case o.Kind == "put" && o.Before == "":
+			u.Ops = append(u.Ops, op{Kind: "remove", Path: o.Path, Before: o.After, Prune: o.Within})
+		case o.Kind == "put" || o.Kind == "remove":
+			u.Ops = append(u.Ops, op{Kind: "put", Path: o.Path, Before: o.After, After: o.Before, Payload: o.Backup, Mode: o.BackupMode})
+		case o.Kind == "move":
+			u.Ops = append(u.Ops, op{Kind: "move", From: o.Path, Path: o.From})
+		case o.Kind == "mkdir":
+			u.Ops = append(u.Ops, op{Kind: "rmdir", Path: o.Path})
+		}
+	}
+	return u
+}
+
+// gitError is a failure of git itself.
+type gitError struct{ err error }
+
+func (e gitError) Error() string { return e.err.Error() }
+func (e gitError) Unwrap() error { return e.err }
+
+// IsGit reports whether err is git failing.
+func IsGit(err error) bool {
+	var g gitError
+	return errors.As(err, &g)
+}
+
+// clearPayloads removes what a change prepared, once it is finished or
+// was never committed.
+func clearPayloads(dir string) {
+	entries, _ := os.ReadDir(dir)
+	for _, e := range entries {
+		if name := e.Name(); strings.HasPrefix(name, "payload-") || name == "manifest.tmp" {
+			os.Remove(filepath.Join(dir, name))
+		}
+	}
+}
+
+func idOf(h plumbing.Hash) string {
+	if h.IsZero() {
+		return ""
+	}
+	return h.String()
+}
+
+func (o op) shown() string {
+	if o.Kind == "move" {
+		return o.From
+	}
+	return o.Path
+}

@@ -1,0 +1,180 @@
+package journal
+
+import (
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/go-git/go-git/v5/plumbing"
+
+	"github.com/omh-notes/omh/vault"
+	"github.com/omh-notes/omh/vault/vaulttest"
+)
+
+func read(t *testing.T, path string) string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return "<" + err.Error() + ">"
+	}
+	return string(b)
+}
+
+func id(s string) plumbing.Hash { return vault.HashBytes([]byte(s)) }
+
+// begin starts a change in the repository r with a warning collector.
+func begin(t *testing.T, r *vaulttest.Repo, warnings *[]string) *Txn {
+	t.Helper()
+	tx, err := Begin(filepath.Join(r.Dir, ".git"), r.Dir, "test change", func(m string) { *warnings = append(*warnings, m) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(tx.Close)
+	return tx
+}
+
+// A file that changed between reading it and committing stops the whole
+// change before anything is written; a new file whose name was taken
+// meanwhile is fs.ErrExist. Catches: a change made over an edit the user
+// just saved; a create that replaces a file.
+func TestCommitRefusesWhenAFileChangedAndChangesNothing(t *testing.T) {
+	r := vaulttest.New(t)
+	a, b := filepath.Join(r.Dir, "a.md"), filepath.Join(r.Dir, "b.md")
+	r.Write("a.md", "edited meanwhile\n")
+	var warnings []string
+	tx := begin(t, r, &warnings)
+	if err := tx.Put(a, id("as read\n"), []byte("new a\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := tx.Put(b, plumbing.ZeroHash, []byte("new b\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := tx.Commit(); !errors.Is(err, ErrChanged) || !strings.Contains(err.Error(), a) {
+		t.Errorf("Commit = %v, want ErrChanged naming %s", err, a)
+	}
+	if got := read(t, a); got != "edited meanwhile\n" {
+		t.Errorf("a.md = %q", got)
+	}
+	if _, err := os.Lstat(b); err == nil {
+		t.Error("b.md was written although the change was refused")
+	}
+	tx.Close()
+
+	tx = begin(t, r, &warnings)
+	r.Write("b.md", "someone else's\n")
+	if err := tx.Put(b, plumbing.ZeroHash, []byte("new b\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := tx.Commit(); !errors.Is(err, fs.ErrExist) {
+		t.Errorf("Commit = %v, want fs.ErrExist", err)
+	}
+	if got := read(t, b); got != "someone else's\n" {
+		t.Errorf("b.md = %q", got)
+	}
+	tx.Close()
+	if entries, _ := os.ReadDir(tx.dir); len(entries) != 1 {
+		t.Errorf("the journal holds %d files after two refused changes, want only its lock", len(entries))
+	}
+}
+
+// A step that fails after the manifest was written (git refusing to stage)
+// undoes every step before it: replaced files get their old bytes and
+// mode back, new files and folders go, removed files come back. Catches: a
+// change left half made when git fails; an undo that loses a file's mode.
+func TestAFailingGitStepUndoesTheChange(t *testing.T) {
+	r := vaulttest.New(t)
+	r.Write("old.md", "old\n")
+	r.Write("gone.md", "gone\n")
+	if err := os.Chmod(filepath.Join(r.Dir, "old.md"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	r.Commit("2026-01-02T10:00:00Z", "files")
+	before := vaulttest.Tree(t, r.Dir)
+	delete(before, filepath.Join(r.Dir, ".git", "index"))
+	var warnings []string
+	tx := begin(t, r, &warnings)
+	if err := tx.Put(filepath.Join(r.Dir, "old.md"), id("old\n"), []byte("new\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := tx.Put(filepath.Join(r.Dir, "deep", "er", "new.md"), plumbing.ZeroHash, []byte("new\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tx.Remove(filepath.Join(r.Dir, "gone.md"), id("gone\n"), "")
+	tx.Add("old.md", "deep/er/new.md")
+	lock := filepath.Join(r.Dir, ".git", "index.lock")
+	vaulttest.WriteFile(t, lock, "")
+	err := tx.Commit()
+	if !IsGit(err) || !strings.Contains(err.Error(), "index.lock") {
+		t.Fatalf("Commit = %v, want git's failure", err)
+	}
+	os.Remove(lock)
+	after := vaulttest.Tree(t, r.Dir)
+	delete(after, filepath.Join(r.Dir, ".git", "index"))
+	for p := range after {
+		if strings.HasPrefix(p, filepath.Join(r.Dir, ".git")) {
+			delete(after, p)
+			delete(before, p)
+		}
+	}
+	vaulttest.SameTree(t, "after the undo", before, after)
+	if _, err := os.Lstat(filepath.Join(r.Dir, "deep")); err == nil {
+		t.Error("the folder made for the new file stayed")
+	}
+	if _, err := os.Stat(filepath.Join(tx.dir, manifestName)); err == nil {
+		t.Error("the manifest stayed after the undo")
+	}
+}
+
+// A change a dead process left after its manifest was written is finished
+// by the next Begin (or Recover); a file the user changed in between is
+// left as the user made it, with a warning naming it, and the rest is
+// finished. Catches: recovery that overwrites an edit made after the
+// crash; recovery that stops at the first surprise.
+func TestALeftChangeIsFinishedAroundAFileChangedSince(t *testing.T) {
+	r := vaulttest.New(t)
+	r.Write("a.md", "a\n")
+	r.Write("b.md", "b\n")
+	var warnings []string
+	tx := begin(t, r, &warnings)
+	for _, name := range []string{"a.md", "b.md"} {
+		if err := tx.Put(filepath.Join(r.Dir, name), id(strings.TrimSuffix(name, ".md")+"\n"), []byte("new "+name+"\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// What Commit does up to the point of no return, then the process
+	// "dies": its lock goes, its manifest stays.
+	for i := range tx.m.Ops {
+		if err := tx.backUp(&tx.m.Ops[i]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := writeManifest(tx.dir, tx.m); err != nil {
+		t.Fatal(err)
+	}
+	tx.lock.Close()
+	tx.lock = nil
+	if !Pending(filepath.Join(r.Dir, ".git")) {
+		t.Fatal("Pending does not see the manifest")
+	}
+	r.Write("b.md", "the user's edit\n")
+
+	cmd, err := Recover(filepath.Join(r.Dir, ".git"), false, func(m string) { warnings = append(warnings, m) })
+	if err != nil || cmd != "test change" {
+		t.Fatalf("Recover = %q, %v", cmd, err)
+	}
+	if got := read(t, filepath.Join(r.Dir, "a.md")); got != "new a.md\n" {
+		t.Errorf("a.md = %q, want the change finished", got)
+	}
+	if got := read(t, filepath.Join(r.Dir, "b.md")); got != "the user's edit\n" {
+		t.Errorf("b.md = %q, want the user's edit kept", got)
+	}
+	if len(warnings) != 1 || !strings.Contains(warnings[0], "b.md") {
+		t.Errorf("warnings %q, want one naming b.md", warnings)
+	}
+	if Pending(filepath.Join(r.Dir, ".git")) {
+		t.Error("the manifest stayed after recovery")
+	}
+}

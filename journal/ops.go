@@ -1,0 +1,232 @@
+package journal
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/omh-notes/omh/vault"
+)
+
+// state is where one op stands.
+type state int
+
+const (
+	stateBefore state = iota // not done yet
+	stateAfter               // done
+	stateOther               // neither: something else changed the path
+)
+
+// contentID is the blob id of what path holds: "" for nothing, "?" for
+// something that is not a regular file or cannot be read.
+func contentID(path string) string {
+	fi, err := os.Lstat(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return ""
+	}
+	if err != nil || !fi.Mode().IsRegular() {
+		return "?"
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return "?"
+	}
+	return vault.HashBytes(b).String()
+}
+
+func exists(path string) bool {
+	_, err := os.Lstat(path)
+	return err == nil
+}
+
+func (o op) state(dir string) state {
+	switch o.Kind {
+	case "put":
+		switch now := contentID(o.Path); {
+		case now == o.After:
+			return stateAfter
+		case now == o.Before && exists(filepath.Join(dir, o.Payload)):
+			return stateBefore
+		}
+	case "remove":
+		switch now := contentID(o.Path); {
+		case now == "":
+			return stateAfter
+		case now == o.Before:
+			return stateBefore
+		}
+	case "move":
+		switch from, to := exists(o.From), exists(o.Path); {
+		case from && !to:
+			return stateBefore
+		case !from && to:
+			return stateAfter
+		}
+	case "mkdir":
+		fi, err := os.Lstat(o.Path)
+		switch {
+		case err == nil && fi.IsDir():
+			return stateAfter
+		case errors.Is(err, fs.ErrNotExist):
+			return stateBefore
+		}
+	case "rmdir":
+		entries, err := os.ReadDir(o.Path)
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+			return stateAfter
+		case err == nil && len(entries) == 0:
+			return stateBefore
+		}
+	}
+	return stateOther
+}
+
+// apply makes the op's change unless it is made already. done is false when
+// the path holds something else than either side of the change.
+func (o op) apply(dir string) (done bool, err error) {
+	switch o.state(dir) {
+	case stateAfter:
+		if o.Payload != "" {
+			os.Remove(filepath.Join(dir, o.Payload))
+		}
+		if o.Prune != "" { // the process that removed the file may have died before this
+			vault.RemoveEmptyParents(filepath.Dir(o.Path), o.Prune)
+		}
+		return true, nil
+	case stateOther:
+		return false, nil
+	}
+	switch o.Kind {
+	case "put":
+		err = o.put(filepath.Join(dir, o.Payload))
+	case "remove":
+		if err = os.Remove(o.Path); err == nil {
+			if o.Prune != "" {
+				vault.RemoveEmptyParents(filepath.Dir(o.Path), o.Prune)
+			}
+		}
+	case "move":
+		err = os.Rename(o.From, o.Path)
+	case "mkdir":
+		err = os.MkdirAll(o.Path, 0o755)
+	case "rmdir":
+		err = os.Remove(o.Path)
+	}
+	if errors.Is(err, fs.ErrExist) {
+		return false, nil // taken meanwhile
+	}
+	return err == nil, err
+}
+
+// put moves the payload into place: linked when the path must be new, so an
+// existing file is never replaced, renamed over the old file otherwise. A
+// file system that cannot link, or a path on another device than the
+// journal, gets a copy written the atomic way beside it.
+func (o op) put(payload string) error {
+	if _, err := vault.MakeDirs(filepath.Dir(o.Path)); err != nil {
+		return err
+	}
+	var err error
+	if o.Before == "" {
+		if err = os.Link(payload, o.Path); err == nil {
+			os.Remove(payload)
+		}
+	} else {
+		err = os.Rename(payload, o.Path)
+	}
+	if err != nil && !errors.Is(err, fs.ErrExist) {
+		content, rerr := os.ReadFile(payload)
+		if rerr != nil {
+			return fmt.Errorf("reading the journal's copy of %s: %w", o.Path, rerr)
+		}
+		if o.Before == "" {
+			_, err = vault.CreateFile(o.Path, content, o.Mode)
+		} else {
+			err = vault.WriteFile(o.Path, content, o.Mode)
+		}
+		if err == nil {
+			os.Remove(payload)
+		}
+		return err
+	}
+	return err
+}
+
+// writeNew writes a new file, synced to disk when sync says so (else a
+// flush covers it later).
+func writeNew(path string, content []byte, mode fs.FileMode, sync bool) error {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o600)
+	if err != nil {
+		return err
+	}
+	_, err = f.Write(content)
+	if err == nil {
+		err = f.Chmod(mode) // whatever the umask
+	}
+	if err == nil && sync {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		os.Remove(path)
+	}
+	return err
+}
+
+func syncDir(dir string) {
+	if f, err := os.Open(dir); err == nil {
+		f.Sync()
+		f.Close()
+	}
+}
+
+var errBusy = errors.New("another omh process is changing the store")
+
+// lockDir takes the journal's lock, held until the process closes the file
+// or exits, however it exits.
+func lockDir(dir string, wait bool) (*os.File, error) {
+	f, err := os.OpenFile(filepath.Join(dir, "lock"), os.O_RDWR|os.O_CREATE, 0o644)
+	if err != nil {
+		return nil, fmt.Errorf("opening the journal's lock: %w", err)
+	}
+	how := syscall.LOCK_EX
+	if !wait {
+		how |= syscall.LOCK_NB
+	}
+	for {
+		err = syscall.Flock(int(f.Fd()), how)
+		if !errors.Is(err, syscall.EINTR) {
+			break
+		}
+	}
+	if errors.Is(err, syscall.EWOULDBLOCK) {
+		f.Close()
+		return nil, errBusy
+	}
+	if err != nil {
+		f.Close()
+		return nil, fmt.Errorf("locking the journal: %w", err)
+	}
+	return f, nil
+}
+
+// gitRetrying runs git, trying again for a while when another git process
+// holds the index's lock: a git command omh started keeps running after omh
+// is killed, and the process finishing omh's change must wait for it.
+func gitRetrying(root, input string, args ...string) (string, error) {
+	for attempt := 0; ; attempt++ {
+		out, err := vault.Git(root, input, args...)
+		if err == nil || attempt == 50 || !strings.Contains(err.Error(), "index.lock") {
+			return out, err
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+}

@@ -1,0 +1,112 @@
+package store
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+
+	"github.com/go-git/go-git/v5/plumbing"
+
+	"github.com/omh-notes/omh/journal"
+	"github.com/omh-notes/omh/retrieve"
+	"github.com/omh-notes/omh/vault"
+)
+
+// begin starts a change of the store, to be described and committed
+// through the journal (see package journal): a crash at any point leaves
+// the store as it was or as the change makes it.
+func (s *Store) begin(command string) (*journal.Txn, error) {
+	// A first command may write the config it detects, as a change of its
+	// own: before this one holds the journal, which it would wait for.
+	s.ensureConfig()
+	t, err := journal.Begin(s.Repo.CommonDir, s.Repo.Root, command, func(msg string) { s.warn("%s", msg) })
+	if err != nil {
+		return nil, &Error{Kind: Broken, Code: "journal", Err: err}
+	}
+	return t, nil
+}
+
+// commit makes the change t describes. A file found changed before
+// anything was written is a refusal: nothing changed, and running the
+// command again reads the store afresh.
+func commit(t *journal.Txn, nothing string) error {
+	err := t.Commit()
+	switch {
+	case err == nil:
+		return nil
+	case errors.Is(err, journal.ErrChanged), errors.Is(err, fs.ErrExist):
+		return refuse("changed", fmt.Errorf("%s: %w; run it again", nothing, err))
+	case journal.IsGit(err):
+		return refuse("git_failed", fmt.Errorf("%s: %w", nothing, err))
+	}
+	return &Error{Kind: Broken, Code: "journal", Err: fmt.Errorf("%w; omh recover finishes the change once the cause is fixed", err)}
+}
+
+// finishInterrupted finishes, when opening a store, a change an earlier
+// omh process left half done. A change it cannot finish is reported and
+// left for omh recover; reading the store goes on.
+func (s *Store) finishInterrupted() {
+	if !journal.Pending(s.Repo.CommonDir) {
+		return
+	}
+	command, err := journal.Recover(s.Repo.CommonDir, false, func(msg string) { s.warn("%s", msg) })
+	switch {
+	case journal.IsUndone(err):
+		s.warn("undid %s, which an earlier omh process left half done and which could not be finished (%v)", command, err)
+	case err != nil:
+		s.warn("an interrupted change could not be finished: %v; fix the cause and run omh recover", err)
+	case command != "":
+		s.warn("finished %s, which an earlier omh process left half done", command)
+	}
+}
+
+// Recovered is what omh recover did.
+type Recovered struct {
+	SchemaVersion int    `json:"schema_version"`
+	Finished      string `json:"finished"` // the command finished; "" when nothing was left half done
+	// Undone is the command undone instead, because finishing it failed
+	// (Why says how); "" when none was.
+	Undone string `json:"undone"`
+	Why    string `json:"why,omitempty"`
+}
+
+// Recover finishes a change an interrupted omh process left half done in
+// the store whose working tree holds dir, waiting for one another process
+// is making. It opens no cache and, unlike Open, says what it finished.
+func Recover(dir string, opt Options) (Recovered, error) {
+	if dir == "" {
+		dir = "."
+	}
+	r, err := vault.OpenRepo(dir)
+	if err != nil {
+		return Recovered{}, classifyOpen(dir, err)
+	}
+	defer r.Close()
+	s := &Store{Repo: r, dir: dir, opt: opt}
+	command, err := journal.Recover(r.CommonDir, true, func(msg string) { s.warn("%s", msg) })
+	switch {
+	case journal.IsUndone(err):
+		return Recovered{SchemaVersion: retrieve.SchemaVersion, Undone: command, Why: err.Error()}, nil
+	case err != nil:
+		return Recovered{}, &Error{Kind: Broken, Code: "journal", Err: err}
+	}
+	return Recovered{SchemaVersion: retrieve.SchemaVersion, Finished: command}, nil
+}
+
+// fileID is the blob id of a file's content as read, with its permission
+// bits.
+func fileID(path string) ([]byte, plumbing.Hash, fs.FileMode, error) {
+	fi, err := os.Lstat(path)
+	if err != nil {
+		return nil, plumbing.ZeroHash, 0, err
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, plumbing.ZeroHash, 0, fmt.Errorf("%s is not a regular file", path)
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, plumbing.ZeroHash, 0, err
+	}
+	return b, vault.HashBytes(b), fi.Mode().Perm(), nil
+}

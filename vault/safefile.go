@@ -1,0 +1,185 @@
+package vault
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path"
+	"path/filepath"
+	"strings"
+	"syscall"
+
+	"golang.org/x/sys/unix"
+	"golang.org/x/text/cases"
+	"golang.org/x/text/unicode/norm"
+)
+
+// A repository is not trusted: a committed file may be a symbolic link to
+// /etc/passwd or a FIFO that blocks whoever opens it. omh reads the files
+// that steer it (config, templates, ignore files) and notes only as
+// regular files, never through a link, and writes nowhere a link points.
+
+// ErrNotRegular marks a path omh refused to read because it is not a
+// regular file: a symbolic link, a FIFO, a device, a folder.
+var ErrNotRegular = errors.New("not a regular file; omh reads only regular files and never follows symbolic links")
+
+// OpenRegular opens path for reading when it is a regular file, without
+// following a symbolic link at its last part and without blocking on a
+// FIFO or a device.
+func OpenRegular(path string) (*os.File, error) {
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
+	if errors.Is(err, syscall.ELOOP) {
+		return nil, fmt.Errorf("%s is a symbolic link: %w", path, ErrNotRegular)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return regular(f, path)
+}
+
+// OpenFollowing opens path for reading when it is a regular file, following
+// symbolic links (for files outside the store that a user links on
+// purpose, such as a global git excludes file) but never blocking on a FIFO
+// or a device.
+func OpenFollowing(path string) (*os.File, error) {
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return nil, err
+	}
+	return regular(f, path)
+}
+
+func regular(f *os.File, path string) (*os.File, error) {
+	fi, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		f.Close()
+		return nil, fmt.Errorf("%s: %w", path, ErrNotRegular)
+	}
+	return f, nil
+}
+
+// ReadInside reads the file rel ("/"-separated) under root, at most limit
+// bytes, refusing a symbolic link at any part of rel and anything but a
+// regular file at its end: a committed .omh/templates that links to /etc
+// cannot make omh read outside the repository.
+func ReadInside(root, rel string, limit int64) ([]byte, error) {
+	f, err := OpenInside(root, rel)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	b, err := io.ReadAll(io.LimitReader(f, limit+1))
+	if err != nil {
+		return nil, fmt.Errorf("reading %s: %w", rel, err)
+	}
+	if int64(len(b)) > limit {
+		return nil, fmt.Errorf("%s is larger than %d bytes", rel, limit)
+	}
+	return b, nil
+}
+
+// OpenInside opens rel under root as ReadInside reads it: folder by folder
+// from root, none of them followed if it is a link.
+func OpenInside(root, rel string) (*os.File, error) {
+	parts := strings.Split(path.Clean(rel), "/")
+	fd, err := unix.Open(root, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return nil, &os.PathError{Op: "open", Path: root, Err: err}
+	}
+	for i, p := range parts {
+		flags := unix.O_RDONLY | unix.O_NOFOLLOW | unix.O_CLOEXEC | unix.O_NONBLOCK
+		if i < len(parts)-1 {
+			flags |= unix.O_DIRECTORY
+		}
+		next, err := unix.Openat(fd, p, flags, 0)
+		unix.Close(fd)
+		shown := path.Join(parts[:i+1]...)
+		switch {
+		case errors.Is(err, unix.ELOOP), errors.Is(err, unix.ENOTDIR) && i < len(parts)-1 && isLink(filepath.Join(root, shown)):
+			return nil, fmt.Errorf("%s is a symbolic link: %w", shown, ErrNotRegular)
+		case err != nil:
+			return nil, &os.PathError{Op: "open", Path: filepath.Join(root, filepath.FromSlash(shown)), Err: err}
+		}
+		fd = next
+	}
+	return regular(os.NewFile(uintptr(fd), filepath.Join(root, filepath.FromSlash(rel))), rel)
+}
+
+func isLink(path string) bool {
+	fi, err := os.Lstat(path)
+	return err == nil && fi.Mode()&os.ModeSymlink != 0
+}
+
+// CheckTarget refuses to write the new file rel ("/"-separated) under root
+// when any folder on its way is a symbolic link or not a folder, when it
+// lies in git's own folder, or when a part of it names an existing file
+// differently only in Unicode normalisation (or, with foldCase, in case):
+// on macOS and Windows such names are one file, and on Linux two notes
+// nobody can tell apart.
+func CheckTarget(root, rel string, foldCase bool) error {
+	parts := strings.Split(rel, "/")
+	for _, p := range parts {
+		if strings.EqualFold(p, ".git") {
+			return fmt.Errorf("%s lies inside git's own folder", rel)
+		}
+	}
+	dir := root
+	for i, p := range parts {
+		shown := strings.Join(parts[:i+1], "/")
+		if twin, err := twinIn(dir, p, foldCase); err != nil {
+			return err
+		} else if twin != "" {
+			return fmt.Errorf("%s differs from the existing %s only in case or Unicode normalisation", shown, strings.Join(append(parts[:i:i], twin), "/"))
+		}
+		next := filepath.Join(dir, p)
+		fi, err := os.Lstat(next)
+		switch {
+		case errors.Is(err, os.ErrNotExist):
+			return nil // the rest is to be created
+		case err != nil:
+			return err
+		case fi.Mode()&os.ModeSymlink != 0:
+			return fmt.Errorf("%s is a symbolic link; omh never writes through links", shown)
+		case i < len(parts)-1 && !fi.IsDir():
+			return fmt.Errorf("%s is not a folder", shown)
+		}
+		dir = next
+	}
+	return nil
+}
+
+// twinIn returns the name in dir that differs from name only in Unicode
+// normalisation (or case, with foldCase); "" when there is none or name
+// itself is there.
+func twinIn(dir, name string, foldCase bool) (string, error) {
+	entries, err := os.ReadDir(dir)
+	if errors.Is(err, os.ErrNotExist) {
+		return "", nil
+	}
+	if err != nil {
+		return "", fmt.Errorf("listing %s: %w", dir, err)
+	}
+	fold := func(s string) string {
+		s = norm.NFC.String(s)
+		if foldCase {
+			s = cases.Fold().String(s)
+		}
+		return s
+	}
+	want := fold(name)
+	twin := ""
+	for _, e := range entries {
+		switch {
+		case e.Name() == name:
+			return "", nil
+		case twin == "" && fold(e.Name()) == want:
+			twin = e.Name()
+		}
+	}
+	return twin, nil
+}
