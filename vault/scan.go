@@ -93,9 +93,9 @@ type scanner struct {
 	found        []LocalFile
 	skips        []Skip
 	patterns     map[string]*ignoreRules // by folder, this run only
-	rulesChanged bool                           // an ignore file differs from what the state recorded
-	gitIndex     map[string]index.Entry         // git's index, read at most once per scan
-	indexTime    int64                          // its modification time
+	rulesChanged bool                    // an ignore file differs from what the state recorded
+	gitIndex     map[string]index.Entry  // git's index, read at most once per scan
+	indexTime    int64                   // its modification time
 	indexRead    bool
 }
 
