@@ -93,6 +93,10 @@ func plainInline(s string) string {
 				b.WriteString(wikiText(s[open+2 : open+2+end]))
 			}
 			i = open + 2 + end + 2
+		case c == '[' && includeLength(s[i:]) > 0:
+			// A documentation site's include ([!include[label](file)]):
+			// another file's text is pasted there, not this note's.
+			i += includeLength(s[i:])
 		case c == '[' || c == '!' && i+1 < len(s) && s[i+1] == '[':
 			image := c == '!'
 			open := i
@@ -132,6 +136,21 @@ func plainInline(s string) string {
 		}
 	}
 	return b.String()
+}
+
+// includeLength is the length of the DocFX include s starts with,
+// "[!include[label](file)]" with the directive in either case, or 0.
+func includeLength(s string) int {
+	const directive = "[!include"
+	if len(s) < len(directive) || !strings.EqualFold(s[:len(directive)], directive) {
+		return 0
+	}
+	rest := strings.TrimLeft(s[len(directive):], " ")
+	at := len(s) - len(rest)
+	if _, next, ok := linkAt(s, at); ok && next < len(s) && s[next] == ']' {
+		return next + 1
+	}
+	return 0
 }
 
 // wikiText is what a wiki link shows: its label, else the note's name and

@@ -22,6 +22,7 @@ func TestPassagesPrintTextNotMarkdown(t *testing.T) {
 		{"task box", "[ ] do laundry", "do laundry"},
 		{"multi-byte text", "Le **café** est _fermé_ — 3 €", "Le café est fermé — 3 €"},
 		{"CRLF lines", "one line\r\n> two", "one line two"},
+		{"a DocFX include prints nothing", "Sub End · [!include[Support and feedback](~/includes/feedback-boilerplate.md)] and [!INCLUDE [x](y.md)]", "Sub End · and"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
