@@ -21,7 +21,7 @@ type target struct {
 
 // worktreeTarget is the working tree as it is now.
 func worktreeTarget(r *vault.Repo, opt Options) (target, error) {
-	cfg, err := vault.LoadConfig(r.Root)
+	cfg, err := r.LoadConfig()
 	if err != nil {
 		return target{}, err
 	}

@@ -260,68 +260,49 @@ func configText(det vault.Detected) ([]byte, error) {
 	return b.Bytes(), nil
 }
 
-// detectedDefaults is a file in the cache folder saying that omh looked at
-// a store without a config and found nothing to write: omh's own notes,
-// read by its defaults. It spares every later command the look (a sample
-// of up to 2,000 files), until the cache is deleted.
-const detectedDefaults = "detected-defaults"
+// detectedConfig is the file in the cache folder that holds the settings
+// omh detected for a repository without a config: the notes root and
+// dialect, or nothing when omh's defaults apply. It spares every later
+// command the look (a sample of up to 2,000 files) until the cache is
+// deleted, and keeps what a reading command finds out of the working tree.
+const detectedConfig = "detected-config.yaml"
 
-// ensureConfig gives a repository without a config one, once per Store:
-// omh detects the notes root and the dialect and, when they are not omh's
-// defaults, writes them and says what it chose and how to change it. A
-// store of omh's own notes gets no config (the defaults apply), and the
-// cache folder remembers that it was looked at. A repository omh cannot
-// write to keeps omh's defaults, and is told so.
+// ensureConfig makes sure a repository without a config is read as what
+// it is, once per Store: omh detects the notes root and the dialect and,
+// when they are not omh's defaults, reads the notes by them (Repo.Detected)
+// and says, once, what it chose and that omh init writes it down. Nothing
+// is written into the working tree: only omh init writes the config.
 func (s *Store) ensureConfig() {
 	if s.configChecked {
 		return
 	}
 	s.configChecked = true
-	if _, err := os.Stat(filepath.Join(s.Repo.Root, filepath.FromSlash(vault.ConfigPath))); !errors.Is(err, fs.ErrNotExist) {
+	if _, err := os.Lstat(filepath.Join(s.Repo.Root, filepath.FromSlash(vault.ConfigPath))); !errors.Is(err, fs.ErrNotExist) {
 		return
 	}
-	var marker string
+	var remembered string
 	if c, err := s.openCache(); err == nil {
-		marker = filepath.Join(c.Dir, detectedDefaults)
-		if _, err := os.Stat(marker); err == nil {
+		remembered = filepath.Join(c.Dir, detectedConfig)
+		if text, err := vault.ReadInside(c.Dir, detectedConfig, 1<<16); err == nil {
+			s.Repo.Detected = text
 			return
 		}
 	}
 	det, err := s.detect("", false, "")
-	switch {
-	case err != nil:
+	if err != nil {
 		s.warn("there is no %s, and omh could not look at the notes (%v); it reads them with its defaults", vault.ConfigPath, err)
 		return
-	case det.Default():
-		if marker != "" {
-			vault.WriteFile(marker, []byte(strings.Join(det.Why, "\n")+"\n"), 0o644)
+	}
+	var text []byte
+	if !det.Default() {
+		if text, err = configText(det); err != nil {
+			s.warn("there is no %s, and omh could not describe what it found (%v); it reads the notes with its defaults", vault.ConfigPath, err)
+			return
 		}
-		return
+		s.Repo.Detected = text
+		s.warn("there is no %s, so omh reads the notes as it found them: %s; omh init writes this down, to edit and to share", vault.ConfigPath, strings.Join(det.Why, "; "))
 	}
-	err = s.writeDetectedConfig(det)
-	switch {
-	case errors.Is(err, fs.ErrExist):
-		// Another omh wrote it meanwhile; its choice stands.
-	case err != nil:
-		s.warn("there is no %s, and omh could not write one (%v); it reads the notes with its defaults", vault.ConfigPath, err)
-	default:
-		s.warn("there was no %s, so omh wrote one: %s; edit it to change them, and commit it to share them", vault.ConfigPath, strings.Join(det.Why, "; "))
+	if remembered != "" {
+		vault.WriteFile(remembered, text, 0o644) // a cache that cannot remember looks again next time
 	}
-}
-
-// writeDetectedConfig writes the config a first command detected, through
-// the journal like every write.
-func (s *Store) writeDetectedConfig(det vault.Detected) error {
-	t, err := s.begin("writing " + vault.ConfigPath)
-	if err != nil {
-		return err
-	}
-	defer t.Close()
-	if err := writeConfig(t, s.Repo.Root, det); err != nil {
-		return err
-	}
-	if err := t.Commit(); err != nil {
-		return fmt.Errorf("writing %s: %w", vault.ConfigPath, err)
-	}
-	return nil
 }

@@ -55,15 +55,18 @@ func TestInitWritesTheNotesRootAndDialectItDetects(t *testing.T) {
 }
 
 // Any command in a vault without a config that omh finds was written for
-// another tool writes the config once and says so once; omh's own notes
-// get no config (the defaults are what it would write) and no note, and
-// are not looked at again.
-func TestTheFirstCommandWritesTheConfigOnlyForAnotherToolsVault(t *testing.T) {
+// another tool reads it by what it detected and says so once, naming omh
+// init; nothing is written into the working tree. omh's own notes get no
+// note (the defaults are what it would detect). Either way the look is
+// remembered in the cache folder. Catches: omh find writing
+// .omh/config.yaml into a vault it was only asked to read.
+func TestTheFirstCommandReadsAnotherToolsVaultAsDetectedWithoutWritingInIt(t *testing.T) {
 	dendron := "---\nid: a\ntitle: A\nupdated: 1\ncreated: 1\n---\n"
 	r := vaulttest.New(t)
 	r.Write("vault/careers.md", dendron+"# Careers\n")
 	r.Write("vault/careers.mission.md", dendron+"# Mission\n\n[[Careers|dendron://site/careers]]\n")
 	r.Commit("2026-01-02T10:00:00Z", "vault")
+	before := vaulttest.Files(t, r.Dir)
 	s, warnings := open(t, r.Dir)
 	if _, err := s.Lint(nil, false); err != nil {
 		t.Fatal(err)
@@ -71,22 +74,32 @@ func TestTheFirstCommandWritesTheConfigOnlyForAnotherToolsVault(t *testing.T) {
 	if _, err := s.Lint(nil, false); err != nil {
 		t.Fatal(err)
 	}
-	cfg, err := vault.LoadConfig(r.Dir)
+	vaulttest.SameTree(t, "a command in another tool's vault", before, vaulttest.Files(t, r.Dir))
+	cfg, err := s.Repo.LoadConfig()
 	if err != nil || cfg.Notes != "vault" || cfg.Dialect.String() != vault.DialectDendron || cfg.Dialect.Vaults["site"] != "." {
 		t.Errorf("%+v %v", cfg, err)
 	}
-	if len(*warnings) != 1 || !strings.Contains((*warnings)[0], vault.ConfigPath) || !strings.Contains((*warnings)[0], "edit it") {
+	if len(*warnings) != 1 || !strings.Contains((*warnings)[0], vault.ConfigPath) || !strings.Contains((*warnings)[0], "omh init") {
 		t.Errorf("warnings %q", *warnings)
 	}
 	if links, err := s.Links("careers.mission", 0, LinksOut); err != nil || len(*links.Notes[0].Links) != 1 {
 		t.Errorf("%+v %v", links, err)
+	}
+	// A later command reads what was detected without looking again or
+	// saying it again.
+	again, later := open(t, r.Dir)
+	if links, err := again.Links("careers.mission", 0, LinksOut); err != nil || len(*links.Notes[0].Links) != 1 {
+		t.Errorf("a later command: %+v %v", links, err)
+	}
+	if len(*later) != 0 {
+		t.Errorf("a later command warned %q", *later)
 	}
 
 	own := vaulttest.New(t)
 	own.Write("topic/a.md", "---\ntype: topic\n---\n# A\n\n![[b]]\n")
 	own.Write("topic/b.md", "---\nrecorded: 2026-01-01\n---\n# B\n")
 	own.Commit("2026-01-02T10:00:00Z", "notes")
-	before := vaulttest.Files(t, own.Dir)
+	before = vaulttest.Files(t, own.Dir)
 	s2, warnings2 := open(t, own.Dir)
 	if _, err := s2.Lint(nil, false); err != nil {
 		t.Fatal(err)
@@ -99,7 +112,7 @@ func TestTheFirstCommandWritesTheConfigOnlyForAnotherToolsVault(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := os.Stat(filepath.Join(c.Dir, detectedDefaults)); err != nil {
+	if _, err := os.Stat(filepath.Join(c.Dir, detectedConfig)); err != nil {
 		t.Errorf("the look was not remembered: %v", err)
 	}
 }

@@ -46,8 +46,8 @@ type Store struct {
 	dir   string // the folder it was opened from, as given
 	opt   Options
 	cache *index.Cache // opened on first use
-	// configChecked: a missing config was detected and written, or the
-	// config was there.
+	// configChecked: the config was there, or what a missing one would
+	// say was detected (Repo.Detected).
 	configChecked bool
 	watcher       vault.Watcher // with Options.Watch, where the platform has one
 }
@@ -109,11 +109,11 @@ func (s *Store) warn(format string, args ...any) {
 	}
 }
 
-// config reads the repository's config, writing one first when there is
+// config reads the repository's config, detecting one first when there is
 // none (ensureConfig).
 func (s *Store) config() (vault.Config, error) {
 	s.ensureConfig()
-	cfg, err := vault.LoadConfig(s.Repo.Root)
+	cfg, err := s.Repo.LoadConfig()
 	return cfg, classify(err)
 }
 

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"os"
 	"path"
 	"path/filepath"
 	"slices"
@@ -67,14 +68,25 @@ func LoadConfig(root string) (Config, error) {
 	return ParseConfig(raw, root)
 }
 
+// LoadConfig reads the repository's config: ConfigPath in the working
+// tree, else the settings detected for it (Detected), else the default.
+func (r *Repo) LoadConfig() (Config, error) {
+	if len(r.Detected) > 0 {
+		if _, err := os.Lstat(filepath.Join(r.Root, filepath.FromSlash(ConfigPath))); errors.Is(err, fs.ErrNotExist) {
+			return ParseConfig(r.Detected, r.Root)
+		}
+	}
+	return LoadConfig(r.Root)
+}
+
 // ConfigAt reads the config as it was committed in commit's tree. A commit
-// without one is read with the working tree's config, when there is one:
-// the notes root and the dialect chosen since (by hand, or by omh for a
-// vault it found without a config) read the past as they read the present,
-// so a note has one key now and then.
+// without one is read with today's config (LoadConfig): the notes root and
+// the dialect chosen since (by hand, or detected by omh for a vault without
+// a config) read the past as they read the present, so a note has one key
+// now and then.
 func (r *Repo) ConfigAt(commit plumbing.Hash) (Config, error) {
 	if commit.IsZero() {
-		return LoadConfig(r.Root)
+		return r.LoadConfig()
 	}
 	c, err := r.Commit(commit)
 	if err != nil {
@@ -82,7 +94,7 @@ func (r *Repo) ConfigAt(commit plumbing.Hash) (Config, error) {
 	}
 	f, err := c.File(ConfigPath)
 	if errors.Is(err, object.ErrFileNotFound) {
-		return LoadConfig(r.Root)
+		return r.LoadConfig()
 	}
 	if err != nil {
 		return Config{}, fmt.Errorf("reading %s at %s: %w", ConfigPath, commit, err)

@@ -36,6 +36,11 @@ type Repo struct {
 	GitDir    string // this working tree's git directory (differs per linked worktree)
 	CommonDir string // the directory every worktree of the clone shares
 
+	// Detected is the config a command detected for a repository that has
+	// none (kept in the cache folder, never in the working tree): what
+	// LoadConfig reads while ConfigPath is absent.
+	Detected []byte
+
 	// watcher, when a long-lived process started one (Watch), answers
 	// which paths changed before git's core.fsmonitor is asked.
 	watcher Watcher
