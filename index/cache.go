@@ -24,6 +24,7 @@ import (
 	sqlite3 "modernc.org/sqlite/lib"
 
 	"github.com/omh-notes/omh/retrieve"
+	"github.com/omh-notes/omh/vault"
 )
 
 // SchemaVersion changes whenever the tables or any stored encoding change
@@ -47,7 +48,7 @@ type Cache struct {
 }
 
 // errLocked is a lock another process holds, asked for without waiting.
-var errLocked = errors.New("another process holds the lock")
+var errLocked = vault.ErrLocked
 
 // ErrNoCachePlace means neither the repository nor the user's cache folder
 // can hold the cache.
@@ -142,7 +143,7 @@ func lockGenerations(dir string) (unlock func(), err error) {
 	if err != nil {
 		return nil, fmt.Errorf("opening the generation lock: %w", err)
 	}
-	if err := lock(f, true, true); err != nil {
+	if err := vault.LockFile(f, true, true); err != nil {
 		f.Close()
 		return nil, fmt.Errorf("taking the generation lock: %w", err)
 	}
@@ -177,7 +178,7 @@ func startGeneration(dir string, after int) (*Cache, error) {
 
 func cacheDir(commonDir string) (string, error) {
 	dir := filepath.Join(commonDir, "omh")
-	if err := os.MkdirAll(dir, 0o755); err == nil && writable(dir) {
+	if err := os.MkdirAll(dir, 0o755); err == nil && vault.Writable(dir) {
 		return dir, nil
 	}
 	base, err := os.UserCacheDir()
@@ -186,7 +187,7 @@ func cacheDir(commonDir string) (string, error) {
 	}
 	sum := sha256.Sum256([]byte(commonDir))
 	dir = filepath.Join(base, "omh", hex.EncodeToString(sum[:8]))
-	if err := os.MkdirAll(dir, 0o755); err != nil || !writable(dir) {
+	if err := os.MkdirAll(dir, 0o755); err != nil || !vault.Writable(dir) {
 		return "", fmt.Errorf("%w: neither %s nor %s can be written", ErrNoCachePlace, commonDir, dir)
 	}
 	return dir, nil
@@ -298,7 +299,7 @@ func open(dir string, gen int) (*Cache, error) {
 	if err != nil {
 		return nil, fmt.Errorf("opening the cache's use lock: %w", err)
 	}
-	if err := lock(use, false, true); err != nil {
+	if err := vault.LockFile(use, false, true); err != nil {
 		use.Close()
 		return nil, fmt.Errorf("locking the cache for use: %w", err)
 	}
@@ -360,7 +361,7 @@ func removeIfUnused(path string) {
 		return
 	}
 	defer use.Close()
-	if lock(use, true, false) != nil {
+	if vault.LockFile(use, true, false) != nil {
 		return
 	}
 	removeFiles(path)

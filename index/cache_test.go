@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/omh-notes/omh/vault"
 )
 
 // Two processes that find one cache damaged must end in one new generation.
@@ -131,7 +133,7 @@ func TestAnotherVersionsCacheIsRemovedOnlyWhenAbandoned(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer inUse.Close()
-	if err := lock(inUse, false, true); err != nil {
+	if err := vault.LockFile(inUse, false, true); err != nil {
 		t.Fatal(err)
 	}
 

@@ -337,7 +337,7 @@ func (c *Cache) lockRefresh(wait time.Duration) (unlock func(), ok bool, err err
 	}
 	deadline := time.Now().Add(wait)
 	for {
-		err = lock(f, true, wait <= 0)
+		err = vault.LockFile(f, true, wait <= 0)
 		if err == nil {
 			return func() { f.Close() }, true, nil
 		}

@@ -20,7 +20,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 
 	"github.com/go-git/go-git/v5/plumbing"
 
@@ -88,7 +87,7 @@ type Txn struct {
 // written, a folder of the user's cache keyed by the git directory.
 func Dir(commonDir string) (string, error) {
 	dir := filepath.Join(commonDir, "omh-journal")
-	if err := os.MkdirAll(dir, 0o755); err == nil && syscall.Access(dir, 2 /* W_OK */) == nil {
+	if err := os.MkdirAll(dir, 0o755); err == nil && vault.Writable(dir) {
 		return dir, nil
 	}
 	dir, err := userDir(commonDir)

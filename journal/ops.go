@@ -7,7 +7,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/omh-notes/omh/vault"
@@ -197,17 +196,8 @@ func lockDir(dir string, wait bool) (*os.File, error) {
 	if err != nil {
 		return nil, fmt.Errorf("opening the journal's lock: %w", err)
 	}
-	how := syscall.LOCK_EX
-	if !wait {
-		how |= syscall.LOCK_NB
-	}
-	for {
-		err = syscall.Flock(int(f.Fd()), how)
-		if !errors.Is(err, syscall.EINTR) {
-			break
-		}
-	}
-	if errors.Is(err, syscall.EWOULDBLOCK) {
+	err = vault.LockFile(f, true, wait)
+	if errors.Is(err, vault.ErrLocked) {
 		f.Close()
 		return nil, errBusy
 	}

@@ -144,3 +144,6 @@ func Within(dir, path string) bool {
 	rel, err := filepath.Rel(dir, path)
 	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
 }
+
+// ErrLocked is a lock another process holds, asked for without waiting.
+var ErrLocked = errors.New("another process holds the lock")
