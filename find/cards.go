@@ -167,15 +167,19 @@ func (r *Reply) fit(notes []*note) {
 		if n == nil {
 			continue
 		}
-		room := roomFor(rank(r.Cards, i))
+		at := rank(r.Cards, i)
+		room := roomFor(at)
 		if room == 0 {
 			r.Compacted = r.Compacted || len(n.quoted) > 0
 			continue
 		}
-		ps := n.choose(min(room, r.MaxChars-used))
+		// Only the first card quotes passages apart from its best one; a
+		// lower card's room goes to its best passage and its neighbours.
+		apart := at <= apartCards
+		ps := n.choose(min(room, r.MaxChars-used), apart)
 		if r.MaxChars-used < room {
 			// What the aim cut is what the card's room would have shown.
-			r.PassagesOmitted += max(len(n.choose(room))-len(ps), 0)
+			r.PassagesOmitted += max(len(n.choose(room, apart))-len(ps), 0)
 		}
 		for _, p := range ps {
 			if admit(utf8.RuneCountInString(passageLine(p))) {
@@ -222,8 +226,21 @@ func (r *Reply) fit(notes []*note) {
 // cardRoom is the room, in characters of card lines, for the passages of
 // the card of each rank: the first note is most often the one that
 // answers, so it gets the most. Ranked notes past these show their header
-// and matched line only.
-var cardRoom = []int{900, 600, 450, 300, 300}
+// and matched line only. Measured with omh eval on the tune questions of
+// obsidian-help-en, dendron-site and vba-docs (answer on a card when the
+// note is in the reply): the first card's room from 900 to 1400 carried
+// three more answers (a table row past two others, a remark past a long
+// code example), and 120 characters for cards 6 to 8, which had none, one
+// more; the room came from cards 2 to 5, which quote one passage each
+// (apartCards) and lost no answer. The mean reply stayed under 3,900
+// characters on each vault.
+var cardRoom = []int{1400, 400, 300, 200, 200, 120, 120, 120}
+
+// apartCards is how many of the first cards quote passages apart from
+// their best one. Below it a card's room goes to its best passage grown by
+// its neighbours: cards 2 to 5 quoting others carried no answer more on
+// the tune questions and took 150 characters a reply.
+const apartCards = 1
 
 // roomFor is the passage room of the card ranked r (from 1).
 func roomFor(r int) int {

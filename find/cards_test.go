@@ -104,11 +104,18 @@ func TestTheSizeAimCountsWhatItLeavesOut(t *testing.T) {
 	all := 0
 	for i, c := range full.Cards {
 		all += len(c.Passages)
-		if want := 2 * btoi(i < len(cardRoom)); len(c.Passages) != want {
+		// The first card quotes both matches; the cards below it down to
+		// the eighth the best one (the rarer word), which cards 6 to 8
+		// left out when they had no room.
+		want := 2*btoi(i < apartCards) + btoi(i >= apartCards && i < len(cardRoom))
+		if len(c.Passages) != want {
 			t.Errorf("without an aim card %d shows %d passages, want %d (passages on the best %d)", i, len(c.Passages), want, len(cardRoom))
 		}
+		if want == 1 && !strings.Contains(c.Passages[0].Text, "quokka") {
+			t.Errorf("card %d quotes %q, not its best passage", i, c.Passages[0].Text)
+		}
 	}
-	if full.PassagesOmitted != 0 || !full.Compacted || !strings.Contains(full.Text(), "6+ passages") {
+	if full.PassagesOmitted != 0 || !full.Compacted || !strings.Contains(full.Text(), fmt.Sprintf("%d+ passages", len(cardRoom)+1)) {
 		t.Fatalf("without an aim: %d omitted, compact cards said: %v\n%s", full.PassagesOmitted, full.Compacted, full.Text())
 	}
 	aim := 1200
@@ -121,8 +128,8 @@ func TestTheSizeAimCountsWhatItLeavesOut(t *testing.T) {
 			t.Errorf("card %d lost its provenance", i)
 		}
 		if len(c.Passages) > 0 {
-			for _, earlier := range reply.Cards[:i] {
-				if len(earlier.Passages) < 2 {
+			for j, earlier := range reply.Cards[:i] {
+				if len(earlier.Passages) < len(full.Cards[j].Passages) {
 					t.Errorf("card %d got a passage before an earlier card got all of its own", i)
 				}
 			}
@@ -141,6 +148,17 @@ func TestTheSizeAimCountsWhatItLeavesOut(t *testing.T) {
 	tiny, _ := Build(res, "abc", store, 10, nil)
 	if tiny.PassagesOmitted != all || strings.Count(tiny.Text(), "  matched 2/2") != 12 {
 		t.Errorf("a tiny aim: %d omitted\n%s", tiny.PassagesOmitted, tiny.Text())
+	}
+}
+
+// Every ranked card of a default reply quotes a passage: cards 6 to 8 had
+// no room, and the answer on a sixth card (obsidian-041's "There is no
+// from or source like in SQL or Dataview") was left out.
+func TestEveryCardOfADefaultReplyHasRoom(t *testing.T) {
+	for r := 1; r <= retrieve.DefaultRoots; r++ {
+		if roomFor(r) < minCutRunes+len("  L1-2 > \n") {
+			t.Errorf("card %d of a default reply has room %d, too little to quote", r, roomFor(r))
+		}
 	}
 }
 

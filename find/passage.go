@@ -241,11 +241,11 @@ func headingParents(hs []vault.Heading) []int {
 type span struct{ lo, hi int }
 
 // choose picks the passages that fit in room characters of card lines:
-// the best unit first, then others weighing at least otherShare of it,
-// each grown by its neighbours under the same heading while they fit. A
-// note without any question term shows its opening. It returns the
-// passages in note order.
-func (n *note) choose(room int) []Passage {
+// the best unit first, then, when apart is set, others weighing at least
+// otherShare of it, each grown by its neighbours under the same heading
+// while they fit. A note without any question term shows its opening. It
+// returns the passages in note order.
+func (n *note) choose(room int, apart bool) []Passage {
 	if len(n.quoted) == 0 || room <= 0 {
 		return nil
 	}
@@ -260,7 +260,7 @@ func (n *note) choose(room int) []Passage {
 	var spans []span
 	best := n.score[order[0]]
 	for _, p := range order {
-		if len(spans) > 0 && (n.score[p] <= 0 || n.score[p] < otherShare*best || n.holds(spans, p)) {
+		if len(spans) > 0 && (!apart || n.score[p] <= 0 || n.score[p] < otherShare*best || n.holds(spans, p)) {
 			continue
 		}
 		trial := n.insert(spans, p)

@@ -33,7 +33,7 @@ func detailOf(content string) Detail {
 
 // passagesOf chooses the passages of content for q within room.
 func passagesOf(content string, q question, room int) []Passage {
-	return newNote(content, detailOf(content), "", q).choose(room)
+	return newNote(content, detailOf(content), "", q).choose(room, true)
 }
 
 func texts(ps []Passage) []string {
@@ -66,7 +66,7 @@ func TestAMatchingHeadingBringsItsFirstSentence(t *testing.T) {
 	}
 	// The title as a level-1 heading is the card's header already.
 	n := newNote(body, detailOf(body), "Guide", ask("forgotten", 2.0, "password", 2.0))
-	if ps := n.choose(120); len(ps) == 0 || !strings.HasPrefix(ps[0].Text, "Sync › Forgotten password: Nobody") {
+	if ps := n.choose(120, true); len(ps) == 0 || !strings.HasPrefix(ps[0].Text, "Sync › Forgotten password: Nobody") {
 		t.Errorf("with the title: %q", texts(ps))
 	}
 }

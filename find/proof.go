@@ -231,7 +231,7 @@ func (p *Proof) blobFor(links []Ref, quoted map[uint32]bool, q question) (*BlobQ
 		if err != nil {
 			return nil, err
 		}
-		passages := newNote(string(content), d, n.Title, q).choose(blobRoom)
+		passages := newNote(string(content), d, n.Title, q).choose(blobRoom, true)
 		if len(passages) == 0 {
 			continue // an empty blob has nothing to quote
 		}

@@ -31,10 +31,11 @@ import (
 // (9: the scan state in pages of fixed-size records beside HEAD's file
 // list, per-document info in chunks, parsed notes' passage units,
 // dialect-read links, and where a parse cut a note: markdown-too-costly,
-// frontmatter-too-large). With the tokenizer's version it names the
+// frontmatter-too-large; 10: "ex." no longer ends a passage unit's
+// sentence). With the tokenizer's version it names the
 // database file, so a binary that reads differently never opens an older
 // file: it builds its own, and no command pays for a version check.
-const SchemaVersion = 9
+const SchemaVersion = 10
 
 var filePrefix = fmt.Sprintf("cache-s%dt%d-", SchemaVersion, retrieve.TokenizerVersion)
 

@@ -370,7 +370,7 @@ func abbreviation(sentence []byte) bool {
 		return true
 	}
 	switch strings.ToLower(string(word)) {
-	case "etc", "vs", "cf", "approx", "incl", "no", "fig", "eg", "ie":
+	case "etc", "vs", "cf", "approx", "incl", "no", "fig", "eg", "ie", "ex":
 		return true
 	}
 	return false

@@ -133,6 +133,8 @@ func TestSentencesSplitWhereASentenceEnds(t *testing.T) {
 			[]string{"Yes. Obsidian has been independently audited."}},
 		{"names, numbers and abbreviations do not end one", "Call os.Rename on version 1.5 first, e.g. at start. Then stop here for good.\n",
 			[]string{"Call os.Rename on version 1.5 first, e.g. at start.", "Then stop here for good."}},
+		{"ex. before an example does not end one", "Tags avoid issue numbers (ex. `#6778`), so tags do not start with a number. All tags start with a letter.\n",
+			[]string{"Tags avoid issue numbers (ex. `#6778`), so tags do not start with a number.", "All tags start with a letter."}},
 		{"a lower-case word after a full stop goes on", "This is the config. file that the tool reads on every start.\n",
 			[]string{"This is the config. file that the tool reads on every start."}},
 		{"wrapped lines read as one run", "The first sentence runs on\nacross a line break. And a second one follows it.\n",

@@ -273,10 +273,10 @@ func TestProofFindAtEachMomentAndRetractionMode(t *testing.T) {
 			if got := hitSet(reply); !reflect.DeepEqual(got, wantHits) && !(len(got) == 0 && len(wantHits) == 0) {
 				t.Errorf("hits:\n got %q\nwant %q", got, wantHits)
 			}
-			// Cards ranked past the fifth are compact: no passages, no blob lines.
+			// Cards ranked past the eighth are compact: no passages, no blob lines.
 			want := map[string]string{}
 			for k, v := range tc.want.blobs(reply) {
-				if rankOf(reply, k) <= 5 {
+				if rankOf(reply, k) <= 8 {
 					want[k] = v
 				}
 			}
