@@ -85,7 +85,23 @@ func appendPosting(b []byte, gap, tf uint32, fields retrieve.Field) []byte {
 }
 
 func decodePostings(b []byte) ([]retrieve.Posting, error) {
-	out := make([]retrieve.Posting, 0, len(b)/2)
+	return appendPostings(make([]retrieve.Posting, 0, countPostings(b)), b)
+}
+
+// countPostings is how many postings an encoded list holds, two varints
+// each, without decoding them: a varint ends at each byte below 0x80.
+func countPostings(b []byte) int {
+	n := 0
+	for _, c := range b {
+		if c < 0x80 {
+			n++
+		}
+	}
+	return n / 2
+}
+
+// appendPostings decodes an encoded list onto out.
+func appendPostings(out []retrieve.Posting, b []byte) ([]retrieve.Posting, error) {
 	prev := uint32(0)
 	for len(b) > 0 {
 		d, n := binary.Uvarint(b)

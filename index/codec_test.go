@@ -24,6 +24,9 @@ func TestPostingListsRoundTripAndMerge(t *testing.T) {
 		if err != nil || !(len(old) == 0 && len(decoded) == 0 || reflect.DeepEqual(decoded, old)) {
 			t.Fatalf("round trip of %d postings: %v", len(old), err)
 		}
+		if n := countPostings(encodePostings(old)); n != len(old) || cap(decoded) != len(old) {
+			t.Fatalf("%d postings counted as %d, decoded into room for %d", len(old), n, cap(decoded))
+		}
 		drop := map[uint32]bool{}
 		for d := range present {
 			if rng.Intn(3) == 0 {
