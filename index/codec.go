@@ -181,9 +181,20 @@ func putInfo(b []byte, ord uint32, d docInfo) []byte {
 	binary.LittleEndian.PutUint32(r[7:], d.inboundAll)
 	binary.LittleEndian.PutUint32(r[11:], d.inboundBase)
 	binary.LittleEndian.PutUint32(r[15:], d.nameRank)
-	binary.LittleEndian.PutUint32(r[19:], d.words)
+	binary.LittleEndian.PutUint32(r[infoWordsAt:], d.words)
 	binary.LittleEndian.PutUint32(r[23:], d.retracted)
 	return b
+}
+
+// infoWordsAt is where a record holds the words of its body.
+const infoWordsAt = 19
+
+// infoWords is getInfo(b, ord).words alone.
+func infoWords(b []byte, ord uint32) uint32 {
+	if int(ord+1)*infoSize > len(b) {
+		return 0
+	}
+	return binary.LittleEndian.Uint32(b[int(ord)*infoSize+infoWordsAt:])
 }
 
 func getInfo(b []byte, ord uint32) docInfo {
@@ -200,7 +211,7 @@ func getInfo(b []byte, ord uint32) docInfo {
 		inboundAll:  binary.LittleEndian.Uint32(r[7:]),
 		inboundBase: binary.LittleEndian.Uint32(r[11:]),
 		nameRank:    binary.LittleEndian.Uint32(r[15:]),
-		words:       binary.LittleEndian.Uint32(r[19:]),
+		words:       binary.LittleEndian.Uint32(r[infoWordsAt:]),
 		retracted:   binary.LittleEndian.Uint32(r[23:]),
 	}
 }

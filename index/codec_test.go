@@ -95,6 +95,12 @@ func TestInfoRecordsRoundTrip(t *testing.T) {
 	if got := getInfo(b, 5); got != want {
 		t.Errorf("got %+v", got)
 	}
+	if got := infoWords(b, 5); got != want.words {
+		t.Errorf("words read alone: %d", got)
+	}
+	if got := infoWords(b, 99); got != 0 {
+		t.Errorf("words past the end: %d", got)
+	}
 	if got := getInfo(b, 2); got != (docInfo{}) {
 		t.Errorf("an unset record reads %+v", got)
 	}

@@ -135,6 +135,8 @@ func (s *Snapshot) Info(doc uint32) retrieve.DocInfo {
 	return out
 }
 
+func (s *Snapshot) DocWords(doc uint32) int { return int(infoWords(s.info, doc)) }
+
 func (s *Snapshot) Note(doc uint32) (retrieve.Note, error) {
 	var n retrieve.Note
 	var oid []byte

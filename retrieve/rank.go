@@ -98,6 +98,9 @@ type Corpus interface {
 	Span() int
 	Postings(term string) ([]Posting, error)
 	Info(doc uint32) DocInfo
+	// DocWords is Info(doc).Words, read alone: the tuned ranker needs it
+	// for every posting of every scored term.
+	DocWords(doc uint32) int
 	Note(doc uint32) (Note, error)
 	// Links returns the documents a note links to, in the order the links
 	// first appear in it, each once; a key held in both layers yields both.
