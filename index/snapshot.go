@@ -3,6 +3,7 @@ package index
 import (
 	"database/sql"
 	"fmt"
+	"strings"
 
 	"github.com/zeebo/blake3"
 
@@ -159,15 +160,60 @@ func (s *Snapshot) Links(doc uint32) ([]uint32, error) {
 	if err != nil {
 		return nil, err
 	}
+	keys := linkedKeys(decoded)
+	held, err := s.ordsOfKeys(keys)
+	if err != nil {
+		return nil, err
+	}
 	var out []uint32
-	for _, key := range linkedKeys(decoded) {
-		ords, err := s.ordsOf(key)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, ords...)
+	for _, key := range keys {
+		out = append(out, held[key]...)
 	}
 	return out, nil
+}
+
+// keysBatch is how many keys one query of ordsOfKeys asks for: a ranked
+// note's links were a query each, and vba-docs' tables of contents link to
+// thousands of notes.
+const keysBatch = 64
+
+// ordsOfKeys is ordsOf for many keys, keysBatch at a time.
+func (s *Snapshot) ordsOfKeys(keys []string) (map[string][]uint32, error) {
+	out := make(map[string][]uint32, len(keys))
+	query := `SELECT key, ord FROM doc WHERE snap = ? AND key IN (?` + strings.Repeat(", ?", keysBatch-1) + `) ORDER BY key, layer, path`
+	args := make([]any, 1+keysBatch)
+	args[0] = s.row.id
+	for len(keys) > 0 {
+		batch := keys[:min(len(keys), keysBatch)]
+		keys = keys[len(batch):]
+		for i := range keysBatch {
+			args[1+i] = batch[min(i, len(batch)-1)] // the last repeated: one statement for every batch
+		}
+		if err := s.readOrds(query, args, out); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+func (s *Snapshot) readOrds(query string, args []any, out map[string][]uint32) error {
+	rows, err := s.tx.Query(query, args...)
+	if err != nil {
+		return fmt.Errorf("finding linked notes: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var key string
+		var o uint32
+		if err := rows.Scan(&key, &o); err != nil {
+			return fmt.Errorf("finding linked notes: %w", err)
+		}
+		out[key] = append(out[key], o)
+	}
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("finding linked notes: %w", err)
+	}
+	return nil
 }
 
 // ordsOf lists the documents holding key, in name order (team first).
