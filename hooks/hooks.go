@@ -19,6 +19,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/go-git/go-git/v5/plumbing"
 
@@ -55,11 +56,13 @@ exit $status
 `)
 }
 
-var shimHeader = regexp.MustCompile(`(?m)^# omh hook v[0-9]+: `)
+// shimHeader is compiled when first used: every command pays for package
+// inits, and only the hook commands read hook files.
+var shimHeader = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?m)^# omh hook v[0-9]+: `) })
 
 // isShim reports whether a hook file's content is one of omh's shims, of
 // any version.
-func isShim(content []byte) bool { return shimHeader.Match(content) }
+func isShim(content []byte) bool { return shimHeader().Match(content) }
 
 // managerLine is the line that makes a hook another tool owns call omh. It
 // stays quiet and succeeds on a machine without omh.

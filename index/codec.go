@@ -85,7 +85,23 @@ func appendPosting(b []byte, gap, tf uint32, fields retrieve.Field) []byte {
 }
 
 func decodePostings(b []byte) ([]retrieve.Posting, error) {
-	out := make([]retrieve.Posting, 0, len(b)/2)
+	return appendPostings(make([]retrieve.Posting, 0, countPostings(b)), b)
+}
+
+// countPostings is how many postings an encoded list holds, two varints
+// each, without decoding them: a varint ends at each byte below 0x80.
+func countPostings(b []byte) int {
+	n := 0
+	for _, c := range b {
+		if c < 0x80 {
+			n++
+		}
+	}
+	return n / 2
+}
+
+// appendPostings decodes an encoded list onto out.
+func appendPostings(out []retrieve.Posting, b []byte) ([]retrieve.Posting, error) {
 	prev := uint32(0)
 	for len(b) > 0 {
 		d, n := binary.Uvarint(b)
@@ -165,9 +181,20 @@ func putInfo(b []byte, ord uint32, d docInfo) []byte {
 	binary.LittleEndian.PutUint32(r[7:], d.inboundAll)
 	binary.LittleEndian.PutUint32(r[11:], d.inboundBase)
 	binary.LittleEndian.PutUint32(r[15:], d.nameRank)
-	binary.LittleEndian.PutUint32(r[19:], d.words)
+	binary.LittleEndian.PutUint32(r[infoWordsAt:], d.words)
 	binary.LittleEndian.PutUint32(r[23:], d.retracted)
 	return b
+}
+
+// infoWordsAt is where a record holds the words of its body.
+const infoWordsAt = 19
+
+// infoWords is getInfo(b, ord).words alone.
+func infoWords(b []byte, ord uint32) uint32 {
+	if int(ord+1)*infoSize > len(b) {
+		return 0
+	}
+	return binary.LittleEndian.Uint32(b[int(ord)*infoSize+infoWordsAt:])
 }
 
 func getInfo(b []byte, ord uint32) docInfo {
@@ -184,7 +211,7 @@ func getInfo(b []byte, ord uint32) docInfo {
 		inboundAll:  binary.LittleEndian.Uint32(r[7:]),
 		inboundBase: binary.LittleEndian.Uint32(r[11:]),
 		nameRank:    binary.LittleEndian.Uint32(r[15:]),
-		words:       binary.LittleEndian.Uint32(r[19:]),
+		words:       binary.LittleEndian.Uint32(r[infoWordsAt:]),
 		retracted:   binary.LittleEndian.Uint32(r[23:]),
 	}
 }

@@ -24,6 +24,9 @@ func TestPostingListsRoundTripAndMerge(t *testing.T) {
 		if err != nil || !(len(old) == 0 && len(decoded) == 0 || reflect.DeepEqual(decoded, old)) {
 			t.Fatalf("round trip of %d postings: %v", len(old), err)
 		}
+		if n := countPostings(encodePostings(old)); n != len(old) || cap(decoded) != len(old) {
+			t.Fatalf("%d postings counted as %d, decoded into room for %d", len(old), n, cap(decoded))
+		}
 		drop := map[uint32]bool{}
 		for d := range present {
 			if rng.Intn(3) == 0 {
@@ -91,6 +94,12 @@ func TestInfoRecordsRoundTrip(t *testing.T) {
 	}
 	if got := getInfo(b, 5); got != want {
 		t.Errorf("got %+v", got)
+	}
+	if got := infoWords(b, 5); got != want.words {
+		t.Errorf("words read alone: %d", got)
+	}
+	if got := infoWords(b, 99); got != 0 {
+		t.Errorf("words past the end: %d", got)
 	}
 	if got := getInfo(b, 2); got != (docInfo{}) {
 		t.Errorf("an unset record reads %+v", got)

@@ -3,6 +3,7 @@ package index
 import (
 	"database/sql"
 	"fmt"
+	"strings"
 
 	"github.com/zeebo/blake3"
 
@@ -79,26 +80,40 @@ func (s *Snapshot) Postings(term string) ([]retrieve.Posting, error) {
 	if err != nil {
 		return nil, fmt.Errorf("looking up %q: %w", term, err)
 	}
-	var out []retrieve.Posting
-	for part := partBase; part <= partWorktree; part++ {
-		if part == partWorktree && s.noWorktree {
-			break
-		}
-		var raw []byte
-		err := s.tx.QueryRow(`SELECT list FROM posting WHERE key = ?`, postingKey(s.row.id, part, id)).Scan(&raw)
-		if isNoRows(err) {
-			continue
-		}
-		if err != nil {
+	// The uncommitted part, when there is one, is small and copied; the
+	// committed part, as large as the term is common (38,000 postings for
+	// "the" in vba-docs), is decoded where the driver left it, into a list
+	// sized for both: a fresh process pays for every page of memory it
+	// touches, and each copy of a list touched as many.
+	var work []byte
+	if !s.noWorktree {
+		err := s.tx.QueryRow(`SELECT list FROM posting WHERE key = ?`, postingKey(s.row.id, partWorktree, id)).Scan(&work)
+		if err != nil && !isNoRows(err) {
 			return nil, fmt.Errorf("reading postings of %q: %w", term, err)
 		}
-		list, err := decodePostings(raw)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, list...)
 	}
-	return out, nil
+	rows, err := s.tx.Query(`SELECT list FROM posting WHERE key = ?`, postingKey(s.row.id, partBase, id))
+	if err != nil {
+		return nil, fmt.Errorf("reading postings of %q: %w", term, err)
+	}
+	defer rows.Close()
+	var base sql.RawBytes
+	if rows.Next() {
+		if err := rows.Scan(&base); err != nil {
+			return nil, fmt.Errorf("reading postings of %q: %w", term, err)
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("reading postings of %q: %w", term, err)
+	}
+	if len(base)+len(work) == 0 {
+		return nil, nil
+	}
+	out, err := appendPostings(make([]retrieve.Posting, 0, countPostings(base)+countPostings(work)), base)
+	if err != nil {
+		return nil, err
+	}
+	return appendPostings(out, work)
 }
 
 func (s *Snapshot) Info(doc uint32) retrieve.DocInfo {
@@ -120,6 +135,8 @@ func (s *Snapshot) Info(doc uint32) retrieve.DocInfo {
 	}
 	return out
 }
+
+func (s *Snapshot) DocWords(doc uint32) int { return int(infoWords(s.info, doc)) }
 
 func (s *Snapshot) Note(doc uint32) (retrieve.Note, error) {
 	var n retrieve.Note
@@ -143,15 +160,60 @@ func (s *Snapshot) Links(doc uint32) ([]uint32, error) {
 	if err != nil {
 		return nil, err
 	}
+	keys := linkedKeys(decoded)
+	held, err := s.ordsOfKeys(keys)
+	if err != nil {
+		return nil, err
+	}
 	var out []uint32
-	for _, key := range linkedKeys(decoded) {
-		ords, err := s.ordsOf(key)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, ords...)
+	for _, key := range keys {
+		out = append(out, held[key]...)
 	}
 	return out, nil
+}
+
+// keysBatch is how many keys one query of ordsOfKeys asks for: a ranked
+// note's links were a query each, and vba-docs' tables of contents link to
+// thousands of notes.
+const keysBatch = 64
+
+// ordsOfKeys is ordsOf for many keys, keysBatch at a time.
+func (s *Snapshot) ordsOfKeys(keys []string) (map[string][]uint32, error) {
+	out := make(map[string][]uint32, len(keys))
+	query := `SELECT key, ord FROM doc WHERE snap = ? AND key IN (?` + strings.Repeat(", ?", keysBatch-1) + `) ORDER BY key, layer, path`
+	args := make([]any, 1+keysBatch)
+	args[0] = s.row.id
+	for len(keys) > 0 {
+		batch := keys[:min(len(keys), keysBatch)]
+		keys = keys[len(batch):]
+		for i := range keysBatch {
+			args[1+i] = batch[min(i, len(batch)-1)] // the last repeated: one statement for every batch
+		}
+		if err := s.readOrds(query, args, out); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+func (s *Snapshot) readOrds(query string, args []any, out map[string][]uint32) error {
+	rows, err := s.tx.Query(query, args...)
+	if err != nil {
+		return fmt.Errorf("finding linked notes: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var key string
+		var o uint32
+		if err := rows.Scan(&key, &o); err != nil {
+			return fmt.Errorf("finding linked notes: %w", err)
+		}
+		out[key] = append(out[key], o)
+	}
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("finding linked notes: %w", err)
+	}
+	return nil
 }
 
 // ordsOf lists the documents holding key, in name order (team first).

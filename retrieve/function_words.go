@@ -1,6 +1,6 @@
 package retrieve
 
-import "strings"
+import "slices"
 
 // Function words carry a sentence's grammar, not its subject: "how do I
 // rename a note" is about renaming notes. A question written as a sentence
@@ -99,20 +99,6 @@ var functionWords = map[string]string{
 		אין רק עוד כמו אבל אשר היה הייתה להיות`,
 }
 
-// functionTerms holds each language's list as terms, the form questions
-// are matched in.
-var functionTerms = func() map[string]map[string]bool {
-	out := map[string]map[string]bool{}
-	for lang, words := range functionWords {
-		set := map[string]bool{}
-		for _, w := range strings.Fields(words) {
-			EachToken(w, func(_, _ int, term string) { set[term] = true })
-		}
-		out[lang] = set
-	}
-	return out
-}()
-
 // languageOrder breaks ties between languages whose lists hold equally many
 // of a question's words: the first listed wins.
 var languageOrder = []string{"en", "de", "fr", "es", "it", "pt", "nl", "sv", "da", "no", "ru", "uk", "pl", "cs", "tr", "id", "el", "ar", "fa", "he"}
@@ -133,7 +119,7 @@ func QuestionLanguage(terms []string) string {
 	for _, lang := range languageOrder {
 		n := 0
 		for _, t := range terms {
-			if functionTerms[lang][t] {
+			if isFunctionTerm(lang, t) {
 				n++
 			}
 		}
@@ -147,5 +133,10 @@ func QuestionLanguage(terms []string) string {
 // IsFunctionWord reports whether term, as indexed, is one of the function
 // words of lang (a QuestionLanguage result; "" has none).
 func IsFunctionWord(lang, term string) bool {
-	return functionTerms[lang][term]
+	return isFunctionTerm(lang, term)
+}
+
+func isFunctionTerm(lang, term string) bool {
+	_, found := slices.BinarySearch(functionTerms[lang], term)
+	return found
 }

@@ -107,6 +107,7 @@ func (c *memCorpus) Postings(term string) ([]Posting, error) {
 	return c.postings[term], nil
 }
 func (c *memCorpus) Info(doc uint32) DocInfo { return c.info[doc] }
+func (c *memCorpus) DocWords(doc uint32) int { return c.info[doc].Words }
 func (c *memCorpus) Note(doc uint32) (Note, error) {
 	n := c.notes[doc]
 	return Note{

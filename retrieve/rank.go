@@ -98,6 +98,9 @@ type Corpus interface {
 	Span() int
 	Postings(term string) ([]Posting, error)
 	Info(doc uint32) DocInfo
+	// DocWords is Info(doc).Words, read alone: the tuned ranker needs it
+	// for every posting of every scored term.
+	DocWords(doc uint32) int
 	Note(doc uint32) (Note, error)
 	// Links returns the documents a note links to, in the order the links
 	// first appear in it, each once; a key held in both layers yields both.
@@ -233,10 +236,7 @@ func Search(c Corpus, q Query) (Result, error) {
 			continue
 		}
 		matches++
-		heap.Push(top, ranked{doc: uint32(doc), score: score, day: info.Day, inbound: info.Inbound, nameRank: info.NameRank})
-		if top.Len() > max(q.Roots, verdictRoots) {
-			heap.Pop(top) // the heap's minimum is the worst of the kept ones
-		}
+		top.keep(ranked{doc: uint32(doc), score: score, day: info.Day, inbound: info.Inbound, nameRank: info.NameRank}, max(q.Roots, verdictRoots))
 	}
 	first := make([]ranked, top.Len())
 	for i := len(first) - 1; i >= 0; i-- {
@@ -411,6 +411,23 @@ func before(a, b ranked) bool {
 
 // rankHeap keeps the best Roots candidates with the worst on top.
 type rankHeap []ranked
+
+// keep adds c to the candidates kept, limit at most. A candidate no better
+// than the worst kept is turned away before it reaches the heap: a common
+// word matches most of a large store (38,000 notes in vba-docs), and each
+// push through container/heap's interface allocated the candidate. No two
+// candidates are equal under before (names break every tie), so the notes
+// kept are the same as pushing each and popping the worst.
+func (h *rankHeap) keep(c ranked, limit int) {
+	if len(*h) < limit {
+		heap.Push(h, c)
+		return
+	}
+	if before(c, (*h)[0]) {
+		(*h)[0] = c
+		heap.Fix(h, 0)
+	}
+}
 
 func (h rankHeap) Len() int           { return len(h) }
 func (h rankHeap) Less(i, j int) bool { return before(h[j], h[i]) }

@@ -1,8 +1,11 @@
 package retrieve
 
 import (
+	"container/heap"
 	"math"
+	"math/rand/v2"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -523,5 +526,37 @@ func TestTheTreeParserRejectsALineMissingItsProvenance(t *testing.T) {
 	if tree, err := ParseTree("a key with  spaces  team · 2026-08-07\n└─ c  local · 2026-08-06\n… 1 more match; ask a narrower question.\n@ abc\n"); err != nil ||
 		len(tree.Notes) != 2 || tree.Notes[0].Key != "a key with  spaces" || tree.Notes[1].Parent != "a key with  spaces" || tree.Omitted != 1 {
 		t.Errorf("rejected or misread a valid tree: %+v %v", tree, err)
+	}
+}
+
+// keep holds the best candidates under before, whatever order they come in:
+// the same notes as sorting every candidate and taking the first.
+func TestKeepHoldsTheBestCandidates(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	for round := 0; round < 300; round++ {
+		n, limit := rng.IntN(200), 1+rng.IntN(12)
+		all := make([]ranked, n)
+		for i, name := range rng.Perm(n) {
+			all[i] = ranked{doc: uint32(i), score: int64(rng.IntN(5)), day: rng.IntN(3), inbound: rng.IntN(3), nameRank: name}
+		}
+		top := &rankHeap{}
+		for _, c := range all {
+			top.keep(c, limit)
+		}
+		var got []ranked
+		for top.Len() > 0 {
+			got = append([]ranked{heap.Pop(top).(ranked)}, got...)
+		}
+		want := slices.Clone(all)
+		slices.SortFunc(want, func(a, b ranked) int {
+			if before(a, b) {
+				return -1
+			}
+			return 1
+		})
+		want = want[:min(limit, n)]
+		if !slices.Equal(got, want) {
+			t.Fatalf("round %d: kept %v, want %v", round, got, want)
+		}
 	}
 }

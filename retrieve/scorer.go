@@ -114,7 +114,7 @@ func newScorer(r Ranker, c Corpus) (scorer, error) {
 				if p.Fields&InAnswers != 0 {
 					tf += tuning.answers
 				}
-				length := float64(c.Info(p.Doc).Words)
+				length := float64(c.DocWords(p.Doc))
 				norm := tf * (tuning.k1 + 1) / (tf + tuning.k1*(1-tuning.b+tuning.b*length/max(avg, 1)))
 				return max(1, int64(math.Round(1000*idf*norm)))
 			}

@@ -164,33 +164,6 @@ func plainPair(w string) bool {
 // most questions leave out.
 var foldedScripts = []*unicode.RangeTable{unicode.Latin, unicode.Greek, unicode.Cyrillic, unicode.Arabic, unicode.Hebrew}
 
-// foldRune maps a lower-case letter to what Term makes of it, where that
-// differs: the letter without its marks for the precomposed letters of the
-// folded scripts (é, ё, ά, أ), and the foldings decomposition does not give
-// (ß as ss, final sigma as sigma, ł, ø, đ, dotless ı, æ, œ).
-var foldRune = func() map[rune]string {
-	m := map[rune]string{'ß': "ss", 'ς': "σ", 'ł': "l", 'ø': "o", 'đ': "d", 'ı': "i", 'æ': "ae", 'œ': "oe"}
-	for _, block := range [][2]rune{{0x00C0, 0x024F}, {0x0370, 0x06FF}, {0x1E00, 0x1FFF}} {
-		for r := block[0]; r <= block[1]; r++ {
-			if !unicode.IsLetter(r) || unicode.IsUpper(r) || unicode.IsTitle(r) || !unicode.In(r, foldedScripts...) {
-				continue
-			}
-			var base []rune
-			for _, d := range norm.NFD.String(string(r)) {
-				if !unicode.Is(unicode.Mn, d) {
-					base = append(base, d)
-				}
-			}
-			if b := string(base); b != string(r) && b != "" {
-				if _, set := m[r]; !set {
-					m[r] = b
-				}
-			}
-		}
-	}
-	return m
-}()
-
 // What fold needs to know of a rune below classified, looked up in one
 // step: the alphabets, Arabic and Hebrew all lie there.
 const (
@@ -205,28 +178,6 @@ const (
 	// caseless), not mapped and no mark.
 	plain
 )
-
-var runeClass = func() (c [classified]uint8) {
-	for r := rune(0); r < classified; r++ {
-		if _, ok := foldRune[r]; ok {
-			c[r] |= mapped
-		}
-		if unicode.Is(unicode.Mn, r) {
-			c[r] |= nonspacing
-		}
-		if unicode.In(r, foldedScripts...) {
-			c[r] |= ofFolded
-		}
-		p := norm.NFKC.PropertiesString(string(r))
-		if p.BoundaryBefore() && p.BoundaryAfter() && norm.NFKC.IsNormalString(string(r)) {
-			c[r] |= stable
-		}
-		if c[r]&stable != 0 && c[r]&(mapped|nonspacing) == 0 && r != 'ـ' && unicode.ToLower(r) == r && !unicode.IsMark(r) {
-			c[r] |= plain
-		}
-	}
-	return c
-}()
 
 func classOf(r rune) uint8 {
 	if r < classified {

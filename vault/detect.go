@@ -7,7 +7,6 @@ import (
 	"os"
 	"path"
 	"path/filepath"
-	"regexp"
 	"sort"
 	"strings"
 
@@ -36,7 +35,7 @@ var dialectMarkers = []struct{ file, dialect string }{
 
 // repoFiles are the markdown files a repository keeps at its root about
 // itself, which are no reason to keep the notes root at the top.
-var repoFiles = regexp.MustCompile(`(?i)^(readme|changelog|contributing|security|code_of_conduct|license|licence|support|authors|history)(\.[a-z-]+)?\.md$`)
+var repoFiles = lazyRegexp(`(?i)^(readme|changelog|contributing|security|code_of_conduct|license|licence|support|authors|history)(\.[a-z-]+)?\.md$`)
 
 // detectSample bounds how many notes detection reads: enough to count link
 // forms in a vault of any size (vba-docs, 38,187 notes, reads 2,000 files
@@ -167,7 +166,7 @@ func findMarker(root string, files []string) (dir, dialect, marker string) {
 func commonFolder(files []string) string {
 	common, first := "", true
 	for _, f := range files {
-		if !strings.Contains(f, "/") && repoFiles.MatchString(f) {
+		if !strings.Contains(f, "/") && repoFiles().MatchString(f) {
 			continue
 		}
 		dir := path.Dir(f)
@@ -256,13 +255,13 @@ type linkForms struct {
 }
 
 var (
-	wikiPattern      = regexp.MustCompile(`\[\[[^\]\n]+\]\]`)
-	markdownDest     = regexp.MustCompile(`\]\(\s*<?([^)\s>]+)`)
-	dendronPattern   = regexp.MustCompile(`dendron://([^/\s|\]]+)/([^\s|\]#]+)`)
-	dendronFrontKeys = regexp.MustCompile(`(?m)^(id|updated|created):`)
-	docfxFrontKey    = regexp.MustCompile(`(?m)^ms\.[a-z]+:`)
-	includePattern   = regexp.MustCompile(`\[!(?i:include)\s*\[`)
-	omhFrontKeys     = regexp.MustCompile(`(?m)^(recorded:|answers:|type:[ \t]*["']?([a-z]+))`)
+	wikiPattern      = lazyRegexp(`\[\[[^\]\n]+\]\]`)
+	markdownDest     = lazyRegexp(`\]\(\s*<?([^)\s>]+)`)
+	dendronPattern   = lazyRegexp(`dendron://([^/\s|\]]+)/([^\s|\]#]+)`)
+	dendronFrontKeys = lazyRegexp(`(?m)^(id|updated|created):`)
+	docfxFrontKey    = lazyRegexp(`(?m)^ms\.[a-z]+:`)
+	includePattern   = lazyRegexp(`\[!(?i:include)\s*\[`)
+	omhFrontKeys     = lazyRegexp(`(?m)^(recorded:|answers:|type:[ \t]*["']?([a-z]+))`)
 )
 
 // countForms reads up to sample notes, spread evenly over the sorted list,
@@ -315,31 +314,31 @@ func (f *linkForms) add(b []byte) {
 		if end := bytes.Index(b[3:], []byte("\n---")); end >= 0 {
 			fm = b[:end+3]
 		}
-		if len(dendronFrontKeys.FindAll(fm, -1)) >= 3 {
+		if len(dendronFrontKeys().FindAll(fm, -1)) >= 3 {
 			f.dendronFrontmatter++
 		}
-		if docfxFrontKey.Match(fm) {
+		if docfxFrontKey().Match(fm) {
 			f.docfxMeta++
 		}
-		if m := omhFrontKeys.FindSubmatch(fm); m != nil && (len(m[2]) == 0 || KnownType(string(m[2]))) {
+		if m := omhFrontKeys().FindSubmatch(fm); m != nil && (len(m[2]) == 0 || KnownType(string(m[2]))) {
 			f.omhFrontmatter++
 		}
 	}
-	for _, m := range wikiPattern.FindAllIndex(b, -1) {
+	for _, m := range wikiPattern().FindAllIndex(b, -1) {
 		f.wiki++
 		if m[0] > 0 && b[m[0]-1] == '!' || bytes.Contains(b[m[0]:m[1]], []byte(`\|`)) {
 			f.obsidianOnly++
 		}
 	}
 	f.obsidianOnly += bytes.Count(b, []byte("%%")) / 2
-	f.includes += len(includePattern.FindAll(b, -1))
-	for _, m := range markdownDest.FindAllSubmatch(b, -1) {
+	f.includes += len(includePattern().FindAll(b, -1))
+	for _, m := range markdownDest().FindAllSubmatch(b, -1) {
 		if m[1][0] == '#' || urlScheme().Match(m[1]) {
 			continue
 		}
 		f.markdown++
 	}
-	for _, m := range dendronPattern.FindAllSubmatch(b, -1) {
+	for _, m := range dendronPattern().FindAllSubmatch(b, -1) {
 		f.dendronLinks++
 		f.vaults[string(m[1])] = append(f.vaults[string(m[1])], string(m[2]))
 	}
