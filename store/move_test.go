@@ -156,13 +156,16 @@ func TestMoveKeepsWhatOtherLinksMean(t *testing.T) {
 	}
 }
 
-// Each refusal changes nothing: not the files, not git's index.
+// Each refusal changes nothing: not the files, not git's index. Catches
+// (the backslash and normalisation rows): omh mv giving a note a name that
+// Windows reads as two folders, or that macOS reads as an existing folder.
 func TestMoveRefusesAndChangesNothing(t *testing.T) {
 	r := mvRepo(t)
 	r.Write(".omh/notes/z/sandbox.md", "# Another sandbox\n")
 	vaulttest.WriteFile(t, filepath.Join(r.Private, "topic", "credentials.md"), "# A private twin\n")
 	vaulttest.WriteFile(t, filepath.Join(r.Private, "ideas", "taken.md"), "# Taken\n")
 	r.Write(".omh/config.yaml", "exclude: [\"archive/**\"]\n")
+	r.Write(".omh/notes/cafe\u0301/old.md", "# Old\n")
 	s, _ := open(t, r.Dir)
 	if _, err := s.Index(false); err != nil { // the cache exists before the first state is taken
 		t.Fatal(err)
@@ -182,6 +185,8 @@ func TestMoveRefusesAndChangesNothing(t *testing.T) {
 		{"new key excluded", "draft/new", "archive/new", "excluded"},
 		{"new key differs from another only in case", "draft/new", "Finding/Sandbox", "key_taken"},
 		{"new folder differs from a folder only in case", "draft/new", "Topic/new", "key_taken"},
+		{"new key holds a backslash", "draft/new", `draft\new`, "bad_key"},
+		{"new folder differs from a folder only in Unicode normalisation", "draft/new", "caf\u00e9/new", "bad_target"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			before := writeStateOf(t, r)
