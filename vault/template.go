@@ -34,7 +34,7 @@ func LoadTemplate(root, t string) (text, from string, err error) {
 	case err == nil:
 		return string(b), rel, nil
 	case !errors.Is(err, fs.ErrNotExist):
-		return "", "", fmt.Errorf("reading the template %s: %w", rel, err)
+		return "", "", fmt.Errorf("the template: %w", err) // err names the file
 	}
 	b, err = builtinTemplates.ReadFile("templates/" + t + NoteExt)
 	if err != nil {
