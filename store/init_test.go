@@ -117,6 +117,36 @@ func TestTheFirstCommandReadsAnotherToolsVaultAsDetectedWithoutWritingInIt(t *te
 	}
 }
 
+// Status, index and a rebuild read a vault without a config by what was
+// detected, as find does. Catches: omh status calling the store not fresh
+// right after omh index (it compared the snapshot with omh's defaults), and
+// a rebuild reading Dendron links as omh's.
+func TestStatusAndRebuildReadTheDetectedConfig(t *testing.T) {
+	dendron := "---\nid: a\ntitle: A\nupdated: 1\ncreated: 1\n---\n"
+	r := vaulttest.New(t)
+	r.Write("vault/careers.md", dendron+"# Careers\n")
+	r.Write("vault/careers.mission.md", dendron+"# Mission\n\n[[Careers|dendron://site/careers]]\n")
+	r.Commit("2026-01-02T10:00:00Z", "vault")
+	s, _ := open(t, r.Dir)
+	if _, err := s.Index(false); err != nil {
+		t.Fatal(err)
+	}
+	later, _ := open(t, r.Dir)
+	if st, err := later.Status(); err != nil || !st.Fresh {
+		t.Errorf("status right after index: fresh %v, %v", st.Fresh, err)
+	}
+	rebuilt, _ := open(t, r.Dir)
+	if _, err := rebuilt.Index(true); err != nil {
+		t.Fatal(err)
+	}
+	if st, err := rebuilt.Status(); err != nil || !st.Fresh || st.NotesRoot != "vault" {
+		t.Errorf("status after a rebuild: %+v, %v", st, err)
+	}
+	if links, err := rebuilt.Links("careers.mission", 0, LinksOut); err != nil || len(*links.Notes[0].Links) != 1 {
+		t.Errorf("after a rebuild: %+v %v", links, err)
+	}
+}
+
 // Gold questions name the notes they expect by their paths from the
 // repository root, as the vaults' gold files do; under a notes root such
 // as en/ the same note's key has no en/, and eval must still find it.

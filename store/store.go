@@ -130,6 +130,10 @@ func (s *Store) openCache() (*index.Cache, error) {
 		return nil, err
 	}
 	s.cache = c
+	// Whatever the cache is opened for (a status, a rebuild, a hook's
+	// refresh), the notes are read by the config a missing one would
+	// hold, or the cache's snapshot would not match the answers' reading.
+	s.ensureConfig()
 	return c, nil
 }
 
