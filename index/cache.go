@@ -240,7 +240,7 @@ func create(dir string, gen int) (*Cache, error) {
 		}
 	}
 	if err == nil {
-		writeStep()
+		crash.Step()
 		err = os.Rename(tmp, final)
 	}
 	if err != nil {

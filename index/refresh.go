@@ -323,7 +323,7 @@ func (c *Cache) saveScan(s *snapRow) {
 		return
 	}
 	if s.saveScans(newTxn(tx)) == nil {
-		writeStep()
+		crash.Step()
 		tx.Commit()
 	}
 }
@@ -367,7 +367,7 @@ func (c *Cache) refresh(r *vault.Repo, t target, opt Options) (Report, error) {
 	if err := rf.run(); err != nil {
 		return Report{}, err
 	}
-	writeStep()
+	crash.Step()
 	if err := tx.Commit(); err != nil {
 		return Report{}, fmt.Errorf("committing the refresh: %w", err)
 	}

@@ -44,7 +44,7 @@ func (t *txn) Query(query string, args ...any) (*sql.Rows, error) {
 }
 
 func (t *txn) Exec(query string, args ...any) (sql.Result, error) {
-	writeStep()
+	crash.Step()
 	st, err := t.prepare(query)
 	if err != nil {
 		return nil, err

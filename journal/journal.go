@@ -149,7 +149,7 @@ func (t *Txn) Close() {
 // holds now: the zero hash for nothing, in which case an existing file is
 // never replaced.
 func (t *Txn) Put(path string, before plumbing.Hash, content []byte, mode fs.FileMode) error {
-	step()
+	crash.Step()
 	t.n++
 	name := fmt.Sprintf("payload-%d", t.n)
 	if err := writeNew(filepath.Join(t.dir, name), content, mode, false); err != nil {
@@ -241,7 +241,7 @@ func (t *Txn) backUp(o *op) error {
 	if err != nil || vault.HashBytes(b).String() != o.Before {
 		return fmt.Errorf("%s %w", o.Path, ErrChanged)
 	}
-	step()
+	crash.Step()
 	t.n++
 	o.Backup, o.BackupMode = fmt.Sprintf("payload-%d", t.n), fi.Mode().Perm()
 	if err := writeNew(filepath.Join(t.dir, o.Backup), b, o.BackupMode, false); err != nil {
@@ -327,7 +327,7 @@ func writeManifest(dir string, m manifest) error {
 		}
 	}
 	flush(paths)
-	step()
+	crash.Step()
 	tmp := filepath.Join(dir, "manifest.tmp")
 	if err := writeNew(tmp, b, 0o644, true); err != nil {
 		return fmt.Errorf("writing the journal: %w", err)
@@ -467,7 +467,7 @@ func finish(dir string, m manifest, recovering bool, warn func(string)) (staged,
 	}
 	left := map[string]bool{} // paths left as someone else changed them
 	for _, o := range m.Ops {
-		step()
+		crash.Step()
 		ok, err := o.apply(dir)
 		if err != nil {
 			return done, fmt.Errorf("%s: %w", m.Command, err)
@@ -480,7 +480,7 @@ func finish(dir string, m manifest, recovering bool, warn func(string)) (staged,
 		}
 	}
 	if m.Index != "" {
-		step()
+		crash.Step()
 		if _, err := git(m.Root, m.Index, "update-index", "-z", "--index-info"); err != nil {
 			return done, gitError{err}
 		}
@@ -493,7 +493,7 @@ func finish(dir string, m manifest, recovering bool, warn func(string)) (staged,
 		}
 	}
 	if len(add) > 0 {
-		step()
+		crash.Step()
 		if _, err := git(m.Root, "", append([]string{"add", "--"}, add...)...); err != nil {
 			return done, gitError{err}
 		}
@@ -505,7 +505,7 @@ func finish(dir string, m manifest, recovering bool, warn func(string)) (staged,
 		folders = append(folders, filepath.Dir(o.Path))
 	}
 	flush(folders)
-	step()
+	crash.Step()
 	if err := os.Remove(filepath.Join(dir, manifestName)); err != nil {
 		return done, fmt.Errorf("%s: %w", m.Command, err)
 	}
