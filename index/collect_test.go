@@ -125,16 +125,7 @@ func TestOnlyTheNewestPastSnapshotsAreKept(t *testing.T) {
 		r.Write("a.md", fmt.Sprintf("# Note a, version %d\n", i))
 		commits = append(commits, r.Commit(fmt.Sprintf("2026-01-%02dT10:00:00Z", i), "edit"))
 	}
-	repo, err := vault.OpenRepo(r.Dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer repo.Close()
-	c, err := Open(repo.CommonDir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
+	repo, c := openStore(t, r.Dir)
 	var names []string
 	for i, id := range commits {
 		m := Moment{Commit: plumbing.NewHash(id), Day: vault.Date(fmt.Sprintf("2026-01-%02d", i+1))}
@@ -162,4 +153,21 @@ func TestOnlyTheNewestPastSnapshotsAreKept(t *testing.T) {
 	if n := count(t, c, `SELECT count(DISTINCT snap) FROM doc`); n != keptPast {
 		t.Errorf("documents of %d snapshots remain, want %d", n, keptPast)
 	}
+}
+
+// openStore opens the repository at dir and its cache for an in-package
+// test; both are closed when the test ends.
+func openStore(t *testing.T, dir string) (*vault.Repo, *Cache) {
+	t.Helper()
+	repo, err := vault.OpenRepo(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { repo.Close() })
+	c, err := Open(repo.CommonDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close() })
+	return repo, c
 }

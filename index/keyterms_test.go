@@ -4,7 +4,6 @@ import (
 	"testing"
 
 	"github.com/omh-notes/omh/retrieve"
-	"github.com/omh-notes/omh/vault"
 	"github.com/omh-notes/omh/vault/vaulttest"
 )
 
@@ -15,16 +14,7 @@ func TestAKeysFoldersAreIndexedApartFromItsName(t *testing.T) {
 	r := vaulttest.New(t)
 	r.Write("guides/setup/install-plugins.md", "---\ntitle: Getting started\n---\nSome words.\n")
 	r.Commit("2026-01-01T10:00:00Z", "a note in folders")
-	repo, err := vault.OpenRepo(r.Dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer repo.Close()
-	c, err := Open(repo.CommonDir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
+	repo, c := openStore(t, r.Dir)
 	s, _, err := c.Fresh(repo, Options{})
 	if err != nil {
 		t.Fatal(err)

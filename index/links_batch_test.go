@@ -7,7 +7,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/omh-notes/omh/vault"
 	"github.com/omh-notes/omh/vault/vaulttest"
 )
 
@@ -33,16 +32,7 @@ func TestLinksResolveInBatchesAsKeyByKey(t *testing.T) {
 	r.Commit("2025-12-01T10:00:00Z", "notes")
 	vaulttest.WriteFile(t, filepath.Join(r.Private, "shared.md"), "# Shared\n\nMine.\n")
 
-	repo, err := vault.OpenRepo(r.Dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer repo.Close()
-	c, err := Open(repo.CommonDir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
+	repo, c := openStore(t, r.Dir)
 	s, _, err := c.Fresh(repo, Options{})
 	if err != nil {
 		t.Fatal(err)
