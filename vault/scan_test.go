@@ -160,6 +160,46 @@ func TestIgnoredFilesAndOtherRepositoriesAreNotNotes(t *testing.T) {
 	}
 }
 
+// An ignore file is parsed once per process while it stays as it was, and
+// again as soon as it changes, even to the same size. Catches: the cache of
+// parsed ignore files answering with an old file's rules.
+func TestAnIgnoreFileIsParsedAgainWhenItChanges(t *testing.T) {
+	f := newScanFixture(t)
+	f.repo.Write("notes/draft.md", "# Draft\n")
+	f.repo.Write("notes/other.md", "# Other\n")
+	gitignore := filepath.Join(f.repo.Dir, "notes", ".gitignore")
+	vaulttest.WriteFile(t, gitignore, "draft.md\n")
+	if got := f.scan(t, true); !reflect.DeepEqual(got, []string{"other=notes/other.md"}) {
+		t.Fatalf("ignoring draft.md: %v", got)
+	}
+	vaulttest.WriteFile(t, gitignore, "other.md\n") // the same size
+	if got := f.scan(t, true); !reflect.DeepEqual(got, []string{"draft=notes/draft.md"}) {
+		t.Errorf("ignoring other.md instead: %v", got)
+	}
+	// Left alone past the racy window, it is parsed once: both scans share
+	// the rules.
+	old := time.Now().Add(-time.Minute)
+	if err := os.Chtimes(gitignore, old, old); err != nil {
+		t.Fatal(err)
+	}
+	fi, err := os.Stat(gitignore)
+	if err != nil {
+		t.Fatal(err)
+	}
+	open := func() *os.File {
+		file, err := os.Open(gitignore)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { file.Close() })
+		return file
+	}
+	first := parsedIgnores.get(gitignore, []string{"notes"}, statOf(fi), open())
+	if again := parsedIgnores.get(gitignore, []string{"notes"}, statOf(fi), open()); again != first {
+		t.Error("an unchanged ignore file was parsed again")
+	}
+}
+
 // A file rewritten within the same clock tick keeps its size and time, so
 // stat alone cannot see the change; a file hashed that close to its
 // modification is read again next time.
