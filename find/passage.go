@@ -49,6 +49,20 @@ const (
 	// otherShare is how much a unit must weigh, against the best, to be
 	// quoted apart from it.
 	otherShare = 0.5
+	// headingGain multiplies the score of every unit under headings that
+	// say what the question asks: by 1 + headingGain × the share of the
+	// question's weight those headings hold. A heading phrased like the
+	// question ("Switch back to public versions on desktop") marks the
+	// section that answers it even when its steps share no word with the
+	// question. On the tune questions gains 2, 3 and 4 quote the same
+	// answers (one more on obsidian-help-en, none lost); 3 is the middle.
+	headingGain = 3
+	// headingWords is how many of the question's terms, besides the note
+	// title's, a section's headings must hold to multiply its units: a
+	// single word names the note's subject ("Hashtags" in a note on tags,
+	// "tabs and windows" in the note on tabs), not the part that answers,
+	// and multiplying on one word lost two answers on the tune questions.
+	headingWords = 2
 )
 
 // question is what passage choice needs of a question: the weight of each
@@ -93,8 +107,10 @@ type note struct {
 func newNote(content string, d Detail, title string, q question) *note {
 	n := &note{content: content, d: d, title: title, q: q, text: map[int]string{}, paths: map[int]string{}}
 	weight := append([]float64(nil), q.weight...)
+	inTitle := make([]bool, len(q.terms))
 	for _, t := range retrieve.Terms(title) {
-		if i, ok := q.index[t]; ok {
+		if i, ok := q.index[t]; ok && !inTitle[i] {
+			inTitle[i] = true
 			weight[i] *= titleShare
 		}
 	}
@@ -150,7 +166,44 @@ func newNote(content string, d Detail, title string, q question) *note {
 			}
 		}
 	}
+	gain := sectionGain(headingTerms, parents, inTitle, weight)
+	for p, i := range n.quoted {
+		if h := d.Units[i].Heading; h >= 0 {
+			n.score[p] *= gain[h]
+		}
+	}
 	return n
+}
+
+// sectionGain is, for each heading, what the scores of the units under it
+// are multiplied by: 1 + headingGain × the share of the question's weight
+// held by the heading and those above it, when they hold at least
+// headingWords of the question's terms that are not in the title; 1
+// otherwise.
+func sectionGain(headingTerms [][]int, parents []int, inTitle []bool, weight []float64) []float64 {
+	total := 0.0
+	for _, w := range weight {
+		total += w
+	}
+	gain := make([]float64, len(headingTerms))
+	for h := range headingTerms {
+		gain[h] = 1
+		var terms []int
+		for k := h; k >= 0; k = parents[k] {
+			terms = append(terms, headingTerms[k]...)
+		}
+		terms = without(terms, nil)
+		words := 0
+		for _, t := range terms {
+			if !inTitle[t] {
+				words++
+			}
+		}
+		if words >= headingWords && total > 0 {
+			gain[h] = 1 + headingGain*weightOf(terms, weight)/total
+		}
+	}
+	return gain
 }
 
 // unitMatches finds the question's terms in a unit's text, leaving out

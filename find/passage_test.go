@@ -71,6 +71,42 @@ func TestAMatchingHeadingBringsItsFirstSentence(t *testing.T) {
 	}
 }
 
+// A section whose headings hold two of the question's terms is where the
+// answer is, even when its steps share no word with the question: it
+// outranks a sentence elsewhere that holds the question's rarest word
+// (obsidian-037: the steps under "Switch back to public versions on
+// desktop" lost to "Early access versions are beta releases").
+func TestAHeadingPhrasedLikeTheQuestionMultipliesItsSection(t *testing.T) {
+	body := "Early builds are beta releases.\n\n## Enable them\n\nOpen the settings.\n\n" +
+		"## Switch back on desktop\n\n1. Close the app.\n2. Delete the file.\n"
+	q := ask("beta", 3.0, "back", 1.8, "desktop", 1.4)
+	ps := newNote(body, detailOf(body), "", q).choose(60, false)
+	if len(ps) != 1 || !strings.HasPrefix(ps[0].Text, "Switch back on desktop: ") {
+		t.Errorf("passages %q", texts(ps))
+	}
+}
+
+// A heading that holds one of the question's terms, or one besides the
+// title's, names the note's subject, not the part that answers: it
+// multiplies nothing, and the sentence that holds the question's words
+// stays the one quoted (dendron-040 and obsidian-030 were lost when it
+// did).
+func TestAHeadingWithOneOfTheQuestionsWordsMultipliesNothing(t *testing.T) {
+	body := "Tags cannot start with a number.\n\n## Hashtags windows\n\nAnything after the sign.\n"
+	for _, c := range []struct {
+		title string
+		q     question
+	}{
+		{"", ask("number", 2.0, "hashtags", 2.0)},
+		{"Windows", ask("number", 2.0, "hashtags", 2.0, "windows", 2.0)},
+	} {
+		ps := newNote(body, detailOf(body), c.title, c.q).choose(60, false)
+		if len(ps) != 1 || ps[0].Text != "Tags cannot start with a number." {
+			t.Errorf("title %q: passages %q", c.title, texts(ps))
+		}
+	}
+}
+
 // A row is read with its table's header, an item with the item it is
 // nested in, code with the sentence before it.
 func TestUnitsAreReadWithWhatTheyHangFrom(t *testing.T) {
