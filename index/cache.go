@@ -48,9 +48,6 @@ type Cache struct {
 	use  *os.File // shared lock held while this process uses Path
 }
 
-// errLocked is a lock another process holds, asked for without waiting.
-var errLocked = vault.ErrLocked
-
 // ErrNoCachePlace means neither the repository nor the user's cache folder
 // can hold the cache.
 var ErrNoCachePlace = errors.New("no writable place for the cache")

@@ -35,16 +35,7 @@ func threeNotes(t *testing.T) (*vaulttest.Repo, *vault.Repo, *Cache) {
 		r.Write(n+".md", "# Note "+n+"\n")
 	}
 	r.Commit("2026-01-01T10:00:00Z", "notes")
-	repo, err := vault.OpenRepo(r.Dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { repo.Close() })
-	c, err := Open(repo.CommonDir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { c.Close() })
+	repo, c := openStore(t, r.Dir)
 	return r, repo, c
 }
 

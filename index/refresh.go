@@ -341,9 +341,9 @@ func (c *Cache) lockRefresh(wait time.Duration) (unlock func(), ok bool, err err
 		if err == nil {
 			return func() { f.Close() }, true, nil
 		}
-		if err != errLocked || time.Now().After(deadline) {
+		if err != vault.ErrLocked || time.Now().After(deadline) {
 			f.Close()
-			if err == errLocked {
+			if err == vault.ErrLocked {
 				return nil, false, nil
 			}
 			return nil, false, fmt.Errorf("taking the refresh lock: %w", err)

@@ -755,26 +755,19 @@ func (rf *refresher) teamDocAt(path string) (*doc, error) {
 
 // localDocs loads the local documents, in order of their numbers.
 func (rf *refresher) localDocs() ([]*doc, error) {
-	rows, err := rf.tx.Query(`SELECT `+strings.Replace(docColumns, "doc d", docLocal, 1)+` WHERE d.snap = ? AND `+localDocs, rf.snap.id)
-	if err != nil {
-		return nil, fmt.Errorf("reading local documents: %w", err)
-	}
-	defer rows.Close()
-	var out []*doc
-	for rows.Next() {
-		d, err := scanDoc(rows)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, d)
-	}
+	out, err := rf.queryDocs(`SELECT `+strings.Replace(docColumns, "doc d", docLocal, 1)+` WHERE d.snap = ? AND `+localDocs, rf.snap.id)
 	slices.SortFunc(out, func(a, b *doc) int { return cmp.Compare(a.ord, b.ord) })
-	return out, rows.Err()
+	return out, err
 }
 
 // docs loads the documents matching a condition on the doc table.
 func (rf *refresher) docs(where string, args ...any) ([]*doc, error) {
-	rows, err := rf.tx.Query(`SELECT `+docColumns+` WHERE d.snap = ? AND `+where+` ORDER BY d.ord`, append([]any{rf.snap.id}, args...)...)
+	return rf.queryDocs(`SELECT `+docColumns+` WHERE d.snap = ? AND `+where+` ORDER BY d.ord`, append([]any{rf.snap.id}, args...)...)
+}
+
+// queryDocs runs a query of documents (docColumns) and reads every row.
+func (rf *refresher) queryDocs(query string, args ...any) ([]*doc, error) {
+	rows, err := rf.tx.Query(query, args...)
 	if err != nil {
 		return nil, fmt.Errorf("reading documents: %w", err)
 	}

@@ -17,7 +17,6 @@ import (
 // through the journal (see package journal): a crash at any point leaves
 // the store as it was or as the change makes it.
 func (s *Store) begin(command string) (*journal.Txn, error) {
-	s.ensureConfig()
 	t, err := journal.Begin(s.Repo.CommonDir, s.Repo.Root, command, func(msg string) { s.warn("%s", msg) })
 	if err != nil {
 		return nil, &Error{Kind: Broken, Code: "journal", Err: err}

@@ -198,6 +198,18 @@ func TestAnIgnoreFileIsParsedAgainWhenItChanges(t *testing.T) {
 	if again := parsedIgnores.get(gitignore, []string{"notes"}, statOf(fi), open()); again != first {
 		t.Error("an unchanged ignore file was parsed again")
 	}
+	// Changed but dated past the racy window too: its stat decides.
+	vaulttest.WriteFile(t, gitignore, "draft.md\n")
+	older := old.Add(-time.Minute)
+	if err := os.Chtimes(gitignore, older, older); err != nil {
+		t.Fatal(err)
+	}
+	if fi, err = os.Stat(gitignore); err != nil {
+		t.Fatal(err)
+	}
+	if changed := parsedIgnores.get(gitignore, []string{"notes"}, statOf(fi), open()); changed == first {
+		t.Error("a changed ignore file kept its old rules")
+	}
 }
 
 // A file rewritten within the same clock tick keeps its size and time, so

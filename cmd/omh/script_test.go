@@ -4,6 +4,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/omh-notes/omh/vault/vaulttest"
 	"github.com/rogpeppe/go-internal/testscript"
 )
 
@@ -17,18 +18,9 @@ func TestTranscripts(t *testing.T) {
 	testscript.Run(t, testscript.Params{
 		Dir: filepath.Join("testdata", "script"),
 		Setup: func(env *testscript.Env) error {
-			home := filepath.Join(env.WorkDir, ".home")
-			for k, v := range map[string]string{
-				"HOME":                home,
-				"XDG_CONFIG_HOME":     filepath.Join(home, ".config"),
-				"XDG_DATA_HOME":       filepath.Join(home, ".local", "share"),
-				"XDG_CACHE_HOME":      filepath.Join(home, ".cache"),
-				"GIT_CONFIG_NOSYSTEM": "1",
-				"GIT_CONFIG_GLOBAL":   filepath.Join(home, ".gitconfig"),
-				"OMH_LOCAL_DIR":       filepath.Join(env.WorkDir, "private"),
-				"OMH_SOURCE":          "transcript",
-				"COLUMNS":             "80",
-			} {
+			vars := vaulttest.IsolatedEnv(filepath.Join(env.WorkDir, ".home"), filepath.Join(env.WorkDir, "private"))
+			vars["OMH_SOURCE"], vars["COLUMNS"] = "transcript", "80"
+			for k, v := range vars {
 				env.Setenv(k, v)
 			}
 			return nil

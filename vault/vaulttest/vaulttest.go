@@ -26,19 +26,25 @@ type Repo struct {
 func Isolate(t testing.TB) string {
 	t.Helper()
 	home := t.TempDir()
-	for k, v := range map[string]string{
+	for k, v := range IsolatedEnv(home, filepath.Join(home, "private")) {
+		t.Setenv(k, v)
+	}
+	return os.Getenv("OMH_LOCAL_DIR")
+}
+
+// IsolatedEnv is the environment Isolate sets: HOME at home, the XDG
+// folders and git's global config under it, private notes in private.
+func IsolatedEnv(home, private string) map[string]string {
+	return map[string]string{
 		"HOME":                home,
 		"XDG_CONFIG_HOME":     filepath.Join(home, ".config"),
 		"XDG_DATA_HOME":       filepath.Join(home, ".local", "share"),
 		"XDG_CACHE_HOME":      filepath.Join(home, ".cache"),
 		"GIT_CONFIG_NOSYSTEM": "1",
 		"GIT_CONFIG_GLOBAL":   filepath.Join(home, ".gitconfig"),
-		"OMH_LOCAL_DIR":       filepath.Join(home, "private"),
+		"OMH_LOCAL_DIR":       private,
 		"OMH_SOURCE":          "",
-	} {
-		t.Setenv(k, v)
 	}
-	return os.Getenv("OMH_LOCAL_DIR")
 }
 
 // New makes an empty repository (no commits) in an isolated environment.
