@@ -12,6 +12,7 @@ import (
 	"github.com/zeebo/blake3"
 
 	"github.com/omh-notes/omh/vault"
+	"github.com/omh-notes/omh/vault/localscan"
 )
 
 // Options are a command's choices about what the store includes.
@@ -46,7 +47,7 @@ type view struct {
 	snap      *snapRow // nil when no snapshot exists
 	teamFresh bool
 	private   string
-	local     []vault.LocalFile
+	local     []localscan.LocalFile
 	skips     []vault.Skip
 	fresh     bool   // nothing differs from the snapshot
 	notice    string // something wrong with the store itself, said on every command
@@ -81,14 +82,14 @@ func (c *Cache) look(q querier, r *vault.Repo, t target, opt Options) (*view, er
 	if !v.teamFresh {
 		return v, nil
 	}
-	var worktree *vault.ScanState
+	var worktree *localscan.ScanState
 	if t.worktree {
 		if err := s.loadWorktree(q); err != nil {
 			return nil, err
 		}
 		worktree = s.worktree
 	}
-	scan := vault.LocalScan{Repo: r, NotesDir: v.notesDir, Exclude: t.cfg.Exclude, Private: v.private}
+	scan := localscan.LocalScan{Repo: r, NotesDir: v.notesDir, Exclude: t.cfg.Exclude, Private: v.private}
 	if v.local, v.skips, err = scan.Run(s.private, worktree, opt.now()); err != nil {
 		return nil, err
 	}
@@ -161,7 +162,7 @@ func isDir(path string) bool {
 
 // sameLocal reports whether the local notes found equal the snapshot's.
 // Without the working tree, only private notes are compared.
-func sameLocal(q querier, snap int64, found []vault.LocalFile, privateOnly bool) (bool, error) {
+func sameLocal(q querier, snap int64, found []localscan.LocalFile, privateOnly bool) (bool, error) {
 	rows, err := q.Query(`SELECT d.path, d.part, b.oid, d.mtime FROM `+docLocal+` JOIN blob b ON b.id = d.blob
 		WHERE d.snap = ? AND `+localDocs+` ORDER BY d.path`, snap)
 	if err != nil {

@@ -15,6 +15,7 @@ import (
 	"github.com/go-git/go-git/v5/plumbing/object"
 
 	"github.com/omh-notes/omh/vault"
+	"github.com/omh-notes/omh/vault/localscan"
 )
 
 // Parts of a snapshot. Posting lists are kept per part so that a question
@@ -183,7 +184,7 @@ func (rf *refresher) createSnap(name string) (*snapRow, error) {
 		return nil, fmt.Errorf("creating snapshot %s: %w", name, err)
 	}
 	id, err := res.LastInsertId()
-	return &snapRow{id: id, info: []byte{}, private: vault.NewScanState()}, err
+	return &snapRow{id: id, info: []byte{}, private: localscan.NewScanState()}, err
 }
 
 func (rf *refresher) clearSnap() error {
@@ -196,7 +197,7 @@ func (rf *refresher) clearSnap() error {
 	rf.snap.state = snapState{}
 	rf.snap.info = nil
 	if rf.snap.worktree != nil {
-		rf.snap.worktree = vault.NewScanState()
+		rf.snap.worktree = localscan.NewScanState()
 	}
 	return nil
 }
@@ -633,11 +634,11 @@ func (rf *refresher) localChanges(cfg vault.Config) error {
 		return err
 	}
 	worktree := rf.target.worktree
-	var worktreeState *vault.ScanState
+	var worktreeState *localscan.ScanState
 	if worktree {
 		worktreeState = rf.snap.worktree
 	}
-	scan := vault.LocalScan{Repo: rf.repo, NotesDir: st.NotesDir, Exclude: cfg.Exclude, Private: private}
+	scan := localscan.LocalScan{Repo: rf.repo, NotesDir: st.NotesDir, Exclude: cfg.Exclude, Private: private}
 	found, skips, err := scan.Run(rf.snap.private, worktreeState, rf.opt.now())
 	if err != nil {
 		return err

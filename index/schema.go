@@ -14,7 +14,7 @@ package index
 //     every question, in chunks of infoChunk documents, so a refresh
 //     rewrites only the chunks holding the documents it changed.
 //   - scan: what scans of the working tree and of the private folder
-//     remember (vault.ScanState), one row per piece: HEAD's note files with
+//     remember (localscan.ScanState), one row per piece: HEAD's note files with
 //     the stat and blob id of their working copies, folder listings. A
 //     one-note change rewrites one piece.
 //   - doc: the documents of a snapshot, numbered by ord.

@@ -7,7 +7,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/omh-notes/omh/vault"
+	"github.com/omh-notes/omh/vault/localscan"
 )
 
 // snapState is what a snapshot records about how it was built.
@@ -49,8 +49,8 @@ type snapRow struct {
 	seq      int64
 	state    snapState
 	info     []byte
-	private  *vault.ScanState // the private folder's stat memory
-	worktree *vault.ScanState // HEAD's note files and the working tree's stat memory; nil until loadWorktree
+	private  *localscan.ScanState // the private folder's stat memory
+	worktree *localscan.ScanState // HEAD's note files and the working tree's stat memory; nil until loadWorktree
 }
 
 // querier is what reading needs of *sql.DB and *sql.Tx alike.
@@ -118,15 +118,15 @@ func loadInfo(q querier, snap int64, docs int) ([]byte, error) {
 }
 
 // loadScan reads what scans of one tree remember.
-func loadScan(q querier, snap int64, tree int) (*vault.ScanState, error) {
+func loadScan(q querier, snap int64, tree int) (*localscan.ScanState, error) {
 	rows, err := q.Query(`SELECT id, head, data FROM scan WHERE snap = ? AND tree = ?`, snap, tree)
 	if err != nil {
 		return nil, fmt.Errorf("reading the scan state: %w", err)
 	}
 	defer rows.Close()
-	var pieces []vault.ScanPiece
+	var pieces []localscan.ScanPiece
 	for rows.Next() {
-		var p vault.ScanPiece
+		var p localscan.ScanPiece
 		if err := rows.Scan(&p.ID, &p.Head, &p.Data); err != nil {
 			return nil, fmt.Errorf("reading the scan state: %w", err)
 		}
@@ -135,7 +135,7 @@ func loadScan(q querier, snap int64, tree int) (*vault.ScanState, error) {
 	if err := rows.Err(); err != nil {
 		return nil, fmt.Errorf("reading the scan state: %w", err)
 	}
-	st, err := vault.LoadScanState(pieces)
+	st, err := localscan.LoadScanState(pieces)
 	if err != nil {
 		return nil, fmt.Errorf("%w: %v", errDamaged, err)
 	}
@@ -154,7 +154,7 @@ func (s *snapRow) loadWorktree(q querier) error {
 
 // saveScans writes what changed of the snapshot's scan states.
 func (s *snapRow) saveScans(tx *txn) error {
-	for tree, st := range []*vault.ScanState{treeWorktree: s.worktree, treePrivate: s.private} {
+	for tree, st := range []*localscan.ScanState{treeWorktree: s.worktree, treePrivate: s.private} {
 		if st == nil || !st.Changed() {
 			continue
 		}

@@ -20,6 +20,7 @@ import (
 	"github.com/omh-notes/omh/index"
 	"github.com/omh-notes/omh/retrieve"
 	"github.com/omh-notes/omh/vault"
+	"github.com/omh-notes/omh/vault/localscan"
 )
 
 // Options are what a front end hands a store: where notes for people go,
@@ -75,7 +76,7 @@ func Open(dir string, opt Options) (*Store, error) {
 	}
 	s := &Store{Repo: r, dir: dir, opt: opt}
 	if opt.Watch {
-		s.watcher = r.Watch()
+		s.watcher = localscan.Watch(r)
 	}
 	s.finishInterrupted()
 	return s, nil

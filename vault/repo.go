@@ -41,14 +41,26 @@ type Repo struct {
 	// LoadConfig reads while ConfigPath is absent.
 	Detected []byte
 
-	// watcher, when a long-lived process started one (Watch), answers
-	// which paths changed before git's core.fsmonitor is asked.
-	watcher Watcher
+	// Watcher, when a long-lived process started one (localscan.Watch),
+	// answers which paths changed before git's core.fsmonitor is asked.
+	Watcher Watcher
 
 	// stepTrees are the trees the last StepOf read: walking history back,
 	// a commit's parent tree is the next step's own, so each is read once.
 	stepMu    sync.Mutex
 	stepTrees map[plumbing.Hash][]byte
+}
+
+// Watcher tells which paths of a working tree changed since a token it
+// handed out. The repository carries it so that every scan of the working
+// tree, wherever it starts, asks it first. Close it when done.
+type Watcher interface {
+	// Query returns the paths (relative to the repository root) changed
+	// since token, and the token to ask with next time; everything is
+	// true when the watcher cannot say (an unknown or empty token,
+	// events dropped): every file must be checked.
+	Query(token string) (next string, paths []string, everything bool, err error)
+	Close() error
 }
 
 // objectCache bounds go-git's cache of decoded objects (96 MB by default).

@@ -30,7 +30,9 @@ type Skip struct {
 // time (a permission, a file that kept changing): it is tried again.
 const unreadableReason = "cannot be read: "
 
-func unreadable(path string, err error) Skip { return Skip{path, unreadableReason + err.Error()} }
+// SkipUnreadable is the skip of a note at path that could not be read this
+// time.
+func SkipUnreadable(path string, err error) Skip { return Skip{path, unreadableReason + err.Error()} }
 
 // Unreadable reports whether s is a note that could not be read this time.
 func (s Skip) Unreadable() bool { return strings.HasPrefix(s.Reason, unreadableReason) }

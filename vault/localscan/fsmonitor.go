@@ -1,4 +1,4 @@
-package vault
+package localscan
 
 import (
 	"bufio"
@@ -14,6 +14,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/omh-notes/omh/vault"
 )
 
 // A file system monitor tells which paths changed since a token it handed
@@ -28,16 +30,16 @@ const monitorWait = 5 * time.Second
 
 // fileMonitor is the monitor git is configured with, or nil.
 type fileMonitor interface {
-	// query returns the paths (relative to the repository root) changed
+	// Query returns the paths (relative to the repository root) changed
 	// since token, and the token to ask with next time; everything is
 	// true when the monitor cannot say (an unknown or empty token, a
 	// restart): every file must be checked.
-	query(token string) (next string, paths []string, everything bool, err error)
+	Query(token string) (next string, paths []string, everything bool, err error)
 }
 
-func (r *Repo) fileMonitor() fileMonitor {
-	if r.watcher != nil {
-		return r.watcher
+func monitorOf(r *vault.Repo) fileMonitor {
+	if r.Watcher != nil {
+		return r.Watcher
 	}
 	v := strings.TrimSpace(r.ConfigValue("core", "fsmonitor"))
 	switch strings.ToLower(v) {
@@ -67,7 +69,7 @@ type hookMonitor struct {
 	version int
 }
 
-func (h hookMonitor) query(token string) (string, []string, bool, error) {
+func (h hookMonitor) Query(token string) (string, []string, bool, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), monitorWait)
 	defer cancel()
 	since := token
@@ -129,7 +131,7 @@ type daemonMonitor struct {
 // pktMax is the most data one pkt-line carries.
 const pktMax = 65516
 
-func (d daemonMonitor) query(token string) (string, []string, bool, error) {
+func (d daemonMonitor) Query(token string) (string, []string, bool, error) {
 	conn, err := net.DialTimeout("unix", d.socket, monitorWait)
 	if err != nil {
 		return "", nil, false, fmt.Errorf("the fsmonitor daemon: %w", err)

@@ -1,4 +1,4 @@
-package vault
+package localscan
 
 import "golang.org/x/sys/unix"
 

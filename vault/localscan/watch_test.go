@@ -1,4 +1,4 @@
-package vault
+package localscan
 
 import (
 	"os"
@@ -7,6 +7,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/omh-notes/omh/vault"
 	"github.com/omh-notes/omh/vault/vaulttest"
 )
 
@@ -22,19 +23,19 @@ func TestAWatcherReportsWhatChangedSinceItsToken(t *testing.T) {
 	r := vaulttest.New(t)
 	r.Write("notes/a.md", "# A\n")
 	r.Commit("2026-01-02T10:00:00Z", "a")
-	repo, err := OpenRepo(r.Dir)
+	repo, err := vault.OpenRepo(r.Dir)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer repo.Close()
-	w := repo.Watch()
+	w := Watch(repo)
 	if w == nil {
 		t.Fatal("no watcher")
 	}
 	defer w.Close()
 	ask := func(token string) (string, []string, bool) {
 		t.Helper()
-		next, paths, everything, err := w.query(token)
+		next, paths, everything, err := w.Query(token)
 		if err != nil {
 			t.Fatal(err)
 		}

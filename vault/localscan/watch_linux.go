@@ -1,4 +1,4 @@
-package vault
+package localscan
 
 import (
 	"errors"
@@ -11,6 +11,8 @@ import (
 	"unsafe"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/omh-notes/omh/vault"
 )
 
 // inotifyWatcher watches every folder of a working tree but git's own with
@@ -32,7 +34,7 @@ type inotifyWatcher struct {
 const watchMask = unix.IN_MODIFY | unix.IN_CLOSE_WRITE | unix.IN_ATTRIB | unix.IN_CREATE | unix.IN_DELETE |
 	unix.IN_MOVED_FROM | unix.IN_MOVED_TO | unix.IN_DELETE_SELF | unix.IN_MOVE_SELF
 
-func watchTree(root string) (Watcher, error) {
+func watchTree(root string) (vault.Watcher, error) {
 	fd, err := unix.InotifyInit1(unix.IN_NONBLOCK | unix.IN_CLOEXEC)
 	if err != nil {
 		return nil, fmt.Errorf("starting to watch %s: %w", root, err)
@@ -131,10 +133,10 @@ func (w *inotifyWatcher) read() error {
 	}
 }
 
-// query answers as a file system monitor does: the paths changed since
+// Query answers as a file system monitor does: the paths changed since
 // token, or everything when the token is not this watcher's or events
 // were dropped since.
-func (w *inotifyWatcher) query(token string) (string, []string, bool, error) {
+func (w *inotifyWatcher) Query(token string) (string, []string, bool, error) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if err := w.read(); err != nil {

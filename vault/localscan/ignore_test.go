@@ -1,4 +1,4 @@
-package vault
+package localscan
 
 import (
 	"math/rand"
@@ -16,6 +16,7 @@ import (
 // later one, a folder-only pattern applied to a file, a path pattern
 // matched below another folder, a domain ignored.
 func TestIndexedIgnoreRulesDecideAsGoGit(t *testing.T) {
+	t.Parallel()
 	rng := rand.New(rand.NewSource(1))
 	parts := []string{"a", "b", "ab", "a.md", "b.md", "x.txt", "c"}
 	pick := func() string { return parts[rng.Intn(len(parts))] }

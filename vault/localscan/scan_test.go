@@ -1,4 +1,4 @@
-package vault
+package localscan
 
 import (
 	"os"
@@ -11,12 +11,13 @@ import (
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/format/index"
 
+	"github.com/omh-notes/omh/vault"
 	"github.com/omh-notes/omh/vault/vaulttest"
 )
 
 type scanFixture struct {
 	repo              *vaulttest.Repo
-	r                 *Repo
+	r                 *vault.Repo
 	private, worktree *ScanState
 }
 
@@ -27,7 +28,7 @@ func newScanFixture(t *testing.T) *scanFixture {
 	rp.Write("notes/README.md", "# Readme\n")
 	rp.Write("other/c.md", "# Outside the notes root\n")
 	rp.Commit("2026-01-01T10:00:00Z", "notes")
-	r, err := OpenRepo(rp.Dir)
+	r, err := vault.OpenRepo(rp.Dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -58,18 +59,26 @@ func (f *scanFixture) track(t *testing.T) {
 // racy and a scan after no change must not read any file.
 func (f *scanFixture) scan(t *testing.T, worktree bool) []string {
 	t.Helper()
+	out, _ := f.scanCounting(t, worktree)
+	return out
+}
+
+// scanCounting is scan, also returning the scanner, which counts the files
+// it read and the folders it listed.
+func (f *scanFixture) scanCounting(t *testing.T, worktree bool) ([]string, *scanner) {
+	t.Helper()
 	f.track(t)
 	ls := LocalScan{Repo: f.r, NotesDir: "notes", Exclude: []string{"README.md"}, Private: f.repo.Private}
 	wt := f.worktree
 	if !worktree {
 		wt = nil
 	}
-	found, _, err := ls.Run(f.private, wt, time.Now().Add(time.Hour))
+	sc, err := ls.run(f.private, wt, time.Now().Add(time.Hour))
 	if err != nil {
 		t.Fatal(err)
 	}
 	var out []string
-	for _, lf := range found {
+	for _, lf := range sc.found {
 		if lf.Private {
 			rel, _ := filepath.Rel(f.repo.Private, lf.Path)
 			out = append(out, "private:"+lf.Key+"="+rel)
@@ -78,7 +87,7 @@ func (f *scanFixture) scan(t *testing.T, worktree bool) []string {
 		}
 	}
 	sort.Strings(out)
-	return out
+	return out, sc
 }
 
 // reload stores a state and reads it back, as the cache does between
@@ -125,13 +134,25 @@ func TestTheLocalLayerIsWhatDiffersFromHead(t *testing.T) {
 }
 
 // The second scan of an unchanged tree reads no file and lists no folder:
-// its state is exactly the first scan's.
+// its state is exactly the first scan's. Catches: a scan that reads every
+// file again (comparing content rather than stat) even when it finds the
+// state unchanged.
 func TestAScanOfAnUnchangedTreeReadsNothing(t *testing.T) {
 	f := newScanFixture(t)
 	f.repo.Write("notes/new.md", "# New\n")
-	f.scan(t, true)
+	vaulttest.WriteFile(t, filepath.Join(f.repo.Private, "mine.md"), "# Mine\n")
+	want, first := f.scanCounting(t, true)
+	if first.read == 0 || first.listed == 0 {
+		t.Fatalf("the first scan read %d files and listed %d folders: the counts count nothing", first.read, first.listed)
+	}
 	f.worktree, f.private = reload(t, f.worktree), reload(t, f.private)
-	f.scan(t, true)
+	got, second := f.scanCounting(t, true)
+	if second.read != 0 || second.listed != 0 {
+		t.Errorf("the scan of an unchanged tree read %d files and listed %d folders", second.read, second.listed)
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("the second scan found %v, the first %v", got, want)
+	}
 	if f.worktree.Changed() || f.private.Changed() {
 		t.Error("an unchanged tree changed the scan state")
 	}
@@ -298,7 +319,7 @@ func doctorIndex(t *testing.T, f *scanFixture, path string, at time.Time) plumbi
 	if err != nil {
 		t.Fatal(err)
 	}
-	e.Hash = HashBytes([]byte("# Not what the file holds\n"))
+	e.Hash = vault.HashBytes([]byte("# Not what the file holds\n"))
 	out, err := os.Create(file)
 	if err != nil {
 		t.Fatal(err)

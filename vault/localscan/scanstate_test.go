@@ -1,4 +1,4 @@
-package vault
+package localscan
 
 import (
 	"fmt"
@@ -93,6 +93,7 @@ func wantOrder(model map[string]entry) []string {
 // split that misorders pages, a dropped page left in the store, a change
 // saved to the wrong row.
 func TestAScanStateEditedAtRandomMatchesAMap(t *testing.T) {
+	t.Parallel()
 	rng := rand.New(rand.NewPCG(1, 2))
 	dirs := []string{"", "notes", "notes/a", "notes/a b", "notes/a-b", "notes/a/z", "é"}
 	model := map[string]entry{}
@@ -180,6 +181,7 @@ func TestAScanStateEditedAtRandomMatchesAMap(t *testing.T) {
 // state, whatever the size of the store. Catches: state stored as one
 // value per store, rewritten on every refresh.
 func TestOneChangedFileRewritesOnePage(t *testing.T) {
+	t.Parallel()
 	s := NewScanState()
 	for i := range 20000 {
 		s.Track(fmt.Sprintf("notes/d%02d/n%05d.md", i%37, i), plumbing.Hash{1})
@@ -199,6 +201,7 @@ func TestOneChangedFileRewritesOnePage(t *testing.T) {
 
 // A damaged page is an error, never a state that claims to know files.
 func TestADamagedScanPageIsAnError(t *testing.T) {
+	t.Parallel()
 	s := NewScanState()
 	for i := range 50 {
 		s.Track(fmt.Sprintf("notes/n%02d.md", i), plumbing.Hash{1})

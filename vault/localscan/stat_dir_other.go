@@ -1,6 +1,6 @@
 //go:build !linux && !darwin
 
-package vault
+package localscan
 
 import "path/filepath"
 

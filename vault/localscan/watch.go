@@ -1,4 +1,6 @@
-package vault
+package localscan
+
+import "github.com/omh-notes/omh/vault"
 
 // Watching is for a process that lives long and reads the store many times
 // (omh mcp): instead of a stat of every note per read, it asks a watcher it
@@ -6,23 +8,16 @@ package vault
 // a full scan gives: a watcher that cannot say (events dropped, a watch it
 // could not add, a token it did not hand out) answers "everything".
 
-// Watcher tells which paths of a working tree changed since a token it
-// handed out. Close it when done.
-type Watcher interface {
-	fileMonitor
-	Close() error
-}
-
 // Watch starts watching the working tree for a process that reads the
 // store many times, and makes the repository's scans ask it before they
 // ask git's core.fsmonitor. Where the platform has no watcher omh can use,
 // or starting one fails, it returns nil and scans stat every file as
 // usual.
-func (r *Repo) Watch() Watcher {
+func Watch(r *vault.Repo) vault.Watcher {
 	w, err := watchTree(r.Root)
 	if err != nil || w == nil {
 		return nil
 	}
-	r.watcher = w
+	r.Watcher = w
 	return w
 }

@@ -1,4 +1,9 @@
-package vault
+// Package localscan finds the notes of the local layer (the private
+// folder's, and the working copies under the notes root that differ from
+// HEAD) and remembers between commands what it saw, so a command on an
+// unchanged tree reads no file: the scanner, its stored state, git's ignore
+// rules, and the file system monitors that spare it a stat of every file.
+package localscan
 
 import (
 	"bufio"
@@ -9,7 +14,6 @@ import (
 	"io"
 	"io/fs"
 	"os"
-	"path"
 	"path/filepath"
 	"runtime"
 	"slices"
@@ -20,6 +24,8 @@ import (
 
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/format/index"
+
+	"github.com/omh-notes/omh/vault"
 )
 
 // The local layer is found the way git finds a dirty working tree: by
@@ -52,7 +58,7 @@ type LocalFile struct {
 
 // LocalScan says where to look for local notes.
 type LocalScan struct {
-	Repo     *Repo
+	Repo     *vault.Repo
 	NotesDir string   // notes root relative to the repository root
 	Exclude  []string // config globs
 	Private  string   // the private folder; "" for none
@@ -64,11 +70,21 @@ type LocalScan struct {
 // hold, remembered in worktree. It updates the states in place and never
 // writes to the file system. Where git has a file system monitor
 // (core.fsmonitor), only what it reports changed is looked at.
-func (ls LocalScan) Run(private, worktree *ScanState, now time.Time) ([]LocalFile, []Skip, error) {
+func (ls LocalScan) Run(private, worktree *ScanState, now time.Time) ([]LocalFile, []vault.Skip, error) {
+	sc, err := ls.run(private, worktree, now)
+	if err != nil {
+		return nil, nil, err
+	}
+	return sc.found, sc.skips, nil
+}
+
+// run is Run, returning the scanner itself so that a test can see what it
+// read.
+func (ls LocalScan) run(private, worktree *ScanState, now time.Time) (*scanner, error) {
 	sc := &scanner{LocalScan: ls, now: now.UnixNano(), patterns: map[string]*ignoreRules{}}
 	if ls.Private != "" {
 		if err := sc.scanTree(private, ls.Private, false); err != nil {
-			return nil, nil, err
+			return nil, err
 		}
 	} else {
 		private.dropDir("")
@@ -76,7 +92,7 @@ func (ls LocalScan) Run(private, worktree *ScanState, now time.Time) ([]LocalFil
 	}
 	if worktree != nil && ls.Repo != nil {
 		if err := sc.scanWorktree(worktree); err != nil {
-			return nil, nil, err
+			return nil, err
 		}
 		sc.collect(worktree, ls.Repo.Root, true)
 	}
@@ -84,27 +100,31 @@ func (ls LocalScan) Run(private, worktree *ScanState, now time.Time) ([]LocalFil
 		sc.collect(private, ls.Private, false)
 	}
 	sort.Slice(sc.found, func(i, j int) bool { return sc.found[i].Path < sc.found[j].Path })
-	return sc.found, sc.skips, nil
+	return sc, nil
 }
 
 type scanner struct {
 	LocalScan
 	now          int64
 	found        []LocalFile
-	skips        []Skip
+	skips        []vault.Skip
 	patterns     map[string]*ignoreRules // by folder, this run only
 	rulesChanged bool                    // an ignore file differs from what the state recorded
 	gitIndex     map[string]index.Entry  // git's index, read at most once per scan
 	indexTime    int64                   // its modification time
 	indexRead    bool
+	// read counts the files whose content was looked at (hashed, or their
+	// blob id taken from git's index) and listed the folders listed: a scan
+	// of an unchanged tree does neither.
+	read, listed int
 }
 
 // scanWorktree brings the working tree's state up to date: from what the
 // file system monitor reports when it can, else by a full scan.
 func (sc *scanner) scanWorktree(st *ScanState) error {
 	st.flush()
-	if mon := sc.Repo.fileMonitor(); mon != nil {
-		token, paths, everything, err := mon.query(st.token)
+	if mon := monitorOf(sc.Repo); mon != nil {
+		token, paths, everything, err := mon.Query(st.token)
 		if err == nil {
 			known := st.token != ""
 			st.setToken(token)
@@ -321,6 +341,7 @@ func (sc *scanner) update(st *ScanState, base string, worktree bool, ref recRef,
 		return nil
 	}
 	rel := string(p.path(ref.i))
+	sc.read++
 	blob, known := plumbing.ZeroHash, false
 	if worktree && r[recFlags]&flagPresent == 0 {
 		blob, known = sc.fromIndex(rel, stat)
@@ -337,7 +358,7 @@ func (sc *scanner) update(st *ScanState, base string, worktree bool, ref recRef,
 			if !worktree {
 				shown = filepath.Join(base, filepath.FromSlash(rel))
 			}
-			sc.skips = append(sc.skips, unreadable(shown, err))
+			sc.skips = append(sc.skips, vault.SkipUnreadable(shown, err))
 			r[recFlags] &^= flagPresent
 			r[recFlags] |= flagUnchecked
 			return nil
@@ -375,9 +396,9 @@ func (sc *scanner) collect(st *ScanState, base string, worktree bool) {
 			} else {
 				f.Path, f.Private = filepath.Join(base, filepath.FromSlash(rel)), true
 			}
-			key, ok := KeyOf(keyPath)
+			key, ok := vault.KeyOf(keyPath)
 			if !ok {
-				sc.skips = append(sc.skips, Skip{f.Path, "its name cannot be a key (control character or empty part)"})
+				sc.skips = append(sc.skips, vault.Skip{Path: f.Path, Reason: "its name cannot be a key (control character or empty part)"})
 				continue
 			}
 			f.Key = key
@@ -414,7 +435,7 @@ func (sc *scanner) walk(st *ScanState, base, rel string, worktree, recurse bool)
 	if !ok || d.FileStat != stat {
 		listed, names, err := sc.list(st, abs, rel, worktree)
 		if err != nil {
-			sc.skips = append(sc.skips, unreadable(abs, err)) // a folder, not the store
+			sc.skips = append(sc.skips, vault.SkipUnreadable(abs, err)) // a folder, not the store
 			return nil
 		}
 		listed.FileStat = stat
@@ -452,6 +473,7 @@ func joinRel(dir, name string) string {
 func (sc *scanner) list(st *ScanState, abs, rel string, worktree bool) (seenDir, []string, error) {
 	var d seenDir
 	var names []string
+	sc.listed++
 	entries, err := os.ReadDir(abs)
 	if err != nil {
 		return d, nil, fmt.Errorf("listing %s: %w", abs, err)
@@ -471,15 +493,15 @@ func (sc *scanner) list(st *ScanState, abs, rel string, worktree bool) (seenDir,
 				continue
 			}
 			d.Dirs = append(d.Dirs, name)
-		case !strings.HasSuffix(name, NoteExt):
+		case !strings.HasSuffix(name, vault.NoteExt):
 		case e.Type()&fs.ModeSymlink != 0:
 			where := filepath.Join(abs, name)
 			if worktree {
 				where = child
 			}
-			sc.skips = append(sc.skips, Skip{where, "a symbolic link; omh never follows links"})
+			sc.skips = append(sc.skips, vault.Skip{Path: where, Reason: "a symbolic link; omh never follows links"})
 		case e.Type().IsRegular():
-			if worktree && (sc.ignored(st, child, false) || Excluded(sc.Exclude, sc.notesRel(child))) {
+			if worktree && (sc.ignored(st, child, false) || vault.Excluded(sc.Exclude, sc.notesRel(child))) {
 				continue
 			}
 			names = append(names, name)
@@ -534,22 +556,12 @@ func readGitIndex(path string) (map[string]index.Entry, int64) {
 	return entries, fi.ModTime().UnixNano()
 }
 
-// HashBytes returns the git blob id of content.
-func HashBytes(content []byte) plumbing.Hash {
-	h := sha1.New()
-	fmt.Fprintf(h, "blob %d\x00", len(content))
-	h.Write(content)
-	var id plumbing.Hash
-	copy(id[:], h.Sum(nil))
-	return id
-}
-
 // hashFile computes a file's git blob id without holding it in memory, and
 // the stat of the very file read. A file that changes size while being read
 // is read again.
 func hashFile(abs string) (plumbing.Hash, FileStat, error) {
 	for attempt := 0; ; attempt++ {
-		f, err := OpenRegular(abs)
+		f, err := vault.OpenRegular(abs)
 		if err != nil {
 			return plumbing.ZeroHash, FileStat{}, err
 		}
@@ -574,189 +586,4 @@ func hashFile(abs string) (plumbing.Hash, FileStat, error) {
 			return plumbing.ZeroHash, FileStat{}, fmt.Errorf("%s keeps changing while being read", abs)
 		}
 	}
-}
-
-// ignored applies git's ignore rules to a path relative to the notes root:
-// .gitignore files from the repository root down, the repository's
-// info/exclude and the user's global excludes file.
-func (sc *scanner) ignored(st *ScanState, full string, dir bool) bool {
-	parts := strings.Split(full, "/")
-	return sc.patternsFor(st, path.Dir(full)).ignored(parts, dir)
-}
-
-func (sc *scanner) patternsFor(st *ScanState, dir string) *ignoreRules {
-	if dir == "." {
-		dir = ""
-	}
-	if rules, ok := sc.patterns[dir]; ok {
-		return rules
-	}
-	var rules *ignoreRules
-	var domain []string
-	if dir == "" {
-		for _, f := range sc.globalIgnoreFiles() {
-			rules = rules.with(sc.readIgnore(st, f, nil, true))
-		}
-	} else {
-		rules = sc.patternsFor(st, path.Dir(dir))
-		domain = strings.Split(dir, "/")
-	}
-	rules = rules.with(sc.readIgnore(st, filepath.Join(sc.Repo.Root, filepath.FromSlash(dir), ".gitignore"), domain, false))
-	sc.patterns[dir] = rules
-	return rules
-}
-
-// globalIgnoreFiles are the ignore files outside the working tree.
-func (sc *scanner) globalIgnoreFiles() []string {
-	files := []string{filepath.Join(sc.Repo.CommonDir, "info", "exclude")}
-	if f := sc.Repo.ConfigValue("core", "excludesfile"); f != "" {
-		if home, err := os.UserHomeDir(); err == nil && strings.HasPrefix(f, "~/") {
-			f = filepath.Join(home, f[2:])
-		}
-		return append(files, f)
-	}
-	base := os.Getenv("XDG_CONFIG_HOME")
-	if base == "" {
-		home, err := os.UserHomeDir()
-		if err != nil {
-			return files
-		}
-		base = filepath.Join(home, ".config")
-	}
-	return append(files, filepath.Join(base, "git", "ignore"))
-}
-
-// readIgnore parses one ignore file and records its stat, so a later edit
-// invalidates every folder listing made under its rules. An absent
-// .gitignore need not be recorded: creating one changes its folder's
-// modification time, which lists the folder again; files outside the working
-// tree are recorded absent too, since nothing else would notice them appear.
-func (sc *scanner) readIgnore(st *ScanState, file string, domain []string, recordAbsent bool) *ignoreFile {
-	stat := FileStat{Size: -1}
-	var rules *ignoreFile
-	open := OpenRegular // git reads no .gitignore through a link either
-	if recordAbsent {
-		open = OpenFollowing
-	}
-	if f, err := open(file); err == nil {
-		if fi, err := f.Stat(); err == nil {
-			stat = statOf(fi)
-		}
-		rules = parsedIgnores.get(file, domain, stat, f)
-		f.Close()
-	}
-	if stat.Size < 0 && !recordAbsent {
-		return nil
-	}
-	if prev, ok := st.ignores[file]; !ok || prev != stat {
-		st.ignores[file] = stat
-		st.headDirty = true
-		sc.rulesChanged = true
-	}
-	if rules == nil {
-		rules = parseIgnore(nil, domain)
-	}
-	return rules
-}
-
-// parsedIgnores keeps each ignore file parsed for the life of the process:
-// a command that checks freshness and then refreshes scans twice, and the
-// MCP server scans on every call. A 300,000-line .gitignore took 61 % of
-// such a find's CPU to read and parse twice.
-var parsedIgnores = ignoreCache{files: map[string]parsedIgnore{}}
-
-type ignoreCache struct {
-	mu    sync.Mutex
-	files map[string]parsedIgnore // by file and the folder it applies to
-}
-
-type parsedIgnore struct {
-	stat  FileStat
-	rules *ignoreFile
-}
-
-// get returns the rules of the ignore file open as f, parsed again when
-// its stat differs from when it was last parsed, or when it was modified
-// so lately that an edit in the same clock tick would leave the stat as
-// it is.
-func (c *ignoreCache) get(file string, domain []string, stat FileStat, f *os.File) *ignoreFile {
-	key := file + "\x00" + strings.Join(domain, "/")
-	c.mu.Lock()
-	p, ok := c.files[key]
-	c.mu.Unlock()
-	if ok && p.stat == stat && time.Now().UnixNano()-stat.Mtime >= racyWindow {
-		return p.rules
-	}
-	var ps []string
-	lines := bufio.NewScanner(f)
-	for lines.Scan() {
-		line := strings.TrimSuffix(lines.Text(), "\r")
-		if strings.TrimSpace(line) == "" || strings.HasPrefix(line, "#") {
-			continue
-		}
-		ps = append(ps, line)
-	}
-	rules := parseIgnore(ps, domain)
-	c.mu.Lock()
-	c.files[key] = parsedIgnore{stat, rules}
-	c.mu.Unlock()
-	return rules
-}
-
-// ignoresChanged reports whether an ignore file read by an earlier scan has
-// changed since; folder listings made under the old rules are then stale.
-func (s *ScanState) ignoresChanged() bool {
-	for file, was := range s.ignores {
-		st := FileStat{Size: -1}
-		if fi, err := os.Stat(file); err == nil {
-			st = statOf(fi)
-		}
-		if st != was {
-			return true
-		}
-	}
-	return false
-}
-
-// ReadFile reads a local note: its git blob id computed over the whole file,
-// and at most limit bytes of its content, so a huge file is cut rather than
-// held in memory.
-func ReadFile(abs string, limit int64) (plumbing.Hash, []byte, int64, error) {
-	id, head, size, err := readFile(abs, limit)
-	if errors.Is(err, errChanged) { // once more: an editor writes in more than one go
-		id, head, size, err = readFile(abs, limit)
-	}
-	return id, head, size, err
-}
-
-// errChanged: a file changed size while being read.
-var errChanged = errors.New("changed while being read")
-
-func readFile(abs string, limit int64) (plumbing.Hash, []byte, int64, error) {
-	f, err := OpenRegular(abs)
-	if err != nil {
-		return plumbing.ZeroHash, nil, 0, err
-	}
-	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return plumbing.ZeroHash, nil, 0, fmt.Errorf("stat %s: %w", abs, err)
-	}
-	head := make([]byte, min(fi.Size(), limit))
-	if _, err := io.ReadFull(f, head); err != nil {
-		return plumbing.ZeroHash, nil, 0, fmt.Errorf("reading %s: %w", abs, err)
-	}
-	h := sha1.New()
-	fmt.Fprintf(h, "blob %d\x00", fi.Size())
-	h.Write(head)
-	n, err := io.Copy(h, f)
-	if err != nil {
-		return plumbing.ZeroHash, nil, 0, fmt.Errorf("reading %s: %w", abs, err)
-	}
-	if int64(len(head))+n != fi.Size() {
-		return plumbing.ZeroHash, nil, 0, fmt.Errorf("%s %w", abs, errChanged)
-	}
-	var id plumbing.Hash
-	copy(id[:], h.Sum(nil))
-	return id, head, fi.Size(), nil
 }
