@@ -9,20 +9,21 @@ import (
 	"github.com/omh-notes/omh/index"
 	"github.com/omh-notes/omh/retrieve"
 	"github.com/omh-notes/omh/vault"
+	"github.com/omh-notes/omh/vault/lint"
 )
 
 // LintReport is what omh lint found; one value for people and programs.
 type LintReport struct {
-	SchemaVersion int             `json:"schema_version"`
-	Commit        *string         `json:"commit"`
-	Checked       int             `json:"checked"` // notes reported on
-	Errors        int             `json:"errors"`
-	Warnings      int             `json:"warnings"`
-	Strict        bool            `json:"strict"`
-	Dialect       string          `json:"dialect"`
-	Findings      []vault.Finding `json:"findings"`
+	SchemaVersion int            `json:"schema_version"`
+	Commit        *string        `json:"commit"`
+	Checked       int            `json:"checked"` // notes reported on
+	Errors        int            `json:"errors"`
+	Warnings      int            `json:"warnings"`
+	Strict        bool           `json:"strict"`
+	Dialect       string         `json:"dialect"`
+	Findings      []lint.Finding `json:"findings"`
 	// Rules counts the findings of each rule that made some.
-	Rules []vault.RuleCount `json:"rules"`
+	Rules []lint.RuleCount `json:"rules"`
 }
 
 // Failing counts the findings that fail lint: errors, and with strict
@@ -72,8 +73,8 @@ func (s *Store) Lint(keys []string, strict bool, rules ...string) (LintReport, e
 		}
 		found := map[string]bool{}
 		checked := 0
-		opt := vault.LintOptions{
-			Report: func(n *vault.LintNote) bool {
+		opt := lint.LintOptions{
+			Report: func(n *lint.LintNote) bool {
 				if len(only) > 0 && !only[n.Key] {
 					return false
 				}
@@ -81,7 +82,7 @@ func (s *Store) Lint(keys []string, strict bool, rules ...string) (LintReport, e
 				checked++
 				return true
 			},
-			NotANote: func(n *vault.LintNote, l vault.Link) bool {
+			NotANote: func(n *lint.LintNote, l vault.Link) bool {
 				base := filepath.Join(s.Repo.Root, filepath.FromSlash(v.snap.NotesDir()))
 				if n.Private {
 					base = private
@@ -91,7 +92,7 @@ func (s *Store) Lint(keys []string, strict bool, rules ...string) (LintReport, e
 			},
 			Dialect: cfg.Dialect, Rules: rules, Strict: strict, Disabled: cfg.Lint.Disable, IgnoreLinks: cfg.Lint.Ignore,
 		}
-		findings, err := vault.Lint(lintNotes(v, stored), opt)
+		findings, err := lint.Lint(lintNotes(v, stored), opt)
 		if err != nil {
 			return err
 		}
@@ -101,12 +102,12 @@ func (s *Store) Lint(keys []string, strict bool, rules ...string) (LintReport, e
 			}
 		}
 		rep = LintReport{SchemaVersion: retrieve.SchemaVersion, Commit: commitOrNull(v.snap.Commit()), Checked: checked,
-			Strict: strict, Dialect: cfg.Dialect.String(), Findings: findings, Rules: vault.Summarize(findings)}
+			Strict: strict, Dialect: cfg.Dialect.String(), Findings: findings, Rules: lint.Summarize(findings)}
 		if rep.Findings == nil {
-			rep.Findings = []vault.Finding{}
+			rep.Findings = []lint.Finding{}
 		}
 		if rep.Rules == nil {
-			rep.Rules = []vault.RuleCount{}
+			rep.Rules = []lint.RuleCount{}
 		}
 		for _, f := range findings {
 			if f.Severity == vault.SevError {
@@ -123,17 +124,17 @@ func (s *Store) Lint(keys []string, strict bool, rules ...string) (LintReport, e
 // lintNotes turns the snapshot's notes into what lint reads. A committed
 // note whose working copy differs is checked as that working copy, the
 // version that will be committed.
-func lintNotes(v *view, stored []index.StoredNote) []vault.LintNote {
+func lintNotes(v *view, stored []index.StoredNote) []lint.LintNote {
 	edited := map[string]bool{}
 	for _, n := range stored {
 		if n.Worktree {
 			edited[n.Note.Path] = true
 		}
 	}
-	notes := make([]vault.LintNote, 0, len(stored))
+	notes := make([]lint.LintNote, 0, len(stored))
 	for _, n := range stored {
 		n := n
-		notes = append(notes, vault.LintNote{
+		notes = append(notes, lint.LintNote{
 			Key: n.Note.Key, Layer: n.Note.Layer, Worktree: n.Worktree, Private: n.Private, Path: n.Note.Path,
 			Parsed: n.Parsed, Shadowed: n.Note.Layer == vault.Team && edited[n.Note.Path],
 			Content: func() ([]byte, error) { return v.snap.Content(n.Doc, n.Note) },

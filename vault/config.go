@@ -326,20 +326,22 @@ func Excluded(globs []string, rel string) bool {
 			}
 			continue
 		}
-		if matchSegments(strings.Split(g, "/"), parts) {
+		if MatchSegments(strings.Split(g, "/"), parts) {
 			return true
 		}
 	}
 	return false
 }
 
-func matchSegments(pattern, parts []string) bool {
+// MatchSegments matches the "/"-separated parts of a name against a glob's
+// parts: "*" stays within a part, "**" spans any number of them.
+func MatchSegments(pattern, parts []string) bool {
 	if len(pattern) == 0 {
 		return len(parts) == 0
 	}
 	if pattern[0] == "**" {
 		for i := 0; i <= len(parts); i++ {
-			if matchSegments(pattern[1:], parts[i:]) {
+			if MatchSegments(pattern[1:], parts[i:]) {
 				return true
 			}
 		}
@@ -349,5 +351,5 @@ func matchSegments(pattern, parts []string) bool {
 		return false
 	}
 	ok, _ := path.Match(pattern[0], parts[0])
-	return ok && matchSegments(pattern[1:], parts[1:])
+	return ok && MatchSegments(pattern[1:], parts[1:])
 }

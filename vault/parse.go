@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/text"
 	"github.com/yuin/goldmark/util"
@@ -385,4 +386,52 @@ func (ix lineStarts) start(off int) int {
 // for the package's init.
 func lazyRegexp(pattern string) func() *regexp.Regexp {
 	return sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(pattern) })
+}
+
+// ListOnlySections are the sections whose content is read only from list
+// items.
+var ListOnlySections = []string{"Answers"}
+
+// ListProse is text found in a list-only section.
+type ListProse struct {
+	Section string
+	Line    int
+}
+
+// ProseInLists finds the blocks inside list-only sections (Answers) that
+// are neither lists nor headings nor HTML comments: paragraphs, quotes,
+// code. bodyStart is where the markdown starts, after the frontmatter.
+func ProseInLists(content []byte, bodyStart int) []ListProse {
+	bodyStart = min(max(bodyStart, 0), len(content))
+	src := content[bodyStart:min(len(content), bodyStart+MaxMarkdownBytes)]
+	doc := goldmark.DefaultParser().Parse(text.NewReader(src))
+	lines := newLineStarts(content)
+	var out []ListProse
+	section, level := "", 0
+	for n := doc.FirstChild(); n != nil; n = n.NextSibling() {
+		switch n := n.(type) {
+		case *ast.Heading:
+			if level > 0 && n.Level <= level {
+				section, level = "", 0
+			}
+			if level == 0 {
+				t := plainText(n, src)
+				for _, s := range ListOnlySections {
+					if SameHeading(t, s) {
+						section, level = s, n.Level
+					}
+				}
+			}
+		case *ast.List, *ast.HTMLBlock, *ast.ThematicBreak:
+		default:
+			if level > 0 {
+				at := n.Pos()
+				if ls := n.Lines(); ls.Len() > 0 {
+					at = ls.At(0).Start
+				}
+				out = append(out, ListProse{Section: section, Line: lines.line(bodyStart + max(at, 0))})
+			}
+		}
+	}
+	return out
 }

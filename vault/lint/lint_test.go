@@ -1,4 +1,4 @@
-package vault
+package lint
 
 import (
 	"fmt"
@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/omh-notes/omh/vault"
 )
 
 // fx is one note of a lint fixture.
@@ -33,13 +35,13 @@ func lintStoreWith(t *testing.T, opt LintOptions, notes ...fx) []Finding {
 	var ln []LintNote
 	for _, n := range notes {
 		content := []byte(n.content)
-		l := LintNote{Key: n.key, Layer: Team, Path: fmt.Sprintf("notes/%s.md", n.key), Parsed: Parse(content),
+		l := LintNote{Key: n.key, Layer: vault.Team, Path: fmt.Sprintf("notes/%s.md", n.key), Parsed: vault.Parse(content),
 			Content: func() ([]byte, error) { return content, nil }}
 		switch n.where {
 		case "private":
-			l.Layer, l.Private, l.Path = Local, true, fmt.Sprintf("/private/%s.md", n.key)
+			l.Layer, l.Private, l.Path = vault.Local, true, fmt.Sprintf("/private/%s.md", n.key)
 		case "worktree":
-			l.Layer, l.Worktree = Local, true
+			l.Layer, l.Worktree = vault.Local, true
 		}
 		ln = append(ln, l)
 	}
@@ -51,7 +53,7 @@ func lintStoreWith(t *testing.T, opt LintOptions, notes ...fx) []Finding {
 }
 
 // onlyRule fails unless there are findings and every one is of rule.
-func onlyRule(t *testing.T, findings []Finding, rule string, sev Severity) {
+func onlyRule(t *testing.T, findings []Finding, rule string, sev vault.Severity) {
 	t.Helper()
 	if len(findings) == 0 {
 		t.Fatalf("no finding; want %s", rule)
@@ -69,12 +71,14 @@ func onlyRule(t *testing.T, findings []Finding, rule string, sev Severity) {
 // The base store is clean: the fixtures below owe every finding to what
 // they add.
 func TestLintBaseStoreIsClean(t *testing.T) {
+	t.Parallel()
 	if f := lintStore(t); len(f) > 0 {
 		t.Fatalf("%+v", f)
 	}
 }
 
 func TestLintRuleFrontmatter(t *testing.T) {
+	t.Parallel()
 	for name, content := range map[string]string{
 		"bad YAML":     "---\ntitle: [\n---\n# C\n\n[[a]]\n",
 		"unclosed":     "---\ntitle: C\n\n[[a]]\n",
@@ -84,7 +88,7 @@ func TestLintRuleFrontmatter(t *testing.T) {
 	} {
 		t.Run(name, func(t *testing.T) {
 			f := lintStore(t, fx{key: "c", content: content})
-			onlyRule(t, f, "frontmatter", SevError)
+			onlyRule(t, f, "frontmatter", vault.SevError)
 			if f[0].Line == 0 {
 				t.Errorf("no line: %+v", f[0])
 			}
@@ -93,15 +97,17 @@ func TestLintRuleFrontmatter(t *testing.T) {
 }
 
 func TestLintRuleInvalidDate(t *testing.T) {
+	t.Parallel()
 	f := lintStore(t, fx{key: "c", content: "---\nrecorded: 2026-02-30\n---\n# C\n\n[[a]]\n"})
-	onlyRule(t, f, "invalid-date", SevError)
+	onlyRule(t, f, "invalid-date", vault.SevError)
 	if f[0].Line != 2 {
 		t.Errorf("line %d", f[0].Line)
 	}
 }
 
 func TestLintRuleKeyMismatch(t *testing.T) {
-	onlyRule(t, lintStore(t, fx{key: "dir/c", content: "---\nkey: c\n---\n# C\n\n[[a]]\n"}), "key-mismatch", SevError)
+	t.Parallel()
+	onlyRule(t, lintStore(t, fx{key: "dir/c", content: "---\nkey: c\n---\n# C\n\n[[a]]\n"}), "key-mismatch", vault.SevError)
 	if f := lintStore(t, fx{key: "dir/c", content: "---\nkey: dir/c\n---\n# C\n\n[[a]]\n"}); len(f) > 0 {
 		t.Errorf("an agreeing key was reported: %+v", f)
 	}
@@ -110,8 +116,9 @@ func TestLintRuleKeyMismatch(t *testing.T) {
 // A private note and an uncommitted file with one key are two local notes
 // with the same key; a team note and its working copy are not.
 func TestLintRuleDuplicateKey(t *testing.T) {
+	t.Parallel()
 	f := lintStore(t, fx{key: "c", where: "private", content: "# C\n\n[[a]]\n"}, fx{key: "c", where: "worktree", content: "# C again\n\n[[a]]\n"})
-	onlyRule(t, f, "duplicate-key", SevError)
+	onlyRule(t, f, "duplicate-key", vault.SevError)
 	if len(f) != 2 || !strings.Contains(f[0].Message, f[1].Path) {
 		t.Errorf("each copy names the other: %+v", f)
 	}
@@ -121,16 +128,18 @@ func TestLintRuleDuplicateKey(t *testing.T) {
 }
 
 func TestLintRuleUnknownType(t *testing.T) {
+	t.Parallel()
 	f := lintStore(t, fx{key: "c", content: "---\ntype: finidng\n---\n# C\n\n[[a]]\n"})
-	onlyRule(t, f, "unknown-type", SevWarning)
+	onlyRule(t, f, "unknown-type", vault.SevWarning)
 	if !strings.Contains(f[0].Fix, `"finding"`) {
 		t.Errorf("no suggestion: %+v", f[0])
 	}
 }
 
 func TestLintRuleMissingSection(t *testing.T) {
+	t.Parallel()
 	f := lintStore(t, fx{key: "c", content: "---\ntype: finding\n---\n# C\n\n## Claim\n\nIt is so, see [[a]].\n\n## Answers\n\n- is it so\n"})
-	onlyRule(t, f, "missing-section", SevError)
+	onlyRule(t, f, "missing-section", vault.SevError)
 	if len(f) != 1 || !strings.Contains(f[0].Message, "Evidence") {
 		t.Errorf("%+v", f)
 	}
@@ -143,34 +152,38 @@ func TestLintRuleMissingSection(t *testing.T) {
 }
 
 func TestLintRuleProseInList(t *testing.T) {
+	t.Parallel()
 	f := lintStore(t, fx{key: "c", content: "---\ntype: stub\n---\n# C\n\nSee [[a]].\n\n## Answers\n\n- why does it fail\n\nAnd also why it hangs.\n\n## Later\n\nProse here is fine.\n"})
-	onlyRule(t, f, "prose-in-list", SevError)
+	onlyRule(t, f, "prose-in-list", vault.SevError)
 	if len(f) != 1 || f[0].Line != 12 {
 		t.Errorf("%+v", f)
 	}
 }
 
 func TestLintRuleMarkdownTooCostly(t *testing.T) {
+	t.Parallel()
 	f := lintStore(t, fx{key: "c", content: "# C\n\nSee [[a]].\n\n" + strings.Repeat("[a](", 20000) + "\n"})
-	onlyRule(t, f, "markdown-too-costly", SevWarning)
+	onlyRule(t, f, "markdown-too-costly", vault.SevWarning)
 	if len(f) != 1 || f[0].Line != 5 {
 		t.Errorf("%+v", f)
 	}
 }
 
 func TestLintRuleDanglingLink(t *testing.T) {
+	t.Parallel()
 	f := lintStore(t, fx{key: "c", content: "# C\n\n[[a]] and [[nowhere]] and ![[diagram.png]] and [out](../../README.md)\n"})
-	onlyRule(t, f, "dangling-link", SevError)
+	onlyRule(t, f, "dangling-link", vault.SevError)
 	if len(f) != 1 || f[0].Line != 3 || !strings.Contains(f[0].Message, "nowhere") {
 		t.Errorf("attachments and links out of the notes root are not dangling: %+v", f)
 	}
 }
 
 func TestLintRuleAmbiguousLinkNamesEveryCandidate(t *testing.T) {
+	t.Parallel()
 	f := lintStore(t,
 		fx{key: "x/c", content: "# C one\n\n[[a]]\n"}, fx{key: "y/c", content: "# C two\n\n[[a]]\n"},
 		fx{key: "d", content: "# D\n\n[[a]] but which [[c]]?\n"})
-	onlyRule(t, f, "ambiguous-link", SevError)
+	onlyRule(t, f, "ambiguous-link", vault.SevError)
 	if len(f) != 1 || !strings.Contains(f[0].Message, "x/c, y/c") {
 		t.Errorf("%+v", f)
 	}
@@ -180,11 +193,12 @@ func TestLintRuleAmbiguousLinkNamesEveryCandidate(t *testing.T) {
 // the link plain: lint says so for near misses, snake_case and capitals,
 // and leaves ordinary words alone.
 func TestLintRuleUnknownVerb(t *testing.T) {
+	t.Parallel()
 	for word, fix := range map[string]string{
 		"supercedes": `"supersedes"`, "resolved": `"resolves"`, "cite": `"cites"`, "derived_from": "", "caused_by": "", "Resolves": "lower case",
 	} {
 		f := lintStoreWith(t, strict, fx{key: "c", content: "# C\n\n- " + word + " [[a]]\n"})
-		onlyRule(t, f, "unknown-verb", SevError)
+		onlyRule(t, f, "unknown-verb", vault.SevError)
 		if !strings.Contains(f[0].Fix, fix) || f[0].Line != 3 {
 			t.Errorf("%s: %+v", word, f[0])
 		}
@@ -199,13 +213,14 @@ func TestLintRuleUnknownVerb(t *testing.T) {
 // The verb table: resolves needs an issue, rejects joins decisions,
 // supersedes stays within a type.
 func TestLintRuleVerbType(t *testing.T) {
+	t.Parallel()
 	for name, c := range map[string][]fx{
 		"resolves a non-issue":        {{key: "c", content: "# C\n\n- resolves [[a]]\n"}},
 		"supersedes across types":     {{key: "c", content: "---\ntype: topic\n---\n# C\n\n- supersedes [[a]]\n"}},
 		"rejects from a non-decision": {{key: "c", content: "---\ntype: topic\n---\n# C\n\n- rejects [[a]]\n"}},
 		"attaches a non-blob":         {{key: "c", content: "# C\n\n- attaches [[a]]\n"}},
 	} {
-		t.Run(name, func(t *testing.T) { onlyRule(t, lintStoreWith(t, strict, c...), "verb-type", SevError) })
+		t.Run(name, func(t *testing.T) { onlyRule(t, lintStoreWith(t, strict, c...), "verb-type", vault.SevError) })
 	}
 	fine := []fx{
 		{key: "i", content: "---\ntype: issue\n---\n# I\n\n## Problem\n\n[[a]]\n\n## Answers\n"},
@@ -221,13 +236,14 @@ func TestLintRuleVerbType(t *testing.T) {
 // another uncommitted file is fine (they are committed together), to a
 // private note is not.
 func TestLintRuleTeamLinksLocal(t *testing.T) {
+	t.Parallel()
 	private := fx{key: "p", where: "private", content: "# P\n\n[[a]]\n"}
 	f := lintStore(t, private, fx{key: "c", content: "# C\n\n[[a]] and [[p]]\n"})
-	onlyRule(t, f, "team-links-local", SevWarning)
+	onlyRule(t, f, "team-links-local", vault.SevWarning)
 	f = lintStore(t, private, fx{key: "c", content: "# C\n\n[[a]]\n\n- supersedes [[p]]\n"})
-	onlyRule(t, f, "team-links-local", SevError)
+	onlyRule(t, f, "team-links-local", vault.SevError)
 	f = lintStore(t, private, fx{key: "c", where: "worktree", content: "# C\n\n[[a]] and [[p]]\n"})
-	onlyRule(t, f, "team-links-local", SevWarning)
+	onlyRule(t, f, "team-links-local", vault.SevWarning)
 	uncommitted := fx{key: "u", where: "worktree", content: "# U\n\n[[a]]\n"}
 	if f := lintStore(t, uncommitted, fx{key: "c", where: "worktree", content: "# C\n\n[[a]] and [[u]]\n"}); len(f) > 0 {
 		t.Errorf("%+v", f)
@@ -240,10 +256,11 @@ func TestLintRuleTeamLinksLocal(t *testing.T) {
 // Every link of a team note leads into the local layer: one warning for
 // the note besides one per link, and no error.
 func TestLintRuleLinksOnlyLocal(t *testing.T) {
+	t.Parallel()
 	f := lintStore(t, fx{key: "p", where: "private", content: "# P\n\n[[a]]\n"}, fx{key: "c", content: "# C\n\n[[p]]\n"})
 	var rules []string
 	for _, x := range f {
-		if x.Severity != SevWarning {
+		if x.Severity != vault.SevWarning {
 			t.Errorf("%+v", x)
 		}
 		rules = append(rules, x.Rule)
@@ -254,17 +271,19 @@ func TestLintRuleLinksOnlyLocal(t *testing.T) {
 }
 
 func TestLintRuleOrphan(t *testing.T) {
+	t.Parallel()
 	f := lintStoreWith(t, strict, fx{key: "c", content: "# C\n\nAlone, but [[c]] links to itself.\n"})
-	onlyRule(t, f, "orphan", SevWarning)
+	onlyRule(t, f, "orphan", vault.SevWarning)
 }
 
 // A committed note with an uncommitted edit is checked as the edit: the
 // committed version's problems are not reported again.
 func TestLintChecksAnEditedNoteAsItsWorkingCopy(t *testing.T) {
+	t.Parallel()
 	notes := []LintNote{
-		{Key: "a", Layer: Team, Path: "a.md", Parsed: Parse([]byte("---\nrecorded: 2026-02-30\n---\n[[b]]")), Shadowed: true},
-		{Key: "a", Layer: Local, Worktree: true, Path: "a.md", Parsed: Parse([]byte("---\nrecorded: 2026-02-03\n---\n[[b]]"))},
-		{Key: "b", Layer: Team, Path: "b.md", Parsed: Parse([]byte("[[a]]"))},
+		{Key: "a", Layer: vault.Team, Path: "a.md", Parsed: vault.Parse([]byte("---\nrecorded: 2026-02-30\n---\n[[b]]")), Shadowed: true},
+		{Key: "a", Layer: vault.Local, Worktree: true, Path: "a.md", Parsed: vault.Parse([]byte("---\nrecorded: 2026-02-03\n---\n[[b]]"))},
+		{Key: "b", Layer: vault.Team, Path: "b.md", Parsed: vault.Parse([]byte("[[a]]"))},
 	}
 	if f, err := Lint(notes, LintOptions{}); err != nil || len(f) > 0 {
 		t.Errorf("%v %+v", err, f)
@@ -278,8 +297,9 @@ func TestLintChecksAnEditedNoteAsItsWorkingCopy(t *testing.T) {
 // under an id omh lint --help does not list; a documented rule nothing
 // can trigger.
 func TestLintRulesAreTheTableAndTheTableIsReachable(t *testing.T) {
+	t.Parallel()
 	table := map[string]bool{}
-	for _, r := range LintRules {
+	for _, r := range vault.LintRules {
 		if table[r.ID] || r.What == "" {
 			t.Errorf("%+v", r)
 		}
@@ -290,7 +310,7 @@ func TestLintRulesAreTheTableAndTheTableIsReachable(t *testing.T) {
 		t.Fatal(err)
 	}
 	written := regexp.MustCompile(`\.add\("([a-z-]+)"`).FindAllStringSubmatch(string(src), -1)
-	if len(written) < len(LintRules)-1 {
+	if len(written) < len(vault.LintRules)-1 {
 		t.Fatalf("found %d rule ids in lint.go; the scan is broken", len(written))
 	}
 	for _, m := range written {
@@ -343,6 +363,7 @@ func TestLintRulesAreTheTableAndTheTableIsReachable(t *testing.T) {
 // unknown types are advice for --strict or --rule, except a type one edit
 // from omh's, which was meant as one.
 func TestLintChecksOmhsConventionsOnlyInOmhsNotes(t *testing.T) {
+	t.Parallel()
 	plain := []fx{
 		{key: "c", content: "# C\n\n- supercedes [[a]]\n"},
 		{key: "lonely", content: "# Lonely\n"},
@@ -358,14 +379,15 @@ func TestLintChecksOmhsConventionsOnlyInOmhsNotes(t *testing.T) {
 	if want := []string{"unknown-verb@c", "orphan@lonely", "unknown-type@typed"}; !slices.Equal(rules, want) {
 		t.Errorf("--strict: %q, want %q", rules, want)
 	}
-	onlyRule(t, lintStore(t, fx{key: "s", content: "---\ntype: surprise\n---\n# S\n\n[[a]]\n"}), "missing-section", SevError)
-	onlyRule(t, lintStore(t, fx{key: "s", content: "---\ntype: surpise\n---\n# S\n\n[[a]]\n"}), "unknown-type", SevWarning)
+	onlyRule(t, lintStore(t, fx{key: "s", content: "---\ntype: surprise\n---\n# S\n\n[[a]]\n"}), "missing-section", vault.SevError)
+	onlyRule(t, lintStore(t, fx{key: "s", content: "---\ntype: surpise\n---\n# S\n\n[[a]]\n"}), "unknown-type", vault.SevWarning)
 }
 
 // --rule checks only the rules named, in every note; the config's
 // lint.disable never checks a rule; lint.ignore skips links by the name
 // they are written with.
 func TestLintRulesCanBeChosenAndLinksIgnored(t *testing.T) {
+	t.Parallel()
 	notes := []fx{
 		{key: "c", content: "---\nrecorded: 2026-02-30\n---\n# C\n\n[[nowhere]] and [[archive/old]] and [[a]]\n"},
 		{key: "lonely", content: "# Lonely\n"},
@@ -399,13 +421,14 @@ func TestLintRulesCanBeChosenAndLinksIgnored(t *testing.T) {
 // spaces or punctuation. Regression: on obsidian-help the fix for an
 // ambiguous [[Security and privacy]] named only the first folder's note.
 func TestLintFixesNameWhatTheDialectWouldResolve(t *testing.T) {
+	t.Parallel()
 	notes := []fx{
 		{key: "Sync/Security and privacy", content: "# S\n\n[[a]]\n"},
 		{key: "Publish/Security and privacy", content: "# P\n\n[[a]]\n"},
 		{key: "Home", content: "# Home\n\n[[Security and privacy]] and [[security-and privacy]] and [[Sync/Security and privacy]] and [[Publish/Security and privacy]]\n"},
 		{key: "Sync/Set up", content: "# Set up\n\n[[Security and privacy]] [[a]]\n"},
 	}
-	f := lintStoreWith(t, LintOptions{Dialect: Dialect{Name: DialectObsidian}}, notes...)
+	f := lintStoreWith(t, LintOptions{Dialect: vault.Dialect{Name: vault.DialectObsidian}}, notes...)
 	if len(f) != 2 || f[0].Rule != "dangling-link" || f[1].Rule != "ambiguous-link" {
 		t.Fatalf("%+v", f)
 	}
@@ -422,7 +445,7 @@ func TestLintFixesNameWhatTheDialectWouldResolve(t *testing.T) {
 // under the site's path.
 func BenchmarkLint(b *testing.B) {
 	notes := benchNotes()
-	opt := LintOptions{Dialect: Dialect{Name: DialectMarkdown, Site: "/office/vba/"}}
+	opt := LintOptions{Dialect: vault.Dialect{Name: vault.DialectMarkdown, Site: "/office/vba/"}}
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		if _, err := Lint(notes, opt); err != nil {
@@ -442,7 +465,7 @@ func benchNotes() []LintNote {
 			fmt.Fprintf(&body, "See [o](Object%d.Member%d.md). ", (i+j)%500, (i+j)%n)
 		}
 		body.WriteString("[a](/office/vba/api/Object1.Member1) [b](/answers/tags/1)\n\n[!include[f](~/includes/feedback.md)]\n")
-		notes[i] = LintNote{Key: key, Layer: Team, Path: key + ".md", Parsed: Parse([]byte(body.String()))}
+		notes[i] = LintNote{Key: key, Layer: vault.Team, Path: key + ".md", Parsed: vault.Parse([]byte(body.String()))}
 	}
-	return append(notes, LintNote{Key: "includes/feedback", Layer: Team, Path: "includes/feedback.md"})
+	return append(notes, LintNote{Key: "includes/feedback", Layer: vault.Team, Path: "includes/feedback.md"})
 }

@@ -1,0 +1,519 @@
+// Package lint checks a store's notes against omh lint's rules (their
+// table, which the config names, is vault.LintRules): what breaks links
+// and search in any vault, omh's own conventions in omh's notes. The store
+// assembles the notes it checks (store/lint.go).
+package lint
+
+import (
+	"fmt"
+	"slices"
+	"sort"
+	"strings"
+	"unicode/utf8"
+
+	"golang.org/x/text/unicode/norm"
+
+	"github.com/omh-notes/omh/vault"
+)
+
+// Finding is one problem lint reports.
+type Finding struct {
+	Rule     string         `json:"rule"`
+	Severity vault.Severity `json:"severity"`
+	Key      string         `json:"key"`
+	Layer    string         `json:"layer"`
+	Path     string         `json:"path"`
+	Line     int            `json:"line"` // 1-based; 0 when the problem is not on one line
+	Message  string         `json:"message"`
+	Fix      string         `json:"fix"`
+}
+
+// LintNote is a note as lint sees it.
+type LintNote struct {
+	Key      string
+	Layer    vault.Layer
+	Worktree bool // an uncommitted working copy under the notes root
+	Private  bool // a note of the private folder
+	Path     string
+	Parsed   vault.Parsed
+	// Shadowed marks a committed note whose working copy differs: the
+	// working copy is what will be committed, so only it is reported on.
+	Shadowed bool
+	// Content reads the note's bytes. Lint calls it only for notes with a
+	// list-only section.
+	Content func() ([]byte, error)
+}
+
+// LintOptions tune a lint run.
+type LintOptions struct {
+	// Report says which notes findings are wanted for; nil means all. The
+	// whole store is read regardless, since links and duplicates are
+	// properties of the store.
+	Report func(n *LintNote) bool
+	// NotANote reports whether a markdown link that reaches no note names
+	// a file that exists but is not a note (an excluded README, a
+	// picture), which is not a dangling link.
+	NotANote func(n *LintNote, l vault.Link) bool
+	// Dialect resolves the links.
+	Dialect vault.Dialect
+	// Rules, when not empty, are the only rules checked, in every note
+	// (--rule).
+	Rules []string
+	// Strict checks every rule in every note.
+	Strict bool
+	// Disabled rules are never checked (the config's lint.disable).
+	Disabled []string
+	// IgnoreLinks are globs of the names links are written with
+	// ("/answers/**", "dendron://private/*"): a link matching one is not
+	// checked. "*" stays within a "/"-separated part, "**" spans parts.
+	IgnoreLinks []string
+}
+
+// checks reports whether rule is checked in note n.
+func (o *LintOptions) checks(rule string, n *LintNote) bool {
+	if slices.Contains(o.Disabled, rule) {
+		return false
+	}
+	if len(o.Rules) > 0 {
+		return slices.Contains(o.Rules, rule)
+	}
+	if o.Strict {
+		return true
+	}
+	r, _ := vault.LookupRule(rule)
+	switch r.Scope {
+	case vault.OmhTyped:
+		return n.Parsed.Type != "" && vault.KnownType(n.Parsed.Type)
+	case vault.StrictOnly:
+		return false
+	}
+	return true
+}
+
+// defaults reports whether rules are chosen by their scope (no --rule) and
+// rule is not disabled.
+func (o *LintOptions) defaults(rule string) bool {
+	return len(o.Rules) == 0 && !slices.Contains(o.Disabled, rule)
+}
+
+// keyInfo is what the store holds under one key.
+type keyInfo struct {
+	team, worktree, private bool
+	types                   []string
+}
+
+// Lint checks notes against LintRules and returns the findings in note
+// order, each note's in rule order then line order.
+func Lint(notes []LintNote, opt LintOptions) ([]Finding, error) {
+	// Sized for a store of many thousand notes (vba-docs: 38,187), where
+	// growing these maps was a tenth of lint's time.
+	names := make(vault.MemNames, 2*len(notes))
+	keys := make(map[string]*keyInfo, len(notes))
+	type layerKey struct {
+		layer vault.Layer
+		key   string
+	}
+	layerKeys := make(map[layerKey][]int, len(notes))
+	for i := range notes {
+		n := &notes[i]
+		names.Add(n.Key, n.Parsed.Aliases)
+		ki := keys[n.Key]
+		if ki == nil {
+			ki = &keyInfo{}
+			keys[n.Key] = ki
+		}
+		switch {
+		case n.Layer == vault.Team:
+			ki.team = true
+		case n.Private:
+			ki.private = true
+		default:
+			ki.worktree = true
+		}
+		ki.types = append(ki.types, typeOf(n.Parsed))
+		lk := layerKey{n.Layer, n.Key}
+		layerKeys[lk] = append(layerKeys[lk], i)
+	}
+	var near nearNames
+	resolved := make([][]vault.Resolution, len(notes))
+	inbound := make(map[string]int, len(notes))
+	counted := map[string]bool{}
+	for i := range notes {
+		n := &notes[i]
+		resolved[i] = make([]vault.Resolution, len(n.Parsed.Links))
+		clear(counted)
+		for j, l := range n.Parsed.Links {
+			res, err := opt.Dialect.Resolve(l, n.Key, names)
+			if err != nil {
+				return nil, err
+			}
+			resolved[i][j] = res
+			if res.Key != "" && res.Key != n.Key && !counted[res.Key] {
+				counted[res.Key] = true
+				inbound[res.Key]++
+			}
+		}
+	}
+	var out []Finding
+	for i := range notes {
+		n := &notes[i]
+		if n.Shadowed || (opt.Report != nil && !opt.Report(n)) {
+			continue
+		}
+		l := linter{n: n, keys: keys, resolved: resolved[i], opt: &opt, names: names, near: &near}
+		l.frontmatter()
+		l.keyMismatch()
+		if !utf8.ValidString(n.Path) {
+			l.add("name-not-utf8", vault.SevWarning, 0, fmt.Sprintf("the file's name is not valid UTF-8, so its key is %s", n.Key),
+				"rename the file to a UTF-8 name with git mv")
+		}
+		if others := layerKeys[layerKey{n.Layer, n.Key}]; len(others) > 1 {
+			var paths []string
+			for _, o := range others {
+				if o != i {
+					paths = append(paths, notes[o].Path)
+				}
+			}
+			l.add("duplicate-key", vault.SevError, 0, fmt.Sprintf("the %s layer holds this key twice: also at %s", n.Layer, strings.Join(paths, ", ")),
+				"rename one of them with omh mv, or delete the one you do not need")
+		}
+		l.sections()
+		if err := l.proseInLists(); err != nil {
+			return nil, err
+		}
+		l.links()
+		if inbound[n.Key] == 0 && !l.linksOut {
+			l.add("orphan", vault.SevWarning, 0, "no note links here and it links to no note",
+				"link it from a topic or a related note, or link it to the notes it builds on")
+		}
+		sort.SliceStable(l.found, func(a, b int) bool {
+			ra, rb := vault.RuleOrder(l.found[a].Rule), vault.RuleOrder(l.found[b].Rule)
+			if ra != rb {
+				return ra < rb
+			}
+			return l.found[a].Line < l.found[b].Line
+		})
+		out = append(out, l.found...)
+	}
+	return out, nil
+}
+
+func typeOf(p vault.Parsed) string {
+	if p.Type == "" {
+		return "note"
+	}
+	return p.Type
+}
+
+// linter gathers the findings about one note.
+type linter struct {
+	n        *LintNote
+	keys     map[string]*keyInfo
+	resolved []vault.Resolution
+	opt      *LintOptions
+	names    vault.Names
+	near     *nearNames
+	found    []Finding
+	linksOut bool // some link reaches another note
+}
+
+// add records a finding of a rule checked in this note.
+func (l *linter) add(rule string, sev vault.Severity, line int, msg, fix string) {
+	if !l.opt.checks(rule, l.n) {
+		return
+	}
+	l.addChecked(rule, sev, line, msg, fix)
+}
+
+func (l *linter) addChecked(rule string, sev vault.Severity, line int, msg, fix string) {
+	l.found = append(l.found, Finding{Rule: rule, Severity: sev, Key: l.n.Key, Layer: l.n.Layer.String(),
+		Path: l.n.Path, Line: line, Message: msg, Fix: fix})
+}
+
+func (l *linter) frontmatter() {
+	for _, p := range l.n.Parsed.Problems {
+		switch {
+		case p.Rule == "invalid-date":
+			l.add("invalid-date", vault.SevError, p.Line, p.Message, "write a real date as YYYY-MM-DD, or remove the field")
+		case p.Rule == "frontmatter-unclosed":
+			l.add("frontmatter", vault.SevError, p.Line, p.Message, `end the frontmatter with a line holding only "---"`)
+		case p.Rule == "frontmatter-too-large":
+			l.add("frontmatter", vault.SevError, p.Line, p.Message, "keep data out of the frontmatter: a few fields, the rest in the body or another file")
+		case p.Rule == "field-type":
+			l.add("frontmatter", vault.SevError, p.Line, p.Message, "write the field as a string, or a list of strings where a list is allowed")
+		case p.Rule == "markdown-too-costly":
+			l.add(p.Rule, vault.SevWarning, p.Line, p.Message, "break the paragraph or table with blank lines, or split the note")
+		default:
+			l.add("frontmatter", vault.SevError, p.Line, p.Message, "fix the YAML between the --- lines: one \"name: value\" per line, lists as [a, b]")
+		}
+	}
+	if t := l.n.Parsed.Type; t != "" && !vault.KnownType(t) {
+		fix := "use one of " + strings.Join(vault.TypeNames(false), ", ") + ", or drop type: for a plain note"
+		msg := fmt.Sprintf("type %q is not a type omh knows", t)
+		near := nearest(t, vault.TypeNames(false))
+		switch {
+		case near != "" && l.opt.defaults("unknown-type"):
+			// A near miss was meant as one of omh's types.
+			l.addChecked("unknown-type", vault.SevWarning, 0, msg, fmt.Sprintf("did you mean %q? ", near)+fix)
+		case near != "":
+			l.add("unknown-type", vault.SevWarning, 0, msg, fmt.Sprintf("did you mean %q? ", near)+fix)
+		default:
+			l.add("unknown-type", vault.SevWarning, 0, msg, fix)
+		}
+	}
+}
+
+func (l *linter) keyMismatch() {
+	declared := l.n.Parsed.DeclaredKey
+	if declared == "" || norm.NFC.String(declared) == l.n.Key {
+		return
+	}
+	l.add("key-mismatch", vault.SevError, 0, fmt.Sprintf("the frontmatter says key %q but the note's path gives %q", declared, l.n.Key),
+		fmt.Sprintf("set key: %s, drop the key field, or move the note with omh mv %s %s", l.n.Key, l.n.Key, declared))
+}
+
+func (l *linter) sections() {
+	p := l.n.Parsed
+	for _, want := range vault.RequiredSections(typeOf(p)) {
+		has := slices.ContainsFunc(p.Headings, func(h vault.Heading) bool { return vault.SameHeading(h.Text, want) })
+		if !has && want == "Answers" && len(p.Answers) > 0 {
+			has = true // declared in the frontmatter's answers field
+		}
+		if has {
+			continue
+		}
+		fix := fmt.Sprintf("add a %q heading", "## "+want)
+		if want == "Answers" {
+			fix = `add "## Answers" with one "- question" item per question the note answers`
+		}
+		l.add("missing-section", vault.SevError, 0, fmt.Sprintf("%s needs the section %q", withArticle(typeOf(p)), "## "+want), fix)
+	}
+}
+
+func (l *linter) proseInLists() error {
+	p := l.n.Parsed
+	if l.n.Content == nil || !slices.ContainsFunc(p.Headings, func(h vault.Heading) bool {
+		return slices.ContainsFunc(vault.ListOnlySections, func(s string) bool { return vault.SameHeading(h.Text, s) })
+	}) {
+		return nil
+	}
+	content, err := l.n.Content()
+	if err != nil {
+		return err
+	}
+	for _, pr := range vault.ProseInLists(content, p.BodyStart) {
+		l.add("prose-in-list", vault.SevError, pr.Line, fmt.Sprintf("the %s section holds text that is not a list item, so it is not read as an answer", pr.Section),
+			`write each question as a "- " list item, or move the text out of the section`)
+	}
+	return nil
+}
+
+func (l *linter) links() {
+	n := l.n
+	src := typeOf(n.Parsed)
+	headed := n.Layer == vault.Team || n.Worktree // notes that are or will be team knowledge
+	reached, localOnly := 0, 0
+	for j, link := range n.Parsed.Links {
+		res := l.resolved[j]
+		if link.Lead != "" {
+			l.unknownVerb(link)
+		}
+		switch {
+		case len(res.Candidates) > 1:
+			if !l.ignored(link) {
+				l.add("ambiguous-link", vault.SevError, link.Line,
+					fmt.Sprintf("%s could mean %s, so it reaches none of them", l.show(link), strings.Join(res.Candidates, ", ")),
+					"write "+l.linksTo(link, res.Candidates))
+			}
+			continue
+		case res.Key == "":
+			if l.dangles(link) && !l.ignored(link) {
+				l.add("dangling-link", vault.SevError, link.Line, fmt.Sprintf("%s reaches no note", l.show(link)), l.danglingFix(link))
+			}
+			continue
+		case res.Key == n.Key:
+			continue
+		}
+		l.linksOut = true
+		target := l.keys[res.Key]
+		if link.Verb != "" {
+			l.verbType(link, src, res.Key, target.types)
+		}
+		if !headed {
+			continue
+		}
+		reached++
+		only := !target.team && (n.Layer == vault.Team || !target.worktree)
+		if !only {
+			continue
+		}
+		localOnly++
+		sev, what := vault.SevWarning, "links to"
+		if v, _ := vault.LookupVerb(link.Verb); v.Verdict {
+			sev, what = vault.SevError, "says it "+link.Verb
+		}
+		where := "an uncommitted file"
+		if !target.worktree {
+			where = "a private note"
+		}
+		l.add("team-links-local", sev, link.Line,
+			fmt.Sprintf("%s %s, which is only on this machine (%s)", what, res.Key, where),
+			fmt.Sprintf("promote it (omh promote %s) or commit it first, or drop the link", res.Key))
+	}
+	if headed && reached > 0 && reached == localOnly {
+		l.add("links-only-local", vault.SevWarning, 0, "every note it links to exists only on this machine",
+			"promote or commit the notes it links to, so the team can follow them")
+	}
+}
+
+// dangles reports whether a link that reaches no note is a broken link
+// rather than no note link at all (a hashtag where tags are no pages, a
+// markdown link climbing out of the notes root or to another site), a link
+// to an attachment ("diagram.png"), or a markdown link to an existing file
+// that is not a note.
+func (l *linter) dangles(link vault.Link) bool {
+	if !l.opt.Dialect.IsLink(link, l.n.Key) {
+		return false
+	}
+	// Dendron names notes with dots: only its markdown links name files.
+	if (l.opt.Dialect.String() != vault.DialectDendron || link.Kind == vault.MarkdownLink) && vault.IsAttachment(l.opt.Dialect.Written(link)) {
+		return false
+	}
+	return link.Kind != vault.MarkdownLink || l.opt.NotANote == nil || !l.opt.NotANote(l.n, link)
+}
+
+// ignored reports whether the config says not to check a link.
+func (l *linter) ignored(link vault.Link) bool {
+	if len(l.opt.IgnoreLinks) == 0 {
+		return false
+	}
+	written := strings.Split(l.opt.Dialect.Written(link), "/")
+	return slices.ContainsFunc(l.opt.IgnoreLinks, func(g string) bool {
+		return vault.MatchSegments(strings.Split(strings.TrimSpace(g), "/"), written)
+	})
+}
+
+// show is a link as its note writes it, for messages.
+func (l *linter) show(link vault.Link) string { return l.opt.Dialect.Show(link) }
+
+// linksTo says how to write a link of link's kind to each of keys from
+// this note so that the dialect resolves it to that key alone.
+func (l *linter) linksTo(link vault.Link, keys []string) string {
+	var out []string
+	for _, k := range keys {
+		text := l.opt.Dialect.LinkText(k, link.Kind, l.n.Key, l.names)
+		if link.Kind == vault.MarkdownLink {
+			out = append(out, "("+text+")")
+		} else {
+			out = append(out, "[["+text+"]]")
+		}
+	}
+	return vault.OrList(out)
+}
+
+// danglingFix names the notes a dangling link was likely meant for: those
+// whose last name differs from the link's only in letter case, spaces and
+// punctuation.
+func (l *linter) danglingFix(link vault.Link) string {
+	const generic = "correct the link, or write the note it names"
+	if l.near.keys == nil {
+		l.near.build(l.keys)
+	}
+	meant := l.near.keys[looseName(l.opt.Dialect.Written(link))]
+	if len(meant) == 0 || len(meant) > 3 {
+		return generic
+	}
+	return "did you mean " + l.linksTo(link, meant) + "? Otherwise " + generic
+}
+
+// unknownVerb reports a list item's leading word that was meant as a
+// verb: a verb in capitals, a snake_case word (derived_from), or a near
+// miss of a verb (supercedes, resolved). Such a link is read as a plain
+// link, so the record's state silently ignores it.
+func (l *linter) unknownVerb(link vault.Link) {
+	word := link.Lead
+	lower := strings.ToLower(word)
+	var fix string
+	switch {
+	case vault.IsVerb(lower):
+		fix = fmt.Sprintf("write the verb in lower case: %q", lower)
+	case nearVerb(lower) != "":
+		fix = fmt.Sprintf("write %q", nearVerb(lower))
+	case strings.Contains(strings.Trim(lower, "_"), "_"):
+		fix = "use one of the verbs " + strings.Join(vault.VerbNames(), ", ") + ", or reword the item so it does not start with the word"
+	default:
+		return
+	}
+	l.add("unknown-verb", vault.SevError, link.Line, fmt.Sprintf("%q is not a link verb, so %s is read as a plain link", word, l.show(link)), fix)
+}
+
+func (l *linter) verbType(link vault.Link, from, targetKey string, targetTypes []string) {
+	rule, ok := vault.LookupVerb(link.Verb)
+	if !ok {
+		return
+	}
+	if rule.From != nil && !slices.Contains(rule.From, from) {
+		l.add("verb-type", vault.SevError, link.Line,
+			fmt.Sprintf("%q is written on %s, but only %s %s", link.Verb, withArticle(from), articles(rule.From), link.Verb),
+			fmt.Sprintf("make it a plain link, or use a verb that fits %s", withArticle(from)))
+		return
+	}
+	fits := slices.ContainsFunc(targetTypes, func(t string) bool {
+		switch {
+		case rule.Same:
+			return t == from
+		case rule.To != nil:
+			return slices.Contains(rule.To, t)
+		}
+		return true
+	})
+	if fits {
+		return
+	}
+	want := articles(rule.To)
+	if rule.Same {
+		want = "another " + from
+	}
+	l.add("verb-type", vault.SevError, link.Line,
+		fmt.Sprintf("%s %s %s, which is %s; only %s can be %s here", withArticle(from), link.Verb, targetKey,
+			articles(distinct(targetTypes)), want, pastTense(link.Verb)),
+		"link the record the verb is about, or make it a plain link")
+}
+
+// RuleCount is how many findings one rule made, for lint's summary.
+type RuleCount struct {
+	Rule     string `json:"rule"`
+	Errors   int    `json:"errors"`
+	Warnings int    `json:"warnings"`
+	Notes    int    `json:"notes"` // notes with at least one finding of the rule
+}
+
+// Summarize counts findings per rule, in table order, leaving out rules
+// without findings.
+func Summarize(findings []Finding) []RuleCount {
+	counts := make([]RuleCount, len(vault.LintRules))
+	notes := make([]map[string]bool, len(vault.LintRules))
+	for _, f := range findings {
+		i := vault.RuleOrder(f.Rule)
+		if i < 0 {
+			continue
+		}
+		if notes[i] == nil {
+			notes[i] = map[string]bool{}
+		}
+		notes[i][f.Layer+"\x00"+f.Path] = true
+		if f.Severity == vault.SevError {
+			counts[i].Errors++
+		} else {
+			counts[i].Warnings++
+		}
+	}
+	var out []RuleCount
+	for i, c := range counts {
+		if notes[i] != nil {
+			c.Rule, c.Notes = vault.LintRules[i].ID, len(notes[i])
+			out = append(out, c)
+		}
+	}
+	return out
+}
