@@ -24,7 +24,7 @@ import (
 	sqlite3 "modernc.org/sqlite/lib"
 
 	"github.com/omh-notes/omh/retrieve"
-	"github.com/omh-notes/omh/vault"
+	"github.com/omh-notes/omh/vault/disk"
 )
 
 // SchemaVersion changes whenever the tables or any stored encoding change
@@ -141,7 +141,7 @@ func lockGenerations(dir string) (unlock func(), err error) {
 	if err != nil {
 		return nil, fmt.Errorf("opening the generation lock: %w", err)
 	}
-	if err := vault.LockFile(f, true, true); err != nil {
+	if err := disk.LockFile(f, true, true); err != nil {
 		f.Close()
 		return nil, fmt.Errorf("taking the generation lock: %w", err)
 	}
@@ -176,7 +176,7 @@ func startGeneration(dir string, after int) (*Cache, error) {
 
 func cacheDir(commonDir string) (string, error) {
 	dir := filepath.Join(commonDir, "omh")
-	if err := os.MkdirAll(dir, 0o755); err == nil && vault.Writable(dir) {
+	if err := os.MkdirAll(dir, 0o755); err == nil && disk.Writable(dir) {
 		return dir, nil
 	}
 	base, err := os.UserCacheDir()
@@ -185,7 +185,7 @@ func cacheDir(commonDir string) (string, error) {
 	}
 	sum := sha256.Sum256([]byte(commonDir))
 	dir = filepath.Join(base, "omh", hex.EncodeToString(sum[:8]))
-	if err := os.MkdirAll(dir, 0o755); err != nil || !vault.Writable(dir) {
+	if err := os.MkdirAll(dir, 0o755); err != nil || !disk.Writable(dir) {
 		return "", fmt.Errorf("%w: neither %s nor %s can be written", ErrNoCachePlace, commonDir, dir)
 	}
 	return dir, nil
@@ -297,7 +297,7 @@ func open(dir string, gen int) (*Cache, error) {
 	if err != nil {
 		return nil, fmt.Errorf("opening the cache's use lock: %w", err)
 	}
-	if err := vault.LockFile(use, false, true); err != nil {
+	if err := disk.LockFile(use, false, true); err != nil {
 		use.Close()
 		return nil, fmt.Errorf("locking the cache for use: %w", err)
 	}
@@ -359,7 +359,7 @@ func removeIfUnused(path string) {
 		return
 	}
 	defer use.Close()
-	if vault.LockFile(use, true, false) != nil {
+	if disk.LockFile(use, true, false) != nil {
 		return
 	}
 	removeFiles(path)

@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/omh-notes/omh/vault"
+	"github.com/omh-notes/omh/vault/disk"
 )
 
 // Two processes that find one cache damaged must end in one new generation.
@@ -133,7 +133,7 @@ func TestAnotherVersionsCacheIsRemovedOnlyWhenAbandoned(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer inUse.Close()
-	if err := vault.LockFile(inUse, false, true); err != nil {
+	if err := disk.LockFile(inUse, false, true); err != nil {
 		t.Fatal(err)
 	}
 

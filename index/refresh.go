@@ -12,6 +12,7 @@ import (
 	"github.com/zeebo/blake3"
 
 	"github.com/omh-notes/omh/vault"
+	"github.com/omh-notes/omh/vault/disk"
 	"github.com/omh-notes/omh/vault/localscan"
 )
 
@@ -338,13 +339,13 @@ func (c *Cache) lockRefresh(wait time.Duration) (unlock func(), ok bool, err err
 	}
 	deadline := time.Now().Add(wait)
 	for {
-		err = vault.LockFile(f, true, wait <= 0)
+		err = disk.LockFile(f, true, wait <= 0)
 		if err == nil {
 			return func() { f.Close() }, true, nil
 		}
-		if err != vault.ErrLocked || time.Now().After(deadline) {
+		if err != disk.ErrLocked || time.Now().After(deadline) {
 			f.Close()
-			if err == vault.ErrLocked {
+			if err == disk.ErrLocked {
 				return nil, false, nil
 			}
 			return nil, false, fmt.Errorf("taking the refresh lock: %w", err)

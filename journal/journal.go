@@ -24,6 +24,7 @@ import (
 	"github.com/go-git/go-git/v5/plumbing"
 
 	"github.com/omh-notes/omh/vault"
+	"github.com/omh-notes/omh/vault/disk"
 )
 
 // manifestName is the file whose presence means a change must be finished.
@@ -87,7 +88,7 @@ type Txn struct {
 // written, a folder of the user's cache keyed by the git directory.
 func Dir(commonDir string) (string, error) {
 	dir := filepath.Join(commonDir, "omh-journal")
-	if err := os.MkdirAll(dir, 0o755); err == nil && vault.Writable(dir) {
+	if err := os.MkdirAll(dir, 0o755); err == nil && disk.Writable(dir) {
 		return dir, nil
 	}
 	dir, err := userDir(commonDir)

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/omh-notes/omh/vault"
+	"github.com/omh-notes/omh/vault/disk"
 )
 
 // state is where one op stands.
@@ -95,7 +96,7 @@ func (o op) apply(dir string) (done bool, err error) {
 			os.Remove(filepath.Join(dir, o.Payload))
 		}
 		if o.Prune != "" { // the process that removed the file may have died before this
-			vault.RemoveEmptyParents(filepath.Dir(o.Path), o.Prune)
+			disk.RemoveEmptyParents(filepath.Dir(o.Path), o.Prune)
 		}
 		return true, nil
 	case stateOther:
@@ -107,7 +108,7 @@ func (o op) apply(dir string) (done bool, err error) {
 	case "remove":
 		if err = os.Remove(o.Path); err == nil {
 			if o.Prune != "" {
-				vault.RemoveEmptyParents(filepath.Dir(o.Path), o.Prune)
+				disk.RemoveEmptyParents(filepath.Dir(o.Path), o.Prune)
 			}
 		}
 	case "move":
@@ -128,7 +129,7 @@ func (o op) apply(dir string) (done bool, err error) {
 // file system that cannot link, or a path on another device than the
 // journal, gets a copy written the atomic way beside it.
 func (o op) put(payload string) error {
-	if _, err := vault.MakeDirs(filepath.Dir(o.Path)); err != nil {
+	if _, err := disk.MakeDirs(filepath.Dir(o.Path)); err != nil {
 		return err
 	}
 	var err error
@@ -145,9 +146,9 @@ func (o op) put(payload string) error {
 			return fmt.Errorf("reading the journal's copy of %s: %w", o.Path, rerr)
 		}
 		if o.Before == "" {
-			_, err = vault.CreateFile(o.Path, content, o.Mode)
+			_, err = disk.CreateFile(o.Path, content, o.Mode)
 		} else {
-			err = vault.WriteFile(o.Path, content, o.Mode)
+			err = disk.WriteFile(o.Path, content, o.Mode)
 		}
 		if err == nil {
 			os.Remove(payload)
@@ -196,8 +197,8 @@ func lockDir(dir string, wait bool) (*os.File, error) {
 	if err != nil {
 		return nil, fmt.Errorf("opening the journal's lock: %w", err)
 	}
-	err = vault.LockFile(f, true, wait)
-	if errors.Is(err, vault.ErrLocked) {
+	err = disk.LockFile(f, true, wait)
+	if errors.Is(err, disk.ErrLocked) {
 		f.Close()
 		return nil, errBusy
 	}

@@ -17,6 +17,7 @@ import (
 	"github.com/omh-notes/omh/journal"
 	"github.com/omh-notes/omh/retrieve"
 	"github.com/omh-notes/omh/vault"
+	"github.com/omh-notes/omh/vault/disk"
 )
 
 // Initialized says what omh init found and did; one value for people and
@@ -303,6 +304,6 @@ func (s *Store) ensureConfig() {
 		s.warn("there is no %s, so omh reads the notes as it found them: %s; omh init writes this down, to edit and to share", vault.ConfigPath, strings.Join(det.Why, "; "))
 	}
 	if remembered != "" {
-		vault.WriteFile(remembered, text, 0o644) // a cache that cannot remember looks again next time
+		disk.WriteFile(remembered, text, 0o644) // a cache that cannot remember looks again next time
 	}
 }

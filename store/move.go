@@ -17,6 +17,7 @@ import (
 	"github.com/omh-notes/omh/journal"
 	"github.com/omh-notes/omh/retrieve"
 	"github.com/omh-notes/omh/vault"
+	"github.com/omh-notes/omh/vault/disk"
 )
 
 // Move renames a note in its layer (git mv for a note git tracks, a rename
@@ -556,7 +557,7 @@ func (p *movePlan) checkTarget(private bool) error {
 	if private {
 		root, rel = p.privateFolder, p.newKey+vault.NoteExt
 	}
-	if err := vault.CheckTarget(root, rel, false); err != nil {
+	if err := disk.CheckTarget(root, rel, false); err != nil {
 		return refuse("bad_target", fmt.Errorf("nothing was renamed: %w", err))
 	}
 	return nil

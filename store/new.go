@@ -14,6 +14,7 @@ import (
 
 	"github.com/omh-notes/omh/retrieve"
 	"github.com/omh-notes/omh/vault"
+	"github.com/omh-notes/omh/vault/disk"
 )
 
 // Draft is a note to write: what omh new is given.
@@ -178,7 +179,7 @@ func checkNewKey(key string) error {
 // folder, or beside a name it differs from only in Unicode normalisation
 // (or, with foldCase, in case).
 func checkTarget(root, rel string, foldCase bool) error {
-	if err := vault.CheckTarget(root, rel, foldCase); err != nil {
+	if err := disk.CheckTarget(root, rel, foldCase); err != nil {
 		return refuse("bad_target", fmt.Errorf("nothing was written: %w", err))
 	}
 	return nil

@@ -14,6 +14,7 @@ import (
 	"github.com/omh-notes/omh/journal"
 	"github.com/omh-notes/omh/retrieve"
 	"github.com/omh-notes/omh/vault"
+	"github.com/omh-notes/omh/vault/disk"
 )
 
 // Promote moves private notes into the notes root at the same key and
@@ -165,7 +166,7 @@ func (s *Store) planPromotion(v *view, keys []string, notes []index.StoredNote, 
 			refuseOne("key_taken", "%s exists in the working tree already", to)
 			continue
 		}
-		if err := vault.CheckTarget(s.Repo.Root, to, true); err != nil {
+		if err := disk.CheckTarget(s.Repo.Root, to, true); err != nil {
 			refuseOne("bad_target", "%v", err)
 			continue
 		}

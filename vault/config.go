@@ -353,3 +353,9 @@ func MatchSegments(pattern, parts []string) bool {
 	ok, _ := path.Match(pattern[0], parts[0])
 	return ok && MatchSegments(pattern[1:], parts[1:])
 }
+
+// Within reports whether path is dir or inside it, by their names alone.
+func Within(dir, path string) bool {
+	rel, err := filepath.Rel(dir, path)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
+}

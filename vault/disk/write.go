@@ -1,4 +1,10 @@
-package vault
+// Package disk writes files so that a reader, git included, sees the old
+// file or the new one and never part of one; refuses new names that a
+// symbolic link, git's folder or a twin spelling would turn into another
+// file; and takes the advisory locks omh's writers and readers share.
+// Reading files safely is the note model's own (vault.ReadInside and
+// vault.OpenRegular), since it reads its config and templates through it.
+package disk
 
 import (
 	"errors"
@@ -137,12 +143,6 @@ func RemoveEmptyParents(dir, top string) {
 			return
 		}
 	}
-}
-
-// Within reports whether path is dir or inside it, by their names alone.
-func Within(dir, path string) bool {
-	rel, err := filepath.Rel(dir, path)
-	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
 }
 
 // ErrLocked is a lock another process holds, asked for without waiting.
