@@ -24,6 +24,7 @@ import (
 	"github.com/go-git/go-git/v5/plumbing"
 
 	"github.com/omh-notes/omh/vault"
+	"github.com/omh-notes/omh/vault/gitcli"
 )
 
 // Names are the hooks omh installs: the operations that move HEAD or
@@ -168,7 +169,7 @@ func FindPlace(r *vault.Repo) (*Place, error) {
 // git runs a git command in dir and returns its output without the final
 // newline.
 func git(dir string, args ...string) (string, error) {
-	out, err := vault.Git(dir, "", args...)
+	out, err := gitcli.Git(dir, "", args...)
 	return strings.TrimRight(out, "\n"), err
 }
 

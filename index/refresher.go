@@ -15,6 +15,7 @@ import (
 	"github.com/go-git/go-git/v5/plumbing/object"
 
 	"github.com/omh-notes/omh/vault"
+	"github.com/omh-notes/omh/vault/gitcli"
 	"github.com/omh-notes/omh/vault/localscan"
 )
 
@@ -72,7 +73,7 @@ type refresher struct {
 	warnings []string
 	changes  []docChange
 	shallow  map[plumbing.Hash]bool
-	history  *vault.HistoryLog // git's walk of the history, during a first build
+	history  *gitcli.HistoryLog // git's walk of the history, during a first build
 	// firstBuild: the snapshot held no document when the refresh began, so
 	// there is no old posting list to read.
 	firstBuild bool
@@ -498,7 +499,7 @@ func (rf *refresher) startHistory(head plumbing.Hash) error {
 		return fmt.Errorf("reading history cache: %w", err)
 	}
 	if n == 0 {
-		rf.history, _ = rf.repo.LogHistory(head, rf.shallow)
+		rf.history, _ = gitcli.LogHistory(rf.repo, head, rf.shallow)
 	}
 	return nil
 }

@@ -25,6 +25,7 @@ import (
 
 	"github.com/omh-notes/omh/vault"
 	"github.com/omh-notes/omh/vault/disk"
+	"github.com/omh-notes/omh/vault/gitcli"
 )
 
 // manifestName is the file whose presence means a change must be finished.
@@ -289,7 +290,7 @@ func indexEntries(root string, paths []string) (string, error) {
 	if len(paths) == 0 {
 		return "", nil
 	}
-	out, err := vault.Git(root, "", append([]string{"ls-files", "--stage", "-z", "--"}, paths...)...)
+	out, err := gitcli.Git(root, "", append([]string{"ls-files", "--stage", "-z", "--"}, paths...)...)
 	if err != nil {
 		return "", gitError{err}
 	}
@@ -462,7 +463,7 @@ type staged struct{ index, add bool }
 // manifest and the payloads.
 func finish(dir string, m manifest, recovering bool, warn func(string)) (staged, error) {
 	var done staged
-	git := vault.Git
+	git := gitcli.Git
 	if recovering {
 		git = gitRetrying
 	}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/omh-notes/omh/vault"
 	"github.com/omh-notes/omh/vault/disk"
+	"github.com/omh-notes/omh/vault/gitcli"
 )
 
 // state is where one op stands.
@@ -214,7 +215,7 @@ func lockDir(dir string, wait bool) (*os.File, error) {
 // is killed, and the process finishing omh's change must wait for it.
 func gitRetrying(root, input string, args ...string) (string, error) {
 	for attempt := 0; ; attempt++ {
-		out, err := vault.Git(root, input, args...)
+		out, err := gitcli.Git(root, input, args...)
 		if err == nil || attempt == 50 || !strings.Contains(err.Error(), "index.lock") {
 			return out, err
 		}

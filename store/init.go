@@ -18,6 +18,7 @@ import (
 	"github.com/omh-notes/omh/retrieve"
 	"github.com/omh-notes/omh/vault"
 	"github.com/omh-notes/omh/vault/disk"
+	"github.com/omh-notes/omh/vault/gitcli"
 )
 
 // Initialized says what omh init found and did; one value for people and
@@ -177,7 +178,7 @@ func initNotesDir(root, dir string) (string, error) {
 // detect works out what the config should say: what was asked for (a notes
 // root, a dialect), and for the rest what vault.Detect finds.
 func (s *Store) detect(notes string, askedNotes bool, dialect string) (vault.Detected, error) {
-	det, err := vault.Detect(s.Repo.Root)
+	det, err := vault.Detect(s.Repo.Root, gitcli.Shown)
 	if err != nil {
 		return det, fmt.Errorf("looking at the notes: %w", err)
 	}

@@ -7,7 +7,6 @@ import (
 	"path/filepath"
 	"slices"
 	"sort"
-	"strconv"
 	"strings"
 
 	"github.com/go-git/go-git/v5/plumbing"
@@ -18,6 +17,7 @@ import (
 	"github.com/omh-notes/omh/retrieve"
 	"github.com/omh-notes/omh/vault"
 	"github.com/omh-notes/omh/vault/disk"
+	"github.com/omh-notes/omh/vault/gitcli"
 )
 
 // Move renames a note in its layer (git mv for a note git tracks, a rename
@@ -183,12 +183,12 @@ func (s *Store) planMove(v *view, oldArg, newKey string) (*movePlan, error) {
 		if fi, err := os.Lstat(p.from); err != nil || !fi.Mode().IsRegular() {
 			return nil, refuse("not_found", fmt.Errorf("nothing was renamed: %s is not in the working tree (deleted, or not a regular file)", p.fromShown))
 		}
-		out, err := vault.Git(root, "", "ls-files", "--cached", "-z", "--", p.fromShown, p.toShown)
+		held, err := gitcli.Tracked(root, p.fromShown, p.toShown)
 		if err != nil {
 			return nil, refuse("git_failed", err)
 		}
 		p.how = "rename"
-		for _, f := range strings.Split(out, "\x00") {
+		for _, f := range held {
 			switch f {
 			case p.toShown:
 				return nil, refuse("key_taken", fmt.Errorf("nothing was renamed: git's index holds %s already", p.toShown))
@@ -276,20 +276,29 @@ func (p *movePlan) gatherFiles(notes []index.StoredNote) error {
 	}
 	// Which files git tracks and which have unstaged changes: a rewritten
 	// file is staged only when the rewrite is its only change.
-	inIndex, err := vault.GitPaths(p.root, "ls-files", "--cached", "-z")
+	inIndex, err := gitcli.Tracked(p.root)
 	if err != nil {
 		return err
 	}
-	dirty, err := vault.GitPaths(p.root, "diff", "--name-only", "-z")
+	dirty, err := gitcli.Unstaged(p.root)
 	if err != nil {
 		return err
 	}
+	held, changed := setOf(inIndex), setOf(dirty)
 	for _, f := range p.files {
 		if !f.note.Private {
-			f.tracked, f.dirty = inIndex[f.shown], dirty[f.shown]
+			f.tracked, f.dirty = held[f.shown], changed[f.shown]
 		}
 	}
 	return nil
+}
+
+func setOf(paths []string) map[string]bool {
+	set := make(map[string]bool, len(paths))
+	for _, p := range paths {
+		set[p] = true
+	}
+	return set
 }
 
 // planRewrites finds every link to rewrite and computes each file's new
@@ -518,11 +527,11 @@ func (p *movePlan) apply(t *journal.Txn) error {
 	}
 	t.Remove(p.from, id, prune)
 	if p.how == "git mv" {
-		entry, err := indexEntry(p.root, p.fromShown)
+		entry, err := gitcli.IndexEntry(p.root, p.fromShown)
 		if err != nil {
 			return refuse("git_failed", fmt.Errorf("%s: %w", nothing, err))
 		}
-		t.IndexEntry(p.toShown, entry.mode, entry.blob)
+		t.IndexEntry(p.toShown, entry.Mode, entry.Blob)
 		t.IndexEntry(p.fromShown, 0, plumbing.ZeroHash)
 		p.staged = append(p.staged, p.fromShown, p.toShown)
 	}
@@ -561,32 +570,6 @@ func (p *movePlan) checkTarget(private bool) error {
 		return refuse("bad_target", fmt.Errorf("nothing was renamed: %w", err))
 	}
 	return nil
-}
-
-// gitEntry is one entry of git's index.
-type gitEntry struct {
-	mode uint32
-	blob plumbing.Hash
-}
-
-// indexEntry reads the entry git's index holds for path; a path in a merge
-// conflict has none that can move.
-func indexEntry(root, path string) (gitEntry, error) {
-	out, err := vault.Git(root, "", "ls-files", "--stage", "-z", "--", path)
-	if err != nil {
-		return gitEntry{}, err
-	}
-	line, _, _ := strings.Cut(out, "\x00")
-	info, name, _ := strings.Cut(line, "\t")
-	fields := strings.Fields(info)
-	if name != path || len(fields) != 3 || fields[2] != "0" {
-		return gitEntry{}, fmt.Errorf("git's index holds no single entry for %s (a merge conflict?)", path)
-	}
-	mode, err := strconv.ParseUint(fields[0], 8, 32)
-	if err != nil {
-		return gitEntry{}, fmt.Errorf("git ls-files: mode %q: %w", fields[0], err)
-	}
-	return gitEntry{uint32(mode), plumbing.NewHash(fields[1])}, nil
 }
 
 func (p *movePlan) report() Moved {

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/omh-notes/omh/vault"
+	"github.com/omh-notes/omh/vault/gitcli"
 	"github.com/omh-notes/omh/vault/vaulttest"
 )
 
@@ -65,7 +65,7 @@ func TestMoveRenamesATeamNoteAndRewritesLinksInBothLayers(t *testing.T) {
 	// Staged: the move (as git records it: a rename, or a deletion and an
 	// addition when the rewrite changed much of a small file) and the
 	// rewritten tracked files, with nothing left unstaged in them.
-	status, _ := vault.Git(r.Dir, "", "status", "--porcelain", "--no-renames")
+	status, _ := gitcli.Git(r.Dir, "", "status", "--porcelain", "--no-renames")
 	for _, line := range []string{"D  .omh/notes/topic/credentials.md", "A  .omh/notes/guides/secrets/credential-handling.md",
 		"M  .omh/notes/finding/sandbox.md", "M  .omh/notes/deep/nested/note.md", "?? .omh/notes/draft/"} {
 		if !strings.Contains(status, line+"\n") {
@@ -125,7 +125,7 @@ func TestMoveRenamesAPrivateNote(t *testing.T) {
 	if got := vaulttest.Read(t, filepath.Join(r.Dir, "edited.md")); got != "# Edited by hand\n\nSee [[ready]].\n" {
 		t.Errorf("%q", got)
 	}
-	if status, _ := vault.Git(r.Dir, "", "status", "--porcelain"); !strings.Contains(status, "M  team.md\n") || !strings.Contains(status, " M edited.md\n") {
+	if status, _ := gitcli.Git(r.Dir, "", "status", "--porcelain"); !strings.Contains(status, "M  team.md\n") || !strings.Contains(status, " M edited.md\n") {
 		t.Errorf("%s", status)
 	}
 	// An untracked file under the notes root is renamed on disk and stays
@@ -134,7 +134,7 @@ func TestMoveRenamesAPrivateNote(t *testing.T) {
 	if rep, err := s.Move("loose", "sorted/loose"); err != nil || rep.How != "rename" || len(rep.Staged) != 0 {
 		t.Errorf("%+v %v", rep, err)
 	}
-	if status, _ := vault.Git(r.Dir, "", "status", "--porcelain"); !strings.Contains(status, "?? sorted/\n") || strings.Contains(status, "loose.md") {
+	if status, _ := gitcli.Git(r.Dir, "", "status", "--porcelain"); !strings.Contains(status, "?? sorted/\n") || strings.Contains(status, "loose.md") {
 		t.Errorf("%s", status)
 	}
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/omh-notes/omh/retrieve"
 	"github.com/omh-notes/omh/vault"
 	"github.com/omh-notes/omh/vault/disk"
+	"github.com/omh-notes/omh/vault/gitcli"
 )
 
 // Draft is a note to write: what omh new is given.
@@ -240,8 +241,8 @@ func (s *Store) source(asked string) string {
 	if src := strings.TrimSpace(os.Getenv("OMH_SOURCE")); src != "" {
 		return src
 	}
-	name := vault.GitSetting(s.Repo.Root, "user.name")
-	email := vault.GitSetting(s.Repo.Root, "user.email")
+	name := gitcli.GitSetting(s.Repo.Root, "user.name")
+	email := gitcli.GitSetting(s.Repo.Root, "user.email")
 	switch {
 	case name != "" && email != "":
 		return name + " <" + email + ">"

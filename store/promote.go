@@ -15,6 +15,7 @@ import (
 	"github.com/omh-notes/omh/retrieve"
 	"github.com/omh-notes/omh/vault"
 	"github.com/omh-notes/omh/vault/disk"
+	"github.com/omh-notes/omh/vault/gitcli"
 )
 
 // Promote moves private notes into the notes root at the same key and
@@ -180,16 +181,15 @@ func (s *Store) planPromotion(v *view, keys []string, notes []index.StoredNote, 
 	for _, p := range batch {
 		paths = append(paths, p.To)
 	}
-	if out, err := vault.Git(s.Repo.Root, "", append([]string{"ls-files", "--cached", "-z", "--"}, paths...)...); err != nil {
+	if staged, err := gitcli.Tracked(s.Repo.Root, paths...); err != nil {
 		refuseOne("git_failed", "%v", err)
-	} else if staged := strings.Trim(out, "\x00"); staged != "" {
-		refuseOne("key_taken", "git's index holds %s already", strings.Join(strings.Split(staged, "\x00"), ", "))
+	} else if len(staged) > 0 {
+		refuseOne("key_taken", "git's index holds %s already", strings.Join(staged, ", "))
 	}
 	// An ignored path cannot be added: git add would add the others and
-	// fail, leaving the index to be repaired. Paths go on standard input,
-	// where git reads them as paths, not patterns.
-	if out, _ := vault.Git(s.Repo.Root, strings.Join(paths, "\x00")+"\x00", "check-ignore", "--stdin", "-z"); strings.Trim(out, "\x00") != "" {
-		refuseOne("ignored", "git ignores %s; change .gitignore or promote under another key", strings.Join(strings.Split(strings.Trim(out, "\x00"), "\x00"), ", "))
+	// fail, leaving the index to be repaired.
+	if ignored := gitcli.Ignored(s.Repo.Root, paths); len(ignored) > 0 {
+		refuseOne("ignored", "git ignores %s; change .gitignore or promote under another key", strings.Join(ignored, ", "))
 	}
 	// Links: resolved over the store as it is; a target is fine when the
 	// team has it or it moves in this batch.

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/omh-notes/omh/vault"
+	"github.com/omh-notes/omh/vault/gitcli"
 	"github.com/omh-notes/omh/vault/vaulttest"
 )
 
@@ -53,11 +53,11 @@ func TestRealVaultsRenameAndBackLeavesEveryByte(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			vaulttest.Isolate(t)
 			repo := filepath.Join(t.TempDir(), name)
-			if out, err := vault.Git(".", "", "clone", "-q", filepath.Join(dir, name+".bundle"), repo); err != nil {
+			if out, err := gitcli.Git(".", "", "clone", "-q", filepath.Join(dir, name+".bundle"), repo); err != nil {
 				t.Fatalf("%v %s", err, out)
 			}
 			for _, kv := range [][2]string{{"user.name", "Round Trip"}, {"user.email", "trip@example.invalid"}, {"commit.gpgsign", "false"}} {
-				if _, err := vault.Git(repo, "", "config", kv[0], kv[1]); err != nil {
+				if _, err := gitcli.Git(repo, "", "config", kv[0], kv[1]); err != nil {
 					t.Fatal(err)
 				}
 			}
@@ -79,7 +79,7 @@ func TestRealVaultsRenameAndBackLeavesEveryByte(t *testing.T) {
 					for _, rw := range rep.Rewritten {
 						rewritten += rw.Links
 					}
-					if _, err := vault.Git(repo, "", "commit", "-q", "-m", fmt.Sprintf("round trip %d", i)); err != nil {
+					if _, err := gitcli.Git(repo, "", "commit", "-q", "-m", fmt.Sprintf("round trip %d", i)); err != nil {
 						t.Fatal(err)
 					}
 				}

@@ -7,7 +7,7 @@ import (
 	"reflect"
 	"testing"
 
-	"github.com/omh-notes/omh/vault"
+	"github.com/omh-notes/omh/vault/gitcli"
 	"github.com/omh-notes/omh/vault/vaulttest"
 )
 
@@ -45,11 +45,11 @@ type writeState struct {
 func writeStateOf(t *testing.T, r *vaulttest.Repo) writeState {
 	t.Helper()
 	// --no-optional-locks keeps git status from refreshing the index file.
-	status, err := vault.Git(r.Dir, "", "--no-optional-locks", "status", "--porcelain", "--untracked-files=all")
+	status, err := gitcli.Git(r.Dir, "", "--no-optional-locks", "status", "--porcelain", "--untracked-files=all")
 	if err != nil {
 		t.Fatal(err)
 	}
-	staged, err := vault.Git(r.Dir, "", "--no-optional-locks", "diff", "--cached")
+	staged, err := gitcli.Git(r.Dir, "", "--no-optional-locks", "diff", "--cached")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -43,23 +43,24 @@ var repoFiles = lazyRegexp(`(?i)^(readme|changelog|contributing|security|code_of
 const detectSample = 2000
 
 // Detect looks at the markdown files git shows in the working tree of the
-// repository at root (tracked, and untracked ones it does not ignore) and
-// decides the notes root and the dialect: a tool's own marker file first
+// repository at root (tracked, and untracked ones it does not ignore; shown
+// lists them, and is asked only when there is no notes folder) and decides
+// the notes root and the dialect: a tool's own marker file first
 // (.obsidian/, dendron.yml, .foam/, logseq/, .zk/, docfx.json), else how
 // the notes write their links.
-func Detect(root string) (Detected, error) {
+func Detect(root string, shown func(root string) ([]string, error)) (Detected, error) {
 	var det Detected
 	if isDir(filepath.Join(root, filepath.FromSlash(DefaultNotesDir))) {
 		det.Dialect.Name = DialectOmh
 		det.Why = append(det.Why, fmt.Sprintf("notes root %s and dialect omh: the folder %s exists", DefaultNotesDir, DefaultNotesDir))
 		return det, nil
 	}
-	out, err := Git(root, "", "ls-files", "-z", "--cached", "--others", "--exclude-standard")
+	all, err := shown(root)
 	if err != nil {
 		return Detected{}, err
 	}
 	var files []string
-	for _, f := range strings.Split(out, "\x00") {
+	for _, f := range all {
 		if strings.HasSuffix(f, NoteExt) && !strings.HasPrefix(f, ".omh/") {
 			files = append(files, f)
 		}

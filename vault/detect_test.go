@@ -56,7 +56,9 @@ func TestDetectFindsTheNotesRootAndTheDialect(t *testing.T) {
 			for p, content := range c.files {
 				r.Write(p, content)
 			}
-			got, err := Detect(r.Dir)
+			got, err := Detect(r.Dir, func(string) ([]string, error) {
+				return strings.Split(r.Git("ls-files", "-z", "--cached", "--others", "--exclude-standard"), "\x00"), nil
+			})
 			if err != nil {
 				t.Fatal(err)
 			}

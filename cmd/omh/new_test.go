@@ -11,6 +11,7 @@ import (
 
 	"github.com/omh-notes/omh/store"
 	"github.com/omh-notes/omh/vault"
+	"github.com/omh-notes/omh/vault/gitcli"
 	"github.com/omh-notes/omh/vault/vaulttest"
 )
 
@@ -44,7 +45,7 @@ func TestNewWritesAPrivateNoteFromTheTemplate(t *testing.T) {
 		p.Title != "Nightly exports stall at midnight!" || len(p.Answers) != 1 || len(p.Links) != 1 || p.Links[0].Target != "topic/exports" {
 		t.Errorf("%+v", p)
 	}
-	if out, _ := vault.Git(r.Dir, "", "status", "--porcelain"); out != "" {
+	if out, _ := gitcli.Git(r.Dir, "", "status", "--porcelain"); out != "" {
 		t.Errorf("the working tree changed: %q", out)
 	}
 	// The note is in the store at once, in the local layer.

@@ -1,4 +1,4 @@
-package vault
+package gitcli
 
 import (
 	"bufio"
@@ -11,20 +11,22 @@ import (
 	"sync"
 
 	"github.com/go-git/go-git/v5/plumbing"
+
+	"github.com/omh-notes/omh/vault"
 )
 
-// HistoryLog is the first-parent history from a commit, step by step (each
-// as StepOf gives it), read from `git log` in a process of its own. A first
-// build walks the whole history to date every note, and git's own walk is
-// the cheaper one by far, and runs on another core while omh parses notes:
-// at 100,000 notes in 10,000 commits it took 16 s of git's CPU, where
-// StepOf's walk through go-git took over 70 s. Steps are kept as they come,
-// so the walk can start before they are wanted.
+// HistoryLog is the first-parent history from a commit, step by step
+// (each as vault's Repo.StepOf gives it), read from `git log` in a process
+// of its own. A first build walks the whole history to date every note,
+// and git's own walk is the cheaper one by far, and runs on another core
+// while omh parses notes: at 100,000 notes in 10,000 commits it took 16 s
+// of git's CPU, where StepOf's walk through go-git took over 70 s. Steps
+// are kept as they come, so the walk can start before they are wanted.
 type HistoryLog struct {
 	cmd      *exec.Cmd
 	mu       sync.Mutex
 	more     *sync.Cond
-	got      []Step
+	got      []vault.Step
 	next     int           // index in got of the step Next hands out next
 	done     bool          // git finished, failed or was stopped
 	finished chan struct{} // closed once git's output is read and git waited for
@@ -39,8 +41,8 @@ var errPartialClone = errors.New("a partial clone: history is read through go-gi
 // when git cannot be started or the repository is a partial clone; a git
 // that fails later ends the steps early, and whoever walks falls back to
 // StepOf.
-func (r *Repo) LogHistory(head plumbing.Hash, shallow map[plumbing.Hash]bool) (*HistoryLog, error) {
-	if r.partialClone() {
+func LogHistory(r *vault.Repo, head plumbing.Hash, shallow map[plumbing.Hash]bool) (*HistoryLog, error) {
+	if partialClone(r) {
 		return nil, errPartialClone
 	}
 	cmd := exec.Command("git", "--git-dir="+r.GitDir, "log", "--first-parent", "-m", "--root", "--no-renames",
@@ -63,7 +65,7 @@ func (r *Repo) LogHistory(head plumbing.Hash, shallow map[plumbing.Hash]bool) (*
 // partialClone reports whether objects missing here may be fetched from a
 // remote: git names such a remote in extensions.partialClone or, before
 // 2.44, marks it promisor.
-func (r *Repo) partialClone() bool {
+func partialClone(r *vault.Repo) bool {
 	cfg, err := r.Objects.Config()
 	if err != nil {
 		return false
@@ -82,17 +84,17 @@ func (r *Repo) partialClone() bool {
 // Next returns the step of commit c when it is the next one of the walk.
 // ok is false past the end, after a failure, or when c is not the commit
 // expected: the caller then reads the step itself.
-func (h *HistoryLog) Next(c plumbing.Hash) (Step, bool) {
+func (h *HistoryLog) Next(c plumbing.Hash) (vault.Step, bool) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	for h.next == len(h.got) && !h.done {
 		h.more.Wait()
 	}
 	if h.next == len(h.got) || h.got[h.next].Commit != c {
-		return Step{}, false
+		return vault.Step{}, false
 	}
 	s := h.got[h.next]
-	h.got[h.next] = Step{} // handed out: not held twice
+	h.got[h.next] = vault.Step{} // handed out: not held twice
 	h.next++
 	return s, true
 }
@@ -108,7 +110,7 @@ func (h *HistoryLog) Close() {
 	<-h.finished
 }
 
-func (h *HistoryLog) add(s Step) {
+func (h *HistoryLog) add(s vault.Step) {
 	h.mu.Lock()
 	h.got = append(h.got, s)
 	h.mu.Unlock()
@@ -135,7 +137,7 @@ func (h *HistoryLog) read(r *bufio.Reader, shallow map[plumbing.Hash]bool) {
 		s, err := r.ReadString(0)
 		return strings.TrimSuffix(s, "\x00"), err
 	}
-	var pending *Step
+	var pending *vault.Step
 	b, err := r.ReadByte()
 	for err == nil && b == 1 {
 		if pending != nil {
@@ -154,7 +156,7 @@ func (h *HistoryLog) read(r *bufio.Reader, shallow map[plumbing.Hash]bool) {
 			pending = nil
 			break
 		}
-		s := Step{Commit: plumbing.NewHash(hashes[0]), Author: logDate(ad), Committed: logDate(cd)}
+		s := vault.Step{Commit: plumbing.NewHash(hashes[0]), Author: logDate(ad), Committed: logDate(cd)}
 		s.Boundary = shallow[s.Commit]
 		if len(hashes) > 1 && !s.Boundary {
 			s.Parent = plumbing.NewHash(hashes[1])
@@ -198,7 +200,7 @@ func changedNote(meta, path string) bool {
 	if regularMode(f[0]) && f[2] == f[3] {
 		return false
 	}
-	_, ok := KeyOf(path)
+	_, ok := vault.KeyOf(path)
 	return ok
 }
 
@@ -210,8 +212,8 @@ func regularMode(mode string) bool {
 
 // logDate reads a YYYY-MM-DD date git printed; another shape (a year past
 // 9999) is no date, as DateOf says.
-func logDate(s string) Date {
-	if d := Date(s); d.Valid() {
+func logDate(s string) vault.Date {
+	if d := vault.Date(s); d.Valid() {
 		return d
 	}
 	return ""

@@ -1,4 +1,4 @@
-package vault
+package gitcli
 
 import (
 	"os"
@@ -9,6 +9,7 @@ import (
 
 	"github.com/go-git/go-git/v5/plumbing"
 
+	"github.com/omh-notes/omh/vault"
 	"github.com/omh-notes/omh/vault/vaulttest"
 )
 
@@ -60,7 +61,7 @@ func TestGitsHistoryWalkEqualsStepOf(t *testing.T) {
 // returns how many steps it took.
 func compareWalks(t *testing.T, dir string) int {
 	t.Helper()
-	repo, err := OpenRepo(dir)
+	repo, err := vault.OpenRepo(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -77,7 +78,7 @@ func compareWalks(t *testing.T, dir string) int {
 	if err != nil {
 		t.Fatal(err)
 	}
-	log, err := repo.LogHistory(head, shallow)
+	log, err := LogHistory(repo, head, shallow)
 	if err != nil {
 		t.Fatal(err)
 	}

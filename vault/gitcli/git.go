@@ -1,0 +1,133 @@
+// Package gitcli is every use omh makes of the git command line: what
+// only git itself does right (staging, settings as git resolves them, which
+// files it ignores or shows) and its walk of a long history, which is
+// cheaper than go-git's. Reading objects is vault's, through go-git.
+package gitcli
+
+import (
+	"bytes"
+	"fmt"
+	"os/exec"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/go-git/go-git/v5/plumbing"
+)
+
+// Git runs the git command line in dir, with input on its standard input,
+// and returns what it printed. Reading is go-git's job; this is for what
+// only git itself does right: staging (never rewrite .git/index by hand),
+// moving tracked files, asking where hooks live and how settings resolve.
+// Paths are read as paths, never as patterns (--literal-pathspecs): a note
+// may be called "[draft].md". (check-ignore refuses the option; it reads
+// its paths from the standard input, where they are paths anyway.) A
+// failure carries git's own message.
+func Git(dir, input string, args ...string) (string, error) {
+	sub := "" // the subcommand, after git's own options
+	if i := slices.IndexFunc(args, func(a string) bool { return !strings.HasPrefix(a, "-") }); i >= 0 {
+		sub = args[i]
+	}
+	if sub != "check-ignore" {
+		args = append([]string{"--literal-pathspecs"}, args...)
+	}
+	cmd := exec.Command("git", args...)
+	cmd.Dir = dir
+	cmd.Stdin = strings.NewReader(input)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		msg := strings.TrimSpace(stderr.String())
+		if msg == "" {
+			msg = err.Error()
+		}
+		return stdout.String(), fmt.Errorf("git %s: %s", sub, msg)
+	}
+	return stdout.String(), nil
+}
+
+// splitPaths splits what a git command printed with -z into its paths.
+func splitPaths(out string) []string {
+	var paths []string
+	for _, f := range strings.Split(out, "\x00") {
+		if f != "" {
+			paths = append(paths, f)
+		}
+	}
+	return paths
+}
+
+// listPaths runs a git command that prints NUL-separated paths (-z) and
+// returns them in its order.
+func listPaths(dir string, args ...string) ([]string, error) {
+	out, err := Git(dir, "", args...)
+	if err != nil {
+		return nil, err
+	}
+	return splitPaths(out), nil
+}
+
+// Tracked returns the files git's index holds in the working tree at dir,
+// as git lists them (a file in a merge conflict once per stage): every
+// one, or those of paths (relative to dir).
+func Tracked(dir string, paths ...string) ([]string, error) {
+	return listPaths(dir, append([]string{"ls-files", "--cached", "-z", "--"}, paths...)...)
+}
+
+// Unstaged returns the files whose working copy differs from what git's
+// index holds.
+func Unstaged(dir string) ([]string, error) {
+	return listPaths(dir, "diff", "--name-only", "-z")
+}
+
+// Ignored returns those of paths that git ignores, in their order. Paths
+// go on check-ignore's standard input, where git reads them as paths, not
+// patterns. It exits with a failure when it ignores none of them, so its
+// status says nothing here: a git that cannot run at all fails again, and
+// says why, at the git add that follows.
+func Ignored(dir string, paths []string) []string {
+	out, _ := Git(dir, strings.Join(paths, "\x00")+"\x00", "check-ignore", "--stdin", "-z")
+	return splitPaths(out)
+}
+
+// Shown returns the files git shows in the working tree at dir: those it
+// tracks, and the untracked ones it does not ignore.
+func Shown(dir string) ([]string, error) {
+	return listPaths(dir, "ls-files", "-z", "--cached", "--others", "--exclude-standard")
+}
+
+// Entry is one entry of git's index.
+type Entry struct {
+	Mode uint32
+	Blob plumbing.Hash
+}
+
+// IndexEntry reads the entry git's index holds for path; a path in a merge
+// conflict has none that can move.
+func IndexEntry(dir, path string) (Entry, error) {
+	out, err := Git(dir, "", "ls-files", "--stage", "-z", "--", path)
+	if err != nil {
+		return Entry{}, err
+	}
+	line, _, _ := strings.Cut(out, "\x00")
+	info, name, _ := strings.Cut(line, "\t")
+	fields := strings.Fields(info)
+	if name != path || len(fields) != 3 || fields[2] != "0" {
+		return Entry{}, fmt.Errorf("git's index holds no single entry for %s (a merge conflict?)", path)
+	}
+	mode, err := strconv.ParseUint(fields[0], 8, 32)
+	if err != nil {
+		return Entry{}, fmt.Errorf("git ls-files: mode %q: %w", fields[0], err)
+	}
+	return Entry{uint32(mode), plumbing.NewHash(fields[1])}, nil
+}
+
+// GitSetting reads one git setting as git itself resolves it (system,
+// global, repository, includes); "" when it is not set.
+func GitSetting(dir, name string) string {
+	out, err := Git(dir, "", "config", "--get", name)
+	if err != nil {
+		return ""
+	}
+	return strings.TrimSpace(out)
+}
