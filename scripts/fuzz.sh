@@ -66,10 +66,11 @@ run() {
 
 seed FuzzParse vault bytes
 seed FuzzSplitFrontmatter vault bytes
-seed FuzzRewriteLink vault bytes
+seed FuzzRewriteLink vault/rename bytes
 seed FuzzKeyOf vault pair
 seed FuzzEachToken retrieve string
-for t in FuzzParse FuzzSplitFrontmatter FuzzRewriteLink FuzzKeyOf; do
+for t in FuzzParse FuzzSplitFrontmatter FuzzKeyOf; do
 	run $t vault
 done
+run FuzzRewriteLink vault/rename
 run FuzzEachToken retrieve

@@ -1,12 +1,11 @@
 package store
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path"
 	"path/filepath"
-	"slices"
-	"sort"
 	"strings"
 
 	"github.com/go-git/go-git/v5/plumbing"
@@ -18,6 +17,7 @@ import (
 	"github.com/omh-notes/omh/vault"
 	"github.com/omh-notes/omh/vault/disk"
 	"github.com/omh-notes/omh/vault/gitcli"
+	"github.com/omh-notes/omh/vault/rename"
 )
 
 // Move renames a note in its layer (git mv for a note git tracks, a rename
@@ -85,15 +85,12 @@ type moveFile struct {
 	abs     string // the file
 	shown   string // as reported: relative to the repository root, or absolute for private notes
 	before  string // its key now
-	after   string // its key after the rename
 	moved   bool   // the renamed note itself
 	tracked bool   // git's index holds it
 	dirty   bool   // it has unstaged changes already
-	content []byte
-	edits   []vault.Edit
-	out     []byte         // content with the edits made
-	wants   map[int]string // links to rewrite: the key each must reach
-	was     []string       // the key each link reached before the rename
+	content []byte // as the plan read it
+	out     []byte // content with its links rewritten; nil when it stays as it is
+	links   int    // how many of its links are rewritten
 }
 
 // movePlan is a rename worked out in full before anything is touched.
@@ -112,7 +109,6 @@ type movePlan struct {
 	unstaged      []string
 	privateFolder string
 	dialect       vault.Dialect
-	before, after vault.MemNames // the names links resolve against, before and after
 }
 
 func (s *Store) planMove(v *view, oldArg, newKey string) (*movePlan, error) {
@@ -150,8 +146,9 @@ func (s *Store) planMove(v *view, oldArg, newKey string) (*movePlan, error) {
 	if p.oldKey == newKey {
 		return nil, refuse("bad_key", fmt.Errorf("nothing was renamed: %s already has that key", newKey))
 	}
-	if err := p.checkCase(notes); err != nil {
-		return nil, err
+	names := renameNotes(notes)
+	if err := rename.CheckCase(names, p.oldKey, newKey); err != nil {
+		return nil, fromRename(err)
 	}
 	var inPrivate, inTree bool
 	for _, n := range notes {
@@ -207,35 +204,28 @@ func (s *Store) planMove(v *view, oldArg, newKey string) (*movePlan, error) {
 	if err := p.gatherFiles(notes); err != nil {
 		return nil, err
 	}
-	if err := p.planRewrites(notes); err != nil {
+	if err := p.planRewrites(names); err != nil {
 		return nil, err
 	}
 	return p, nil
 }
 
-// checkCase refuses a new key that differs only in letter case from
-// another note's key, or that puts the note in a folder differing only in
-// letter case from one that holds notes: on macOS and Windows both would be
-// one file, or one folder.
-func (p *movePlan) checkCase(notes []index.StoredNote) error {
-	folders := map[string]string{} // lower-cased → as the notes spell it
-	for _, n := range notes {
-		if n.Note.Key == p.oldKey {
-			continue
-		}
-		if strings.EqualFold(n.Note.Key, p.newKey) {
-			return refuse("key_taken", fmt.Errorf("nothing was renamed: %s differs only in letter case from %s (%s), and on macOS and Windows both would be one file", p.newKey, n.Note.Key, n.Note.Path))
-		}
-		for dir := path.Dir(n.Note.Key); dir != "."; dir = path.Dir(dir) {
-			folders[strings.ToLower(dir)] = dir
-		}
+// renameNotes are the store's notes as a rename sees them.
+func renameNotes(notes []index.StoredNote) []rename.Note {
+	out := make([]rename.Note, len(notes))
+	for i, n := range notes {
+		out[i] = rename.Note{Key: n.Note.Key, Path: n.Note.Path, Aliases: n.Parsed.Aliases}
 	}
-	for dir := path.Dir(p.newKey); dir != "."; dir = path.Dir(dir) {
-		if have, ok := folders[strings.ToLower(dir)]; ok && have != dir {
-			return refuse("key_taken", fmt.Errorf("nothing was renamed: the folder %s of %s differs only in letter case from the folder %s that holds notes, and on macOS and Windows both would be one folder", dir, p.newKey, have))
-		}
+	return out
+}
+
+// fromRename gives a rename's refusal the code omh reports it with.
+func fromRename(err error) error {
+	var r *rename.Refusal
+	if errors.As(err, &r) {
+		return refuse(r.Code, r.Err)
 	}
-	return nil
+	return err
 }
 
 // gatherFiles lists the store's files as they are on disk: a committed
@@ -253,7 +243,7 @@ func (p *movePlan) gatherFiles(notes []index.StoredNote) error {
 		if n.Note.Layer == vault.Team && edited[n.Note.Path] {
 			continue
 		}
-		f := &moveFile{note: n, shown: n.Note.Path, before: n.Note.Key, after: n.Note.Key}
+		f := &moveFile{note: n, shown: n.Note.Path, before: n.Note.Key}
 		f.abs = n.Note.Path
 		if !n.Private {
 			f.abs = filepath.Join(p.root, filepath.FromSlash(n.Note.Path))
@@ -263,7 +253,7 @@ func (p *movePlan) gatherFiles(notes []index.StoredNote) error {
 			tracked = append(tracked, n.Note.Path)
 		}
 		if f.before == p.oldKey {
-			f.after, f.moved = p.newKey, true
+			f.moved = true
 			p.moved = f
 		}
 		p.files = append(p.files, f)
@@ -301,193 +291,23 @@ func setOf(paths []string) map[string]bool {
 	return set
 }
 
-// planRewrites finds every link to rewrite and computes each file's new
-// content, then checks the result as a whole (verify). Every link that
-// cannot be rewritten is listed, and nothing is changed.
-func (p *movePlan) planRewrites(notes []index.StoredNote) error {
-	before, after := vault.MemNames{}, vault.MemNames{}
-	for _, n := range notes {
-		before.Add(n.Note.Key, n.Parsed.Aliases)
-		k := n.Note.Key
-		if k == p.oldKey {
-			k = p.newKey
-		}
-		after.Add(k, n.Parsed.Aliases)
+// planRewrites works out every link to rewrite and each file's new
+// content (rename.PlanRename), reading the files as they are on disk.
+func (p *movePlan) planRewrites(notes []rename.Note) error {
+	files := make([]rename.File, len(p.files))
+	for i, f := range p.files {
+		files[i] = rename.File{Key: f.before, Shown: f.shown, Parsed: f.note.Parsed, Blob: f.note.Note.Blob,
+			Read: func() ([]byte, error) { return os.ReadFile(f.abs) }}
 	}
-	p.before, p.after = before, after
-	d := p.dialect
-	var problems []string
-	for _, f := range p.files {
-		if err := p.checkUnparsed(f); err != nil {
-			return err
-		}
-		links := f.note.Parsed.Links
-		f.wants = map[int]string{}
-		f.was = make([]string, len(links))
-		for i, l := range links {
-			was, err := d.Resolve(l, f.before, before)
-			if err != nil {
-				return err
-			}
-			now, err := d.Resolve(l, f.after, after)
-			if err != nil {
-				return err
-			}
-			f.was[i] = was.Key
-			want := was.Key
-			if want == p.oldKey {
-				want = p.newKey
-			}
-			switch {
-			case want == "" && (now.Key != "" || strings.Join(now.Candidates, ",") != strings.Join(was.Candidates, ",")):
-				what := "reaches " + now.Key
-				if now.Key == "" {
-					what = "could mean " + strings.Join(now.Candidates, ", ")
-				}
-				p.notices = append(p.notices, fmt.Sprintf("%s:%d: %s %s after the rename (it reached no note before)", f.shown, l.Line, p.dialect.Show(l), what))
-			case want != "" && now.Key != want:
-				f.wants[i] = want
-			}
-		}
-		if len(f.wants) == 0 {
-			continue
-		}
-		content, err := os.ReadFile(f.abs)
-		if err != nil {
-			return fmt.Errorf("reading %s: %w", f.shown, err)
-		}
-		if vault.HashBytes(content) != f.note.Note.Blob {
-			return refuse("changed", fmt.Errorf("nothing was renamed: %s changed while omh mv read the store; run it again", f.shown))
-		}
-		f.content = content
-		for _, i := range sortedLinks(f.wants) {
-			ed, err := d.RewriteLink(content, links[i], f.was[i], vault.LinkEnds{From: f.after, Names: after}, f.wants[i])
-			if err != nil {
-				problems = append(problems, fmt.Sprintf("%s:%d: %s: %v", f.shown, links[i].Line, p.dialect.Show(links[i]), err))
-				continue
-			}
-			f.edits = append(f.edits, ed)
-		}
-		out, err := vault.ApplyEdits(content, f.edits)
-		if err != nil {
-			problems = append(problems, fmt.Sprintf("%s: %v", f.shown, err))
-			continue
-		}
-		f.out = out
-	}
-	if len(problems) == 0 {
-		problems = p.verify()
-	}
-	if len(problems) > 0 {
-		return refuse("unrewritable", fmt.Errorf("nothing was renamed: %s; fix %s by hand first:\n  %s",
-			countLinks(len(problems)), itOrThem(len(problems)), strings.Join(problems, "\n  ")))
-	}
-	return nil
-}
-
-// checkUnparsed refuses a rename when a file read only in part
-// (markdown-too-costly) names the note where it was not parsed: a link
-// there would be left reaching nothing.
-func (p *movePlan) checkUnparsed(f *moveFile) error {
-	if !slices.ContainsFunc(f.note.Parsed.Problems, func(pr vault.Problem) bool { return pr.Rule == "markdown-too-costly" }) {
-		return nil
-	}
-	content, err := os.ReadFile(f.abs)
+	plan, err := rename.PlanRename(notes, files, p.oldKey, p.newKey, p.dialect)
 	if err != nil {
-		return fmt.Errorf("reading %s: %w", f.shown, err)
+		return fromRename(err)
 	}
-	name := path.Base(p.oldKey)
-	if line := vault.UnparsedMention(content, f.note.Parsed, name); line > 0 {
-		return refuse("unrewritable", fmt.Errorf("nothing was renamed: %s is parsed as markdown only up to line %d (markdown-too-costly) and names %s after it, where a link could not be rewritten; split the note or edit it by hand first", f.shown, line, name))
+	for i, f := range p.files {
+		f.content, f.out, f.links = plan.Files[i].Content, plan.Files[i].Out, plan.Files[i].Links
 	}
+	p.notices = plan.Notices
 	return nil
-}
-
-// verify reads every file as the rename would leave it and resolves each
-// of its links with the dialect that planned the rewrite: a link that
-// reached the old key must reach the new one, every rewritten link its
-// target, and no link the old key. It returns what is wrong, one line a
-// link.
-func (p *movePlan) verify() []string {
-	var stale []string
-	for _, f := range p.files {
-		if f.out == nil {
-			continue
-		}
-		links := f.note.Parsed.Links
-		reparsed := vault.Parse(f.out)
-		byStart := make(map[int]int, len(reparsed.Links))
-		for j, l := range reparsed.Links {
-			byStart[l.Start] = j
-		}
-		matched := make([]bool, len(reparsed.Links))
-		for i, l := range links {
-			want := f.wants[i]
-			if f.was[i] == p.oldKey {
-				want = p.newKey
-			}
-			j, ok := byStart[shifted(l.Start, f.edits)]
-			if ok {
-				matched[j] = true
-			}
-			if want == "" {
-				continue
-			}
-			if !ok {
-				stale = append(stale, fmt.Sprintf("%s:%d: %s would no longer be read as a link", f.shown, l.Line, p.dialect.Show(l)))
-				continue
-			}
-			got, err := p.dialect.Resolve(reparsed.Links[j], f.after, p.after)
-			if err != nil || got.Key != want {
-				stale = append(stale, fmt.Sprintf("%s:%d: %s would not reach %s alone", f.shown, l.Line, p.dialect.Show(l), want))
-			}
-		}
-		// Links the index did not know (past what it parses of a long
-		// note) must not reach the old key either.
-		for j, l := range reparsed.Links {
-			if matched[j] {
-				continue
-			}
-			if got, err := p.dialect.Resolve(l, f.after, p.before); err == nil && got.Key == p.oldKey {
-				stale = append(stale, fmt.Sprintf("%s:%d: %s still reaches %s", f.shown, l.Line, p.dialect.Show(l), p.oldKey))
-			}
-		}
-	}
-	return stale
-}
-
-// shifted is where an offset of a file lands once edits are made.
-func shifted(at int, edits []vault.Edit) int {
-	out := at
-	for _, ed := range edits {
-		if ed.End <= at {
-			out += len(ed.Text) - (ed.End - ed.Start)
-		}
-	}
-	return out
-}
-
-func sortedLinks(wants map[int]string) []int {
-	out := make([]int, 0, len(wants))
-	for i := range wants {
-		out = append(out, i)
-	}
-	sort.Ints(out)
-	return out
-}
-
-func countLinks(n int) string {
-	if n == 1 {
-		return "1 link cannot be rewritten"
-	}
-	return fmt.Sprintf("%d links cannot be rewritten", n)
-}
-
-func itOrThem(n int) string {
-	if n == 1 {
-		return "it"
-	}
-	return "them"
 }
 
 // apply makes the planned changes through the journal: every rewritten
@@ -583,7 +403,7 @@ func (p *movePlan) report() Moved {
 		if f.moved {
 			shown = p.toShown
 		}
-		rep.Rewritten = append(rep.Rewritten, Rewrite{Path: shown, Links: len(f.wants)})
+		rep.Rewritten = append(rep.Rewritten, Rewrite{Path: shown, Links: f.links})
 	}
 	rep.Staged = append(rep.Staged, p.staged...)
 	rep.Unstaged = append(rep.Unstaged, p.unstaged...)

@@ -75,20 +75,20 @@ func (d Dialect) String() string {
 	return d.Name
 }
 
-// reading is a link as a dialect reads it.
-type reading struct {
-	kind  LinkKind
-	name  string // what names the note, as written: a key, a trailing part of one, a path
-	vault string // the vault a dendron://vault/note link names
-	// hasVault: the link named a vault.
-	hasVault bool
+// Reading is a link as a dialect reads it.
+type Reading struct {
+	Kind  LinkKind
+	Name  string // what names the note, as written: a key, a trailing part of one, a path
+	Vault string // the vault a dendron://vault/note link names
+	// HasVault: the link named a vault.
+	HasVault bool
 }
 
-// read says how the dialect reads l, or false when l is no link to a note
+// Read says how the dialect reads l, or false when l is no link to a note
 // in this dialect (a hashtag where tags are not pages, [[...]] on a markdown
 // site, a wildcard note reference).
-func (d Dialect) read(l Link) (reading, bool) {
-	r := reading{kind: l.Kind, name: l.Target}
+func (d Dialect) Read(l Link) (Reading, bool) {
+	r := Reading{Kind: l.Kind, Name: l.Target}
 	switch d.String() {
 	case DialectMarkdown:
 		if l.Kind != MarkdownLink {
@@ -97,21 +97,21 @@ func (d Dialect) read(l Link) (reading, bool) {
 	case DialectDendron:
 		switch {
 		case l.Kind == TagLink:
-			r.name = "tags." + l.Target
+			r.Name = "tags." + l.Target
 		case l.Kind != MarkdownLink && l.Label != "":
 			// Dendron writes the label first: [[label|note#anchor]].
-			r.name, _, _ = splitWikiInner(l.Label)
+			r.Name, _, _ = splitWikiInner(l.Label)
 		}
-		if rest, ok := cutPrefixFold(r.name, "dendron://"); ok && l.Kind != MarkdownLink {
+		if rest, ok := cutPrefixFold(r.Name, "dendron://"); ok && l.Kind != MarkdownLink {
 			vault, note, found := strings.Cut(rest, "/")
 			if !found {
 				return r, false
 			}
-			r.vault, r.hasVault, r.name = vault, true, strings.TrimSpace(note)
+			r.Vault, r.HasVault, r.Name = vault, true, strings.TrimSpace(note)
 		}
 		// ![[journal.2021.*]] embeds every note under a hierarchy: a
 		// pattern, not one note.
-		if strings.Contains(r.name, "*") {
+		if strings.Contains(r.Name, "*") {
 			return r, false
 		}
 	case DialectLogseq:
@@ -132,7 +132,7 @@ func (d Dialect) read(l Link) (reading, bool) {
 			return r, false
 		}
 	}
-	return r, r.name != ""
+	return r, r.Name != ""
 }
 
 // cutPrefixFold is strings.CutPrefix ignoring ASCII letter case.
@@ -161,7 +161,7 @@ var (
 // attempts lists the lookups that resolve l from the note from, in order:
 // the first that reaches a note, or finds several, decides.
 func (d Dialect) attempts(l Link, from string) []attempt {
-	r, ok := d.read(l)
+	r, ok := d.Read(l)
 	if !ok {
 		return nil
 	}
@@ -169,35 +169,35 @@ func (d Dialect) attempts(l Link, from string) []attempt {
 }
 
 // attemptsFor lists the lookups for a link read as r.
-func (d Dialect) attemptsFor(r reading, from string) []attempt {
-	if r.kind == MarkdownLink {
-		return d.markdownAttempts(r.name, from)
+func (d Dialect) attemptsFor(r Reading, from string) []attempt {
+	if r.Kind == MarkdownLink {
+		return d.markdownAttempts(r.Name, from)
 	}
-	if r.hasVault && len(d.Vaults) > 0 {
-		folder, known := d.Vaults[r.vault]
+	if r.HasVault && len(d.Vaults) > 0 {
+		folder, known := d.Vaults[r.Vault]
 		if !known {
 			// A vault this store does not hold: a lookup no key answers,
 			// so that the link dangles.
-			return []attempt{{name: "dendron://" + r.vault + "/" + r.name, kinds: keyOnly}}
+			return []attempt{{name: "dendron://" + r.Vault + "/" + r.Name, kinds: keyOnly}}
 		}
-		return []attempt{{name: path.Join(folder, r.name), kinds: keyOnly}}
+		return []attempt{{name: path.Join(folder, r.Name), kinds: keyOnly}}
 	}
 	switch d.String() {
 	case DialectObsidian:
-		if isExplicitRelative(r.name) {
-			p, ok := joinKey(path.Dir(from), r.name)
+		if IsExplicitRelative(r.Name) {
+			p, ok := joinKey(path.Dir(from), r.Name)
 			if !ok {
 				return nil
 			}
 			return []attempt{{name: p, kinds: keyOnly}}
 		}
-		return []attempt{{name: r.name, kinds: keyOrSuffix, near: path.Dir(from)}}
+		return []attempt{{name: r.Name, kinds: keyOrSuffix, near: path.Dir(from)}}
 	case DialectDendron:
-		return []attempt{{name: r.name, kinds: keyOrSuffix}}
+		return []attempt{{name: r.Name, kinds: keyOrSuffix}}
 	case DialectLogseq:
-		return logseqAttempts(r.name)
+		return logseqAttempts(r.Name)
 	}
-	return []attempt{{name: r.name, kinds: keySuffixOrAs}}
+	return []attempt{{name: r.Name, kinds: keySuffixOrAs}}
 }
 
 // markdownAttempts resolves a markdown link's path: relative to the
@@ -228,13 +228,15 @@ func (d Dialect) markdownAttempts(target, from string) []attempt {
 	}
 	// Obsidian resolves a markdown link's path as it does a wiki link's
 	// name when it is no path from the linking note.
-	if dialect == DialectObsidian && !isExplicitRelative(target) && !strings.HasPrefix(target, "/") {
+	if dialect == DialectObsidian && !IsExplicitRelative(target) && !strings.HasPrefix(target, "/") {
 		out = append(out, attempt{name: target, kinds: keyOrSuffix, near: path.Dir(from)})
 	}
 	return out
 }
 
-func isExplicitRelative(name string) bool {
+// IsExplicitRelative reports whether a name starts from the linking note's
+// folder (./ or ../).
+func IsExplicitRelative(name string) bool {
 	return strings.HasPrefix(name, "./") || strings.HasPrefix(name, "../")
 }
 
@@ -287,8 +289,8 @@ func (d Dialect) Resolve(l Link, from string, names Names) (Resolution, error) {
 	return d.resolveAttempts(d.attempts(l, from), names)
 }
 
-// resolveReading resolves a link read as r.
-func (d Dialect) resolveReading(r reading, from string, names Names) (Resolution, error) {
+// ResolveReading resolves a link read as r.
+func (d Dialect) ResolveReading(r Reading, from string, names Names) (Resolution, error) {
 	return d.resolveAttempts(d.attemptsFor(r, from), names)
 }
 
@@ -317,11 +319,11 @@ func (d Dialect) LinkNames(l Link, from string) []string {
 // MarkdownPath is the path, from the notes root, that a markdown link names
 // (whether a note has it or not); false when it names none in the vault.
 func (d Dialect) MarkdownPath(l Link, from string) (string, bool) {
-	r, ok := d.read(l)
-	if !ok || r.kind != MarkdownLink {
+	r, ok := d.Read(l)
+	if !ok || r.Kind != MarkdownLink {
 		return "", false
 	}
-	for _, a := range d.markdownAttempts(r.name, from) {
+	for _, a := range d.markdownAttempts(r.Name, from) {
 		if len(a.kinds) == 1 && a.kinds[0] == KeyName {
 			return a.name, true
 		}
@@ -337,14 +339,14 @@ func (d Dialect) IsLink(l Link, from string) bool { return len(d.attempts(l, fro
 // it and the file has it (for a markdown link, URL-decoded): lint matches
 // its ignore patterns against this.
 func (d Dialect) Written(l Link) string {
-	r, ok := d.read(l)
+	r, ok := d.Read(l)
 	if !ok {
 		return ""
 	}
-	if r.hasVault {
-		return "dendron://" + r.vault + "/" + r.name
+	if r.HasVault {
+		return "dendron://" + r.Vault + "/" + r.Name
 	}
-	return r.name
+	return r.Name
 }
 
 // Show is a link as its note writes it, for messages: [[name]], ![[name]],
@@ -401,4 +403,65 @@ func IsAttachment(name string) bool {
 	last := name[strings.LastIndexByte(name, '/')+1:]
 	i := strings.LastIndexByte(last, '.')
 	return i >= 0 && attachmentExts[strings.ToLower(last[i+1:])]
+}
+
+// shortestName is how to write a wiki link to key from the note from: the
+// shortest trailing part of the key that reaches it alone, else the whole
+// key.
+func (d Dialect) shortestName(key, from string, names Names) string {
+	parts := strings.Split(key, "/")
+	for i := len(parts) - 1; i > 0; i-- {
+		cand := strings.Join(parts[i:], "/")
+		if res, err := d.Resolve(Link{Kind: WikiLink, Target: cand}, from, names); err == nil && res.Key == key {
+			return cand
+		}
+	}
+	return key
+}
+
+// LinkText is how to write a link of kind to key from the note from so that
+// the dialect resolves it to key alone: for a markdown link the path from
+// from's folder, for other links the shortest trailing part of the key
+// that does (the whole key when none does).
+func (d Dialect) LinkText(key string, kind LinkKind, from string, names Names) string {
+	if kind == MarkdownLink {
+		return EscapeDestination(RelativeKey(path.Dir(from), key) + NoteExt)
+	}
+	return d.shortestName(key, from, names)
+}
+
+// EscapeDestination writes a path so a markdown destination reads it back
+// whole: white space, brackets, parentheses and the characters that would
+// start a fragment, a query or an escape are percent-encoded.
+func EscapeDestination(p string) string {
+	var b strings.Builder
+	for i := 0; i < len(p); i++ {
+		c := p[i]
+		if c <= ' ' || c == 0x7f || strings.IndexByte(`()<>[]#?%\`, c) >= 0 {
+			fmt.Fprintf(&b, "%%%02X", c)
+			continue
+		}
+		b.WriteByte(c)
+	}
+	return b.String()
+}
+
+// RelativeKey is the path from folder dir (of keys, "." for the root) to
+// key.
+func RelativeKey(dir, key string) string {
+	var from []string
+	if dir != "." && dir != "" {
+		from = strings.Split(dir, "/")
+	}
+	to := strings.Split(key, "/")
+	common := 0
+	for common < len(from) && common < len(to)-1 && from[common] == to[common] {
+		common++
+	}
+	parts := make([]string, 0, len(from)-common+len(to)-common)
+	for range from[common:] {
+		parts = append(parts, "..")
+	}
+	parts = append(parts, to[common:]...)
+	return strings.Join(parts, "/")
 }

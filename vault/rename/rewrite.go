@@ -1,4 +1,4 @@
-package vault
+package rename
 
 import (
 	"bytes"
@@ -13,6 +13,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/yuin/goldmark/util"
+
+	"github.com/omh-notes/omh/vault"
 )
 
 // Edit replaces src[Start:End] of a file with Text.
@@ -25,7 +27,7 @@ type Edit struct {
 // against, once a rename is done.
 type LinkEnds struct {
 	From  string
-	Names Names
+	Names vault.Names
 }
 
 // RewriteLink computes the edit that makes link l, read in src, reach the
@@ -40,24 +42,24 @@ type LinkEnds struct {
 // bytes. When that does not reach want alone, the link is written the way
 // the dialect would write it anew (the shortest unique name, or a path from
 // the linking note's folder).
-func (d Dialect) RewriteLink(src []byte, l Link, was string, after LinkEnds, want string) (Edit, error) {
-	r, ok := d.read(l)
+func RewriteLink(d vault.Dialect, src []byte, l vault.Link, was string, after LinkEnds, want string) (Edit, error) {
+	r, ok := d.Read(l)
 	if !ok {
 		return Edit{}, errors.New("it is no link to a note in this vault's dialect")
 	}
-	sp, err := d.nameSpan(src, l, r)
+	sp, err := spanOf(d, src, l, r)
 	if err != nil {
 		return Edit{}, err
 	}
 	var tried []string
-	for _, name := range d.rewriteCandidates(r, was, after, want) {
+	for _, name := range rewriteCandidates(d, r, was, after, want) {
 		if slices.Contains(tried, name) {
 			continue
 		}
 		tried = append(tried, name)
 		moved := r
-		moved.name = name
-		res, err := d.resolveReading(moved, after.From, after.Names)
+		moved.Name = name
+		res, err := d.ResolveReading(moved, after.From, after.Names)
 		if err != nil {
 			return Edit{}, err
 		}
@@ -74,47 +76,47 @@ func (d Dialect) RewriteLink(src []byte, l Link, was string, after LinkEnds, wan
 }
 
 // rewriteCandidates lists names for a link to want, best first.
-func (d Dialect) rewriteCandidates(r reading, was string, after LinkEnds, want string) []string {
+func rewriteCandidates(d vault.Dialect, r vault.Reading, was string, after LinkEnds, want string) []string {
 	var out []string
 	// A wiki link keeps as many folders as it was written with: a short
 	// name stays one name.
-	if name, ok := substitute(r.name, was, want); ok && (r.kind == MarkdownLink || strings.Count(name, "/") == strings.Count(r.name, "/")) {
+	if name, ok := substitute(r.Name, was, want); ok && (r.Kind == vault.MarkdownLink || strings.Count(name, "/") == strings.Count(r.Name, "/")) {
 		out = append(out, name)
 	}
 	dir := path.Dir(after.From)
 	switch {
-	case r.kind == MarkdownLink:
+	case r.Kind == vault.MarkdownLink:
 		switch {
-		case d.String() == DialectMarkdown && strings.HasPrefix(r.name, "~/"):
+		case d.String() == vault.DialectMarkdown && strings.HasPrefix(r.Name, "~/"):
 			out = append(out, "~/"+want)
-		case strings.HasPrefix(r.name, "/") && d.Site != "":
+		case strings.HasPrefix(r.Name, "/") && d.Site != "":
 			out = append(out, "/"+strings.Trim(d.Site, "/")+"/"+want)
-		case strings.HasPrefix(r.name, "/"):
+		case strings.HasPrefix(r.Name, "/"):
 			out = append(out, "/"+want)
 		default:
-			p := relativeKey(dir, want)
-			if strings.HasPrefix(r.name, "./") && !strings.HasPrefix(p, "../") {
+			p := vault.RelativeKey(dir, want)
+			if strings.HasPrefix(r.Name, "./") && !strings.HasPrefix(p, "../") {
 				p = "./" + p
 			}
 			out = append(out, p)
-			if d.String() == DialectObsidian {
-				out = append(out, d.shortestName(want, strings.Contains(r.name, "/"), after.From, after.Names))
+			if d.String() == vault.DialectObsidian {
+				out = append(out, shortestName(d, want, strings.Contains(r.Name, "/"), after.From, after.Names))
 			}
 		}
-	case r.hasVault && len(d.Vaults) > 0:
-		if folder := d.Vaults[r.vault]; folder == "." || folder == "" {
+	case r.HasVault && len(d.Vaults) > 0:
+		if folder := d.Vaults[r.Vault]; folder == "." || folder == "" {
 			out = append(out, want)
 		} else if rest, ok := strings.CutPrefix(want, folder+"/"); ok {
 			out = append(out, rest)
 		}
-	case d.String() == DialectObsidian && isExplicitRelative(r.name):
-		p := relativeKey(dir, want)
+	case d.String() == vault.DialectObsidian && vault.IsExplicitRelative(r.Name):
+		p := vault.RelativeKey(dir, want)
 		if !strings.HasPrefix(p, "../") {
 			p = "./" + p
 		}
 		out = append(out, p)
 	default:
-		out = append(out, d.shortestName(want, strings.Contains(r.name, "/"), after.From, after.Names), want)
+		out = append(out, shortestName(d, want, strings.Contains(r.Name, "/"), after.From, after.Names), want)
 	}
 	return out
 }
@@ -176,11 +178,11 @@ func (sp nameSpan) text(src []byte, name string) (string, error) {
 	return raw[:sp.offs[p]] + mid + raw[sp.offs[len(w)-s]:], nil
 }
 
-// nameSpan finds where l, read as r, writes its note's name.
-func (d Dialect) nameSpan(src []byte, l Link, r reading) (nameSpan, error) {
+// spanOf finds where l, read as r, writes its note's name.
+func spanOf(d vault.Dialect, src []byte, l vault.Link, r vault.Reading) (nameSpan, error) {
 	var sp nameSpan
 	switch l.Kind {
-	case MarkdownLink:
+	case vault.MarkdownLink:
 		start, end, err := markdownDestSpan(src, l)
 		if err != nil {
 			return sp, err
@@ -189,27 +191,27 @@ func (d Dialect) nameSpan(src []byte, l Link, r reading) (nameSpan, error) {
 			end = start + i
 		}
 		decoded, offs := decodeDestination(src[start:end])
-		if len(decoded) >= 3 && strings.EqualFold(decoded[len(decoded)-3:], NoteExt) {
+		if len(decoded) >= 3 && strings.EqualFold(decoded[len(decoded)-3:], vault.NoteExt) {
 			decoded = decoded[:len(decoded)-3]
 			end = start + offs[len(decoded)]
 			offs = offs[:len(decoded)+1]
 		}
-		sp = nameSpan{start: start, end: end, written: decoded, offs: offs, escape: func(s string) (string, error) { return escapeDestination(s), nil }}
-	case TagLink:
+		sp = nameSpan{start: start, end: end, written: decoded, offs: offs, escape: func(s string) (string, error) { return vault.EscapeDestination(s), nil }}
+	case vault.TagLink:
 		if l.Start >= len(src) || src[l.Start] != '#' || l.End > len(src) {
 			return sp, errors.New("it does not start where the index says")
 		}
 		sp = nameSpan{start: l.Start + 1, end: l.End, written: string(src[l.Start+1 : l.End]), escape: tagText}
-		if d.String() == DialectDendron {
+		if d.String() == vault.DialectDendron {
 			sp.prefix = "tags."
 			sp.written = sp.prefix + sp.written
 		}
 	default:
-		start, end, err := wikiSpan(src, l, d.String() == DialectDendron && l.Label != "")
+		start, end, err := wikiSpan(src, l, d.String() == vault.DialectDendron && l.Label != "")
 		if err != nil {
 			return sp, err
 		}
-		if r.hasVault {
+		if r.HasVault {
 			// dendron://vault/note: the note starts after the vault's name.
 			const scheme = len("dendron://")
 			slash := bytes.IndexByte(src[start+scheme:end], '/')
@@ -222,7 +224,7 @@ func (d Dialect) nameSpan(src []byte, l Link, r reading) (nameSpan, error) {
 			}
 		}
 		written := string(src[start:end])
-		if len(written) >= 3 && strings.EqualFold(written[len(written)-3:], NoteExt) {
+		if len(written) >= 3 && strings.EqualFold(written[len(written)-3:], vault.NoteExt) {
 			end -= 3
 			written = written[:len(written)-3]
 		}
@@ -233,8 +235,8 @@ func (d Dialect) nameSpan(src []byte, l Link, r reading) (nameSpan, error) {
 			sp.offs = append(sp.offs, i)
 		}
 	}
-	if strings.TrimSpace(sp.written) != r.name {
-		return sp, fmt.Errorf("its text %q is not the %q the index read", sp.written, r.name)
+	if strings.TrimSpace(sp.written) != r.Name {
+		return sp, fmt.Errorf("its text %q is not the %q the index read", sp.written, r.Name)
 	}
 	return sp, nil
 }
@@ -242,9 +244,9 @@ func (d Dialect) nameSpan(src []byte, l Link, r reading) (nameSpan, error) {
 // wikiSpan returns where, inside a wiki link or embed, the part before
 // the pipe (or with label, the part after it) names a note: spaces around
 // it, a heading and a block reference left out.
-func wikiSpan(src []byte, l Link, label bool) (int, int, error) {
+func wikiSpan(src []byte, l vault.Link, label bool) (int, int, error) {
 	open := l.Start
-	if l.Kind == EmbedLink {
+	if l.Kind == vault.EmbedLink {
 		open++
 	}
 	if open+2 > l.End-2 || l.End > len(src) || string(src[open:open+2]) != "[[" || string(src[l.End-2:l.End]) != "]]" {
@@ -279,20 +281,14 @@ func wikiSpan(src []byte, l Link, label bool) (int, int, error) {
 func isSpaceByte(c byte) bool { return c == ' ' || c == '\t' }
 
 // shortestName is how to write a wiki link to key from the note from: the
-// shortest trailing part of the key that reaches it alone, or the whole key
-// when the link was written with a folder (keeping the writer's style).
-func (d Dialect) shortestName(key string, full bool, from string, names Names) string {
+// whole key when the link was written with a folder (keeping the writer's
+// style), else as the dialect writes a new link, the shortest trailing part
+// of the key that reaches it alone.
+func shortestName(d vault.Dialect, key string, full bool, from string, names vault.Names) string {
 	if full {
 		return key
 	}
-	parts := strings.Split(key, "/")
-	for i := len(parts) - 1; i > 0; i-- {
-		cand := strings.Join(parts[i:], "/")
-		if res, err := d.Resolve(Link{Kind: WikiLink, Target: cand}, from, names); err == nil && res.Key == key {
-			return cand
-		}
-	}
-	return key
+	return d.LinkText(key, vault.WikiLink, from, names)
 }
 
 // wikiText checks that a name can stand inside [[ ]].
@@ -338,21 +334,10 @@ func decodeDestination(raw []byte) (string, []int) {
 	return b.String(), append(offs, len(raw))
 }
 
-// LinkText is how to write a link of kind to key from the note from so that
-// the dialect resolves it to key alone: for a markdown link the path from
-// from's folder, for other links the shortest trailing part of the key
-// that does (the whole key when none does).
-func (d Dialect) LinkText(key string, kind LinkKind, from string, names Names) string {
-	if kind == MarkdownLink {
-		return escapeDestination(relativeKey(path.Dir(from), key) + NoteExt)
-	}
-	return d.shortestName(key, false, from, names)
-}
-
 // markdownDestSpan finds a markdown link's destination: inside the
 // parentheses of an inline link, or on the line that defines a reference
 // link's label.
-func markdownDestSpan(src []byte, l Link) (int, int, error) {
+func markdownDestSpan(src []byte, l vault.Link) (int, int, error) {
 	if l.Start >= len(src) || src[l.Start] != '[' {
 		return 0, 0, errors.New("it does not start where the index says")
 	}
@@ -471,42 +456,6 @@ func unhex(c byte) byte {
 		return c - 'A' + 10
 	}
 	return c - '0'
-}
-
-// escapeDestination writes a path so a markdown destination reads it back
-// whole: white space, brackets, parentheses and the characters that would
-// start a fragment, a query or an escape are percent-encoded.
-func escapeDestination(p string) string {
-	var b strings.Builder
-	for i := 0; i < len(p); i++ {
-		c := p[i]
-		if c <= ' ' || c == 0x7f || strings.IndexByte(`()<>[]#?%\`, c) >= 0 {
-			fmt.Fprintf(&b, "%%%02X", c)
-			continue
-		}
-		b.WriteByte(c)
-	}
-	return b.String()
-}
-
-// relativeKey is the path from folder dir (of keys, "." for the root) to
-// key.
-func relativeKey(dir, key string) string {
-	var from []string
-	if dir != "." && dir != "" {
-		from = strings.Split(dir, "/")
-	}
-	to := strings.Split(key, "/")
-	common := 0
-	for common < len(from) && common < len(to)-1 && from[common] == to[common] {
-		common++
-	}
-	parts := make([]string, 0, len(from)-common+len(to)-common)
-	for range from[common:] {
-		parts = append(parts, "..")
-	}
-	parts = append(parts, to[common:]...)
-	return strings.Join(parts, "/")
 }
 
 // ApplyEdits makes non-overlapping edits to src; two links sharing one

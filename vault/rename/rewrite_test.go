@@ -1,6 +1,10 @@
-package vault
+package rename
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/omh-notes/omh/vault"
+)
 
 // The target's span inside each link syntax: only the name changes; the
 // label, heading, block reference, embed mark, ".md", spaces, a table's
@@ -8,7 +12,8 @@ import "testing"
 // as written. Catches: an offset off by the frontmatter or the "!", the
 // label or heading replaced with the target, a fragment dropped.
 func TestRewriteChangesOnlyTheTargetInsideEveryLinkForm(t *testing.T) {
-	before, after := MemNames{}, MemNames{}
+	t.Parallel()
+	before, after := vault.MemNames{}, vault.MemNames{}
 	for _, k := range []string{"archive/other", "notes/here", "deep/a/b/here"} {
 		before.Add(k, nil)
 		after.Add(k, nil)
@@ -32,14 +37,14 @@ func TestRewriteChangesOnlyTheTargetInsideEveryLinkForm(t *testing.T) {
 		{"notes/here", "[x][ref] and [y][ref]\n\n[ref]: ../folder/old-name.md", "[x][ref] and [y][ref]\n\n[ref]: ../projects/new-name.md"},
 	} {
 		src := []byte(fm + c.src + "\n")
-		p := Parse(src)
+		p := vault.Parse(src)
 		if len(p.Links) == 0 {
 			t.Errorf("%q: no link", c.src)
 			continue
 		}
 		var edits []Edit
 		for _, l := range p.Links {
-			ed, err := Dialect{}.RewriteLink(src, l, "folder/old-name", LinkEnds{c.from, after}, "projects/new-name")
+			ed, err := RewriteLink(vault.Dialect{}, src, l, "folder/old-name", LinkEnds{From: c.from, Names: after}, "projects/new-name")
 			if err != nil {
 				t.Errorf("%q: %v", c.src, err)
 				continue
@@ -55,38 +60,29 @@ func TestRewriteChangesOnlyTheTargetInsideEveryLinkForm(t *testing.T) {
 
 // A short name stays short only while it reaches the note alone.
 func TestRewrittenShortNamesStayUnique(t *testing.T) {
-	after := MemNames{}
+	t.Parallel()
+	after := vault.MemNames{}
 	after.Add("projects/new-name", nil)
 	after.Add("archive/new-name", nil)
 	src := []byte("[[old-name]]\n")
-	ed, err := Dialect{}.RewriteLink(src, Parse(src).Links[0], "projects/old-name", LinkEnds{"x", after}, "projects/new-name")
+	ed, err := RewriteLink(vault.Dialect{}, src, vault.Parse(src).Links[0], "projects/old-name", LinkEnds{From: "x", Names: after}, "projects/new-name")
 	if err != nil || ed.Text != "projects/new-name" {
 		t.Errorf("%+v %v", ed, err)
 	}
 }
 
-func TestRelativeKey(t *testing.T) {
-	for _, c := range [][3]string{
-		{".", "a/b", "a/b"}, {"a", "a/b", "b"}, {"a/x", "a/b", "../b"}, {"x/y", "a/b", "../../a/b"}, {"a/b", "a/b", "../b"}, {"a", "b", "../b"},
-	} {
-		if got := relativeKey(c[0], c[1]); got != c[2] {
-			t.Errorf("relativeKey(%q, %q) = %q, want %q", c[0], c[1], got, c[2])
-		}
-	}
-}
-
 // rewriteAll renames was to want in src, read by d, with after holding the
 // names once the rename is done, and returns the new text.
-func rewriteAll(t *testing.T, d Dialect, src, from, was, want string, after MemNames) string {
+func rewriteAll(t *testing.T, d vault.Dialect, src, from, was, want string, after vault.MemNames) string {
 	t.Helper()
 	b := []byte(src)
 	var edits []Edit
-	for _, l := range Parse(b).Links {
+	for _, l := range vault.Parse(b).Links {
 		res, _ := d.Resolve(l, from, after)
 		if res.Key == want {
 			continue
 		}
-		ed, err := d.RewriteLink(b, l, was, LinkEnds{from, after}, want)
+		ed, err := RewriteLink(d, b, l, was, LinkEnds{From: from, Names: after}, want)
 		if err != nil {
 			t.Errorf("%s: %q: %v", d, src, err)
 			return src
@@ -105,25 +101,26 @@ func rewriteAll(t *testing.T, d Dialect, src, from, was, want string, after MemN
 // stay hashtags; a markdown site's "~/" and site paths keep their base;
 // Obsidian's escaped pipes and "./" stay.
 func TestRewriteKeepsEachDialectsForms(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
-		d               Dialect
+		d               vault.Dialect
 		from, was, want string
 		keys            []string
 		src, out        string
 	}{
-		{Dialect{Name: DialectDendron, Vaults: map[string]string{"site": "."}}, "x", "dendron.topic.schema", "dendron.topic.schemas", nil,
+		{vault.Dialect{Name: vault.DialectDendron, Vaults: map[string]string{"site": "."}}, "x", "dendron.topic.schema", "dendron.topic.schemas", nil,
 			"- [[Schemas|dendron://site/dendron.topic.schema]] and [[docs|dendron.topic.schema#short]] ![[dendron.topic.schema]]",
 			"- [[Schemas|dendron://site/dendron.topic.schemas]] and [[docs|dendron.topic.schemas#short]] ![[dendron.topic.schemas]]"},
-		{Dialect{Name: DialectDendron}, "x", "tags.role.bugcatcher", "tags.role.bug-catcher", nil,
+		{vault.Dialect{Name: vault.DialectDendron}, "x", "tags.role.bugcatcher", "tags.role.bug-catcher", nil,
 			"a #role.bugcatcher here", "a #role.bug-catcher here"},
-		{Dialect{Name: DialectMarkdown, Site: "/office/vba/"}, "excel/x", "includes/feedback", "includes/support", nil,
+		{vault.Dialect{Name: vault.DialectMarkdown, Site: "/office/vba/"}, "excel/x", "includes/feedback", "includes/support", nil,
 			"[!include[Support](~/includes/feedback.md)] and [f](/office/vba/includes/feedback) and [g](../includes/feedback.md#top)",
 			"[!include[Support](~/includes/support.md)] and [f](/office/vba/includes/support) and [g](../includes/support.md#top)"},
-		{Dialect{Name: DialectObsidian}, "Sync/x", "Sync/Security and privacy", "Sync/Security", []string{"Publish/Security"},
+		{vault.Dialect{Name: vault.DialectObsidian}, "Sync/x", "Sync/Security and privacy", "Sync/Security", []string{"Publish/Security"},
 			"| [[Security and privacy\\|s]] | [[./Security and privacy#Hosting]] | [s](Security%20and%20privacy.md)",
 			"| [[Security\\|s]] | [[./Security#Hosting]] | [s](Security.md)"},
 	} {
-		after := MemNames{}
+		after := vault.MemNames{}
 		after.Add(c.want, nil)
 		for _, k := range c.keys {
 			after.Add(k, nil)
@@ -138,12 +135,13 @@ func TestRewriteKeepsEachDialectsForms(t *testing.T) {
 // folders and its percent-encoding, so that renaming a note and renaming it
 // back gives back every byte.
 func TestRewriteThereAndBackGivesBackTheBytes(t *testing.T) {
+	t.Parallel()
 	src := "[[security and privacy]] [[Sync/Security and privacy|s]] [a](../Sync/Security%20and%20privacy.md) [b](<../Sync/Security and privacy.md>)"
 	from, old, renamed := "Home/x", "Sync/Security and privacy", "Sync/Security and privacy (old)"
-	there, back := MemNames{}, MemNames{}
+	there, back := vault.MemNames{}, vault.MemNames{}
 	there.Add(renamed, nil)
 	back.Add(old, nil)
-	d := Dialect{Name: DialectObsidian}
+	d := vault.Dialect{Name: vault.DialectObsidian}
 	moved := rewriteAll(t, d, src, from, old, renamed, there)
 	if moved == src {
 		t.Fatal("nothing was rewritten")
@@ -156,11 +154,12 @@ func TestRewriteThereAndBackGivesBackTheBytes(t *testing.T) {
 // A hashtag cannot name a note outside tags.: the rewrite refuses, rather
 // than leave the link pointing at the old name.
 func TestRewriteRefusesWhatAFormCannotSay(t *testing.T) {
-	after := MemNames{}
+	t.Parallel()
+	after := vault.MemNames{}
 	after.Add("people.ada", nil)
 	src := []byte("a #ada here")
-	l := Parse(src).Links[0]
-	if ed, err := (Dialect{Name: DialectDendron}).RewriteLink(src, l, "tags.ada", LinkEnds{"x", after}, "people.ada"); err == nil {
+	l := vault.Parse(src).Links[0]
+	if ed, err := RewriteLink(vault.Dialect{Name: vault.DialectDendron}, src, l, "tags.ada", LinkEnds{From: "x", Names: after}, "people.ada"); err == nil {
 		t.Errorf("rewrote #ada as %+v", ed)
 	}
 }
