@@ -203,14 +203,3 @@ func TestDialectsAreDescribed(t *testing.T) {
 		t.Errorf("the zero dialect is %q", got)
 	}
 }
-
-func TestRelativeKey(t *testing.T) {
-	t.Parallel()
-	for _, c := range [][3]string{
-		{".", "a/b", "a/b"}, {"a", "a/b", "b"}, {"a/x", "a/b", "../b"}, {"x/y", "a/b", "../../a/b"}, {"a/b", "a/b", "../b"}, {"a", "b", "../b"},
-	} {
-		if got := RelativeKey(c[0], c[1]); got != c[2] {
-			t.Errorf("RelativeKey(%q, %q) = %q, want %q", c[0], c[1], got, c[2])
-		}
-	}
-}

@@ -82,7 +82,7 @@ func markdownLinks(src []byte, nodes *bodyNodes) []Link {
 			Kind:     MarkdownLink,
 			Target:   validUTF8(target),
 			Fragment: validUTF8(fragment),
-			Label:    plainText(l, src),
+			Label:    PlainText(l, src),
 			Start:    l.Pos(),
 			End:      texts[block].linkEnd(l, nodes.opaque),
 		})

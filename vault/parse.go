@@ -9,7 +9,6 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/text"
 	"github.com/yuin/goldmark/util"
@@ -159,7 +158,7 @@ func (p *Parsed) parseBody(content []byte) {
 func (p *Parsed) addHeading(h *ast.Heading, src []byte, lines lineStarts) {
 	// A byte order mark shares the first line but is not part of the body.
 	start := max(lines.start(p.BodyStart+h.Pos()), p.BodyStart)
-	text := plainText(h, src)
+	text := PlainText(h, src)
 	p.Headings = append(p.Headings, Heading{Level: h.Level, Text: text, Start: start, Line: lines.line(start)})
 	if p.Title == "" && h.Level == 1 && text != "" {
 		p.Title, p.TitleFromH1 = text, true
@@ -284,7 +283,7 @@ func answersSection(doc ast.Node, src []byte) []string {
 			if level > 0 && n.Level <= level {
 				level = 0
 			}
-			if level == 0 && isAnswersHeading(plainText(n, src)) {
+			if level == 0 && isAnswersHeading(PlainText(n, src)) {
 				level = n.Level
 			}
 		case *ast.List:
@@ -306,7 +305,7 @@ func itemTexts(list *ast.List, src []byte) []string {
 	var texts []string
 	for item := list.FirstChild(); item != nil; item = item.NextSibling() {
 		if first := item.FirstChild(); isTextBlock(first) {
-			if t := plainText(first, src); t != "" {
+			if t := PlainText(first, src); t != "" {
 				texts = append(texts, t)
 			}
 		}
@@ -314,9 +313,9 @@ func itemTexts(list *ast.List, src []byte) []string {
 	return texts
 }
 
-// plainText returns the visible text of n's inline content: markup and raw
+// PlainText returns the visible text of n's inline content: markup and raw
 // HTML dropped, backslash escapes resolved, line breaks read as spaces.
-func plainText(n ast.Node, src []byte) string {
+func PlainText(n ast.Node, src []byte) string {
 	var sb strings.Builder
 	writePlain(&sb, n, src)
 	return validUTF8(strings.TrimSpace(sb.String()))
@@ -386,52 +385,4 @@ func (ix lineStarts) start(off int) int {
 // for the package's init.
 func lazyRegexp(pattern string) func() *regexp.Regexp {
 	return sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(pattern) })
-}
-
-// ListOnlySections are the sections whose content is read only from list
-// items.
-var ListOnlySections = []string{"Answers"}
-
-// ListProse is text found in a list-only section.
-type ListProse struct {
-	Section string
-	Line    int
-}
-
-// ProseInLists finds the blocks inside list-only sections (Answers) that
-// are neither lists nor headings nor HTML comments: paragraphs, quotes,
-// code. bodyStart is where the markdown starts, after the frontmatter.
-func ProseInLists(content []byte, bodyStart int) []ListProse {
-	bodyStart = min(max(bodyStart, 0), len(content))
-	src := content[bodyStart:min(len(content), bodyStart+MaxMarkdownBytes)]
-	doc := goldmark.DefaultParser().Parse(text.NewReader(src))
-	lines := newLineStarts(content)
-	var out []ListProse
-	section, level := "", 0
-	for n := doc.FirstChild(); n != nil; n = n.NextSibling() {
-		switch n := n.(type) {
-		case *ast.Heading:
-			if level > 0 && n.Level <= level {
-				section, level = "", 0
-			}
-			if level == 0 {
-				t := plainText(n, src)
-				for _, s := range ListOnlySections {
-					if SameHeading(t, s) {
-						section, level = s, n.Level
-					}
-				}
-			}
-		case *ast.List, *ast.HTMLBlock, *ast.ThematicBreak:
-		default:
-			if level > 0 {
-				at := n.Pos()
-				if ls := n.Lines(); ls.Len() > 0 {
-					at = ls.At(0).Start
-				}
-				out = append(out, ListProse{Section: section, Line: lines.line(bodyStart + max(at, 0))})
-			}
-		}
-	}
-	return out
 }

@@ -5,15 +5,20 @@
 package lint
 
 import (
+	"bytes"
 	"fmt"
 	"slices"
 	"sort"
 	"strings"
 	"unicode/utf8"
 
+	"github.com/yuin/goldmark"
+	"github.com/yuin/goldmark/ast"
+	"github.com/yuin/goldmark/text"
 	"golang.org/x/text/unicode/norm"
 
 	"github.com/omh-notes/omh/vault"
+	"github.com/omh-notes/omh/vault/rename"
 )
 
 // Finding is one problem lint reports.
@@ -293,7 +298,7 @@ func (l *linter) sections() {
 func (l *linter) proseInLists() error {
 	p := l.n.Parsed
 	if l.n.Content == nil || !slices.ContainsFunc(p.Headings, func(h vault.Heading) bool {
-		return slices.ContainsFunc(vault.ListOnlySections, func(s string) bool { return vault.SameHeading(h.Text, s) })
+		return slices.ContainsFunc(listOnlySections, func(s string) bool { return vault.SameHeading(h.Text, s) })
 	}) {
 		return nil
 	}
@@ -301,12 +306,62 @@ func (l *linter) proseInLists() error {
 	if err != nil {
 		return err
 	}
-	for _, pr := range vault.ProseInLists(content, p.BodyStart) {
+	for _, pr := range ProseInLists(content, p.BodyStart) {
 		l.add("prose-in-list", vault.SevError, pr.Line, fmt.Sprintf("the %s section holds text that is not a list item, so it is not read as an answer", pr.Section),
 			`write each question as a "- " list item, or move the text out of the section`)
 	}
 	return nil
 }
+
+// listOnlySections are the sections whose content is read only from list
+// items.
+var listOnlySections = []string{"Answers"}
+
+// ListProse is text found in a list-only section.
+type ListProse struct {
+	Section string
+	Line    int
+}
+
+// ProseInLists finds the blocks inside list-only sections (Answers) that
+// are neither lists nor headings nor HTML comments: paragraphs, quotes,
+// code. bodyStart is where the markdown starts, after the frontmatter.
+func ProseInLists(content []byte, bodyStart int) []ListProse {
+	bodyStart = min(max(bodyStart, 0), len(content))
+	src := content[bodyStart:min(len(content), bodyStart+vault.MaxMarkdownBytes)]
+	doc := goldmark.DefaultParser().Parse(text.NewReader(src))
+	var out []ListProse
+	section, level := "", 0
+	for n := doc.FirstChild(); n != nil; n = n.NextSibling() {
+		switch n := n.(type) {
+		case *ast.Heading:
+			if level > 0 && n.Level <= level {
+				section, level = "", 0
+			}
+			if level == 0 {
+				t := vault.PlainText(n, src)
+				for _, s := range listOnlySections {
+					if vault.SameHeading(t, s) {
+						section, level = s, n.Level
+					}
+				}
+			}
+		case *ast.List, *ast.HTMLBlock, *ast.ThematicBreak:
+		default:
+			if level > 0 {
+				at := n.Pos()
+				if ls := n.Lines(); ls.Len() > 0 {
+					at = ls.At(0).Start
+				}
+				out = append(out, ListProse{Section: section, Line: lineOf(content, bodyStart+max(at, 0))})
+			}
+		}
+	}
+	return out
+}
+
+// lineOf is the 1-based line of content holding offset off.
+func lineOf(content []byte, off int) int { return bytes.Count(content[:off], []byte("\n")) + 1 }
 
 func (l *linter) links() {
 	n := l.n
@@ -376,7 +431,7 @@ func (l *linter) dangles(link vault.Link) bool {
 		return false
 	}
 	// Dendron names notes with dots: only its markdown links name files.
-	if (l.opt.Dialect.String() != vault.DialectDendron || link.Kind == vault.MarkdownLink) && vault.IsAttachment(l.opt.Dialect.Written(link)) {
+	if (l.opt.Dialect.String() != vault.DialectDendron || link.Kind == vault.MarkdownLink) && isAttachment(l.opt.Dialect.Written(link)) {
 		return false
 	}
 	return link.Kind != vault.MarkdownLink || l.opt.NotANote == nil || !l.opt.NotANote(l.n, link)
@@ -401,7 +456,7 @@ func (l *linter) show(link vault.Link) string { return l.opt.Dialect.Show(link) 
 func (l *linter) linksTo(link vault.Link, keys []string) string {
 	var out []string
 	for _, k := range keys {
-		text := l.opt.Dialect.LinkText(k, link.Kind, l.n.Key, l.names)
+		text := rename.LinkText(l.opt.Dialect, k, link.Kind, l.n.Key, l.names)
 		if link.Kind == vault.MarkdownLink {
 			out = append(out, "("+text+")")
 		} else {

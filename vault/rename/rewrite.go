@@ -94,7 +94,7 @@ func rewriteCandidates(d vault.Dialect, r vault.Reading, was string, after LinkE
 		case strings.HasPrefix(r.Name, "/"):
 			out = append(out, "/"+want)
 		default:
-			p := vault.RelativeKey(dir, want)
+			p := relativeKey(dir, want)
 			if strings.HasPrefix(r.Name, "./") && !strings.HasPrefix(p, "../") {
 				p = "./" + p
 			}
@@ -110,7 +110,7 @@ func rewriteCandidates(d vault.Dialect, r vault.Reading, was string, after LinkE
 			out = append(out, rest)
 		}
 	case d.String() == vault.DialectObsidian && vault.IsExplicitRelative(r.Name):
-		p := vault.RelativeKey(dir, want)
+		p := relativeKey(dir, want)
 		if !strings.HasPrefix(p, "../") {
 			p = "./" + p
 		}
@@ -196,7 +196,7 @@ func spanOf(d vault.Dialect, src []byte, l vault.Link, r vault.Reading) (nameSpa
 			end = start + offs[len(decoded)]
 			offs = offs[:len(decoded)+1]
 		}
-		sp = nameSpan{start: start, end: end, written: decoded, offs: offs, escape: func(s string) (string, error) { return vault.EscapeDestination(s), nil }}
+		sp = nameSpan{start: start, end: end, written: decoded, offs: offs, escape: func(s string) (string, error) { return escapeDestination(s), nil }}
 	case vault.TagLink:
 		if l.Start >= len(src) || src[l.Start] != '#' || l.End > len(src) {
 			return sp, errors.New("it does not start where the index says")
@@ -281,14 +281,20 @@ func wikiSpan(src []byte, l vault.Link, label bool) (int, int, error) {
 func isSpaceByte(c byte) bool { return c == ' ' || c == '\t' }
 
 // shortestName is how to write a wiki link to key from the note from: the
-// whole key when the link was written with a folder (keeping the writer's
-// style), else as the dialect writes a new link, the shortest trailing part
-// of the key that reaches it alone.
+// shortest trailing part of the key that reaches it alone, or the whole key
+// when the link was written with a folder (keeping the writer's style).
 func shortestName(d vault.Dialect, key string, full bool, from string, names vault.Names) string {
 	if full {
 		return key
 	}
-	return d.LinkText(key, vault.WikiLink, from, names)
+	parts := strings.Split(key, "/")
+	for i := len(parts) - 1; i > 0; i-- {
+		cand := strings.Join(parts[i:], "/")
+		if res, err := d.Resolve(vault.Link{Kind: vault.WikiLink, Target: cand}, from, names); err == nil && res.Key == key {
+			return cand
+		}
+	}
+	return key
 }
 
 // wikiText checks that a name can stand inside [[ ]].
@@ -332,6 +338,17 @@ func decodeDestination(raw []byte) (string, []int) {
 		}
 	}
 	return b.String(), append(offs, len(raw))
+}
+
+// LinkText is how to write a link of kind to key from the note from so that
+// the dialect resolves it to key alone: for a markdown link the path from
+// from's folder, for other links the shortest trailing part of the key
+// that does (the whole key when none does).
+func LinkText(d vault.Dialect, key string, kind vault.LinkKind, from string, names vault.Names) string {
+	if kind == vault.MarkdownLink {
+		return escapeDestination(relativeKey(path.Dir(from), key) + vault.NoteExt)
+	}
+	return shortestName(d, key, false, from, names)
 }
 
 // markdownDestSpan finds a markdown link's destination: inside the
@@ -456,6 +473,42 @@ func unhex(c byte) byte {
 		return c - 'A' + 10
 	}
 	return c - '0'
+}
+
+// escapeDestination writes a path so a markdown destination reads it back
+// whole: white space, brackets, parentheses and the characters that would
+// start a fragment, a query or an escape are percent-encoded.
+func escapeDestination(p string) string {
+	var b strings.Builder
+	for i := 0; i < len(p); i++ {
+		c := p[i]
+		if c <= ' ' || c == 0x7f || strings.IndexByte(`()<>[]#?%\`, c) >= 0 {
+			fmt.Fprintf(&b, "%%%02X", c)
+			continue
+		}
+		b.WriteByte(c)
+	}
+	return b.String()
+}
+
+// relativeKey is the path from folder dir (of keys, "." for the root) to
+// key.
+func relativeKey(dir, key string) string {
+	var from []string
+	if dir != "." && dir != "" {
+		from = strings.Split(dir, "/")
+	}
+	to := strings.Split(key, "/")
+	common := 0
+	for common < len(from) && common < len(to)-1 && from[common] == to[common] {
+		common++
+	}
+	parts := make([]string, 0, len(from)-common+len(to)-common)
+	for range from[common:] {
+		parts = append(parts, "..")
+	}
+	parts = append(parts, to[common:]...)
+	return strings.Join(parts, "/")
 }
 
 // ApplyEdits makes non-overlapping edits to src; two links sharing one

@@ -163,3 +163,14 @@ func TestRewriteRefusesWhatAFormCannotSay(t *testing.T) {
 		t.Errorf("rewrote #ada as %+v", ed)
 	}
 }
+
+func TestRelativeKey(t *testing.T) {
+	t.Parallel()
+	for _, c := range [][3]string{
+		{".", "a/b", "a/b"}, {"a", "a/b", "b"}, {"a/x", "a/b", "../b"}, {"x/y", "a/b", "../../a/b"}, {"a/b", "a/b", "../b"}, {"a", "b", "../b"},
+	} {
+		if got := relativeKey(c[0], c[1]); got != c[2] {
+			t.Errorf("relativeKey(%q, %q) = %q, want %q", c[0], c[1], got, c[2])
+		}
+	}
+}
