@@ -65,8 +65,8 @@ type Watcher interface {
 
 // objectCache bounds go-git's cache of decoded objects (96 MB by default).
 // omh reads each note's blob once, and walks long histories through git log
-// (see gitcli.LogHistory), so a large cache only held blobs nobody reads again: a
-// cold index of 100,000 notes peaked at 1,053 MiB with the default.
+// (see gitcli.LogHistory), so a large cache only held blobs nobody reads
+// again: a cold index of 100,000 notes peaked at 1,053 MiB with the default.
 const objectCache = 16 * cache.MiByte
 
 // OpenRepo finds the working tree containing dir and opens it. Linked

@@ -10,7 +10,8 @@ import (
 // A repository is not trusted: a committed file may be a symbolic link to
 // /etc/passwd or a FIFO that blocks whoever opens it. omh reads the files
 // that steer it (config, templates, ignore files) and notes only as
-// regular files, never through a link, and writes nowhere a link points.
+// regular files, never through a link, and writes nowhere a link points
+// (package vault/disk checks where a new file goes).
 
 // ErrNotRegular marks a path omh refused to read because it is not a
 // regular file: a symbolic link, a FIFO, a device, a folder.

@@ -315,7 +315,7 @@ func TestLintRulesAreTheTableAndTheTableIsReachable(t *testing.T) {
 	}
 	for _, m := range written {
 		if !table[m[1]] {
-			t.Errorf("lint.go reports %q, which LintRules does not list", m[1])
+			t.Errorf("lint.go reports %q, which vault.LintRules does not list", m[1])
 		}
 	}
 	private := fx{key: "p", where: "private", content: "# P\n\n[[a]]\n"}
