@@ -9,6 +9,7 @@ import (
 
 	"github.com/omh-notes/omh/retrieve"
 	"github.com/omh-notes/omh/vault"
+	"github.com/omh-notes/omh/vault/token"
 )
 
 // fakeStore serves contents and details by document id.
@@ -35,9 +36,9 @@ func answer(n int) (retrieve.Result, fakeStore) {
 		Question: []string{"why quokka lantern"},
 		Count:    100,
 		Terms: []retrieve.QueryTerm{
-			{Term: retrieve.Term("why"), Word: "why", DF: 90},
-			{Term: retrieve.Term("quokka"), Word: "quokka", DF: 2, Meaningful: true},
-			{Term: retrieve.Term("lantern"), Word: "lantern", DF: 3, Meaningful: true},
+			{Term: token.Term("why"), Word: "why", DF: 90},
+			{Term: token.Term("quokka"), Word: "quokka", DF: 2, Meaningful: true},
+			{Term: token.Term("lantern"), Word: "lantern", DF: 3, Meaningful: true},
 		},
 	}
 	store := fakeStore{content: map[uint32]string{}, detail: map[uint32]Detail{}}
@@ -45,7 +46,7 @@ func answer(n int) (retrieve.Result, fakeStore) {
 		doc := uint32(i)
 		res.Hits = append(res.Hits, retrieve.Hit{Doc: doc, Parent: -1, Score: int64(1000 - i),
 			Note:    retrieve.Note{Key: fmt.Sprintf("note-%d", i), Layer: vault.Team, Date: "2026-01-02", Type: "note", Title: "Note"},
-			Matched: []string{retrieve.Term("quokka"), retrieve.Term("lantern")}})
+			Matched: []string{token.Term("quokka"), token.Term("lantern")}})
 		store.content[doc] = "---\nx: 1\n---\n" + filler + "The quokka sits here.\n\n" + filler + filler + filler + "\n\nA lantern glows there.\n\n" + filler
 		store.detail[doc] = detailOf(store.content[doc])
 	}
@@ -87,10 +88,10 @@ func TestCardsCarryPassagesMatchedWordsAndProvenance(t *testing.T) {
 func TestTheMatchedLineCountsWordsThatCarryMeaning(t *testing.T) {
 	// As the ranker marks them: "why", "does" and "me" are English
 	// function words.
-	terms := []retrieve.QueryTerm{{Term: retrieve.Term("why"), Word: "why"}, {Term: retrieve.Term("does"), Word: "does"},
-		{Term: retrieve.Term("sync"), Word: "sync", Meaningful: true}, {Term: retrieve.Term("forget"), Word: "forget", Meaningful: true},
-		{Term: retrieve.Term("me"), Word: "me"}, {Term: retrieve.Term("password"), Word: "password", Meaningful: true}}
-	held, lacked := matchedWords(terms, []string{retrieve.Term("sync"), retrieve.Term("password"), retrieve.Term("me")})
+	terms := []retrieve.QueryTerm{{Term: token.Term("why"), Word: "why"}, {Term: token.Term("does"), Word: "does"},
+		{Term: token.Term("sync"), Word: "sync", Meaningful: true}, {Term: token.Term("forget"), Word: "forget", Meaningful: true},
+		{Term: token.Term("me"), Word: "me"}, {Term: token.Term("password"), Word: "password", Meaningful: true}}
+	held, lacked := matchedWords(terms, []string{token.Term("sync"), token.Term("password"), token.Term("me")})
 	if !reflect.DeepEqual(held, []string{"sync", "password"}) || !reflect.DeepEqual(lacked, []string{"forget"}) {
 		t.Errorf("held %v lacked %v", held, lacked)
 	}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/omh-notes/omh/retrieve"
 	"github.com/omh-notes/omh/vault"
+	"github.com/omh-notes/omh/vault/token"
 )
 
 // Passage is a quoted part of a note: the text shown, the byte span of the
@@ -108,7 +109,7 @@ func newNote(content string, d Detail, title string, q question) *note {
 	n := &note{content: content, d: d, title: title, q: q, text: map[int]string{}, paths: map[int]string{}}
 	weight := append([]float64(nil), q.weight...)
 	inTitle := make([]bool, len(q.terms))
-	for _, t := range retrieve.Terms(title) {
+	for _, t := range token.Terms(title) {
 		if i, ok := q.index[t]; ok && !inTitle[i] {
 			inTitle[i] = true
 			weight[i] *= titleShare
@@ -211,7 +212,7 @@ func sectionGain(headingTerms [][]int, parents []int, inTitle []bool, weight []f
 // weight times its saturated count.
 func unitMatches(text string, q question, weight []float64, counts []int) (held []int, score float64) {
 	hidden := addresses(text)
-	retrieve.EachToken(text, func(start, end int, term string) {
+	token.EachToken(text, func(start, end int, term string) {
 		for len(hidden) > 0 && hidden[0][1] <= start {
 			hidden = hidden[1:]
 		}
@@ -237,7 +238,7 @@ func unitMatches(text string, q question, weight []float64, counts []int) (held 
 func termsIn(text string, q question) []int {
 	var out []int
 	seen := map[int]bool{}
-	retrieve.EachToken(text, func(_, _ int, term string) {
+	token.EachToken(text, func(_, _ int, term string) {
 		if i, ok := q.index[term]; ok && !seen[i] {
 			seen[i] = true
 			out = append(out, i)
@@ -591,7 +592,7 @@ func window(text string, keep int, n *note) string {
 		byteToRune[b] = r
 		r++
 	}
-	retrieve.EachToken(text, func(start, _ int, term string) {
+	token.EachToken(text, func(start, _ int, term string) {
 		if n.isQuestionTerm(term) {
 			hits = append(hits, byteToRune[start])
 		}

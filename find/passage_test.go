@@ -9,15 +9,15 @@ import (
 	"testing"
 	"unicode/utf8"
 
-	"github.com/omh-notes/omh/retrieve"
 	"github.com/omh-notes/omh/vault"
+	"github.com/omh-notes/omh/vault/token"
 )
 
 // ask is a question whose words weigh what is listed.
 func ask(pairs ...any) question {
 	q := question{index: map[string]int{}}
 	for i := 0; i < len(pairs); i += 2 {
-		term := retrieve.Term(pairs[i].(string))
+		term := token.Term(pairs[i].(string))
 		q.index[term] = len(q.terms)
 		q.terms = append(q.terms, term)
 		q.weight = append(q.weight, pairs[i+1].(float64))

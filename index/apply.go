@@ -6,6 +6,7 @@ import (
 
 	"github.com/omh-notes/omh/retrieve"
 	"github.com/omh-notes/omh/vault"
+	"github.com/omh-notes/omh/vault/token"
 )
 
 // apply writes the recorded changes into the snapshot: document rows,
@@ -238,7 +239,7 @@ func (rf *refresher) vector(d *doc) (map[int64]termEntry, error) {
 	}
 	add := func(text string, f retrieve.Field) error {
 		var err error
-		retrieve.EachToken(text, func(_, _ int, term string) {
+		token.EachToken(text, func(_, _ int, term string) {
 			if err != nil {
 				return
 			}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/omh-notes/omh/retrieve"
 	"github.com/omh-notes/omh/vault"
+	"github.com/omh-notes/omh/vault/token"
 )
 
 // maxNoteBytes bounds what is indexed of one note. A larger file is indexed
@@ -76,7 +77,7 @@ func analyze(content []byte, size int64) *parsedBlob {
 func (pb *parsedBlob) termsOf(content []byte) []textEntry {
 	terms := map[string]termEntry{}
 	add := func(text string, f retrieve.Field) {
-		retrieve.EachToken(text, func(_, _ int, term string) {
+		token.EachToken(text, func(_, _ int, term string) {
 			e := terms[term]
 			e.Fields |= f
 			if f == retrieve.InBody {

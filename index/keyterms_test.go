@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/omh-notes/omh/retrieve"
+	"github.com/omh-notes/omh/vault/token"
 	"github.com/omh-notes/omh/vault/vaulttest"
 )
 
@@ -24,7 +25,7 @@ func TestAKeysFoldersAreIndexedApartFromItsName(t *testing.T) {
 		"guides": retrieve.InFolder, "setup": retrieve.InFolder,
 		"install": retrieve.InKey, "plugins": retrieve.InKey,
 	} {
-		list, err := s.Postings(retrieve.Term(word))
+		list, err := s.Postings(token.Term(word))
 		if err != nil {
 			t.Fatal(err)
 		}

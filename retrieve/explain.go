@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+
+	"github.com/omh-notes/omh/vault/token"
 )
 
 // Explanation says why a note is in an answer. A ranked note's score is the
@@ -56,7 +58,7 @@ func (e explainer) of(doc uint32) *Explanation {
 	for i, phrasing := range e.phrasings {
 		x := &Explanation{Phrasing: i}
 		var total int64
-		for _, term := range Terms(phrasing) {
+		for _, term := range token.Terms(phrasing) {
 			list := e.lists[term]
 			if len(list) == 0 || !e.scores[term] {
 				continue

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/omh-notes/omh/vault"
+	"github.com/omh-notes/omh/vault/token"
 )
 
 // memNote is a note for ranking tests: links name target keys exactly.
@@ -33,7 +34,7 @@ func newCorpus(notes ...memNote) *memCorpus {
 		fields := map[string]Field{}
 		tf := map[string]uint32{}
 		add := func(text string, f Field) {
-			EachToken(text, func(_, _ int, term string) {
+			token.EachToken(text, func(_, _ int, term string) {
 				fields[term] |= f
 				if f == InBody {
 					tf[term]++
@@ -60,7 +61,7 @@ func newCorpus(notes ...memNote) *memCorpus {
 			typ = "note"
 		}
 		words := 0
-		EachToken(n.body, func(_, _ int, _ string) { words++ })
+		token.EachToken(n.body, func(_, _ int, _ string) { words++ })
 		c.info[i] = DocInfo{Present: true, Layer: n.layer, Type: typ, Day: n.date.Number(), Words: words}
 	}
 	// Inbound: distinct notes linking to a key, never a note to its own key.

@@ -5,11 +5,12 @@
 // word in every note cannot tell two notes apart, so it barely counts; a word
 // in one note counts a lot. Rarity alone does not silence "how", "is" and
 // "the" in a small store, so the default ranker leaves the question's
-// function words out (see IsFunctionWord). Matching is on whole terms (see
-// EachToken). Ties fall to recency, then to how many notes link to a note,
-// then to its name; never to its layer, because choosing between a team note
-// and a local one that disagree is the reader's call, made with both in
-// hand. Every reply says whether its notes cover the question (Verdict).
+// function words out (see token.IsFunctionWord). Matching is on whole terms
+// (see token.EachToken). Ties fall to recency, then to how many notes link to
+// a note, then to its name; never to its layer, because choosing between a
+// team note and a local one that disagree is the reader's call, made with
+// both in hand. Every reply says whether its notes cover the question
+// (Verdict).
 package retrieve
 
 import (
@@ -23,6 +24,7 @@ import (
 	"github.com/go-git/go-git/v5/plumbing"
 
 	"github.com/omh-notes/omh/vault"
+	"github.com/omh-notes/omh/vault/token"
 )
 
 // Field records where in a note a term occurs.
@@ -177,8 +179,8 @@ type QueryTerm struct {
 	Word string // as first written in the question
 	DF   int    // notes holding it
 	// Meaningful is false for a function word of the question's language
-	// (see IsFunctionWord): it neither scores nor counts towards coverage
-	// while the question holds other words.
+	// (see token.IsFunctionWord): it neither scores nor counts towards
+	// coverage while the question holds other words.
 	Meaningful bool
 }
 
@@ -270,7 +272,7 @@ func readLists(c Corpus, res *Result) (map[string][]Posting, error) {
 	lists := map[string][]Posting{}
 	for _, phrasing := range res.Question {
 		var err error
-		EachToken(phrasing, func(start, end int, term string) {
+		token.EachToken(phrasing, func(start, end int, term string) {
 			if _, seen := lists[term]; seen || err != nil {
 				return
 			}
@@ -323,9 +325,9 @@ func markMeaningful(terms []QueryTerm) {
 	for i, t := range terms {
 		all[i] = t.Term
 	}
-	lang := QuestionLanguage(all)
+	lang := token.QuestionLanguage(all)
 	for i := range terms {
-		terms[i].Meaningful = !IsFunctionWord(lang, terms[i].Term)
+		terms[i].Meaningful = !token.IsFunctionWord(lang, terms[i].Term)
 	}
 }
 
@@ -363,7 +365,7 @@ func bestScores(c Corpus, sc scorer, phrasings []string, lists map[string][]Post
 	score := make([]int64, c.Span())
 	for _, phrasing := range phrasings {
 		var touched []uint32
-		for _, term := range Terms(phrasing) {
+		for _, term := range token.Terms(phrasing) {
 			list := lists[term]
 			if len(list) == 0 || !scores[term] {
 				continue

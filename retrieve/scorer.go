@@ -3,6 +3,8 @@ package retrieve
 import (
 	"fmt"
 	"math"
+
+	"github.com/omh-notes/omh/vault/token"
 )
 
 // Ranker names a scoring function.
@@ -14,8 +16,8 @@ const (
 	BaselineRanker Ranker = "baseline"
 	// TunedRanker is BM25 with field weights and question-term counts,
 	// over the question's meaningful words (function words left out while
-	// the question has others, see IsFunctionWord). For a term held by df
-	// of n notes and written qtf times:
+	// the question has others, see token.IsFunctionWord). For a term held
+	// by df of n notes and written qtf times:
 	//
 	//	idf   = ln(1 + (n - df + 0.5) / (df + 0.5)) × (k3+1)·qtf / (k3+qtf)
 	//	tf    = occurrences in the body + 2 if in the title or the key's
@@ -75,7 +77,7 @@ type scorer struct {
 // repeats is how many times a term is written in a phrasing.
 func (scorer) repeats(phrasing, term string) int {
 	k := 0
-	EachToken(phrasing, func(_, _ int, t string) {
+	token.EachToken(phrasing, func(_, _ int, t string) {
 		if t == term {
 			k++
 		}

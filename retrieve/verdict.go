@@ -1,6 +1,10 @@
 package retrieve
 
-import "math"
+import (
+	"math"
+
+	"github.com/omh-notes/omh/vault/token"
+)
 
 // Verdict is what a reply says of itself: whether its notes answer the
 // question, as far as words can tell.
@@ -61,7 +65,7 @@ func newCoverer(n int, terms []QueryTerm, phrasings []string, lists map[string][
 	}
 	for _, p := range phrasings {
 		var ts []QueryTerm
-		for _, term := range Terms(p) {
+		for _, term := range token.Terms(p) {
 			if t, ok := byTerm[term]; ok {
 				ts = append(ts, t)
 			}

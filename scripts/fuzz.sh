@@ -68,8 +68,8 @@ seed FuzzParse vault bytes
 seed FuzzSplitFrontmatter vault bytes
 seed FuzzRewriteLink vault bytes
 seed FuzzKeyOf vault pair
-seed FuzzEachToken retrieve string
+seed FuzzEachToken vault/token string
 for t in FuzzParse FuzzSplitFrontmatter FuzzRewriteLink FuzzKeyOf; do
 	run $t vault
 done
-run FuzzEachToken retrieve
+run FuzzEachToken vault/token
