@@ -94,7 +94,7 @@ func newQuestion(res retrieve.Result) question {
 // rendered as they are needed.
 type note struct {
 	content string
-	d       Detail
+	d       vault.Detail
 	title   string
 	q       question
 	quoted  []int     // indexes into d.Units of the units that can be quoted, in order
@@ -105,7 +105,7 @@ type note struct {
 }
 
 // newNote scores the units of content for q; title is the note's title.
-func newNote(content string, d Detail, title string, q question) *note {
+func newNote(content string, d vault.Detail, title string, q question) *note {
 	n := &note{content: content, d: d, title: title, q: q, text: map[int]string{}, paths: map[int]string{}}
 	weight := append([]float64(nil), q.weight...)
 	inTitle := make([]bool, len(q.terms))

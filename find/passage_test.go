@@ -26,9 +26,9 @@ func ask(pairs ...any) question {
 }
 
 // detailOf is what the cache holds of a note's content.
-func detailOf(content string) Detail {
+func detailOf(content string) vault.Detail {
 	p := vault.Parse([]byte(content))
-	return Detail{BodyStart: p.BodyStart, Units: p.Units, Headings: p.Headings}
+	return vault.Detail{BodyStart: p.BodyStart, Units: p.Units, Headings: p.Headings}
 }
 
 // passagesOf chooses the passages of content for q within room.

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"sort"
 
-	"github.com/omh-notes/omh/retrieve"
 	"github.com/omh-notes/omh/vault"
 	"github.com/omh-notes/omh/vault/token"
 )
@@ -237,7 +236,7 @@ func (rf *refresher) vector(d *doc) (map[int64]termEntry, error) {
 	for _, e := range terms {
 		v[e.ID] = e
 	}
-	add := func(text string, f retrieve.Field) error {
+	add := func(text string, f token.Field) error {
 		var err error
 		token.EachToken(text, func(_, _ int, term string) {
 			if err != nil {
@@ -254,14 +253,14 @@ func (rf *refresher) vector(d *doc) (map[int64]termEntry, error) {
 		return err
 	}
 	folders, name := vault.SplitKey(d.key)
-	if err := add(folders, retrieve.InFolder); err != nil {
+	if err := add(folders, token.InFolder); err != nil {
 		return nil, err
 	}
-	if err := add(name, retrieve.InKey); err != nil {
+	if err := add(name, token.InKey); err != nil {
 		return nil, err
 	}
 	if b.meta.Title == "" {
-		if err := add(vault.TitleFromKey(d.key), retrieve.InTitle); err != nil {
+		if err := add(vault.TitleFromKey(d.key), token.InTitle); err != nil {
 			return nil, err
 		}
 	}
@@ -284,7 +283,7 @@ func postingRange(snap int64) (lo, hi int64) { return snap << 33, (snap + 1) << 
 
 type listEdit struct {
 	drop map[uint32]bool
-	add  []retrieve.Posting
+	add  []token.Posting
 }
 
 // writePostings updates the posting lists of exactly the terms whose entry
@@ -325,7 +324,7 @@ func (rf *refresher) writePostings() error {
 			if o, ok := oldV[id]; moved || !ok || o != e {
 				le := edit(listKey{ch.new.part, id})
 				le.drop[ch.new.ord] = true
-				le.add = append(le.add, retrieve.Posting{Doc: ch.new.ord, TF: e.TF, Fields: e.Fields})
+				le.add = append(le.add, token.Posting{Doc: ch.new.ord, TF: e.TF, Fields: e.Fields})
 			}
 		}
 	}

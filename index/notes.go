@@ -8,7 +8,6 @@ import (
 
 	"github.com/go-git/go-git/v5/plumbing"
 
-	"github.com/omh-notes/omh/retrieve"
 	"github.com/omh-notes/omh/vault"
 )
 
@@ -16,7 +15,7 @@ import (
 // recorded, for commands that check or rewrite notes rather than rank them.
 type StoredNote struct {
 	Doc  uint32
-	Note retrieve.Note
+	Note vault.Note
 	// Worktree marks an uncommitted working copy under the notes root;
 	// Private a note of the private folder. A team note is neither.
 	Worktree, Private bool

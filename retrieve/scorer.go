@@ -67,9 +67,9 @@ type scorer struct {
 	n int
 	// term weighs the postings of a term held by df notes and written qtf
 	// times in the phrasing.
-	term func(df, qtf int) func(Posting) int64
+	term func(df, qtf int) func(token.Posting) int64
 	// reads, when set, keeps only the postings this ranker reads.
-	reads func(Posting) bool
+	reads func(token.Posting) bool
 	// everyTerm scores function words too: the baseline knows none.
 	everyTerm bool
 }
@@ -89,31 +89,31 @@ func newScorer(r Ranker, c Corpus) (scorer, error) {
 	n := c.Count()
 	switch r {
 	case "", BaselineRanker:
-		return scorer{n: n, term: func(df, _ int) func(Posting) int64 {
+		return scorer{n: n, term: func(df, _ int) func(token.Posting) int64 {
 			plain, asked := Contribution(n, df, false), Contribution(n, df, true)
-			return func(p Posting) int64 {
+			return func(p token.Posting) int64 {
 				if p.Fields&askedFields != 0 {
 					return asked
 				}
 				return plain
 			}
-		}, reads: func(p Posting) bool { return p.Fields&^InDescription != 0 }, everyTerm: true}, nil
+		}, reads: func(p token.Posting) bool { return p.Fields&^token.InDescription != 0 }, everyTerm: true}, nil
 	case TunedRanker:
 		avg := float64(c.Words()) / float64(max(n, 1))
-		return scorer{n: n, term: func(df, qtf int) func(Posting) int64 {
+		return scorer{n: n, term: func(df, qtf int) func(token.Posting) int64 {
 			idf := IDF(n, df)
 			if tuning.k3 > 0 {
 				idf *= (tuning.k3 + 1) * float64(qtf) / (tuning.k3 + float64(qtf))
 			}
-			return func(p Posting) int64 {
+			return func(p token.Posting) int64 {
 				tf := float64(p.TF)
 				if p.Fields&nameFields != 0 {
 					tf += tuning.asked
 				}
-				if p.Fields&(InHeading|InDescription) != 0 {
+				if p.Fields&(token.InHeading|token.InDescription) != 0 {
 					tf += tuning.heading
 				}
-				if p.Fields&InAnswers != 0 {
+				if p.Fields&token.InAnswers != 0 {
 					tf += tuning.answers
 				}
 				length := float64(c.DocWords(p.Doc))

@@ -51,10 +51,10 @@ type coverer struct {
 	n         int
 	terms     []QueryTerm   // the question's meaningful terms, in order
 	phrasings [][]QueryTerm // each phrasing's distinct meaningful terms
-	lists     map[string][]Posting
+	lists     map[string][]token.Posting
 }
 
-func newCoverer(n int, terms []QueryTerm, phrasings []string, lists map[string][]Posting) coverer {
+func newCoverer(n int, terms []QueryTerm, phrasings []string, lists map[string][]token.Posting) coverer {
 	c := coverer{n: n, lists: lists}
 	byTerm := map[string]QueryTerm{}
 	for _, t := range terms {
