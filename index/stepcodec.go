@@ -6,6 +6,7 @@ import (
 
 	"github.com/go-git/go-git/v5/plumbing"
 
+	"github.com/omh-notes/omh/internal/varint"
 	"github.com/omh-notes/omh/vault"
 )
 
@@ -20,8 +21,8 @@ func encodeStep(s vault.Step) []byte {
 		boundary = 1
 	}
 	b = append(b, boundary)
-	b = appendText(b, string(s.Author))
-	b = appendText(b, string(s.Committed))
+	b = varint.AppendText(b, string(s.Author))
+	b = varint.AppendText(b, string(s.Committed))
 	b = binary.AppendVarint(b, s.CommittedUnix)
 	paths := slices.Sorted(slices.Values(s.Changed))
 	b = binary.AppendUvarint(b, uint64(len(paths)))
@@ -32,7 +33,7 @@ func encodeStep(s vault.Step) []byte {
 			shared++
 		}
 		b = binary.AppendUvarint(b, uint64(shared))
-		b = appendText(b, p[shared:])
+		b = varint.AppendText(b, p[shared:])
 		prev = p
 	}
 	return b
@@ -45,17 +46,17 @@ func decodeStep(commit plumbing.Hash, data []byte) (vault.Step, bool) {
 	}
 	copy(s.Parent[:], data)
 	s.Boundary = data[len(s.Parent)] == 1
-	r := &metaReader{b: data[len(s.Parent)+1:]}
-	s.Author, s.Committed = vault.Date(r.text()), vault.Date(r.text())
-	s.CommittedUnix = r.int64()
+	r := varint.NewReader(data[len(s.Parent)+1:])
+	s.Author, s.Committed = vault.Date(r.Text()), vault.Date(r.Text())
+	s.CommittedUnix = r.Varint()
 	prev := ""
-	for n := r.count(); n > 0 && !r.bad; n-- {
-		shared := r.uvarint()
+	for n := r.Count(); n > 0 && r.Err() == nil; n-- {
+		shared := r.Uvarint()
 		if shared > uint64(len(prev)) {
 			return s, false
 		}
-		prev = prev[:shared] + r.text()
+		prev = prev[:shared] + r.Text()
 		s.Changed = append(s.Changed, prev)
 	}
-	return s, !r.bad && len(r.b) == 0
+	return s, r.Err() == nil && r.Len() == 0
 }
