@@ -7,27 +7,6 @@ import (
 	"github.com/omh-notes/omh/vault"
 )
 
-// sqlNames looks names up in the snapshot being written.
-type sqlNames struct{ rf *refresher }
-
-func (n sqlNames) Lookup(lower string) ([]vault.Name, error) {
-	rows, err := n.rf.tx.Query(`SELECT d.key, m.kind FROM name m JOIN doc d ON d.snap = m.snap AND d.ord = m.ord
-		WHERE m.snap = ? AND m.name = ?`, n.rf.snap.id, lower)
-	if err != nil {
-		return nil, fmt.Errorf("looking up %q: %w", lower, err)
-	}
-	defer rows.Close()
-	var out []vault.Name
-	for rows.Next() {
-		var nm vault.Name
-		if err := rows.Scan(&nm.Key, &nm.Kind); err != nil {
-			return nil, err
-		}
-		out = append(out, nm)
-	}
-	return out, rows.Err()
-}
-
 // inboundDelta is a change in how many notes link to a key: from any note,
 // and from notes other than uncommitted working copies.
 type inboundDelta struct{ all, base int }
@@ -86,7 +65,7 @@ func (rf *refresher) resolveLinks(touched map[string]bool) (map[string]inboundDe
 		ords = append(ords, o)
 	}
 	sort.Slice(ords, func(i, j int) bool { return ords[i] < ords[j] })
-	var lookup vault.Names = sqlNames{rf}
+	var lookup vault.Names = nameTable{tx: rf.tx, snap: rf.snap.id} // the snapshot being written
 	if rf.firstBuild {
 		// Every note is new: resolve against names held in memory rather
 		// than one query per link.
