@@ -24,34 +24,12 @@ const (
 	maxWords      = 8 // missing question words listed on a matched line
 )
 
-// Ref is one end of a link: a note with its own provenance, and the verb
-// of a typed link.
-type Ref struct {
-	Doc       uint32
-	Key       string
-	Layer     vault.Layer
-	Date      vault.Date
-	Verb      string
-	Retracted vault.Date // set on a proof record retracted at the reply's moment
-}
-
-// Detail is what a card needs of a note beyond its hit.
-type Detail struct {
-	BodyStart int   // where the markdown body starts, after the frontmatter
-	Links     []Ref // notes it links to, in the order its links appear
-	In        []Ref // notes linking to it
-	// Units are the body's passage units and Headings its headings, which
-	// units name by index.
-	Units    []vault.Unit
-	Headings []vault.Heading
-}
-
 // Store is what cards read beyond the ranked answer.
 type Store interface {
 	// Content returns the note's bytes as indexed.
-	Content(doc uint32, n retrieve.Note) ([]byte, error)
-	Detail(doc uint32) (Detail, error)
-	Note(doc uint32) (retrieve.Note, error)
+	Content(doc uint32, n vault.Note) ([]byte, error)
+	Detail(doc uint32) (vault.Detail, error)
+	Note(doc uint32) (vault.Note, error)
 	// LinksOut counts the notes a note links to, up to limit.
 	LinksOut(doc uint32, limit int) (int, error)
 }
@@ -62,18 +40,18 @@ type Card struct {
 	Passages []Passage // kept within the size aim
 	Matched  []string  // question words the note holds
 	Missing  []string  // question words it lacks
-	Links    []Ref
-	In       []Ref
+	Links    []vault.Ref
+	In       []vault.Ref
 	// ShowLinks and ShowIn say whether the links lines made it into the
 	// printed card within the size aim; JSON carries the lists regardless.
 	ShowLinks, ShowIn bool
-	shownIn           []Ref // In as a full card prints it: tables of contents last
+	shownIn           []vault.Ref // In as a full card prints it: tables of contents last
 	// Proof records only: where the record stands, the day it was
 	// retracted, the blob it rests on, and the retracted records it cites.
 	Standing  *Standing
 	Retracted vault.Date
 	Blob      *BlobQuote
-	Stale     []Ref
+	Stale     []vault.Ref
 }
 
 // Reply is an answer as cards.
@@ -330,8 +308,8 @@ func inRank(verb string) int {
 }
 
 // OrderIn sorts links in for showing: by verb rank, then newest first.
-func OrderIn(in []Ref) []Ref {
-	out := append([]Ref(nil), in...)
+func OrderIn(in []vault.Ref) []vault.Ref {
+	out := append([]vault.Ref(nil), in...)
 	sort.SliceStable(out, func(i, j int) bool {
 		a, b := out[i], out[j]
 		ra, rb := inRank(a.Verb), inRank(b.Verb)
@@ -431,13 +409,13 @@ func (r Reply) inLine(i int) string {
 
 // inRefs are the links in that card i shows, by its rank: all on the first
 // card, verdicts to verdictCards, none below or on a linked note's card.
-func (r Reply) inRefs(i int) []Ref {
+func (r Reply) inRefs(i int) []vault.Ref {
 	c := r.Cards[i]
 	switch n := rank(r.Cards, i); {
 	case c.Hit.Depth != 0 || n > verdictCards:
 		return nil
 	case n > fullCards:
-		var verdicts []Ref
+		var verdicts []vault.Ref
 		for _, ref := range c.In {
 			if ref.Verb != "" {
 				verdicts = append(verdicts, ref)
@@ -453,8 +431,8 @@ func (r Reply) inRefs(i int) []Ref {
 // the line shows them: such a note links every note and says nothing
 // about this one. vba-docs' api/TOC sorted among the first two of every
 // api note's links in. Only the links the line could show are counted.
-func hubsLast(in []Ref, store Store) ([]Ref, error) {
-	var kept, hubs []Ref
+func hubsLast(in []vault.Ref, store Store) ([]vault.Ref, error) {
+	var kept, hubs []vault.Ref
 	for i, ref := range in {
 		if len(kept) > maxRefs {
 			kept = append(kept, in[i:]...)
@@ -516,8 +494,8 @@ func (r Reply) neighbours(i int) []Card {
 }
 
 // unshown drops the links a neighbour card already shows.
-func unshown(links []Ref, shown map[string]bool) []Ref {
-	var out []Ref
+func unshown(links []vault.Ref, shown map[string]bool) []vault.Ref {
+	var out []vault.Ref
 	for _, l := range links {
 		if !shown[l.Key] {
 			out = append(out, l)
@@ -564,7 +542,7 @@ func wordList(words []string) string {
 
 // refList shows links: each note once per verb, with its own layer and date
 // when its layer differs from the card's, and typed verbs named.
-func refList(refs []Ref, layer vault.Layer, incoming bool) string {
+func refList(refs []vault.Ref, layer vault.Layer, incoming bool) string {
 	var parts []string
 	for i, ref := range refs {
 		if i == maxRefs {

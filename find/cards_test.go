@@ -9,21 +9,22 @@ import (
 
 	"github.com/omh-notes/omh/retrieve"
 	"github.com/omh-notes/omh/vault"
+	"github.com/omh-notes/omh/vault/token"
 )
 
 // fakeStore serves contents and details by document id.
 type fakeStore struct {
 	content  map[uint32]string
-	detail   map[uint32]Detail
-	notes    map[uint32]retrieve.Note
+	detail   map[uint32]vault.Detail
+	notes    map[uint32]vault.Note
 	linksOut map[uint32]int
 }
 
-func (f fakeStore) Content(doc uint32, _ retrieve.Note) ([]byte, error) {
+func (f fakeStore) Content(doc uint32, _ vault.Note) ([]byte, error) {
 	return []byte(f.content[doc]), nil
 }
-func (f fakeStore) Detail(doc uint32) (Detail, error)      { return f.detail[doc], nil }
-func (f fakeStore) Note(doc uint32) (retrieve.Note, error) { return f.notes[doc], nil }
+func (f fakeStore) Detail(doc uint32) (vault.Detail, error) { return f.detail[doc], nil }
+func (f fakeStore) Note(doc uint32) (vault.Note, error)     { return f.notes[doc], nil }
 func (f fakeStore) LinksOut(doc uint32, limit int) (int, error) {
 	return min(f.linksOut[doc], limit), nil
 }
@@ -35,17 +36,17 @@ func answer(n int) (retrieve.Result, fakeStore) {
 		Question: []string{"why quokka lantern"},
 		Count:    100,
 		Terms: []retrieve.QueryTerm{
-			{Term: retrieve.Term("why"), Word: "why", DF: 90},
-			{Term: retrieve.Term("quokka"), Word: "quokka", DF: 2, Meaningful: true},
-			{Term: retrieve.Term("lantern"), Word: "lantern", DF: 3, Meaningful: true},
+			{Term: token.Term("why"), Word: "why", DF: 90},
+			{Term: token.Term("quokka"), Word: "quokka", DF: 2, Meaningful: true},
+			{Term: token.Term("lantern"), Word: "lantern", DF: 3, Meaningful: true},
 		},
 	}
-	store := fakeStore{content: map[uint32]string{}, detail: map[uint32]Detail{}}
+	store := fakeStore{content: map[uint32]string{}, detail: map[uint32]vault.Detail{}}
 	for i := 0; i < n; i++ {
 		doc := uint32(i)
 		res.Hits = append(res.Hits, retrieve.Hit{Doc: doc, Parent: -1, Score: int64(1000 - i),
-			Note:    retrieve.Note{Key: fmt.Sprintf("note-%d", i), Layer: vault.Team, Date: "2026-01-02", Type: "note", Title: "Note"},
-			Matched: []string{retrieve.Term("quokka"), retrieve.Term("lantern")}})
+			Note:    vault.Note{Key: fmt.Sprintf("note-%d", i), Layer: vault.Team, Date: "2026-01-02", Type: "note", Title: "Note"},
+			Matched: []string{token.Term("quokka"), token.Term("lantern")}})
 		store.content[doc] = "---\nx: 1\n---\n" + filler + "The quokka sits here.\n\n" + filler + filler + filler + "\n\nA lantern glows there.\n\n" + filler
 		store.detail[doc] = detailOf(store.content[doc])
 	}
@@ -87,10 +88,10 @@ func TestCardsCarryPassagesMatchedWordsAndProvenance(t *testing.T) {
 func TestTheMatchedLineCountsWordsThatCarryMeaning(t *testing.T) {
 	// As the ranker marks them: "why", "does" and "me" are English
 	// function words.
-	terms := []retrieve.QueryTerm{{Term: retrieve.Term("why"), Word: "why"}, {Term: retrieve.Term("does"), Word: "does"},
-		{Term: retrieve.Term("sync"), Word: "sync", Meaningful: true}, {Term: retrieve.Term("forget"), Word: "forget", Meaningful: true},
-		{Term: retrieve.Term("me"), Word: "me"}, {Term: retrieve.Term("password"), Word: "password", Meaningful: true}}
-	held, lacked := matchedWords(terms, []string{retrieve.Term("sync"), retrieve.Term("password"), retrieve.Term("me")})
+	terms := []retrieve.QueryTerm{{Term: token.Term("why"), Word: "why"}, {Term: token.Term("does"), Word: "does"},
+		{Term: token.Term("sync"), Word: "sync", Meaningful: true}, {Term: token.Term("forget"), Word: "forget", Meaningful: true},
+		{Term: token.Term("me"), Word: "me"}, {Term: token.Term("password"), Word: "password", Meaningful: true}}
+	held, lacked := matchedWords(terms, []string{token.Term("sync"), token.Term("password"), token.Term("me")})
 	if !reflect.DeepEqual(held, []string{"sync", "password"}) || !reflect.DeepEqual(lacked, []string{"forget"}) {
 		t.Errorf("held %v lacked %v", held, lacked)
 	}
@@ -187,7 +188,7 @@ func TestRoomShrinksDownTheRanking(t *testing.T) {
 // Verdicts first, then derivations, citations, attachments, then plain
 // links; each source with its own layer and date when it differs.
 func TestInLinksPutVerdictsFirst(t *testing.T) {
-	in := []Ref{
+	in := []vault.Ref{
 		{Key: "plain-note", Layer: vault.Team, Date: "2026-01-09"},
 		{Key: "derived", Layer: vault.Team, Date: "2026-01-08", Verb: "derives_from"},
 		{Key: "mitigation", Layer: vault.Team, Date: "2026-01-07", Verb: "mitigates"},
@@ -224,7 +225,7 @@ func TestInLinksPutVerdictsFirst(t *testing.T) {
 func TestATableOfContentsLinkingInComesLast(t *testing.T) {
 	res, store := answer(1)
 	d := store.detail[0]
-	d.In = []Ref{{Doc: 50, Key: "api/TOC", Layer: vault.Team, Date: "2026-02-01"},
+	d.In = []vault.Ref{{Doc: 50, Key: "api/TOC", Layer: vault.Team, Date: "2026-02-01"},
 		{Doc: 51, Key: "object", Layer: vault.Team, Date: "2026-01-02"},
 		{Doc: 52, Key: "summary", Layer: vault.Team, Date: "2026-01-01"}}
 	store.detail[0] = d
@@ -244,8 +245,8 @@ func TestATableOfContentsLinkingInComesLast(t *testing.T) {
 func TestNeighboursGetHeaderOnlyCards(t *testing.T) {
 	res, store := answer(1)
 	res.Hits = append(res.Hits, retrieve.Hit{Doc: 7, Depth: 1, Parent: 0,
-		Note: retrieve.Note{Key: "linked", Layer: vault.Local, Date: "2026-03-03", Type: "topic"}})
-	store.detail[7] = Detail{}
+		Note: vault.Note{Key: "linked", Layer: vault.Local, Date: "2026-03-03", Type: "topic"}})
+	store.detail[7] = vault.Detail{}
 	reply, _ := Build(res, "", store, DefaultMaxChars, nil)
 	if !strings.Contains(reply.Text(), "\n  ↳ linked  topic · local · 2026-03-03\n") || len(reply.Cards[1].Passages) != 0 {
 		t.Errorf("neighbour card:\n%s", reply.Text())
@@ -281,12 +282,12 @@ func TestCompactCardsCountWhatTheyLeaveOut(t *testing.T) {
 	var hits []retrieve.Hit
 	for i, h := range res.Hits {
 		d := store.detail[h.Doc]
-		d.Links = []Ref{{Doc: 100, Key: "linked", Layer: vault.Team, Date: "2026-01-01"}}
-		d.In = []Ref{{Doc: 101, Key: "linker", Layer: vault.Team, Date: "2026-01-01"},
+		d.Links = []vault.Ref{{Doc: 100, Key: "linked", Layer: vault.Team, Date: "2026-01-01"}}
+		d.In = []vault.Ref{{Doc: 101, Key: "linker", Layer: vault.Team, Date: "2026-01-01"},
 			{Doc: 102, Key: "newer", Layer: vault.Team, Date: "2026-01-01", Verb: "supersedes"}}
 		store.detail[h.Doc] = d
 		hits = append(hits, h, retrieve.Hit{Doc: uint32(200 + i), Depth: 1, Parent: len(hits),
-			Note: retrieve.Note{Key: fmt.Sprintf("neighbour-%d", i), Layer: vault.Team, Date: "2026-01-01", Type: "note"}})
+			Note: vault.Note{Key: fmt.Sprintf("neighbour-%d", i), Layer: vault.Team, Date: "2026-01-01", Type: "note"}})
 	}
 	res.Hits = hits
 	reply, err := Build(res, "abc", store, 1<<20, nil)

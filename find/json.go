@@ -1,6 +1,9 @@
 package find
 
-import "github.com/omh-notes/omh/retrieve"
+import (
+	"github.com/omh-notes/omh/retrieve"
+	"github.com/omh-notes/omh/vault"
+)
 
 // JSONRef is one end of a link in a JSON reply.
 type JSONRef struct {
@@ -101,7 +104,7 @@ func (r Reply) JSON() JSONReply {
 const refsShown = 8
 
 // JSONRefs converts link ends; the list is empty rather than null.
-func JSONRefs(refs []Ref) []JSONRef {
+func JSONRefs(refs []vault.Ref) []JSONRef {
 	out := []JSONRef{}
 	for _, r := range refs {
 		out = append(out, JSONRef{Key: r.Key, Layer: r.Layer.String(), Date: string(r.Date), Verb: r.Verb, Retracted: string(r.Retracted)})

@@ -24,8 +24,8 @@ type Record struct {
 	Layer     vault.Layer
 	Type      string
 	Date      vault.Date
-	Retracted vault.Date // the record's own `retracted` date; "" when none
-	Links     []Ref      // typed links out (Key, Verb); plain links are ignored
+	Retracted vault.Date  // the record's own `retracted` date; "" when none
+	Links     []vault.Ref // typed links out (Key, Verb); plain links are ignored
 }
 
 // Standing is a record's lifecycle at a moment.

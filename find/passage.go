@@ -4,15 +4,14 @@
 package find
 
 import (
-	"fmt"
 	"math"
 	"sort"
 	"strings"
-	"unicode"
 	"unicode/utf8"
 
 	"github.com/omh-notes/omh/retrieve"
 	"github.com/omh-notes/omh/vault"
+	"github.com/omh-notes/omh/vault/token"
 )
 
 // Passage is a quoted part of a note: the text shown, the byte span of the
@@ -93,7 +92,7 @@ func newQuestion(res retrieve.Result) question {
 // rendered as they are needed.
 type note struct {
 	content string
-	d       Detail
+	d       vault.Detail
 	title   string
 	q       question
 	quoted  []int     // indexes into d.Units of the units that can be quoted, in order
@@ -104,11 +103,11 @@ type note struct {
 }
 
 // newNote scores the units of content for q; title is the note's title.
-func newNote(content string, d Detail, title string, q question) *note {
+func newNote(content string, d vault.Detail, title string, q question) *note {
 	n := &note{content: content, d: d, title: title, q: q, text: map[int]string{}, paths: map[int]string{}}
 	weight := append([]float64(nil), q.weight...)
 	inTitle := make([]bool, len(q.terms))
-	for _, t := range retrieve.Terms(title) {
+	for _, t := range token.Terms(title) {
 		if i, ok := q.index[t]; ok && !inTitle[i] {
 			inTitle[i] = true
 			weight[i] *= titleShare
@@ -211,7 +210,7 @@ func sectionGain(headingTerms [][]int, parents []int, inTitle []bool, weight []f
 // weight times its saturated count.
 func unitMatches(text string, q question, weight []float64, counts []int) (held []int, score float64) {
 	hidden := addresses(text)
-	retrieve.EachToken(text, func(start, end int, term string) {
+	token.EachToken(text, func(start, end int, term string) {
 		for len(hidden) > 0 && hidden[0][1] <= start {
 			hidden = hidden[1:]
 		}
@@ -237,7 +236,7 @@ func unitMatches(text string, q question, weight []float64, counts []int) (held 
 func termsIn(text string, q question) []int {
 	var out []int
 	seen := map[int]bool{}
-	retrieve.EachToken(text, func(_, _ int, term string) {
+	token.EachToken(text, func(_, _ int, term string) {
 		if i, ok := q.index[term]; ok && !seen[i] {
 			seen[i] = true
 			out = append(out, i)
@@ -575,146 +574,3 @@ func (n *note) cut(p, room int) Passage {
 // minCutRunes is the least of a unit a card quotes, however small its
 // room.
 const minCutRunes = 40
-
-// window returns about keep runes of text, cut at spaces, where the
-// note's question terms are densest, with an ellipsis where text was cut.
-func window(text string, keep int, n *note) string {
-	runes := []rune(text)
-	if len(runes) <= keep {
-		return text
-	}
-	// Rune offsets of question terms in the text.
-	var hits []int
-	byteToRune := map[int]int{}
-	r := 0
-	for b := range text {
-		byteToRune[b] = r
-		r++
-	}
-	retrieve.EachToken(text, func(start, _ int, term string) {
-		if n.isQuestionTerm(term) {
-			hits = append(hits, byteToRune[start])
-		}
-	})
-	bestStart, bestCount := 0, -1
-	for _, h := range hits {
-		start := max(0, min(h-keep/4, len(runes)-keep))
-		count := 0
-		for _, o := range hits {
-			if o >= start && o < start+keep {
-				count++
-			}
-		}
-		if count > bestCount {
-			bestStart, bestCount = start, count
-		}
-	}
-	start, end := bestStart, bestStart+keep
-	for start > 0 && start < end && !unicode.IsSpace(runes[start-1]) {
-		start++
-	}
-	for end < len(runes) && end > start && !unicode.IsSpace(runes[end]) {
-		end--
-	}
-	if end <= start {
-		start, end = bestStart, bestStart+keep
-	}
-	out := strings.TrimSpace(string(runes[start:end]))
-	if start > 0 {
-		out = "…" + out
-	}
-	if end < len(runes) {
-		out += "…"
-	}
-	return out
-}
-
-func (n *note) isQuestionTerm(term string) bool {
-	_, ok := n.q.index[term]
-	return ok
-}
-
-func firstLine(s string) string {
-	if i := strings.IndexByte(s, '\n'); i >= 0 {
-		return s[:i]
-	}
-	return s
-}
-
-// shorten cuts text to about max runes at a space, with an ellipsis.
-func shorten(text string, max int) string {
-	runes := []rune(text)
-	if len(runes) <= max {
-		return text
-	}
-	end := max
-	for end > max/2 && !unicode.IsSpace(runes[end]) {
-		end--
-	}
-	return strings.TrimSpace(string(runes[:end])) + "…"
-}
-
-// passageLine is a passage as a card prints it, its lines first.
-func passageLine(p Passage) string {
-	return "  " + lineRange(p.LineStart, p.LineEnd) + " > " + p.Text + "\n"
-}
-
-// lineRange names a passage's lines as "L42-47", or "L42" for one line.
-func lineRange(a, b int) string {
-	if a == b {
-		return fmt.Sprintf("L%d", a)
-	}
-	return fmt.Sprintf("L%d-%d", a, b)
-}
-
-// addresses returns the byte spans of web addresses and markdown link
-// destinations in s, in order: their words
-// ("stackoverflow.com/questions/…-spawn-git-enoent") repeat a question's
-// words without saying anything about them. It finds what the expression
-// https?://[^\s)>\]]+|\]\([^)\s]*\) would, scanning by hand: the regexp
-// package took two thirds of the time of choosing a long note's passages.
-func addresses(s string) [][]int {
-	var out [][]int
-	for i := 0; i < len(s); {
-		j := strings.IndexAny(s[i:], "h]")
-		if j < 0 {
-			break
-		}
-		start := i + j
-		end := start + 1
-		switch {
-		case s[start] == 'h' && (strings.HasPrefix(s[start:], "http://") || strings.HasPrefix(s[start:], "https://")):
-			scheme := start + strings.Index(s[start:], "//") + 2
-			end = scheme
-			for end < len(s) && !addressStop(s[end], ")>]") {
-				end++
-			}
-			if end == scheme { // nothing after the scheme: not an address
-				end = start + 1
-				break
-			}
-			out = append(out, []int{start, end})
-		case s[start] == ']' && start+1 < len(s) && s[start+1] == '(':
-			k := start + 2
-			for k < len(s) && !addressStop(s[k], ")") {
-				k++
-			}
-			if k < len(s) && s[k] == ')' {
-				end = k + 1
-				out = append(out, []int{start, end})
-			}
-		}
-		i = end
-	}
-	return out
-}
-
-// addressStop reports whether b ends an address: ASCII white space, as the
-// regexp \s, or one of stops.
-func addressStop(b byte, stops string) bool {
-	switch b {
-	case ' ', '\t', '\n', '\f', '\r':
-		return true
-	}
-	return strings.IndexByte(stops, b) >= 0
-}

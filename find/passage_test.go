@@ -9,15 +9,15 @@ import (
 	"testing"
 	"unicode/utf8"
 
-	"github.com/omh-notes/omh/retrieve"
 	"github.com/omh-notes/omh/vault"
+	"github.com/omh-notes/omh/vault/token"
 )
 
 // ask is a question whose words weigh what is listed.
 func ask(pairs ...any) question {
 	q := question{index: map[string]int{}}
 	for i := 0; i < len(pairs); i += 2 {
-		term := retrieve.Term(pairs[i].(string))
+		term := token.Term(pairs[i].(string))
 		q.index[term] = len(q.terms)
 		q.terms = append(q.terms, term)
 		q.weight = append(q.weight, pairs[i+1].(float64))
@@ -26,9 +26,9 @@ func ask(pairs ...any) question {
 }
 
 // detailOf is what the cache holds of a note's content.
-func detailOf(content string) Detail {
+func detailOf(content string) vault.Detail {
 	p := vault.Parse([]byte(content))
-	return Detail{BodyStart: p.BodyStart, Units: p.Units, Headings: p.Headings}
+	return vault.Detail{BodyStart: p.BodyStart, Units: p.Units, Headings: p.Headings}
 }
 
 // passagesOf chooses the passages of content for q within room.

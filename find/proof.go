@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/omh-notes/omh/retrieve"
 	"github.com/omh-notes/omh/vault"
 )
 
@@ -39,7 +38,7 @@ func ParseRetraction(s string) (Retraction, error) {
 // read: each note's type and own retraction date.
 type RecordStore interface {
 	Store
-	Info(doc uint32) retrieve.DocInfo
+	Info(doc uint32) vault.DocInfo
 }
 
 // Proof answers where proof records stand at a moment. A record's state
@@ -84,7 +83,7 @@ func (p *Proof) Standing(doc uint32) (s Standing, ok bool, err error) {
 
 // standingFrom runs the lifecycle over a record and the records linking to
 // it, which is all its standing depends on.
-func (p *Proof) standingFrom(doc uint32, key string, in []Ref) Standing {
+func (p *Proof) standingFrom(doc uint32, key string, in []vault.Ref) Standing {
 	if s, ok := p.memo[doc]; ok {
 		return s
 	}
@@ -94,7 +93,7 @@ func (p *Proof) standingFrom(doc uint32, key string, in []Ref) Standing {
 		src := p.store.Info(r.Doc)
 		if r.Verb != "" && vault.IsProofType(src.Type) {
 			records = append(records, Record{Doc: r.Doc, Key: r.Key, Layer: src.Layer, Type: src.Type,
-				Retracted: vault.DateFromNumber(src.Retracted), Links: []Ref{{Key: key, Verb: r.Verb}}})
+				Retracted: vault.DateFromNumber(src.Retracted), Links: []vault.Ref{{Key: key, Verb: r.Verb}}})
 		}
 	}
 	s := Lifecycle(records, p.Moment)[doc]
@@ -117,7 +116,7 @@ func (p *Proof) Retracted(doc uint32) vault.Date {
 
 // KeepRecords admits the proof records the mode lets into the hits of
 // `omh proof find`, ranked or linked; it fits retrieve.Query.Keep.
-func (p *Proof) KeepRecords(_ uint32, info retrieve.DocInfo) bool {
+func (p *Proof) KeepRecords(_ uint32, info vault.DocInfo) bool {
 	if !vault.IsProofType(info.Type) {
 		return false
 	}
@@ -139,11 +138,11 @@ func (p *Proof) showsRef(doc uint32) bool {
 
 // Mark gives each link end its retraction date and drops those the mode
 // hides.
-func (p *Proof) Mark(refs []Ref) []Ref {
+func (p *Proof) Mark(refs []vault.Ref) []vault.Ref {
 	if p == nil {
 		return refs
 	}
-	var out []Ref
+	var out []vault.Ref
 	for _, r := range refs {
 		if p.showsRef(r.Doc) {
 			r.Retracted = p.Retracted(r.Doc)
@@ -154,11 +153,11 @@ func (p *Proof) Mark(refs []Ref) []Ref {
 }
 
 // staleSupport lists the retracted records a record cites or derives from.
-func (p *Proof) staleSupport(links []Ref) []Ref {
+func (p *Proof) staleSupport(links []vault.Ref) []vault.Ref {
 	if p == nil {
 		return nil
 	}
-	var out []Ref
+	var out []vault.Ref
 	for _, l := range links {
 		// A record rests on what it cites or derives from: when that is
 		// withdrawn, the record's reasoning is stale and its card says so.
@@ -184,7 +183,7 @@ type BlobQuote struct {
 // blobFor finds the blob a record attaches directly, else through a
 // current, unretracted citation it cites, skipping blobs the reply quotes
 // already, and quotes the blob's best passage for the question.
-func (p *Proof) blobFor(links []Ref, quoted map[uint32]bool, q question) (*BlobQuote, error) {
+func (p *Proof) blobFor(links []vault.Ref, quoted map[uint32]bool, q question) (*BlobQuote, error) {
 	type candidate struct {
 		doc uint32
 		via string
@@ -273,7 +272,7 @@ func blobLine(q *BlobQuote) string {
 }
 
 // staleLine names the retracted records a card's record rests on.
-func staleLine(refs []Ref) string {
+func staleLine(refs []vault.Ref) string {
 	var parts []string
 	for _, r := range refs {
 		parts = append(parts, fmt.Sprintf("%s retracted %s (%s)", r.Verb, r.Key, r.Retracted))

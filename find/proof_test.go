@@ -6,7 +6,6 @@ import (
 	"reflect"
 	"testing"
 
-	"github.com/omh-notes/omh/retrieve"
 	"github.com/omh-notes/omh/vault"
 )
 
@@ -14,25 +13,25 @@ import (
 // days by document, links in by target key.
 type recordStore struct {
 	fakeStore
-	info map[uint32]retrieve.DocInfo
+	info map[uint32]vault.DocInfo
 }
 
-func (r recordStore) Info(doc uint32) retrieve.DocInfo { return r.info[doc] }
+func (r recordStore) Info(doc uint32) vault.DocInfo { return r.info[doc] }
 
 // storeOf indexes records like the cache: each link out becomes a link in
 // on every note holding the target key.
 func storeOf(records []Record) recordStore {
-	s := recordStore{fakeStore: fakeStore{detail: map[uint32]Detail{}, notes: map[uint32]retrieve.Note{}}, info: map[uint32]retrieve.DocInfo{}}
+	s := recordStore{fakeStore: fakeStore{detail: map[uint32]vault.Detail{}, notes: map[uint32]vault.Note{}}, info: map[uint32]vault.DocInfo{}}
 	for _, r := range records {
-		s.info[r.Doc] = retrieve.DocInfo{Present: true, Layer: r.Layer, Type: r.Type, Retracted: r.Retracted.Number()}
-		s.notes[r.Doc] = retrieve.Note{Key: r.Key, Layer: r.Layer, Type: r.Type}
+		s.info[r.Doc] = vault.DocInfo{Present: true, Layer: r.Layer, Type: r.Type, Retracted: r.Retracted.Number()}
+		s.notes[r.Doc] = vault.Note{Key: r.Key, Layer: r.Layer, Type: r.Type}
 	}
 	for _, src := range records {
 		for _, l := range src.Links {
 			for _, dst := range records {
 				if dst.Key == l.Key && dst.Doc != src.Doc {
 					d := s.detail[dst.Doc]
-					d.In = append(d.In, Ref{Doc: src.Doc, Key: src.Key, Layer: src.Layer, Verb: l.Verb})
+					d.In = append(d.In, vault.Ref{Doc: src.Doc, Key: src.Key, Layer: src.Layer, Verb: l.Verb})
 					s.detail[dst.Doc] = d
 				}
 			}
@@ -58,11 +57,11 @@ func TestStandingFromLinksInEqualsTheWholeStoreLifecycle(t *testing.T) {
 				r.Retracted = vault.Date(fmt.Sprintf("2026-0%d-01", 1+rng.Intn(6)))
 			}
 			for j := rng.Intn(4); j > 0; j-- {
-				r.Links = append(r.Links, Ref{Key: fmt.Sprintf("k%d", rng.Intn(n)), Verb: verbs[rng.Intn(len(verbs))]})
+				r.Links = append(r.Links, vault.Ref{Key: fmt.Sprintf("k%d", rng.Intn(n)), Verb: verbs[rng.Intn(len(verbs))]})
 			}
 			all = append(all, r)
 			if vault.IsProofType(r.Type) {
-				var typed []Ref
+				var typed []vault.Ref
 				for _, l := range r.Links {
 					if l.Verb != "" {
 						typed = append(typed, l)
@@ -90,11 +89,11 @@ func TestStandingFromLinksInEqualsTheWholeStoreLifecycle(t *testing.T) {
 }
 
 func TestKeepRecordsFollowsTheRetractionMode(t *testing.T) {
-	info := func(typ string, retracted int) retrieve.DocInfo {
-		return retrieve.DocInfo{Present: true, Type: typ, Retracted: retracted}
+	info := func(typ string, retracted int) vault.DocInfo {
+		return vault.DocInfo{Present: true, Type: typ, Retracted: retracted}
 	}
 	cases := []struct {
-		info                   retrieve.DocInfo
+		info                   vault.DocInfo
 		exclude, include, only bool
 	}{
 		{info("finding", 0), true, true, false},

@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"sort"
 
-	"github.com/omh-notes/omh/retrieve"
 	"github.com/omh-notes/omh/vault"
+	"github.com/omh-notes/omh/vault/token"
 )
 
 // apply writes the recorded changes into the snapshot: document rows,
@@ -236,9 +236,9 @@ func (rf *refresher) vector(d *doc) (map[int64]termEntry, error) {
 	for _, e := range terms {
 		v[e.ID] = e
 	}
-	add := func(text string, f retrieve.Field) error {
+	add := func(text string, f token.Field) error {
 		var err error
-		retrieve.EachToken(text, func(_, _ int, term string) {
+		token.EachToken(text, func(_, _ int, term string) {
 			if err != nil {
 				return
 			}
@@ -253,14 +253,14 @@ func (rf *refresher) vector(d *doc) (map[int64]termEntry, error) {
 		return err
 	}
 	folders, name := vault.SplitKey(d.key)
-	if err := add(folders, retrieve.InFolder); err != nil {
+	if err := add(folders, token.InFolder); err != nil {
 		return nil, err
 	}
-	if err := add(name, retrieve.InKey); err != nil {
+	if err := add(name, token.InKey); err != nil {
 		return nil, err
 	}
 	if b.meta.Title == "" {
-		if err := add(vault.TitleFromKey(d.key), retrieve.InTitle); err != nil {
+		if err := add(vault.TitleFromKey(d.key), token.InTitle); err != nil {
 			return nil, err
 		}
 	}
@@ -283,7 +283,7 @@ func postingRange(snap int64) (lo, hi int64) { return snap << 33, (snap + 1) << 
 
 type listEdit struct {
 	drop map[uint32]bool
-	add  []retrieve.Posting
+	add  []token.Posting
 }
 
 // writePostings updates the posting lists of exactly the terms whose entry
@@ -324,7 +324,7 @@ func (rf *refresher) writePostings() error {
 			if o, ok := oldV[id]; moved || !ok || o != e {
 				le := edit(listKey{ch.new.part, id})
 				le.drop[ch.new.ord] = true
-				le.add = append(le.add, retrieve.Posting{Doc: ch.new.ord, TF: e.TF, Fields: e.Fields})
+				le.add = append(le.add, token.Posting{Doc: ch.new.ord, TF: e.TF, Fields: e.Fields})
 			}
 		}
 	}
@@ -430,178 +430,6 @@ func (rf *refresher) editList(lists *inserter, k listKey, e *listEdit) error {
 		return fmt.Errorf("removing a posting list: %w", err)
 	}
 	return nil
-}
-
-// sqlNames looks names up in the snapshot being written.
-type sqlNames struct{ rf *refresher }
-
-func (n sqlNames) Lookup(lower string) ([]vault.Name, error) {
-	rows, err := n.rf.tx.Query(`SELECT d.key, m.kind FROM name m JOIN doc d ON d.snap = m.snap AND d.ord = m.ord
-		WHERE m.snap = ? AND m.name = ?`, n.rf.snap.id, lower)
-	if err != nil {
-		return nil, fmt.Errorf("looking up %q: %w", lower, err)
-	}
-	defer rows.Close()
-	var out []vault.Name
-	for rows.Next() {
-		var nm vault.Name
-		if err := rows.Scan(&nm.Key, &nm.Kind); err != nil {
-			return nil, err
-		}
-		out = append(out, nm)
-	}
-	return out, rows.Err()
-}
-
-// inboundDelta is a change in how many notes link to a key: from any note,
-// and from notes other than uncommitted working copies.
-type inboundDelta struct{ all, base int }
-
-// resolveLinks resolves again the links of every changed document and of
-// every note linking by a name whose meaning changed, and counts how the
-// number of notes linking to each key moved. It returns those keys.
-func (rf *refresher) resolveLinks(touched map[string]bool) (map[string]inboundDelta, error) {
-	deltas := map[string]inboundDelta{}
-	count := func(src *doc, links []link, sign int) {
-		for _, k := range linkedKeys(links) {
-			if k == src.key {
-				continue // a note linking to its own key is not pointed at by the store
-			}
-			d := deltas[k]
-			d.all += sign
-			if src.part == partBase {
-				d.base += sign
-			}
-			deltas[k] = d
-		}
-	}
-	redo := map[uint32]*doc{}
-	for _, ch := range rf.changes {
-		if ch.old != nil {
-			count(ch.old, ch.old.links, -1)
-		}
-		if ch.new != nil {
-			redo[ch.new.ord] = ch.new
-		}
-	}
-	// Notes linking by a name that now means something else. When every
-	// document is being resolved anyway (a first build), there are none.
-	if rf.firstBuild {
-		touched = nil
-	}
-	changedNames := make([]string, 0, len(touched))
-	for n := range touched {
-		changedNames = append(changedNames, n)
-	}
-	sort.Strings(changedNames)
-	for _, n := range changedNames {
-		srcs, err := rf.docs(`d.ord IN (SELECT ord FROM rawlink WHERE snap = ? AND target = ?)`, rf.snap.id, n)
-		if err != nil {
-			return nil, err
-		}
-		for _, d := range srcs {
-			if _, ok := redo[d.ord]; !ok {
-				count(d, d.links, -1)
-				redo[d.ord] = d
-			}
-		}
-	}
-	ords := make([]uint32, 0, len(redo))
-	for o := range redo {
-		ords = append(ords, o)
-	}
-	sort.Slice(ords, func(i, j int) bool { return ords[i] < ords[j] })
-	var lookup vault.Names = sqlNames{rf}
-	if rf.firstBuild {
-		// Every note is new: resolve against names held in memory rather
-		// than one query per link.
-		mem := vault.MemNames{}
-		for _, ch := range rf.changes {
-			if ch.new == nil {
-				continue
-			}
-			b, err := rf.blob(ch.new.blob)
-			if err != nil {
-				return nil, err
-			}
-			mem.Add(ch.new.key, b.meta.Aliases)
-		}
-		lookup = mem
-	}
-	// Reverse links follow: every source whose links are redone, or which
-	// is gone, loses its rows first, since a number may have a new owner.
-	// Rows are removed by their whole key, from the links the source had.
-	unlink := func(src uint32, links []link) error {
-		for _, l := range links {
-			if _, err := rf.tx.Exec(`DELETE FROM backlink WHERE snap = ? AND target = ? AND src = ? AND verb = ?`, rf.snap.id, l.key, src, l.verb); err != nil {
-				return fmt.Errorf("removing reverse links: %w", err)
-			}
-		}
-		return nil
-	}
-	for _, ch := range rf.changes {
-		if ch.old != nil && ch.new == nil {
-			if err := unlink(ch.old.ord, ch.old.links); err != nil {
-				return nil, err
-			}
-		}
-	}
-	back := newInserter(rf.tx, "INSERT OR IGNORE", "backlink", "snap", "target", "src", "verb")
-	for _, o := range ords {
-		d := redo[o]
-		links, err := rf.resolve(d, lookup)
-		if err != nil {
-			return nil, err
-		}
-		count(d, links, +1)
-		if encodeLinks(links) == encodeLinks(d.links) {
-			continue
-		}
-		if err := unlink(o, d.links); err != nil {
-			return nil, err
-		}
-		d.links = links
-		if _, err := rf.tx.Exec(`UPDATE doc SET links = ? WHERE snap = ? AND ord = ?`, encodeLinks(links), rf.snap.id, o); err != nil {
-			return nil, fmt.Errorf("writing links of %s: %w", d.path, err)
-		}
-		for _, l := range links {
-			if err := back.Add(rf.snap.id, l.key, o, l.verb); err != nil {
-				return nil, err
-			}
-		}
-	}
-	if err := back.Flush(); err != nil {
-		return nil, err
-	}
-	for k, d := range deltas {
-		if d == (inboundDelta{}) {
-			delete(deltas, k)
-		}
-	}
-	return deltas, nil
-}
-
-// resolve lists what a document's links reach, in order of first
-// appearance, each (verb, key) once. Ambiguous and dangling links reach
-// nothing.
-func (rf *refresher) resolve(d *doc, names vault.Names) ([]link, error) {
-	b, err := rf.blob(d.blob)
-	if err != nil {
-		return nil, err
-	}
-	var out []link
-	seen := map[link]bool{}
-	for _, l := range b.meta.Links {
-		res, err := rf.target.cfg.Dialect.Resolve(l, d.key, names)
-		if err != nil {
-			return nil, err
-		}
-		if r := (link{l.Verb, res.Key}); res.Key != "" && !seen[r] {
-			seen[r] = true
-			out = append(out, r)
-		}
-	}
-	return out, nil
 }
 
 // writeInfo applies the link counts and rewrites the packed info of every

@@ -10,8 +10,8 @@ import (
 
 	"github.com/go-git/go-git/v5/plumbing"
 
-	"github.com/omh-notes/omh/retrieve"
 	"github.com/omh-notes/omh/vault"
+	"github.com/omh-notes/omh/vault/token"
 )
 
 // maxNoteBytes bounds what is indexed of one note. A larger file is indexed
@@ -75,11 +75,11 @@ func analyze(content []byte, size int64) *parsedBlob {
 // and how often it occurs in the body, and counts the body's words.
 func (pb *parsedBlob) termsOf(content []byte) []textEntry {
 	terms := map[string]termEntry{}
-	add := func(text string, f retrieve.Field) {
-		retrieve.EachToken(text, func(_, _ int, term string) {
+	add := func(text string, f token.Field) {
+		token.EachToken(text, func(_, _ int, term string) {
 			e := terms[term]
 			e.Fields |= f
-			if f == retrieve.InBody {
+			if f == token.InBody {
 				e.TF++
 				pb.meta.Words++
 			}
@@ -87,22 +87,22 @@ func (pb *parsedBlob) termsOf(content []byte) []textEntry {
 		})
 	}
 	p := &pb.meta.Parsed
-	add(p.Title, retrieve.InTitle)
+	add(p.Title, token.InTitle)
 	// An alias is another title the note goes by.
 	for _, a := range p.Aliases {
-		add(a, retrieve.InTitle)
+		add(a, token.InTitle)
 	}
 	for _, h := range p.Headings {
-		add(h.Text, retrieve.InHeading)
+		add(h.Text, token.InHeading)
 	}
-	add(p.Description, retrieve.InDescription)
+	add(p.Description, token.InDescription)
 	for _, a := range p.Answers {
-		add(a, retrieve.InAnswers)
+		add(a, token.InAnswers)
 	}
 	for _, t := range p.Tags {
-		add(t, retrieve.InBody)
+		add(t, token.InBody)
 	}
-	add(string(content[min(p.BodyStart, len(content)):]), retrieve.InBody)
+	add(string(content[min(p.BodyStart, len(content)):]), token.InBody)
 	out := make([]textEntry, 0, len(terms))
 	for text, e := range terms {
 		out = append(out, textEntry{text, e})

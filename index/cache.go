@@ -23,8 +23,8 @@ import (
 	"modernc.org/sqlite"
 	sqlite3 "modernc.org/sqlite/lib"
 
-	"github.com/omh-notes/omh/retrieve"
 	"github.com/omh-notes/omh/vault/disk"
+	"github.com/omh-notes/omh/vault/token"
 )
 
 // SchemaVersion changes whenever the tables or any stored encoding change
@@ -37,7 +37,7 @@ import (
 // file: it builds its own, and no command pays for a version check.
 const SchemaVersion = 10
 
-var filePrefix = fmt.Sprintf("cache-s%dt%d-", SchemaVersion, retrieve.TokenizerVersion)
+var filePrefix = fmt.Sprintf("cache-s%dt%d-", SchemaVersion, token.TokenizerVersion)
 
 // Cache is an open cache database.
 type Cache struct {

@@ -7,17 +7,17 @@ import (
 	"sort"
 	"testing"
 
-	"github.com/omh-notes/omh/retrieve"
+	"github.com/omh-notes/omh/vault/token"
 )
 
 func TestPostingListsRoundTripAndMerge(t *testing.T) {
 	rng := rand.New(rand.NewSource(1))
 	for round := 0; round < 200; round++ {
 		// A random sorted list, random drops and additions.
-		present := map[uint32]retrieve.Posting{}
+		present := map[uint32]token.Posting{}
 		for i := 0; i < rng.Intn(300); i++ {
 			d := uint32(rng.Intn(5000))
-			present[d] = retrieve.Posting{Doc: d, TF: uint32(rng.Intn(1000)), Fields: retrieve.Field(rng.Intn(32))}
+			present[d] = token.Posting{Doc: d, TF: uint32(rng.Intn(1000)), Fields: token.Field(rng.Intn(32))}
 		}
 		old := sortedPostings(present)
 		decoded, err := decodePostings(encodePostings(old))
@@ -34,13 +34,13 @@ func TestPostingListsRoundTripAndMerge(t *testing.T) {
 				delete(present, d)
 			}
 		}
-		var add []retrieve.Posting
+		var add []token.Posting
 		for i := 0; i < rng.Intn(50); i++ {
 			d := uint32(rng.Intn(5000))
 			if _, taken := present[d]; taken && !drop[d] {
 				continue
 			}
-			p := retrieve.Posting{Doc: d, TF: uint32(rng.Intn(9)), Fields: retrieve.InBody}
+			p := token.Posting{Doc: d, TF: uint32(rng.Intn(9)), Fields: token.InBody}
 			drop[d] = true // an added document always replaces its old entry
 			present[d] = p
 			add = append(add, p)
@@ -53,16 +53,16 @@ func TestPostingListsRoundTripAndMerge(t *testing.T) {
 	}
 }
 
-func dedupe(add []retrieve.Posting) []retrieve.Posting {
-	last := map[uint32]retrieve.Posting{}
+func dedupe(add []token.Posting) []token.Posting {
+	last := map[uint32]token.Posting{}
 	for _, p := range add {
 		last[p.Doc] = p
 	}
 	return sortedPostings(last)
 }
 
-func sortedPostings(m map[uint32]retrieve.Posting) []retrieve.Posting {
-	out := make([]retrieve.Posting, 0, len(m))
+func sortedPostings(m map[uint32]token.Posting) []token.Posting {
+	out := make([]token.Posting, 0, len(m))
 	for _, p := range m {
 		out = append(out, p)
 	}
@@ -71,13 +71,13 @@ func sortedPostings(m map[uint32]retrieve.Posting) []retrieve.Posting {
 }
 
 func TestDamagedListsAndVectorsAreReportedAsDamage(t *testing.T) {
-	good := encodePostings([]retrieve.Posting{{Doc: 3, TF: 2, Fields: retrieve.InKey}, {Doc: 900, TF: 1, Fields: retrieve.InBody}})
+	good := encodePostings([]token.Posting{{Doc: 3, TF: 2, Fields: token.InKey}, {Doc: 900, TF: 1, Fields: token.InBody}})
 	if _, err := decodePostings(good[:len(good)-1]); !errors.Is(err, errDamaged) {
 		t.Errorf("a cut posting list decoded: %v", err)
 	}
-	vec := encodeTerms([]termEntry{{ID: 7, TF: 1, Fields: retrieve.InBody}, {ID: 3, TF: 4, Fields: retrieve.InTitle}})
+	vec := encodeTerms([]termEntry{{ID: 7, TF: 1, Fields: token.InBody}, {ID: 3, TF: 4, Fields: token.InTitle}})
 	got, err := decodeTerms(vec)
-	if err != nil || !reflect.DeepEqual(got, []termEntry{{ID: 3, TF: 4, Fields: retrieve.InTitle}, {ID: 7, TF: 1, Fields: retrieve.InBody}}) {
+	if err != nil || !reflect.DeepEqual(got, []termEntry{{ID: 3, TF: 4, Fields: token.InTitle}, {ID: 7, TF: 1, Fields: token.InBody}}) {
 		t.Errorf("term vector round trip: %v %v", got, err)
 	}
 	if _, err := decodeTerms([]byte{0x80}); !errors.Is(err, errDamaged) {
@@ -114,13 +114,29 @@ func TestInfoRecordsRoundTrip(t *testing.T) {
 // Catches: a new field (InFolder was the seventh), silently stored as part
 // of the count.
 func TestEveryFieldFitsAPackedPosting(t *testing.T) {
-	all := retrieve.AllFields
+	all := token.AllFields
 	if all>>fieldBits != 0 {
 		t.Fatalf("fields %b do not fit in %d bits", all, fieldBits)
 	}
 	for _, tf := range []uint32{0, 1, 2, 1 << 20} {
 		if gotTF, gotFields := unpackTF(packTF(tf, all)); gotTF != tf || gotFields != all {
 			t.Errorf("tf %d, fields %b came back as %d, %b", tf, all, gotTF, gotFields)
+		}
+	}
+}
+
+// BenchmarkDecodePostings decodes the list of a term held by 40,000 notes,
+// most once in the body: what a common question word costs every question.
+func BenchmarkDecodePostings(b *testing.B) {
+	var list []token.Posting
+	for i := range 40000 {
+		list = append(list, token.Posting{Doc: uint32(i * 3), TF: uint32(i % 5), Fields: token.InBody})
+	}
+	enc := encodePostings(list)
+	b.SetBytes(int64(len(enc)))
+	for b.Loop() {
+		if out, err := decodePostings(enc); err != nil || len(out) != len(list) {
+			b.Fatalf("decoded %d of %d postings: %v", len(out), len(list), err)
 		}
 	}
 }

@@ -7,13 +7,13 @@ import (
 	"time"
 
 	"github.com/omh-notes/omh/index"
-	"github.com/omh-notes/omh/retrieve"
 	"github.com/omh-notes/omh/vault"
+	"github.com/omh-notes/omh/vault/token"
 	"github.com/omh-notes/omh/vault/vaulttest"
 )
 
 // tideTerms are the terms of the tide store's views.
-var tideTerms = retrieve.Terms("tide base step memory revised")
+var tideTerms = token.Terms("tide base step memory revised")
 
 // tideStep lands step i of the tide store's history: a new note linking to
 // a base note, an edit of that base note, and every third step the

@@ -3,22 +3,18 @@ package index
 import (
 	"fmt"
 
-	"github.com/omh-notes/omh/find"
-	"github.com/omh-notes/omh/retrieve"
 	"github.com/omh-notes/omh/vault"
 )
 
-var _ find.Store = (*Snapshot)(nil)
-
 // Content returns a note's bytes as indexed, up to the indexing limit.
-func (s *Snapshot) Content(doc uint32, n retrieve.Note) ([]byte, error) {
+func (s *Snapshot) Content(doc uint32, n vault.Note) ([]byte, error) {
 	return s.repo.ReadNote(n.Layer, n.Path, n.Blob, maxNoteBytes)
 }
 
 // Detail returns where a note's body starts and its links both ways, each
 // end with its own layer and date.
-func (s *Snapshot) Detail(doc uint32) (find.Detail, error) {
-	var d find.Detail
+func (s *Snapshot) Detail(doc uint32) (vault.Detail, error) {
+	var d vault.Detail
 	var meta []byte
 	var key, links string
 	err := s.tx.QueryRow(`SELECT d.key, d.links, b.meta FROM doc d JOIN blob b ON b.id = d.blob WHERE d.snap = ? AND d.ord = ?`,
@@ -42,7 +38,7 @@ func (s *Snapshot) Detail(doc uint32) (find.Detail, error) {
 		}
 		for _, o := range ords {
 			if info := s.Info(o); info.Present {
-				d.Links = append(d.Links, find.Ref{Doc: o, Key: l.key, Layer: info.Layer, Date: vault.DateFromNumber(info.Day), Verb: l.verb})
+				d.Links = append(d.Links, vault.Ref{Doc: o, Key: l.key, Layer: info.Layer, Date: vault.DateFromNumber(info.Day), Verb: l.verb})
 			}
 		}
 	}
@@ -54,7 +50,7 @@ func (s *Snapshot) Detail(doc uint32) (find.Detail, error) {
 	defer rows.Close()
 	for rows.Next() {
 		var src uint32
-		var ref find.Ref
+		var ref vault.Ref
 		if err := rows.Scan(&src, &ref.Key, &ref.Verb); err != nil {
 			return d, err
 		}

@@ -5,14 +5,14 @@ import (
 	"testing"
 
 	"github.com/omh-notes/omh/index"
-	"github.com/omh-notes/omh/retrieve"
 	"github.com/omh-notes/omh/vault"
+	"github.com/omh-notes/omh/vault/token"
 	"github.com/omh-notes/omh/vault/vaulttest"
 )
 
 // seaTerms are the terms whose posting lists a view of the sea store holds:
 // words of titles, bodies and keys, one in every note, one in none.
-var seaTerms = retrieve.Terms("walrus heron otter krill squid seal memory tusks mine revised absent")
+var seaTerms = token.Terms("walrus heron otter krill squid seal memory tusks mine revised absent")
 
 // seaStore commits a store built so that a wrong cache cannot pass by
 // accident: notes under a configured root and a markdown file outside it,

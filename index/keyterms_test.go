@@ -3,7 +3,7 @@ package index
 import (
 	"testing"
 
-	"github.com/omh-notes/omh/retrieve"
+	"github.com/omh-notes/omh/vault/token"
 	"github.com/omh-notes/omh/vault/vaulttest"
 )
 
@@ -20,15 +20,15 @@ func TestAKeysFoldersAreIndexedApartFromItsName(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	for word, want := range map[string]retrieve.Field{
-		"guides": retrieve.InFolder, "setup": retrieve.InFolder,
-		"install": retrieve.InKey, "plugins": retrieve.InKey,
+	for word, want := range map[string]token.Field{
+		"guides": token.InFolder, "setup": token.InFolder,
+		"install": token.InKey, "plugins": token.InKey,
 	} {
-		list, err := s.Postings(retrieve.Term(word))
+		list, err := s.Postings(token.Term(word))
 		if err != nil {
 			t.Fatal(err)
 		}
-		if len(list) != 1 || list[0].Fields&(retrieve.InKey|retrieve.InFolder) != want {
+		if len(list) != 1 || list[0].Fields&(token.InKey|token.InFolder) != want {
 			t.Errorf("%s: postings %+v, want the one note with fields %b", word, list, want)
 		}
 	}

@@ -8,7 +8,6 @@ import (
 
 	"github.com/go-git/go-git/v5/plumbing"
 
-	"github.com/omh-notes/omh/retrieve"
 	"github.com/omh-notes/omh/vault"
 )
 
@@ -16,7 +15,7 @@ import (
 // recorded, for commands that check or rewrite notes rather than rank them.
 type StoredNote struct {
 	Doc  uint32
-	Note retrieve.Note
+	Note vault.Note
 	// Worktree marks an uncommitted working copy under the notes root;
 	// Private a note of the private folder. A team note is neither.
 	Worktree, Private bool
@@ -106,13 +105,22 @@ func (s *Snapshot) Meta(doc uint32) (vault.Parsed, error) {
 
 // Names looks link names up in the snapshot, as its links were resolved:
 // every key (and trailing part of one) and alias of its notes.
-func (s *Snapshot) Names() vault.Names { return snapNames{s} }
+func (s *Snapshot) Names() vault.Names {
+	return nameTable{tx: s.tx, snap: s.row.id, keep: func(ord uint32) bool { return s.Info(ord).Present }}
+}
 
-type snapNames struct{ s *Snapshot }
+// nameTable looks names up in a snapshot's name table: a Snapshot's, or
+// the one a refresh is writing. keep, when set, says which of the notes
+// holding a name count.
+type nameTable struct {
+	tx   *txn
+	snap int64
+	keep func(ord uint32) bool
+}
 
-func (n snapNames) Lookup(lower string) ([]vault.Name, error) {
-	rows, err := n.s.tx.Query(`SELECT d.key, m.kind, d.ord FROM name m JOIN doc d ON d.snap = m.snap AND d.ord = m.ord
-		WHERE m.snap = ? AND m.name = ?`, n.s.row.id, lower)
+func (n nameTable) Lookup(lower string) ([]vault.Name, error) {
+	rows, err := n.tx.Query(`SELECT d.key, m.kind, d.ord FROM name m JOIN doc d ON d.snap = m.snap AND d.ord = m.ord
+		WHERE m.snap = ? AND m.name = ?`, n.snap, lower)
 	if err != nil {
 		return nil, fmt.Errorf("looking up %q: %w", lower, err)
 	}
@@ -124,7 +132,7 @@ func (n snapNames) Lookup(lower string) ([]vault.Name, error) {
 		if err := rows.Scan(&nm.Key, &nm.Kind, &ord); err != nil {
 			return nil, err
 		}
-		if n.s.Info(ord).Present {
+		if n.keep == nil || n.keep(ord) {
 			out = append(out, nm)
 		}
 	}

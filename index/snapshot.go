@@ -7,12 +7,14 @@ import (
 
 	"github.com/zeebo/blake3"
 
-	"github.com/omh-notes/omh/retrieve"
 	"github.com/omh-notes/omh/vault"
+	"github.com/omh-notes/omh/vault/token"
 )
 
 // Snapshot is one consistent state of the store, read for answering inside
-// one read transaction. It implements retrieve.Corpus. Close it when done.
+// one read transaction. It implements retrieve.Corpus and find.Store, the
+// interfaces ranking and cards declare (implements_test.go holds it to
+// them). Close it when done.
 type Snapshot struct {
 	repo       *vault.Repo
 	tx         *txn
@@ -21,8 +23,6 @@ type Snapshot struct {
 	info       []byte
 	noWorktree bool
 }
-
-var _ retrieve.Corpus = (*Snapshot)(nil)
 
 func newSnapshot(r *vault.Repo, tx *sql.Tx, row *snapRow, opt Options) (*Snapshot, error) {
 	if row == nil {
@@ -71,7 +71,7 @@ func (s *Snapshot) Span() int { return len(s.info) / infoSize }
 
 // Postings reads a term's lists: committed and private notes, and unless
 // the working tree is left out, uncommitted working copies.
-func (s *Snapshot) Postings(term string) ([]retrieve.Posting, error) {
+func (s *Snapshot) Postings(term string) ([]token.Posting, error) {
 	var id int64
 	err := s.tx.QueryRow(`SELECT id FROM term WHERE text = ?`, term).Scan(&id)
 	if isNoRows(err) {
@@ -109,16 +109,16 @@ func (s *Snapshot) Postings(term string) ([]retrieve.Posting, error) {
 	if len(base)+len(work) == 0 {
 		return nil, nil
 	}
-	out, err := appendPostings(make([]retrieve.Posting, 0, countPostings(base)+countPostings(work)), base)
+	out, err := appendPostings(make([]token.Posting, 0, countPostings(base)+countPostings(work)), base)
 	if err != nil {
 		return nil, err
 	}
 	return appendPostings(out, work)
 }
 
-func (s *Snapshot) Info(doc uint32) retrieve.DocInfo {
+func (s *Snapshot) Info(doc uint32) vault.DocInfo {
 	d := getInfo(s.info, doc)
-	out := retrieve.DocInfo{
+	out := vault.DocInfo{
 		Present:   d.present && !(s.noWorktree && d.worktree),
 		Layer:     vault.Layer(d.layer),
 		Day:       int(d.day),
@@ -138,8 +138,8 @@ func (s *Snapshot) Info(doc uint32) retrieve.DocInfo {
 
 func (s *Snapshot) DocWords(doc uint32) int { return int(infoWords(s.info, doc)) }
 
-func (s *Snapshot) Note(doc uint32) (retrieve.Note, error) {
-	var n retrieve.Note
+func (s *Snapshot) Note(doc uint32) (vault.Note, error) {
+	var n vault.Note
 	var oid []byte
 	err := s.tx.QueryRow(`SELECT d.key, d.layer, d.path, d.date, d.date_source, d.title, d.type, b.oid
 		FROM doc d JOIN blob b ON b.id = d.blob WHERE d.snap = ? AND d.ord = ?`, s.row.id, doc).

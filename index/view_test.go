@@ -12,9 +12,7 @@ import (
 
 	"github.com/go-git/go-git/v5/plumbing"
 
-	"github.com/omh-notes/omh/find"
 	"github.com/omh-notes/omh/index"
-	"github.com/omh-notes/omh/retrieve"
 	"github.com/omh-notes/omh/vault"
 )
 
@@ -47,7 +45,7 @@ func describe(s *index.Snapshot, terms []string) (view, error) {
 	add("count %d words %d", s.Count(), s.Words())
 
 	names := map[uint32]string{}
-	notesOf := map[uint32]retrieve.Note{}
+	notesOf := map[uint32]vault.Note{}
 	var present []uint32
 	var words int64
 	for doc := uint32(0); doc < uint32(s.Span()); doc++ {
@@ -78,7 +76,7 @@ func describe(s *index.Snapshot, terms []string) (view, error) {
 	}
 	// refs names the ends of links, checking that each is present and
 	// described as the note it is.
-	refs := func(rs []find.Ref) ([]string, error) {
+	refs := func(rs []vault.Ref) ([]string, error) {
 		var out []string
 		for _, r := range rs {
 			n, err := name(r.Doc)
@@ -133,8 +131,8 @@ func describe(s *index.Snapshot, terms []string) (view, error) {
 		n.Blob = plumbing.ZeroHash // said once, as text
 		line, err := json.Marshal(struct {
 			Blob              string
-			Note              retrieve.Note
-			Info              retrieve.DocInfo
+			Note              vault.Note
+			Info              vault.DocInfo
 			Worktree, Private bool
 			Binary, Cut       bool
 			Parsed            vault.Parsed

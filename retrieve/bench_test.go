@@ -58,26 +58,3 @@ func BenchmarkSearch(b *testing.B) {
 		})
 	}
 }
-
-// BenchmarkTokenize is the tokenizer over a 200-word note.
-func BenchmarkTokenize(b *testing.B) {
-	c := benchCorpus()
-	body := c.notes[0].body
-	b.SetBytes(int64(len(body)))
-	for b.Loop() {
-		n := 0
-		EachToken(body, func(_, _ int, _ string) { n++ })
-	}
-}
-
-// BenchmarkTokenizeScripts is the tokenizer over text in scripts that fold
-// or pair: Japanese, Russian with ё, French accents, Greek, Arabic.
-func BenchmarkTokenizeScripts(b *testing.B) {
-	body := strings.Repeat("保管庫を同期するには設定を開きます。 Откройте её настройки и выберите хранилище. "+
-		"Ouvrez les préférences, puis l'éditeur. Άνοιξε τις ρυθμίσεις. افتح الإعدادات ثم اختر المجلد. ", 20)
-	b.SetBytes(int64(len(body)))
-	for b.Loop() {
-		n := 0
-		EachToken(body, func(_, _ int, _ string) { n++ })
-	}
-}

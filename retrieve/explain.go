@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+
+	"github.com/omh-notes/omh/vault/token"
 )
 
 // Explanation says why a note is in an answer. A ranked note's score is the
@@ -33,17 +35,17 @@ type TermShare struct {
 
 // fieldNames name Field bits in the order a person reads a note.
 var fieldNames = []struct {
-	f    Field
+	f    token.Field
 	name string
-}{{InKey, "key"}, {InFolder, "folder"}, {InTitle, "title"}, {InHeading, "heading"}, {InDescription, "description"},
-	{InAnswers, "answers"}, {InBody, "body"}}
+}{{token.InKey, "key"}, {token.InFolder, "folder"}, {token.InTitle, "title"}, {token.InHeading, "heading"}, {token.InDescription, "description"},
+	{token.InAnswers, "answers"}, {token.InBody, "body"}}
 
 // explainer computes explanations with the scorer and lists a search used,
 // so the shares are the very numbers the ranking added.
 type explainer struct {
 	sc        scorer
 	phrasings []string
-	lists     map[string][]Posting
+	lists     map[string][]token.Posting
 	scores    map[string]bool
 	words     map[string]string
 }
@@ -56,7 +58,7 @@ func (e explainer) of(doc uint32) *Explanation {
 	for i, phrasing := range e.phrasings {
 		x := &Explanation{Phrasing: i}
 		var total int64
-		for _, term := range Terms(phrasing) {
+		for _, term := range token.Terms(phrasing) {
 			list := e.lists[term]
 			if len(list) == 0 || !e.scores[term] {
 				continue
@@ -79,7 +81,7 @@ func (e explainer) of(doc uint32) *Explanation {
 	return best
 }
 
-func fieldsOf(f Field) []string {
+func fieldsOf(f token.Field) []string {
 	out := []string{}
 	for _, fn := range fieldNames {
 		if f&fn.f != 0 {

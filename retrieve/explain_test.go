@@ -4,13 +4,15 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/omh-notes/omh/vault/token"
 )
 
 // reversed is a corpus whose posting lists come in falling note order, as
 // a store's do when a note added late takes a low number.
 type reversed struct{ *memCorpus }
 
-func (r reversed) Postings(term string) ([]Posting, error) {
+func (r reversed) Postings(term string) ([]token.Posting, error) {
 	list := slices.Clone(r.memCorpus.postings[term])
 	slices.Reverse(list)
 	return list, nil

@@ -1,5 +1,7 @@
 package retrieve
 
+import "github.com/omh-notes/omh/vault"
+
 // SchemaVersion is the version of the JSON reply. Within a version fields
 // are only ever added, never renamed or removed.
 const SchemaVersion = 1
@@ -74,7 +76,7 @@ func ToJSON(r Result, commit string) JSONReply {
 
 // NoteJSON is what a JSON hit says of a note itself, outside any ranking:
 // depth 0, no parent, score 0.
-func NoteJSON(n Note) JSONHit {
+func NoteJSON(n vault.Note) JSONHit {
 	return JSONHit{Key: n.Key, Layer: n.Layer.String(), Date: string(n.Date), DateSource: n.DateSource.String(),
 		Title: n.Title, Type: n.Type, Path: n.Path, Blob: n.Blob.String()}
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/omh-notes/omh/vault"
+	"github.com/omh-notes/omh/vault/token"
 )
 
 // memNote is a note for ranking tests: links name target keys exactly.
@@ -23,29 +24,29 @@ type memNote struct {
 // SQLite, so the ranking rules can be tested without a repository.
 type memCorpus struct {
 	notes    []memNote
-	postings map[string][]Posting
-	info     []DocInfo
+	postings map[string][]token.Posting
+	info     []vault.DocInfo
 }
 
 func newCorpus(notes ...memNote) *memCorpus {
-	c := &memCorpus{notes: notes, postings: map[string][]Posting{}, info: make([]DocInfo, len(notes))}
+	c := &memCorpus{notes: notes, postings: map[string][]token.Posting{}, info: make([]vault.DocInfo, len(notes))}
 	for i, n := range notes {
-		fields := map[string]Field{}
+		fields := map[string]token.Field{}
 		tf := map[string]uint32{}
-		add := func(text string, f Field) {
-			EachToken(text, func(_, _ int, term string) {
+		add := func(text string, f token.Field) {
+			token.EachToken(text, func(_, _ int, term string) {
 				fields[term] |= f
-				if f == InBody {
+				if f == token.InBody {
 					tf[term]++
 				}
 			})
 		}
 		folders, name := vault.SplitKey(n.key)
-		add(folders, InFolder)
-		add(name, InKey)
-		add(n.body, InBody)
+		add(folders, token.InFolder)
+		add(name, token.InKey)
+		add(n.body, token.InBody)
 		for _, a := range n.answers {
-			add(a, InAnswers)
+			add(a, token.InAnswers)
 		}
 		terms := make([]string, 0, len(fields))
 		for t := range fields {
@@ -53,15 +54,15 @@ func newCorpus(notes ...memNote) *memCorpus {
 		}
 		sort.Strings(terms)
 		for _, t := range terms {
-			c.postings[t] = append(c.postings[t], Posting{Doc: uint32(i), TF: tf[t], Fields: fields[t]})
+			c.postings[t] = append(c.postings[t], token.Posting{Doc: uint32(i), TF: tf[t], Fields: fields[t]})
 		}
 		typ := n.typ
 		if typ == "" {
 			typ = "note"
 		}
 		words := 0
-		EachToken(n.body, func(_, _ int, _ string) { words++ })
-		c.info[i] = DocInfo{Present: true, Layer: n.layer, Type: typ, Day: n.date.Number(), Words: words}
+		token.EachToken(n.body, func(_, _ int, _ string) { words++ })
+		c.info[i] = vault.DocInfo{Present: true, Layer: n.layer, Type: typ, Day: n.date.Number(), Words: words}
 	}
 	// Inbound: distinct notes linking to a key, never a note to its own key.
 	for i := range notes {
@@ -103,14 +104,14 @@ func (c *memCorpus) Words() int64 {
 	return n
 }
 func (c *memCorpus) Span() int { return len(c.notes) }
-func (c *memCorpus) Postings(term string) ([]Posting, error) {
+func (c *memCorpus) Postings(term string) ([]token.Posting, error) {
 	return c.postings[term], nil
 }
-func (c *memCorpus) Info(doc uint32) DocInfo { return c.info[doc] }
-func (c *memCorpus) DocWords(doc uint32) int { return c.info[doc].Words }
-func (c *memCorpus) Note(doc uint32) (Note, error) {
+func (c *memCorpus) Info(doc uint32) vault.DocInfo { return c.info[doc] }
+func (c *memCorpus) DocWords(doc uint32) int       { return c.info[doc].Words }
+func (c *memCorpus) Note(doc uint32) (vault.Note, error) {
 	n := c.notes[doc]
-	return Note{
+	return vault.Note{
 		Key: n.key, Layer: n.layer, Date: n.date, DateSource: vault.FromRecorded,
 		Path: fmt.Sprintf("%s/%s.md", n.layer, n.key), Title: n.key, Type: c.info[doc].Type,
 	}, nil

@@ -5,11 +5,12 @@
 // word in every note cannot tell two notes apart, so it barely counts; a word
 // in one note counts a lot. Rarity alone does not silence "how", "is" and
 // "the" in a small store, so the default ranker leaves the question's
-// function words out (see IsFunctionWord). Matching is on whole terms (see
-// EachToken). Ties fall to recency, then to how many notes link to a note,
-// then to its name; never to its layer, because choosing between a team note
-// and a local one that disagree is the reader's call, made with both in
-// hand. Every reply says whether its notes cover the question (Verdict).
+// function words out (see token.IsFunctionWord). Matching is on whole terms
+// (see token.EachToken). Ties fall to recency, then to how many notes link to
+// a note, then to its name; never to its layer, because choosing between a
+// team note and a local one that disagree is the reader's call, made with
+// both in hand. Every reply says whether its notes cover the question
+// (Verdict).
 package retrieve
 
 import (
@@ -20,74 +21,17 @@ import (
 	"slices"
 	"sort"
 
-	"github.com/go-git/go-git/v5/plumbing"
-
 	"github.com/omh-notes/omh/vault"
-)
-
-// Field records where in a note a term occurs.
-type Field uint8
-
-const (
-	InKey Field = 1 << iota
-	InTitle
-	InHeading
-	InAnswers
-	InBody
-	// InDescription is a frontmatter summary (description, desc, summary):
-	// the tuned ranker weighs it like a heading; the baseline, whose terms
-	// the first ranker omh had, does not read it at all.
-	InDescription
-	// InFolder marks a term of the folders in a note's key, InKey one of
-	// its last part. The baseline counts both as the key; the tuned ranker
-	// does not take a folder's name as the note's subject, since every note
-	// in the folder shares it.
-	InFolder
-	// AllFields is every field at once: a codec packing fields needs room
-	// for it.
-	AllFields = InKey | InTitle | InHeading | InAnswers | InBody | InDescription | InFolder
+	"github.com/omh-notes/omh/vault/token"
 )
 
 // askedFields hold text written to name the note rather than to be read; a
 // term found there is about the note's subject and counts double in the
 // baseline.
-const askedFields = InKey | InTitle | InFolder
+const askedFields = token.InKey | token.InTitle | token.InFolder
 
 // nameFields name this one note: the tuned ranker's asked terms.
-const nameFields = InKey | InTitle
-
-// Posting is one note's entry in a term's list.
-type Posting struct {
-	Doc    uint32
-	TF     uint32 // occurrences in the body
-	Fields Field
-}
-
-// DocInfo is what ranking needs of every candidate: enough to filter and to
-// break ties without loading the note.
-type DocInfo struct {
-	Present  bool // false for ids the corpus does not currently hold
-	Layer    vault.Layer
-	Type     string
-	Day      int // the note's date as YYYYMMDD, so newer is larger
-	Inbound  int // distinct notes, of either layer, linking to this note's key
-	NameRank int // position of (key, layer, path) in the corpus's sorted order
-	Words    int // words in the note's body
-	// Retracted is the note's own retracted date as YYYYMMDD; 0 when none.
-	Retracted int
-}
-
-// Note is what an answer prints about a note.
-type Note struct {
-	Key        string
-	Layer      vault.Layer
-	Path       string
-	Date       vault.Date
-	DateSource vault.DateSource
-	Title      string
-	Type       string
-	Blob       plumbing.Hash // git blob id of the content the answer was computed from
-}
+const nameFields = token.InKey | token.InTitle
 
 // Corpus is a store as ranking reads it. Documents are numbered by ids below
 // Span; Postings and Count cover exactly the documents whose Info is Present.
@@ -96,12 +40,12 @@ type Corpus interface {
 	// Words is the number of words in the bodies of the notes counted.
 	Words() int64
 	Span() int
-	Postings(term string) ([]Posting, error)
-	Info(doc uint32) DocInfo
+	Postings(term string) ([]token.Posting, error)
+	Info(doc uint32) vault.DocInfo
 	// DocWords is Info(doc).Words, read alone: the tuned ranker needs it
 	// for every posting of every scored term.
 	DocWords(doc uint32) int
-	Note(doc uint32) (Note, error)
+	Note(doc uint32) (vault.Note, error)
 	// Links returns the documents a note links to, in the order the links
 	// first appear in it, each once; a key held in both layers yields both.
 	Links(doc uint32) ([]uint32, error)
@@ -119,11 +63,11 @@ type Query struct {
 	Explain bool
 	// Keep, when set, decides which notes may appear at all, ranked or
 	// linked (proof records hide what is retracted).
-	Keep func(doc uint32, info DocInfo) bool
+	Keep func(doc uint32, info vault.DocInfo) bool
 }
 
 // admits reports whether a note may appear in the answer at all.
-func (q Query) admits(doc uint32, info DocInfo) bool {
+func (q Query) admits(doc uint32, info vault.DocInfo) bool {
 	return info.Present && (q.Layer == 0 || info.Layer == q.Layer) && (q.Keep == nil || q.Keep(doc, info))
 }
 
@@ -134,7 +78,7 @@ const DefaultRoots = 8
 // there is no second copy of the ranking to keep in step.
 type Hit struct {
 	Doc    uint32
-	Note   Note
+	Note   vault.Note
 	Depth  int   // 0 for a ranked note, 1 for a note one link away from it
 	Parent int   // index in Result.Hits of the ranked note that reached this one; -1 on ranked notes
 	Score  int64 // thousandths; 0 on neighbours
@@ -177,8 +121,8 @@ type QueryTerm struct {
 	Word string // as first written in the question
 	DF   int    // notes holding it
 	// Meaningful is false for a function word of the question's language
-	// (see IsFunctionWord): it neither scores nor counts towards coverage
-	// while the question holds other words.
+	// (see token.IsFunctionWord): it neither scores nor counts towards
+	// coverage while the question holds other words.
 	Meaningful bool
 }
 
@@ -266,15 +210,15 @@ func Search(c Corpus, q Query) (Result, error) {
 
 // readLists reads the posting list of every distinct term of every
 // phrasing once, and records the terms in res.
-func readLists(c Corpus, res *Result) (map[string][]Posting, error) {
-	lists := map[string][]Posting{}
+func readLists(c Corpus, res *Result) (map[string][]token.Posting, error) {
+	lists := map[string][]token.Posting{}
 	for _, phrasing := range res.Question {
 		var err error
-		EachToken(phrasing, func(start, end int, term string) {
+		token.EachToken(phrasing, func(start, end int, term string) {
 			if _, seen := lists[term]; seen || err != nil {
 				return
 			}
-			var list []Posting
+			var list []token.Posting
 			if list, err = c.Postings(term); err != nil {
 				err = fmt.Errorf("reading postings of %q: %w", term, err)
 				return
@@ -300,10 +244,10 @@ func readLists(c Corpus, res *Result) (map[string][]Posting, error) {
 // readable keeps the postings a ranker reads, and counts each term's notes
 // from what is kept: a note whose only mention is in a field the ranker does
 // not read does not hold the term for it.
-func readable(lists map[string][]Posting, reads func(Posting) bool, res *Result) map[string][]Posting {
-	out := make(map[string][]Posting, len(lists))
+func readable(lists map[string][]token.Posting, reads func(token.Posting) bool, res *Result) map[string][]token.Posting {
+	out := make(map[string][]token.Posting, len(lists))
 	for term, list := range lists {
-		var kept []Posting
+		var kept []token.Posting
 		for _, p := range list {
 			if reads(p) {
 				kept = append(kept, p)
@@ -323,9 +267,9 @@ func markMeaningful(terms []QueryTerm) {
 	for i, t := range terms {
 		all[i] = t.Term
 	}
-	lang := QuestionLanguage(all)
+	lang := token.QuestionLanguage(all)
 	for i := range terms {
-		terms[i].Meaningful = !IsFunctionWord(lang, terms[i].Term)
+		terms[i].Meaningful = !token.IsFunctionWord(lang, terms[i].Term)
 	}
 }
 
@@ -347,10 +291,10 @@ func scored(terms []QueryTerm, every bool) map[string]bool {
 	return out
 }
 
-func byDoc(a, b Posting) int { return cmp.Compare(a.Doc, b.Doc) }
+func byDoc(a, b token.Posting) int { return cmp.Compare(a.Doc, b.Doc) }
 
 // holds reports whether a sorted posting list includes doc.
-func holds(list []Posting, doc uint32) bool {
+func holds(list []token.Posting, doc uint32) bool {
 	i := sort.Search(len(list), func(i int) bool { return list[i].Doc >= doc })
 	return i < len(list) && list[i].Doc == doc
 }
@@ -358,12 +302,12 @@ func holds(list []Posting, doc uint32) bool {
 // bestScores scores every phrasing on its own and keeps each note's best.
 // Pooling the phrasings' words instead would let two vague phrasings outvote
 // a precise one, so adding a phrasing could make the answer worse.
-func bestScores(c Corpus, sc scorer, phrasings []string, lists map[string][]Posting, scores map[string]bool) []int64 {
+func bestScores(c Corpus, sc scorer, phrasings []string, lists map[string][]token.Posting, scores map[string]bool) []int64 {
 	best := make([]int64, c.Span())
 	score := make([]int64, c.Span())
 	for _, phrasing := range phrasings {
 		var touched []uint32
-		for _, term := range Terms(phrasing) {
+		for _, term := range token.Terms(phrasing) {
 			list := lists[term]
 			if len(list) == 0 || !scores[term] {
 				continue
@@ -457,7 +401,7 @@ const HubLinks = 100
 // stops cycles; each neighbour carries its own layer and date. Ranked
 // notes claim their neighbours in rank order, hubs last, so a table of
 // contents never takes a neighbour from a note that names it for a reason.
-func expand(c Corpus, q Query, roots []ranked, res Result, lists map[string][]Posting, cover coverer) (Result, error) {
+func expand(c Corpus, q Query, roots []ranked, res Result, lists map[string][]token.Posting, cover coverer) (Result, error) {
 	visited := make(map[uint32]bool, len(roots))
 	for _, r := range roots {
 		visited[r.doc] = true

@@ -3,6 +3,8 @@ package retrieve
 import (
 	"fmt"
 	"math"
+
+	"github.com/omh-notes/omh/vault/token"
 )
 
 // Ranker names a scoring function.
@@ -14,8 +16,8 @@ const (
 	BaselineRanker Ranker = "baseline"
 	// TunedRanker is BM25 with field weights and question-term counts,
 	// over the question's meaningful words (function words left out while
-	// the question has others, see IsFunctionWord). For a term held by df
-	// of n notes and written qtf times:
+	// the question has others, see token.IsFunctionWord). For a term held
+	// by df of n notes and written qtf times:
 	//
 	//	idf   = ln(1 + (n - df + 0.5) / (df + 0.5)) × (k3+1)·qtf / (k3+qtf)
 	//	tf    = occurrences in the body + 2 if in the title or the key's
@@ -65,9 +67,9 @@ type scorer struct {
 	n int
 	// term weighs the postings of a term held by df notes and written qtf
 	// times in the phrasing.
-	term func(df, qtf int) func(Posting) int64
+	term func(df, qtf int) func(token.Posting) int64
 	// reads, when set, keeps only the postings this ranker reads.
-	reads func(Posting) bool
+	reads func(token.Posting) bool
 	// everyTerm scores function words too: the baseline knows none.
 	everyTerm bool
 }
@@ -75,7 +77,7 @@ type scorer struct {
 // repeats is how many times a term is written in a phrasing.
 func (scorer) repeats(phrasing, term string) int {
 	k := 0
-	EachToken(phrasing, func(_, _ int, t string) {
+	token.EachToken(phrasing, func(_, _ int, t string) {
 		if t == term {
 			k++
 		}
@@ -87,31 +89,31 @@ func newScorer(r Ranker, c Corpus) (scorer, error) {
 	n := c.Count()
 	switch r {
 	case "", BaselineRanker:
-		return scorer{n: n, term: func(df, _ int) func(Posting) int64 {
+		return scorer{n: n, term: func(df, _ int) func(token.Posting) int64 {
 			plain, asked := Contribution(n, df, false), Contribution(n, df, true)
-			return func(p Posting) int64 {
+			return func(p token.Posting) int64 {
 				if p.Fields&askedFields != 0 {
 					return asked
 				}
 				return plain
 			}
-		}, reads: func(p Posting) bool { return p.Fields&^InDescription != 0 }, everyTerm: true}, nil
+		}, reads: func(p token.Posting) bool { return p.Fields&^token.InDescription != 0 }, everyTerm: true}, nil
 	case TunedRanker:
 		avg := float64(c.Words()) / float64(max(n, 1))
-		return scorer{n: n, term: func(df, qtf int) func(Posting) int64 {
+		return scorer{n: n, term: func(df, qtf int) func(token.Posting) int64 {
 			idf := IDF(n, df)
 			if tuning.k3 > 0 {
 				idf *= (tuning.k3 + 1) * float64(qtf) / (tuning.k3 + float64(qtf))
 			}
-			return func(p Posting) int64 {
+			return func(p token.Posting) int64 {
 				tf := float64(p.TF)
 				if p.Fields&nameFields != 0 {
 					tf += tuning.asked
 				}
-				if p.Fields&(InHeading|InDescription) != 0 {
+				if p.Fields&(token.InHeading|token.InDescription) != 0 {
 					tf += tuning.heading
 				}
-				if p.Fields&InAnswers != 0 {
+				if p.Fields&token.InAnswers != 0 {
 					tf += tuning.answers
 				}
 				length := float64(c.DocWords(p.Doc))

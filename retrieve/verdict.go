@@ -1,6 +1,10 @@
 package retrieve
 
-import "math"
+import (
+	"math"
+
+	"github.com/omh-notes/omh/vault/token"
+)
 
 // Verdict is what a reply says of itself: whether its notes answer the
 // question, as far as words can tell.
@@ -47,10 +51,10 @@ type coverer struct {
 	n         int
 	terms     []QueryTerm   // the question's meaningful terms, in order
 	phrasings [][]QueryTerm // each phrasing's distinct meaningful terms
-	lists     map[string][]Posting
+	lists     map[string][]token.Posting
 }
 
-func newCoverer(n int, terms []QueryTerm, phrasings []string, lists map[string][]Posting) coverer {
+func newCoverer(n int, terms []QueryTerm, phrasings []string, lists map[string][]token.Posting) coverer {
 	c := coverer{n: n, lists: lists}
 	byTerm := map[string]QueryTerm{}
 	for _, t := range terms {
@@ -61,7 +65,7 @@ func newCoverer(n int, terms []QueryTerm, phrasings []string, lists map[string][
 	}
 	for _, p := range phrasings {
 		var ts []QueryTerm
-		for _, term := range Terms(p) {
+		for _, term := range token.Terms(p) {
 			if t, ok := byTerm[term]; ok {
 				ts = append(ts, t)
 			}

@@ -68,9 +68,9 @@ seed FuzzParse vault bytes
 seed FuzzSplitFrontmatter vault bytes
 seed FuzzRewriteLink vault/rename bytes
 seed FuzzKeyOf vault pair
-seed FuzzEachToken retrieve string
+seed FuzzEachToken vault/token string
 for t in FuzzParse FuzzSplitFrontmatter FuzzKeyOf; do
 	run $t vault
 done
 run FuzzRewriteLink vault/rename
-run FuzzEachToken retrieve
+run FuzzEachToken vault/token

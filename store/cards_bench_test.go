@@ -9,6 +9,7 @@ import (
 	"github.com/omh-notes/omh/find"
 	"github.com/omh-notes/omh/find/eval"
 	"github.com/omh-notes/omh/retrieve"
+	"github.com/omh-notes/omh/vault"
 )
 
 // BenchmarkCardsOnARealVault builds the cards of a real vault's questions
@@ -48,7 +49,7 @@ func BenchmarkCardsOnARealVault(b *testing.B) {
 			}
 			results = append(results, ans.Result)
 		}
-		read := &readAhead{Store: v.snap, content: map[uint32][]byte{}, detail: map[uint32]find.Detail{}}
+		read := &readAhead{Store: v.snap, content: map[uint32][]byte{}, detail: map[uint32]vault.Detail{}}
 		for _, r := range results {
 			if _, err := find.Build(r, "", read, find.DefaultMaxChars, nil); err != nil {
 				return err
@@ -82,10 +83,10 @@ func BenchmarkCardsOnARealVault(b *testing.B) {
 type readAhead struct {
 	find.Store
 	content map[uint32][]byte
-	detail  map[uint32]find.Detail
+	detail  map[uint32]vault.Detail
 }
 
-func (r *readAhead) Content(doc uint32, n retrieve.Note) ([]byte, error) {
+func (r *readAhead) Content(doc uint32, n vault.Note) ([]byte, error) {
 	if c, ok := r.content[doc]; ok {
 		return c, nil
 	}
@@ -94,7 +95,7 @@ func (r *readAhead) Content(doc uint32, n retrieve.Note) ([]byte, error) {
 	return c, err
 }
 
-func (r *readAhead) Detail(doc uint32) (find.Detail, error) {
+func (r *readAhead) Detail(doc uint32) (vault.Detail, error) {
 	if d, ok := r.detail[doc]; ok {
 		return d, nil
 	}

@@ -178,7 +178,7 @@ func (s *Store) ProofShow(key string, layer vault.Layer, asOf string) (Records, 
 	return out, err
 }
 
-func notARecord(n retrieve.Note) error {
+func notARecord(n vault.Note) error {
 	return refuse("not_a_record", fmt.Errorf("%s is a note of type %s, not a proof record (%s)", n.Key, n.Type, vault.OrList(vault.TypeNames(true))))
 }
 
@@ -279,7 +279,7 @@ const maxShown = 16 << 20
 
 // where says where a note was read from: HEAD's tree, an uncommitted
 // working copy, or the private folder.
-func where(n retrieve.Note) string {
+func where(n vault.Note) string {
 	switch {
 	case n.Layer == vault.Team:
 		return "head"
@@ -320,7 +320,7 @@ func (s *Store) showRecord(v *view, d uint32, proof *find.Proof) (ShownRecord, e
 		out := []find.JSONRef{}
 		for _, ref := range find.OrderIn(detail.In) {
 			if slices.Contains(keys, ref.Key) && slices.Contains(verbs, ref.Verb) {
-				out = append(out, find.JSONRefs([]find.Ref{ref})...)
+				out = append(out, find.JSONRefs([]vault.Ref{ref})...)
 			}
 		}
 		return out

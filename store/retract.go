@@ -75,8 +75,8 @@ func (s *Store) Retract(key, reason string, team bool) (Retraction, error) {
 // retractTarget picks the file a retraction edits: the record's working
 // copy (the local layer, when there is one: that is what the user sees),
 // else the team record's file. tracked says whether git tracks the path.
-func retractTarget(v *view, docs []uint32) (retrieve.Note, bool, error) {
-	var notes []retrieve.Note
+func retractTarget(v *view, docs []uint32) (vault.Note, bool, error) {
+	var notes []vault.Note
 	for _, d := range docs {
 		n, err := v.snap.Note(d)
 		if err != nil {

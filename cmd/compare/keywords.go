@@ -5,7 +5,7 @@ import (
 	"os"
 	"strings"
 
-	"github.com/omh-notes/omh/retrieve"
+	"github.com/omh-notes/omh/vault/token"
 )
 
 // keywordCheck holds what -keywords found on one data set: whether a
@@ -22,10 +22,10 @@ type keywordCheck struct {
 // hyphenated "T-cell" keeps "cell" and loses the "t" that English lists
 // for contractions).
 func keywords(text string) string {
-	lang := retrieve.QuestionLanguage(retrieve.Terms(text))
+	lang := token.QuestionLanguage(token.Terms(text))
 	var kept []string
-	retrieve.EachToken(text, func(start, end int, term string) {
-		if !retrieve.IsFunctionWord(lang, term) {
+	token.EachToken(text, func(start, end int, term string) {
+		if !token.IsFunctionWord(lang, term) {
 			kept = append(kept, text[start:end])
 		}
 	})
@@ -43,7 +43,7 @@ func checkKeywords(o options, t tools, vault string, qs []question, whole []scor
 		for _, a := range q.Also {
 			bare.Also = append(bare.Also, keywords(a))
 		}
-		if len(retrieve.Terms(bare.Question)) == len(retrieve.Terms(q.Question)) || bare.Question == "" {
+		if len(token.Terms(bare.Question)) == len(token.Terms(q.Question)) || bare.Question == "" {
 			continue // no function word to take out, or nothing but
 		}
 		keys, _, err := omhRanked(t.omh, vault, rankDefault, bare, depth)

@@ -1,4 +1,4 @@
-package retrieve
+package token
 
 import (
 	"reflect"

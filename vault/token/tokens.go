@@ -1,4 +1,10 @@
-package retrieve
+// Package token turns text into terms, the units notes are indexed under
+// and questions are matched on: words folded and stemmed, and character
+// pairs of the scripts written without spaces (EachToken, Term), beside
+// each language's function words (IsFunctionWord). It imports no package
+// of omh, so the cache that writes terms and the rankers that read them
+// share one definition of a term.
+package token
 
 import (
 	"strings"

@@ -1,4 +1,4 @@
-package retrieve
+package token
 
 // stem reduces an all-ASCII-letter, lower-case word with the first step of
 // Porter's algorithm (plurals, -ed and -ing with their fix-ups, y→i) plus the

@@ -1,4 +1,4 @@
-package retrieve
+package token
 
 import (
 	"os"
@@ -16,7 +16,7 @@ import (
 
 // helpVault is the Obsidian help in 34 language folders, from the evaluation data;
 // the tests that read it skip when it is absent.
-const helpVault = "../../shared/data/vaults/obsidian-help-all.bundle"
+const helpVault = "../../../shared/data/vaults/obsidian-help-all.bundle"
 
 // helpSentences clones the help vault and returns, per language folder, up
 // to perLanguage lines of prose from its notes' bodies, in path order.
