@@ -16,13 +16,66 @@ import (
 type Repo struct {
 	t   testing.TB
 	Dir string
-	// Private is the private notes folder (OMH_LOCAL_DIR) of this test.
+	// Private is the private notes folder of this repository: its git
+	// config omh.local under Main, else OMH_LOCAL_DIR (Isolate).
 	Private string
+}
+
+// isolated is set by Main: the whole test binary already runs in an
+// isolated environment, so New leaves the environment alone (a test that
+// sets one variable cannot run in parallel) and names each repository's
+// private folder in its own git config instead.
+var isolated bool
+
+// Main runs a package's tests in an environment of their own: HOME, the
+// XDG folders and git's global config point at a temporary home made for
+// this run, and OMH_LOCAL_DIR and OMH_SOURCE are unset, so nothing of the
+// developer's settings leaks in and no test needs t.Setenv to get that.
+// Repositories New makes then give themselves a private folder through
+// git config omh.local, so tests running in parallel never share one even
+// when their root commits are the same. A package adopts it with
+//
+//	func TestMain(m *testing.M) { vaulttest.Main(m) }
+//
+// or calls Setup first when its TestMain does more.
+func Main(m *testing.M) {
+	cleanup, err := Setup()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "vaulttest:", err)
+		os.Exit(1)
+	}
+	code := m.Run()
+	cleanup()
+	os.Exit(code)
+}
+
+// Setup isolates the process's environment as Main does and returns what
+// removes the temporary home.
+func Setup() (cleanup func(), err error) {
+	home, err := os.MkdirTemp("", "vaulttest-home-")
+	if err != nil {
+		return nil, err
+	}
+	for k, v := range IsolatedEnv(home, "") {
+		if v == "" {
+			err = os.Unsetenv(k)
+		} else {
+			err = os.Setenv(k, v)
+		}
+		if err != nil {
+			os.RemoveAll(home)
+			return nil, err
+		}
+	}
+	isolated = true
+	return func() { os.RemoveAll(home) }, nil
 }
 
 // Isolate points HOME, the XDG folders and git's global config at empty
 // temporary folders, so a developer's own settings never leak into a test.
 // It also sets OMH_LOCAL_DIR to a fresh private folder and returns it.
+// Being t.Setenv, it keeps the test serial: tests of the environment
+// itself use it; others run under Main.
 func Isolate(t testing.TB) string {
 	t.Helper()
 	home := t.TempDir()
@@ -47,15 +100,43 @@ func IsolatedEnv(home, private string) map[string]string {
 	}
 }
 
-// New makes an empty repository (no commits) in an isolated environment.
+// New makes an empty repository (no commits) in an isolated environment:
+// under Main, with a private folder of its own in its git config, which a
+// parallel test may use; otherwise through Isolate.
 func New(t testing.TB) *Repo {
 	t.Helper()
-	r := &Repo{t: t, Dir: t.TempDir(), Private: Isolate(t)}
+	r := &Repo{t: t, Dir: t.TempDir()}
+	if isolated {
+		r.Private = filepath.Join(t.TempDir(), "private")
+	} else {
+		r.Private = Isolate(t)
+	}
 	r.Git("init", "-q", "-b", "main")
 	r.Git("config", "user.name", "Test Author")
 	r.Git("config", "user.email", "author@example.com")
 	r.Git("config", "commit.gpgsign", "false")
+	if isolated {
+		r.SharePrivate(r.Dir)
+	}
 	return r
+}
+
+// SharePrivate gives the repository at dir (a clone of r, say) r's
+// private folder, as OMH_LOCAL_DIR gave every repository of a test: git
+// clone copies no config, and a clone left to the default folder, keyed by
+// the root commit, would share it with other tests' clones of the same
+// history. Under Isolate, OMH_LOCAL_DIR already does this and it does
+// nothing. A linked worktree shares its repository's config and needs no
+// call.
+func (r *Repo) SharePrivate(dir string) {
+	r.t.Helper()
+	if !isolated {
+		return
+	}
+	cmd := exec.Command("git", "-C", dir, "config", "omh.local", r.Private)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		r.t.Fatalf("git config omh.local in %s: %v\n%s", dir, err, out)
+	}
 }
 
 // Git runs git in the repository and returns its trimmed output.
