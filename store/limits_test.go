@@ -1,25 +1,39 @@
-package main
+package store_test
 
 import (
-	"encoding/json"
+	"bytes"
+	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/omh-notes/omh/store"
+	"github.com/omh-notes/omh/vault"
 	"github.com/omh-notes/omh/vault/vaulttest"
 )
 
-// lintFindings runs omh lint --json and returns its findings.
-func lintFindings(t *testing.T, dir string) []struct{ Rule, Key, Path, Message string } {
+// lintFindings lints the whole store at dir as omh lint does and returns
+// its findings.
+func lintFindings(t *testing.T, dir string) []vault.Finding {
 	t.Helper()
-	var rep struct {
-		Findings []struct{ Rule, Key, Path, Message string }
-	}
-	res := omh(t, dir, "--json", "lint")
-	if err := json.Unmarshal([]byte(res.stdout), &rep); err != nil {
-		t.Fatalf("omh lint --json: %v\n%s", err, res.stdout)
+	s, _ := openStore(t, dir)
+	rep, err := s.Lint(nil, false)
+	if err != nil {
+		t.Fatal(err)
 	}
 	return rep.Findings
+}
+
+// refusedCode is the stable code of a use case's refusal; "" for another
+// error or none.
+func refusedCode(err error) string {
+	var se *store.Error
+	if errors.As(err, &se) && se.Kind == store.Refused {
+		return se.Code
+	}
+	return ""
 }
 
 // A note longer than the part omh parses as markdown says where the cut
@@ -29,6 +43,7 @@ func lintFindings(t *testing.T, dir string) []struct{ Rule, Key, Path, Message s
 // word (lint counted a third of its links), and mv then refusing with
 // "rewriting would change how many links it holds".
 func TestANoteCutForMarkdownSaysSoAndMvRefusesToMissItsLinks(t *testing.T) {
+	t.Parallel()
 	r := vaulttest.New(t)
 	r.Write("topic/hub.md", "# Hub\n")
 	var b strings.Builder
@@ -55,9 +70,10 @@ func TestANoteCutForMarkdownSaysSoAndMvRefusesToMissItsLinks(t *testing.T) {
 		t.Errorf("lint reports the cut %d times, want once", cutLine)
 	}
 	before := r.Git("status", "--porcelain")
-	res := omh(t, r.Dir, "mv", "topic/hub", "topic/centre")
-	if res.status != 1 || !strings.Contains(res.stderr, "markdown-too-costly") || !strings.Contains(res.stderr, "many.md") {
-		t.Errorf("omh mv = exit %d: %s; want a refusal naming many.md and the cut", res.status, res.stderr)
+	s, _ := openStore(t, r.Dir)
+	_, err := s.Move("topic/hub", "topic/centre")
+	if refusedCode(err) == "" || !strings.Contains(err.Error(), "markdown-too-costly") || !strings.Contains(err.Error(), "many.md") {
+		t.Errorf("the move = %v; want a refusal naming many.md and the cut", err)
 	}
 	if after := r.Git("status", "--porcelain"); after != before {
 		t.Errorf("the refused mv changed the store: %q", after)
@@ -71,6 +87,7 @@ func TestANoteCutForMarkdownSaysSoAndMvRefusesToMissItsLinks(t *testing.T) {
 // and bad\xef\xbf\xbd.md answering as three hits with one key, one of them
 // with another file's blob, and show reaching only one.
 func TestNamesThatAreNotUTF8GetDistinctKeys(t *testing.T) {
+	t.Parallel()
 	r := vaulttest.New(t)
 	files := map[string]string{"bad\xff.md": "one", "bad\xfe.md": "two", "bad\xef\xbf\xbd.md": "three"}
 	for name, word := range files {
@@ -78,21 +95,26 @@ func TestNamesThatAreNotUTF8GetDistinctKeys(t *testing.T) {
 	}
 	r.Commit("2026-01-02T10:00:00Z", "notes")
 	blobs := map[string]string{} // key → the blob git holds for its file
+	s, _ := openStore(t, r.Dir)
 	for key, name := range map[string]string{"bad%FF": "bad\xff.md", "bad%FE": "bad\xfe.md", "bad\ufffd": "bad\xef\xbf\xbd.md"} {
 		blobs[key] = r.Git("rev-parse", "HEAD:"+name)
-		if show := ok(t, r.Dir, "show", key); !strings.Contains(show, "walrus "+files[name]) {
-			t.Errorf("omh show %s does not show %s:\n%s", key, name, show)
+		shown, err := s.Show(key, 0, store.Lines{})
+		if err != nil || len(shown.Notes) != 1 || !strings.Contains(shown.Notes[0].Content, "walrus "+files[name]) {
+			t.Errorf("show %s does not show %s (%v): %+v", key, name, err, shown)
 		}
 	}
-	reply := findJSON(t, r.Dir, "walrus")
-	if len(reply.Hits) != 3 {
-		t.Fatalf("%d hits, want 3", len(reply.Hits))
+	a, err := s.Ask(question("walrus"))
+	if err != nil {
+		t.Fatal(err)
 	}
-	for _, h := range reply.Hits {
-		if want, ok := blobs[h.Key]; !ok || h.Blob != want {
-			t.Errorf("hit %s has blob %s, want %s", h.Key, h.Blob, want)
+	if len(a.Result.Hits) != 3 {
+		t.Fatalf("%d hits, want 3", len(a.Result.Hits))
+	}
+	for _, h := range a.Result.Hits {
+		if want, ok := blobs[h.Note.Key]; !ok || h.Note.Blob.String() != want {
+			t.Errorf("hit %s has blob %s, want %s", h.Note.Key, h.Note.Blob, want)
 		}
-		delete(blobs, h.Key)
+		delete(blobs, h.Note.Key)
 	}
 	named := map[string]bool{}
 	for _, f := range lintFindings(t, r.Dir) {
@@ -105,22 +127,121 @@ func TestNamesThatAreNotUTF8GetDistinctKeys(t *testing.T) {
 	}
 }
 
-// omh show prints a note past what was indexed, up to 16 MiB, and says
-// where the rest is. Catches: show --json of a 500 MB note taking 3.8 GB.
+// Show gives a note past what was indexed, up to 16 MiB, and says where
+// the rest is. Catches: show --json of a 500 MB note taking 3.8 GB.
 func TestShowPrintsALongNoteUpToItsCap(t *testing.T) {
+	t.Parallel()
 	r := vaulttest.New(t)
 	line := "the walrus swims past the heron\n"
 	r.Write("long.md", "# Long\n\n"+strings.Repeat(line, (17<<20)/len(line)))
 	r.Commit("2026-01-02T10:00:00Z", "a long note")
-	res := omh(t, r.Dir, "--json", "show", "long")
-	var shown struct{ Notes []struct{ Content string } }
-	if err := json.Unmarshal([]byte(res.stdout), &shown); err != nil || len(shown.Notes) != 1 {
-		t.Fatalf("%v: %.200s", err, res.stdout)
+	s, warnings := openStore(t, r.Dir)
+	shown, err := s.Show("long", 0, store.Lines{})
+	if err != nil || len(shown.Notes) != 1 {
+		t.Fatalf("%v: %d notes", err, len(shown.Notes))
 	}
 	if got := len(shown.Notes[0].Content); got != 16<<20 {
-		t.Errorf("show printed %d bytes, want 16 MiB", got)
+		t.Errorf("show gave %d bytes, want 16 MiB", got)
 	}
-	if blob := r.Git("rev-parse", "HEAD:long.md"); !strings.Contains(res.stderr, "git cat-file -p "+blob) {
-		t.Errorf("the warning does not say where the rest is: %q", res.stderr)
+	if blob := r.Git("rev-parse", "HEAD:long.md"); !strings.Contains(strings.Join(*warnings, "\n"), "git cat-file -p "+blob) {
+		t.Errorf("the warning does not say where the rest is: %q", *warnings)
+	}
+}
+
+// Frontmatter larger than what omh reads is reported as that, not as
+// never closed. Catches: 200,000 keys of frontmatter called "frontmatter
+// opened on line 1 is never closed".
+func TestOversizedFrontmatterIsNotCalledUnclosed(t *testing.T) {
+	t.Parallel()
+	r := vaulttest.New(t)
+	var b strings.Builder
+	b.WriteString("---\n")
+	for i := 0; b.Len() < 1<<20; i++ {
+		fmt.Fprintf(&b, "k%d: v\n", i)
+	}
+	b.WriteString("---\n# Big\n")
+	r.Write("big.md", b.String())
+	r.Commit("2026-01-02T10:00:00Z", "notes")
+	var rules []string
+	for _, f := range lintFindings(t, r.Dir) {
+		rules = append(rules, f.Rule+": "+f.Message)
+	}
+	got := strings.Join(rules, "\n")
+	if !strings.Contains(got, "larger than") || strings.Contains(got, "never closed") {
+		t.Errorf("lint says:\n%s", got)
+	}
+}
+
+// A huge note is indexed from its start, with a warning; nothing runs out
+// of memory and the note is not skipped.
+func TestAHugeNoteIsIndexedInPart(t *testing.T) {
+	t.Parallel()
+	if testing.Short() {
+		t.Skip("writes a 50 MB file")
+	}
+	r := vaulttest.New(t)
+	var b bytes.Buffer
+	b.WriteString("# Huge log of quokka sightings\n\n")
+	for b.Len() < 50<<20 {
+		b.WriteString("line of filler words repeated many times over and over again\n")
+	}
+	b.WriteString("the very last word is wombat\n")
+	r.Write("huge.md", b.String())
+	r.Commit("2026-01-01T10:00:00Z", "huge")
+	s, warnings := openStore(t, r.Dir)
+	a, err := s.Ask(question("quokka"))
+	if err != nil || len(a.Result.Hits) == 0 || a.Result.Hits[0].Note.Key != "huge" || a.Result.Hits[0].Note.Layer != vault.Team ||
+		!strings.Contains(strings.Join(*warnings, "\n"), "only the first") {
+		t.Errorf("%v: %+v, warnings %q", err, a.Result.Hits, *warnings)
+	}
+	if a, err := s.Ask(question("wombat")); err != nil || len(a.Result.Hits) != 0 || a.Result.StoreEmpty {
+		t.Errorf("words past the cut were indexed (%v): %+v", err, a.Result.Hits)
+	}
+}
+
+// Questions while a note is rewritten in place, again and again
+// (truncated, then written in pieces, as many editors save), all answer: a
+// note caught half written is read again once, then left out with a
+// warning. Catches: "… changed while being read" failing a find with exit
+// 3 under concurrent edits.
+func TestFindsDuringRewritesOfANoteAllAnswer(t *testing.T) {
+	t.Parallel()
+	r := vaulttest.New(t)
+	r.Write("walrus.md", "# Walrus\n\nThe walrus swims.\n")
+	r.Commit("2026-01-02T10:00:00Z", "notes")
+	refresh(t, r.Dir)
+	path := filepath.Join(r.Dir, "draft.md")
+	chunk := []byte(strings.Repeat("the draft swims on and on\n", 4096))
+	stop := make(chan struct{})
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for i := 0; ; i++ {
+			select {
+			case <-stop:
+				return
+			default:
+			}
+			f, err := os.Create(path)
+			if err != nil {
+				continue
+			}
+			for j := 0; j < 1+i%4; j++ {
+				f.Write(chunk)
+			}
+			f.Close()
+		}
+	}()
+	failed := 0
+	for i := 0; i < 40; i++ {
+		if _, _, err := find(r.Dir, question("swims")); err != nil {
+			failed++
+			t.Errorf("find %d: %v", i, err)
+		}
+	}
+	close(stop)
+	<-done
+	if failed > 0 {
+		t.Errorf("%d of 40 finds failed", failed)
 	}
 }

@@ -12,6 +12,7 @@ import (
 // A linked worktree has its own HEAD and its own snapshot, in the cache the
 // clone shares.
 func TestALinkedWorktreeAnswersFromItsOwnHead(t *testing.T) {
+	t.Parallel()
 	r := vaulttest.New(t)
 	r.Write("plan.md", "# Plan\n\nShip the walrus feature.\n")
 	r.Commit("2026-01-01T10:00:00Z", "plan")
@@ -48,6 +49,7 @@ func hasOmh(entries []os.DirEntry) bool {
 
 // A submodule's notes belong to the submodule, not to this store.
 func TestASubmoduleIsNotPartOfTheStore(t *testing.T) {
+	t.Parallel()
 	sub := vaulttest.New(t)
 	sub.Write("theirs.md", "# Their note about penguins\n")
 	sub.Commit("2026-01-01T10:00:00Z", "theirs")
@@ -65,22 +67,24 @@ func TestASubmoduleIsNotPartOfTheStore(t *testing.T) {
 // git's index only saves hashing; an index go-git cannot read (damaged, or
 // a sparse index) must not change an answer.
 func TestAnUnreadableGitIndexOnlyCostsHashing(t *testing.T) {
-	for name, spoil := range map[string]func(r *vaulttest.Repo){
-		"damaged": func(r *vaulttest.Repo) {
+	t.Parallel()
+	for name, spoil := range map[string]func(t *testing.T, r *vaulttest.Repo){
+		"damaged": func(t *testing.T, r *vaulttest.Repo) {
 			vaulttest.WriteFile(t, filepath.Join(r.Dir, ".git", "index"), "DIRC garbage that is not an index")
 		},
-		"sparse": func(r *vaulttest.Repo) {
+		"sparse": func(t *testing.T, r *vaulttest.Repo) {
 			r.Git("sparse-checkout", "init", "--cone", "--sparse-index")
 			r.Git("sparse-checkout", "set", "notes")
 		},
 	} {
 		t.Run(name, func(t *testing.T) {
+			t.Parallel()
 			r := vaulttest.New(t)
 			r.Write("notes/kept.md", "# Kept note about herons\n")
 			r.Write("notes/edited.md", "# Edited note about herons\n")
 			r.Write("elsewhere/far.md", "# Far note about herons\n")
 			r.Commit("2026-01-01T10:00:00Z", "notes")
-			spoil(r)
+			spoil(t, r)
 			r.Write("notes/edited.md", "# Edited note about herons, changed\n")
 			got := map[string]string{}
 			for _, h := range findJSON(t, r.Dir, "herons").Hits {
