@@ -1,4 +1,4 @@
-package main
+package store_test
 
 import (
 	"os"
@@ -21,14 +21,14 @@ func TestALinkedWorktreeAnswersFromItsOwnHead(t *testing.T) {
 	vaulttest.WriteFile(t, filepath.Join(wt, "plan.md"), "# Plan\n\nShip the narwhal feature instead.\n")
 	r.GitAt("2026-02-01T10:00:00Z", "-C", wt, "commit", "-q", "-am", "other plan")
 
-	if out := ok(t, wt, "find", "narwhal"); !strings.HasPrefix(out, "plan  team · 2026-02-01") {
-		t.Errorf("worktree: %q", out)
+	if hits := hitsOf(t, wt, "narwhal"); len(hits) == 0 || hits[0] != "plan team 2026-02-01" {
+		t.Errorf("worktree: %q", hits)
 	}
-	if out := ok(t, r.Dir, "find", "narwhal"); !strings.HasPrefix(out, "No note contains") {
-		t.Errorf("main saw the worktree's commit: %q", out)
+	if hits := hitsOf(t, r.Dir, "narwhal"); len(hits) != 0 {
+		t.Errorf("main saw the worktree's commit: %q", hits)
 	}
-	if out := ok(t, wt, "find", "walrus"); !strings.HasPrefix(out, "No note contains") {
-		t.Errorf("worktree saw main's text: %q", out)
+	if hits := hitsOf(t, wt, "walrus"); len(hits) != 0 {
+		t.Errorf("worktree saw main's text: %q", hits)
 	}
 	if _, err := os.Stat(filepath.Join(r.Dir, ".git", "omh")); err != nil {
 		t.Errorf("the cache is not in the common git directory: %v", err)
@@ -58,9 +58,8 @@ func TestASubmoduleIsNotPartOfTheStore(t *testing.T) {
 	r.Commit("2026-01-02T10:00:00Z", "ours")
 	r.Git("-c", "protocol.file.allow=always", "submodule", "add", "-q", sub.Dir, "vendor/sub")
 	r.Commit("2026-01-03T10:00:00Z", "submodule")
-	reply := findJSON(t, r.Dir, "penguins")
-	if len(reply.Hits) != 1 || reply.Hits[0].Key != "ours" {
-		t.Errorf("got %+v", reply.Hits)
+	if hits := hitsOf(t, r.Dir, "penguins"); len(hits) != 1 || !strings.HasPrefix(hits[0], "ours ") {
+		t.Errorf("got %q", hits)
 	}
 }
 
@@ -87,8 +86,13 @@ func TestAnUnreadableGitIndexOnlyCostsHashing(t *testing.T) {
 			spoil(t, r)
 			r.Write("notes/edited.md", "# Edited note about herons, changed\n")
 			got := map[string]string{}
-			for _, h := range findJSON(t, r.Dir, "herons").Hits {
-				got[h.Key+" "+h.Layer] = h.Path
+			s, _ := openStore(t, r.Dir)
+			a, err := s.Ask(question("herons"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, h := range a.Result.Hits {
+				got[h.Note.Key+" "+h.Note.Layer.String()] = h.Note.Path
 			}
 			// A file a sparse checkout left out of the working tree is still
 			// a team note; it is simply not local.
@@ -106,4 +110,20 @@ func TestAnUnreadableGitIndexOnlyCostsHashing(t *testing.T) {
 			}
 		})
 	}
+}
+
+// hitsOf opens the store at dir, asks it the question and lists the hits
+// as "KEY LAYER DATE", in the answer's order.
+func hitsOf(t *testing.T, dir, text string) []string {
+	t.Helper()
+	s, _ := openStore(t, dir)
+	a, err := s.Ask(question(text))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var hits []string
+	for _, h := range a.Result.Hits {
+		hits = append(hits, h.Note.Key+" "+h.Note.Layer.String()+" "+string(h.Note.Date))
+	}
+	return hits
 }
