@@ -11,7 +11,6 @@ import (
 )
 
 func TestPostingListsRoundTripAndMerge(t *testing.T) {
-	t.Parallel()
 	rng := rand.New(rand.NewSource(1))
 	for round := 0; round < 200; round++ {
 		// A random sorted list, random drops and additions.
@@ -72,7 +71,6 @@ func sortedPostings(m map[uint32]retrieve.Posting) []retrieve.Posting {
 }
 
 func TestDamagedListsAndVectorsAreReportedAsDamage(t *testing.T) {
-	t.Parallel()
 	good := encodePostings([]retrieve.Posting{{Doc: 3, TF: 2, Fields: retrieve.InKey}, {Doc: 900, TF: 1, Fields: retrieve.InBody}})
 	if _, err := decodePostings(good[:len(good)-1]); !errors.Is(err, errDamaged) {
 		t.Errorf("a cut posting list decoded: %v", err)
@@ -88,7 +86,6 @@ func TestDamagedListsAndVectorsAreReportedAsDamage(t *testing.T) {
 }
 
 func TestInfoRecordsRoundTrip(t *testing.T) {
-	t.Parallel()
 	var b []byte
 	want := docInfo{present: true, worktree: true, layer: 2, typ: 513, day: 20260102, inboundAll: 70000, inboundBase: 3, nameRank: 123456, words: 4321, retracted: 20260301}
 	b = putInfo(b, 5, want)
@@ -117,7 +114,6 @@ func TestInfoRecordsRoundTrip(t *testing.T) {
 // Catches: a new field (InFolder was the seventh), silently stored as part
 // of the count.
 func TestEveryFieldFitsAPackedPosting(t *testing.T) {
-	t.Parallel()
 	all := retrieve.AllFields
 	if all>>fieldBits != 0 {
 		t.Fatalf("fields %b do not fit in %d bits", all, fieldBits)
