@@ -157,11 +157,3 @@ func omhProc(t testing.TB, dir string, env []string, args ...string) result {
 	}
 	return res
 }
-
-// mustProc runs the helper and fails the test unless it exits 0.
-func mustProc(t testing.TB, dir string, args ...string) {
-	t.Helper()
-	if res := omhProc(t, dir, nil, args...); res.status != 0 {
-		t.Fatalf("omh %s: exit %d: %s", strings.Join(args, " "), res.status, res.stderr)
-	}
-}

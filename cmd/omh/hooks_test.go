@@ -68,12 +68,6 @@ func runGit(t testing.TB, dir, date string, args ...string) vaulttest.GitResult 
 
 const gitDate = "2026-01-01T12:00:00Z"
 
-// mustGit runs git and fails the test unless it succeeds.
-func mustGit(t testing.TB, dir string, args ...string) string {
-	t.Helper()
-	return mustGitAt(t, dir, gitDate, args...)
-}
-
 func mustGitAt(t testing.TB, dir, date string, args ...string) string {
 	t.Helper()
 	res := runGit(t, dir, date, args...)
