@@ -163,23 +163,37 @@ func TestEveryCardOfADefaultReplyHasRoom(t *testing.T) {
 	}
 }
 
-// The first card gets the most room, and no card more than its rank earns.
+// The first card gets the most room, and no card more than its rank earns:
+// with seven notes each long enough to fill any room, every card quotes
+// between half its rank's room and all of it, no card more than the card
+// above, and the first more than any other. Catches: a reply of no cards
+// passing for one that shrinks; every card given the first card's room.
 func TestRoomShrinksDownTheRanking(t *testing.T) {
 	long := "---\nx: 1\n---\n" + strings.Repeat("The quokka sits here in the sun for a while. ", 60) + "\n"
-	res, store := answer(7)
+	const notes = 7
+	res, store := answer(notes)
 	for doc := range store.content {
 		store.content[doc] = long
 		store.detail[doc] = detailOf(long)
 	}
-	reply, _ := Build(res, "abc", store, 1<<20, nil)
+	reply, err := Build(res, "abc", store, 1<<20, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(reply.Cards) != notes {
+		t.Fatalf("%d cards for %d ranked notes", len(reply.Cards), notes)
+	}
 	prev := 1 << 30
 	for i, c := range reply.Cards {
 		used := 0
 		for _, p := range c.Passages {
 			used += utf8.RuneCountInString(passageLine(p))
 		}
-		if used > roomFor(i+1) || used > prev || i < len(cardRoom) && used < roomFor(i+1)/2 {
+		if used == 0 || used > roomFor(i+1) || used > prev || used < roomFor(i+1)/2 {
 			t.Errorf("card %d quotes %d characters; room %d, card above %d", i+1, used, roomFor(i+1), prev)
+		}
+		if i == 1 && used >= prev {
+			t.Errorf("the second card quotes %d characters, the first %d: the first gets the most room", used, prev)
 		}
 		prev = used
 	}

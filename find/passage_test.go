@@ -189,6 +189,7 @@ func TestANoteWithoutMatchesShowsItsOpening(t *testing.T) {
 // Line ranges are the file's: sed -n prints the lines a passage was cut
 // from, whatever the frontmatter, line endings or characters.
 func TestSedPrintsAPassagesLines(t *testing.T) {
+	t.Parallel()
 	sed, err := exec.LookPath("sed")
 	if err != nil {
 		t.Skip("no sed")

@@ -108,6 +108,7 @@ func runGit(t *testing.T, dir string, args ...string) int {
 // writes, so a person may use either. Catches: editing one and not the
 // other; a shim that is not executable or not valid sh.
 func TestTheRepositoryShimsAreTheInstalledOnes(t *testing.T) {
+	t.Parallel()
 	for _, name := range Names {
 		path := filepath.Join("..", ".githooks", name)
 		b, err := os.ReadFile(path)
@@ -117,7 +118,9 @@ func TestTheRepositoryShimsAreTheInstalledOnes(t *testing.T) {
 		if string(b) != Shim(name) {
 			t.Errorf("%s differs from what omh hooks install writes:\n%s", path, Shim(name))
 		}
-		if fi, err := os.Stat(path); err != nil || fi.Mode()&0o111 != 0o111 {
+		if fi, err := os.Stat(path); err != nil {
+			t.Errorf("%s: %v", path, err)
+		} else if fi.Mode()&0o111 != 0o111 {
 			t.Errorf("%s is not executable by everyone: %v", path, fi.Mode())
 		}
 		if out, err := exec.Command("sh", "-n", path).CombinedOutput(); err != nil {
@@ -134,8 +137,10 @@ func TestTheRepositoryShimsAreTheInstalledOnes(t *testing.T) {
 // .git/hooks (core.hooksPath, a linked worktree's git directory); a shim
 // git cannot run (mode); a second install that rewrites anything.
 func TestInstallUsesTheFolderGitReports(t *testing.T) {
+	t.Parallel()
 	for _, where := range []string{"default", "local core.hooksPath", "linked worktree"} {
 		t.Run(where, func(t *testing.T) {
+			t.Parallel()
 			r := vaulttest.New(t)
 			r.Write("notes/walrus.md", "# Walrus\n")
 			r.Commit("2026-01-02T10:00:00Z", "first")
@@ -180,6 +185,7 @@ func TestInstallUsesTheFolderGitReports(t *testing.T) {
 // checkout exits 1 when post-checkout fails); a restore that changes bytes
 // or mode; a second install or uninstall that changes anything.
 func TestInstallChainsAUsersHookAndUninstallRestoresIt(t *testing.T) {
+	t.Parallel()
 	r := vaulttest.New(t)
 	r.Write("notes/walrus.md", "# Walrus\n")
 	first := r.Commit("2026-01-02T10:00:00Z", "first")
@@ -246,6 +252,7 @@ func TestInstallChainsAUsersHookAndUninstallRestoresIt(t *testing.T) {
 // Install never moves a user's hook over another file: when the chained
 // name is taken it refuses for that hook and changes nothing there.
 func TestInstallRefusesWhenTheChainedNameIsTaken(t *testing.T) {
+	t.Parallel()
 	r := vaulttest.New(t)
 	dir := gitHooks(r.Dir)
 	vaulttest.WriteFile(t, filepath.Join(dir, "post-merge"), "#!/bin/sh\necho mine\n")
@@ -299,6 +306,13 @@ func TestInstallLeavesManagedHooksAlone(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
+			if c.name == "global core.hooksPath" {
+				// Serial, with a home of its own: it writes git's global
+				// config, which every other test's git reads.
+				vaulttest.Isolate(t)
+			} else {
+				t.Parallel()
+			}
 			r := vaulttest.New(t)
 			watched := c.setup(t, r)
 			before, inGit := vaulttest.Tree(t, watched), vaulttest.Tree(t, gitHooks(r.Dir))
@@ -326,6 +340,7 @@ func TestInstallLeavesManagedHooksAlone(t *testing.T) {
 // A hook that reaches a manager's file already calling omh is reported as
 // such, with no line to add.
 func TestAManagedHookThatCallsOmhNeedsNothing(t *testing.T) {
+	t.Parallel()
 	r := vaulttest.New(t)
 	r.Write(".husky/post-commit", managerLine("post-commit")+"\n")
 	r.Git("config", "core.hooksPath", ".husky")

@@ -19,6 +19,9 @@ import (
 // process a full build of its own and, when two decide at once, the same
 // number to both.
 func TestReplacingACacheAnotherProcessReplacedTakesUpItsGeneration(t *testing.T) {
+	// Serial: it proves a file is removed once no process holds its use
+	// lock, and a process forked meanwhile by a parallel test holds a copy
+	// of every open file until it execs.
 	common := t.TempDir()
 	a, err := Open(common)
 	if err != nil {
@@ -55,6 +58,7 @@ func TestReplacingACacheAnotherProcessReplacedTakesUpItsGeneration(t *testing.T)
 // and create failing on a leftover that a dead process of the same number
 // left under its own name.
 func TestCreatingAGenerationRemovesOnlyTempFilesOfDeadProcesses(t *testing.T) {
+	t.Parallel()
 	common := t.TempDir()
 	dir := filepath.Join(common, "omh")
 	if err := os.MkdirAll(dir, 0o755); err != nil {
@@ -104,6 +108,9 @@ func TestCreatingAGenerationRemovesOnlyTempFilesOfDeadProcesses(t *testing.T) {
 // and removing one too eagerly: while another omh version still uses or
 // recently wrote its cache, removing it would make the two rebuild in turn.
 func TestAnotherVersionsCacheIsRemovedOnlyWhenAbandoned(t *testing.T) {
+	// Serial: it proves a file is removed once no process holds its use
+	// lock, and a process forked meanwhile by a parallel test holds a copy
+	// of every open file until it execs.
 	common := t.TempDir()
 	dir := filepath.Join(common, "omh")
 	if err := os.MkdirAll(dir, 0o755); err != nil {

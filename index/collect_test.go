@@ -52,6 +52,7 @@ func count(t *testing.T, c *Cache, query string) int {
 // snapshot uses are collected once they outnumber the ones in use, and a
 // removed worktree's snapshot goes with it.
 func TestTheCacheDoesNotGrowWithHistory(t *testing.T) {
+	// Serial: it lowers minGarbage, which every cache of the package reads.
 	old := minGarbage
 	minGarbage = 2
 	defer func() { minGarbage = old }()
@@ -83,6 +84,7 @@ func TestTheCacheDoesNotGrowWithHistory(t *testing.T) {
 }
 
 func TestLagCountsTheTeamNotesARefreshFaces(t *testing.T) {
+	t.Parallel()
 	r, repo, c := threeNotes(t)
 	lag := func() int {
 		n, err := c.Lag(repo)
@@ -110,6 +112,7 @@ func TestLagCountsTheTeamNotesARefreshFaces(t *testing.T) {
 // newest keptPast stay, so asking about many days does not grow the cache
 // without bound.
 func TestOnlyTheNewestPastSnapshotsAreKept(t *testing.T) {
+	t.Parallel()
 	r := vaulttest.New(t)
 	var commits []string
 	for i := 1; i <= keptPast+3; i++ {

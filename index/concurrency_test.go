@@ -43,6 +43,7 @@ var readerOptions = index.Options{NoWorktree: true, LockWait: time.Millisecond}
 // snapshot, a snapshot that mixes two commits, a snapshot stating a commit
 // it does not hold, two refreshes racing, and a lock or busy error.
 func TestReadersDuringRefreshesSeeWholeSnapshotsOfTheCommitTheyState(t *testing.T) {
+	t.Parallel()
 	const steps, readers = 6, 3
 	r := vaulttest.New(t)
 	r.Write(".omh/config.yaml", "notes: notes\n")
@@ -160,6 +161,7 @@ func TestReadersDuringRefreshesSeeWholeSnapshotsOfTheCommitTheyState(t *testing.
 // snapshot whose reads are not one transaction (it would see part of the
 // new state), and a refresh that waits for readers to finish.
 func TestASnapshotHeldAcrossARefreshStillReadsItsCommit(t *testing.T) {
+	t.Parallel()
 	r := seaStore(t)
 	before := rebuild(t, r.Dir, seaTerms).all
 	repo := openRepo(t, r.Dir)

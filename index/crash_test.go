@@ -28,6 +28,7 @@ const crashStatus = 99
 // next build, a crash that leaves the refresh lock held, and a cache that
 // looks fresh after a crash and holds the old state.
 func TestACrashAtAnyWriteStepIsRecoveredByTheNextRefresh(t *testing.T) {
+	t.Parallel()
 	scenarios := []struct {
 		name  string
 		mode  string // what the crashing process does
@@ -56,6 +57,7 @@ func TestACrashAtAnyWriteStepIsRecoveredByTheNextRefresh(t *testing.T) {
 	}
 	for _, sc := range scenarios {
 		t.Run(sc.name, func(t *testing.T) {
+			t.Parallel()
 			r := seaStore(t)
 			cache := filepath.Join(r.Dir, ".git", "omh")
 			saved := filepath.Join(t.TempDir(), "saved")

@@ -16,6 +16,9 @@ import (
 // from, an error IsDamaged does not recognise (the command would fail
 // instead of rebuilding), and a Replace that reopens the damaged file.
 func TestADamagedCacheIsDetectedAndReplacedByAWorkingOne(t *testing.T) {
+	// Serial: it proves a file is removed once no process holds its use
+	// lock, and a process forked meanwhile by a parallel test holds a copy
+	// of every open file until it execs.
 	const page = 4096 // SQLite's default page size
 	damages := []struct {
 		name   string

@@ -11,6 +11,7 @@ import (
 // A note's passage units are parsed once with its blob and come back from
 // the cache as the parse made them, with the headings they name.
 func TestDetailCarriesTheUnitsOfTheParse(t *testing.T) {
+	t.Parallel()
 	r := seaStore(t)
 	r.Write("notes/tide.md", "# Tide\n\n## Low\nThe sea goes out twice a day. Walk on the sand then.\n\n| when | height |\n|---|---|\n| noon | 1 m |\n\n- rocks\n  - crabs under them\n")
 	r.Commit("2025-12-02T10:00:00Z", "tide")
@@ -53,6 +54,7 @@ func TestDetailCarriesTheUnitsOfTheParse(t *testing.T) {
 // A note's links are counted as far as asked: enough to tell a table of
 // contents.
 func TestLinksOutCountsAsFarAsAsked(t *testing.T) {
+	t.Parallel()
 	r := seaStore(t)
 	repo := openRepo(t, r.Dir)
 	c := openCache(t, repo.CommonDir)

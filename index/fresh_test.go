@@ -28,6 +28,7 @@ import (
 // stale cache fresh, and a notes root kept from a config that no longer
 // names it (committed or not).
 func TestAfterEachChangeToTheStoreFreshAnswersAsARebuild(t *testing.T) {
+	t.Parallel()
 	r := seaStore(t)
 	first := r.Git("rev-parse", "HEAD")
 	repo := openRepo(t, r.Dir)
@@ -155,6 +156,7 @@ func TestAfterEachChangeToTheStoreFreshAnswersAsARebuild(t *testing.T) {
 // built from blobs parsed for another commit under the wrong key or date,
 // and one answered for another moment.
 func TestAPastMomentAnswersAsACheckoutOfItsCommit(t *testing.T) {
+	t.Parallel()
 	r := seaStore(t)
 	repo := openRepo(t, r.Dir)
 	c := openCache(t, repo.CommonDir)

@@ -11,6 +11,7 @@ import (
 // apart from its last part, the note's own name: the tuned ranker takes
 // only the name as the note's subject (the baseline reads both as key).
 func TestAKeysFoldersAreIndexedApartFromItsName(t *testing.T) {
+	t.Parallel()
 	r := vaulttest.New(t)
 	r.Write("guides/setup/install-plugins.md", "---\ntitle: Getting started\n---\nSome words.\n")
 	r.Commit("2026-01-01T10:00:00Z", "a note in folders")

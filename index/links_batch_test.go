@@ -15,6 +15,7 @@ import (
 // first links them, a key held in both layers team first, a key no note
 // holds left out.
 func TestLinksResolveInBatchesAsKeyByKey(t *testing.T) {
+	t.Parallel()
 	r := vaulttest.New(t)
 	var body strings.Builder
 	body.WriteString("# Hub\n\n")

@@ -8,6 +8,7 @@ import (
 
 	"github.com/omh-notes/omh/index"
 	"github.com/omh-notes/omh/vault"
+	"github.com/omh-notes/omh/vault/vaulttest"
 )
 
 // helperEnv makes the test binary, started again by a test, do one thing
@@ -27,7 +28,7 @@ func TestMain(m *testing.M) {
 		}
 		os.Exit(0)
 	}
-	os.Exit(m.Run())
+	vaulttest.Main(m)
 }
 
 func runHelper(mode, dir string) error {

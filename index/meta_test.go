@@ -41,6 +41,7 @@ func fill(v reflect.Value, n *int) {
 // stored. Catches: a field added to vault.Parsed (or blobMeta) that the
 // binary codec does not write, silently empty once cached.
 func TestEveryMetaFieldRoundTrips(t *testing.T) {
+	t.Parallel()
 	var m blobMeta
 	n := 0
 	fill(reflect.ValueOf(&m).Elem(), &n)
@@ -65,6 +66,7 @@ func TestEveryMetaFieldRoundTrips(t *testing.T) {
 // A cached history step reads back as it was computed (paths in sorted
 // order), and a damaged one is not taken for a step.
 func TestHistoryStepsRoundTrip(t *testing.T) {
+	t.Parallel()
 	s := vault.Step{Commit: plumbing.Hash{1}, Parent: plumbing.Hash{2}, Boundary: true, Author: "2026-01-02",
 		Committed: "2026-01-03", CommittedUnix: -5, Changed: []string{"notes/b.md", "notes/a.md", "notes/ab.md", "x.md"}}
 	got, ok := decodeStep(s.Commit, encodeStep(s))

@@ -9,6 +9,7 @@ import (
 // holds, new terms get the next ones in order, and no term is asked for on
 // its own (a query per term was 7% of a post-commit hook's CPU).
 func TestTermDictLooksTermsUpInBatches(t *testing.T) {
+	t.Parallel()
 	c, err := Open(t.TempDir())
 	if err != nil {
 		t.Fatal(err)

@@ -14,6 +14,7 @@ import (
 // mapped into memory (mmap_size), where reading past the cut raised SIGBUS
 // and omh died with Go's status 2, the usage status, in 7 of 8 tries.
 func TestACacheCutShortWhileOpenIsDamagedNotACrash(t *testing.T) {
+	t.Parallel()
 	r := seaStore(t)
 	for i := 0; i < 300; i++ {
 		r.Write(fmt.Sprintf("notes/bulk/n%03d.md", i), fmt.Sprintf("# Bulk %d\n\nA walrus memory number %d, with a tusk.\n", i, i))

@@ -41,6 +41,7 @@ func begin(t *testing.T, r *vaulttest.Repo, warnings *[]string) *Txn {
 // meanwhile is fs.ErrExist. Catches: a change made over an edit the user
 // just saved; a create that replaces a file.
 func TestCommitRefusesWhenAFileChangedAndChangesNothing(t *testing.T) {
+	t.Parallel()
 	r := vaulttest.New(t)
 	a, b := filepath.Join(r.Dir, "a.md"), filepath.Join(r.Dir, "b.md")
 	r.Write("a.md", "edited meanwhile\n")
@@ -85,6 +86,7 @@ func TestCommitRefusesWhenAFileChangedAndChangesNothing(t *testing.T) {
 // mode back, new files and folders go, removed files come back. Catches: a
 // change left half made when git fails; an undo that loses a file's mode.
 func TestAFailingGitStepUndoesTheChange(t *testing.T) {
+	t.Parallel()
 	r := vaulttest.New(t)
 	r.Write("old.md", "old\n")
 	r.Write("gone.md", "gone\n")
@@ -134,6 +136,7 @@ func TestAFailingGitStepUndoesTheChange(t *testing.T) {
 // finished. Catches: recovery that overwrites an edit made after the
 // crash; recovery that stops at the first surprise.
 func TestALeftChangeIsFinishedAroundAFileChangedSince(t *testing.T) {
+	t.Parallel()
 	r := vaulttest.New(t)
 	r.Write("a.md", "a\n")
 	r.Write("b.md", "b\n")

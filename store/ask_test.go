@@ -15,6 +15,7 @@ import (
 // sentence. Catches: "no note contains any word" for a store whose notes
 // do contain the words but are not records.
 func TestProofFindWithoutRecordsSaysThereAreNone(t *testing.T) {
+	t.Parallel()
 	r := vaulttest.New(t)
 	r.Write("topic/cache.md", "---\ntype: topic\nrecorded: 2026-01-02\n---\n# Cache\n\nWhy the cache is slow.\n")
 	r.Commit("2026-01-03T10:00:00Z", "a topic")

@@ -56,6 +56,7 @@ func noSecretIn(t *testing.T, dirs ...string) {
 // written. Catches: omh new copying /etc/passwd into a private note (that
 // promote would then stage); a FIFO that hangs omh new for ever.
 func TestATemplateThatIsNotARegularFileIsRefused(t *testing.T) {
+	t.Parallel()
 	outside, passwd := secret(t)
 	vaulttest.WriteFile(t, filepath.Join(outside, "surprise.md"), "# {{title}} SECRET\n")
 	for name, plant := range map[string]func(root string){
@@ -93,6 +94,7 @@ func TestATemplateThatIsNotARegularFileIsRefused(t *testing.T) {
 // bad_config), not read through and not waited on. Catches: settings read
 // from a file outside the repository; every command hanging on a FIFO.
 func TestAConfigThatIsNotARegularFileIsABadConfig(t *testing.T) {
+	t.Parallel()
 	_, passwd := secret(t)
 	for name, plant := range map[string]func(path string){
 		"a link": func(path string) { symlink(t, passwd, path) },
@@ -117,6 +119,7 @@ func TestAConfigThatIsNotARegularFileIsABadConfig(t *testing.T) {
 // the repository by omh's own rename; a note moved into .git/hooks, where
 // it vanishes from the store and may be run by git.
 func TestMoveRefusesATargetThroughALinkOrInsideGit(t *testing.T) {
+	t.Parallel()
 	outside, _ := secret(t)
 	r := vaulttest.New(t)
 	r.Write("topic/a.md", "# A\n")
@@ -152,6 +155,7 @@ func TestMoveRefusesATargetThroughALinkOrInsideGit(t *testing.T) {
 // refused. Catches: a store that checks out on Windows or macOS as one
 // file where Linux had two.
 func TestNewRefusesKeysThatCollideOnOtherSystems(t *testing.T) {
+	t.Parallel()
 	r := vaulttest.New(t)
 	r.Write("team.md", "# Team\n")
 	r.Commit("2026-01-02T10:00:00Z", "notes")
@@ -179,6 +183,7 @@ func TestNewRefusesKeysThatCollideOnOtherSystems(t *testing.T) {
 // link. Catches: a private note promoted into a folder outside; a linked
 // private note's target staged for commit.
 func TestPromoteRefusesLinks(t *testing.T) {
+	t.Parallel()
 	outside, passwd := secret(t)
 	r := vaulttest.New(t)
 	r.Write(".omh/config.yaml", "notes: notes\n")

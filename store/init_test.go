@@ -16,6 +16,7 @@ import (
 // for wins over detection; run again it keeps the config, and a --dialect
 // that disagrees with it is refused.
 func TestInitWritesTheNotesRootAndDialectItDetects(t *testing.T) {
+	t.Parallel()
 	r := vaulttest.New(t)
 	r.Write("en/Home.md", "# Home\n\n![[Sync/Security]] and [[Security|s]]\n")
 	r.Write("en/Sync/Security.md", "# Security\n")
@@ -61,6 +62,7 @@ func TestInitWritesTheNotesRootAndDialectItDetects(t *testing.T) {
 // remembered in the cache folder. Catches: omh find writing
 // .omh/config.yaml into a vault it was only asked to read.
 func TestTheFirstCommandReadsAnotherToolsVaultAsDetectedWithoutWritingInIt(t *testing.T) {
+	t.Parallel()
 	dendron := "---\nid: a\ntitle: A\nupdated: 1\ncreated: 1\n---\n"
 	r := vaulttest.New(t)
 	r.Write("vault/careers.md", dendron+"# Careers\n")
@@ -122,6 +124,7 @@ func TestTheFirstCommandReadsAnotherToolsVaultAsDetectedWithoutWritingInIt(t *te
 // right after omh index (it compared the snapshot with omh's defaults), and
 // a rebuild reading Dendron links as omh's.
 func TestStatusAndRebuildReadTheDetectedConfig(t *testing.T) {
+	t.Parallel()
 	dendron := "---\nid: a\ntitle: A\nupdated: 1\ncreated: 1\n---\n"
 	r := vaulttest.New(t)
 	r.Write("vault/careers.md", dendron+"# Careers\n")
@@ -151,6 +154,7 @@ func TestStatusAndRebuildReadTheDetectedConfig(t *testing.T) {
 // repository root, as the vaults' gold files do; under a notes root such
 // as en/ the same note's key has no en/, and eval must still find it.
 func TestEvalFindsExpectedNotesUnderANotesRoot(t *testing.T) {
+	t.Parallel()
 	r := vaulttest.New(t)
 	r.Write(".omh/config.yaml", "notes: en\n")
 	r.Write("en/Sync/Walrus tusks.md", "# Walrus tusks\n\nWalruses grow tusks all their lives.\n")
@@ -170,6 +174,7 @@ func TestEvalFindsExpectedNotesUnderANotesRoot(t *testing.T) {
 // The dialect is part of the config the cache's snapshot is keyed by:
 // changing it resolves every link again.
 func TestChangingTheDialectResolvesLinksAgain(t *testing.T) {
+	t.Parallel()
 	r := vaulttest.New(t)
 	r.Write(".omh/config.yaml", "dialect: omh\n")
 	r.Write("careers.md", "# Careers\n")

@@ -15,6 +15,7 @@ import (
 // note only after a command refreshed. Catches: a completion that
 // refreshes (slow at 10,000 notes), creates a cache, or lists a key twice.
 func TestKeysListTheCacheAsItIsWithoutRefreshing(t *testing.T) {
+	t.Parallel()
 	r := vaulttest.New(t)
 	r.Write("topic/auth.md", "# Auth\n")
 	r.Write("topic/cache.md", "# Cache\n")

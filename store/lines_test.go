@@ -11,6 +11,7 @@ import (
 // way to write one. Catches: "30-12" or "0-5" accepted, "12-" read as line
 // 12 alone.
 func TestParseLinesReadsRangesAndRefusesTheRest(t *testing.T) {
+	t.Parallel()
 	for in, want := range map[string]Lines{"12-30": {12, 30}, "7": {7, 7}, "3-": {3, 0}, " 1-1 ": {1, 1}} {
 		got, err := ParseLines(in)
 		if err != nil || got != want {
@@ -30,6 +31,7 @@ func TestParseLinesReadsRangesAndRefusesTheRest(t *testing.T) {
 // repeated at the seam, a last line without a newline left out, a count
 // off by one.
 func TestLineRangesSplitANoteWithoutLosingAByte(t *testing.T) {
+	t.Parallel()
 	for _, content := range []string{"one\ntwo\nthree\n", "one\ntwo\nthree", "\n\nx\n", "solo"} {
 		whole, _, count, err := Lines{}.cut([]byte(content))
 		if err != nil || string(whole) != content {
@@ -59,6 +61,7 @@ func TestLineRangesSplitANoteWithoutLosingAByte(t *testing.T) {
 // it with the note's length. Catches: lines counted from the body rather
 // than the file's first line, an end past the note refused.
 func TestShowGivesTheLinesAskedFor(t *testing.T) {
+	t.Parallel()
 	r := vaulttest.New(t)
 	r.Write("a.md", "---\nrecorded: 2026-01-02\n---\n# Alpha\n\nfirst\nsecond\n")
 	r.Commit("2026-01-03T10:00:00Z", "a")

@@ -35,6 +35,7 @@ func mvRepo(t *testing.T) *vaulttest.Repo {
 // left behind, a label or heading lost, a relative link computed from the
 // wrong folder, an untracked draft staged behind the user's back.
 func TestMoveRenamesATeamNoteAndRewritesLinksInBothLayers(t *testing.T) {
+	t.Parallel()
 	r := mvRepo(t)
 	s, _ := open(t, r.Dir)
 	rep, err := s.Move("topic/credentials", "guides/secrets/credential-handling")
@@ -101,6 +102,7 @@ func TestMoveRenamesATeamNoteAndRewritesLinksInBothLayers(t *testing.T) {
 // rewritten; a tracked file that had unstaged edits of its own is
 // rewritten but left unstaged.
 func TestMoveRenamesAPrivateNote(t *testing.T) {
+	t.Parallel()
 	r := vaulttest.New(t)
 	r.Write("team.md", "# Team\n\nSee [[ideas/raw]].\n")
 	r.Write("edited.md", "# Edited\n\nSee [[raw]].\n")
@@ -142,6 +144,7 @@ func TestMoveRenamesAPrivateNote(t *testing.T) {
 // A link to another note that the new name would make ambiguous keeps its
 // target: it is rewritten to a name that still reaches it alone.
 func TestMoveKeepsWhatOtherLinksMean(t *testing.T) {
+	t.Parallel()
 	r := vaulttest.New(t)
 	r.Write("a/x.md", "# X\n")
 	r.Write("c/y.md", "# Y\n")
@@ -160,6 +163,7 @@ func TestMoveKeepsWhatOtherLinksMean(t *testing.T) {
 // (the backslash and normalisation rows): omh mv giving a note a name that
 // Windows reads as two folders, or that macOS reads as an existing folder.
 func TestMoveRefusesAndChangesNothing(t *testing.T) {
+	t.Parallel()
 	r := mvRepo(t)
 	r.Write(".omh/notes/z/sandbox.md", "# Another sandbox\n")
 	vaulttest.WriteFile(t, filepath.Join(r.Private, "topic", "credentials.md"), "# A private twin\n")
@@ -205,6 +209,7 @@ func TestMoveRefusesAndChangesNothing(t *testing.T) {
 // labels, vault prefixes, anchors and hashtags, and the move and its
 // reverse give back every byte.
 func TestMoveRewritesEveryDendronForm(t *testing.T) {
+	t.Parallel()
 	r := vaulttest.New(t)
 	r.Write(".omh/config.yaml", "notes: vault\ndialect: dendron\nvaults: {dendron.dendron-site: .}\n")
 	files := map[string]string{
@@ -261,6 +266,7 @@ func TestMoveRewritesEveryDendronForm(t *testing.T) {
 // A link that cannot be rewritten makes omh mv refuse, naming every such
 // link and changing nothing: a hashtag can only name a tags. note.
 func TestMoveRefusesWithEveryLinkItCannotRewrite(t *testing.T) {
+	t.Parallel()
 	r := vaulttest.New(t)
 	r.Write(".omh/config.yaml", "dialect: dendron\n")
 	r.Write("tags.ada.md", "# Ada\n")

@@ -44,6 +44,7 @@ func promoteRepo(t *testing.T) *vaulttest.Repo {
 // fails, an index entry added and not taken back, a private note removed
 // before staging succeeded.
 func TestPromoteRefusesAndChangesNothing(t *testing.T) {
+	t.Parallel()
 	r := promoteRepo(t)
 	s, _ := open(t, r.Dir)
 	if _, err := s.Index(false); err != nil { // the cache exists before the first state is taken
@@ -100,6 +101,7 @@ func TestPromoteRefusesAndChangesNothing(t *testing.T) {
 // other move together. Catches: a note left in both places, a note not
 // staged, a commit command that sweeps other staged changes in.
 func TestPromoteMovesStagesAndPrintsTheCommit(t *testing.T) {
+	t.Parallel()
 	r := promoteRepo(t)
 	private := vaulttest.Read(t, filepath.Join(r.Private, "surprise", "pair-one.md"))
 	s, _ := open(t, r.Dir)
@@ -154,6 +156,7 @@ func TestPromoteMovesStagesAndPrintsTheCommit(t *testing.T) {
 // the note follows the label, so [[see|ideas.two]] leaves ideas.two
 // behind on this machine.
 func TestPromoteReadsLinksByTheVaultsDialect(t *testing.T) {
+	t.Parallel()
 	r := vaulttest.New(t)
 	r.Write(".omh/config.yaml", "dialect: dendron\n")
 	r.Write("team.md", "# Team\n")

@@ -43,6 +43,7 @@ func envInt(name string, def int) int {
 // obsidian-help-en, to stay quick; scripts/mvroundtrip.sh runs 20 notes of
 // every vault (OMH_ROUNDTRIPS, OMH_ROUNDTRIP_VAULTS).
 func TestRealVaultsRenameAndBackLeavesEveryByte(t *testing.T) {
+	t.Parallel()
 	dir := realVaults(t)
 	names := strings.Split(os.Getenv("OMH_ROUNDTRIP_VAULTS"), ",")
 	if names[0] == "" {
@@ -51,12 +52,13 @@ func TestRealVaultsRenameAndBackLeavesEveryByte(t *testing.T) {
 	rounds := envInt("OMH_ROUNDTRIPS", 3)
 	for _, name := range names {
 		t.Run(name, func(t *testing.T) {
-			vaulttest.Isolate(t)
+			t.Parallel()
 			repo := filepath.Join(t.TempDir(), name)
 			if out, err := gitcli.Git(".", "", "clone", "-q", filepath.Join(dir, name+".bundle"), repo); err != nil {
 				t.Fatalf("%v %s", err, out)
 			}
-			for _, kv := range [][2]string{{"user.name", "Round Trip"}, {"user.email", "trip@example.invalid"}, {"commit.gpgsign", "false"}} {
+			private := filepath.Join(t.TempDir(), "private")
+			for _, kv := range [][2]string{{"user.name", "Round Trip"}, {"user.email", "trip@example.invalid"}, {"commit.gpgsign", "false"}, {"omh.local", private}} {
 				if _, err := gitcli.Git(repo, "", "config", kv[0], kv[1]); err != nil {
 					t.Fatal(err)
 				}

@@ -14,6 +14,7 @@ import (
 // and the question. Catches: a watcher whose token moves past a change it
 // never reported, a change made just before the question missed.
 func TestAWatchingStoreAnswersAsAFreshOne(t *testing.T) {
+	t.Parallel()
 	r := vaulttest.New(t)
 	r.Write("notes/walrus.md", "# Walrus\n\nThe walrus keeps the tusks clean.\n")
 	r.Write("notes/heron.md", "# Heron\n\nThe heron waits by the [[walrus]].\n")

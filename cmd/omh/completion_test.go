@@ -49,6 +49,7 @@ func candidates(t *testing.T, root *kong.Node, keys []string, words ...string) [
 // Catches: a flag's value read as a command, a key offered where a flag's
 // value goes, -C ignored, a hidden command offered.
 func TestCompletionOffersWhatFitsWhereTheCursorIs(t *testing.T) {
+	t.Parallel()
 	root := completionModel(t)
 	keys := []string{"tools", "topic/auth", "topic/cache"} // as the cache lists them
 	for _, c := range []struct {
@@ -105,6 +106,7 @@ func TestCompletionOffersWhatFitsWhereTheCursorIs(t *testing.T) {
 // candidates wrongly, drops a flag's "=" value, or calls omh with the
 // wrong words.
 func TestCompletionScriptsWorkInTheirShells(t *testing.T) {
+	t.Parallel()
 	dir := demoStore(t)
 	ok(t, dir, "index") // keys come from the cache, which a command builds
 	scripts := map[string]string{

@@ -7,8 +7,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"testing"
-
-	"github.com/omh-notes/omh/vault/vaulttest"
 )
 
 // demoDir is testdata/demo, the demo store's notes.
@@ -68,15 +66,18 @@ func overlay(from, to string) error {
 	})
 }
 
-// demoStore lays the demo store out in a temporary folder, in an isolated
-// environment whose private folder holds the demo's private notes, and
-// returns the repository.
+// demoStore lays the demo store out in a temporary folder, with a private
+// folder of its own (its git config omh.local) holding the demo's private
+// notes, and returns the repository.
 func demoStore(t *testing.T) string {
 	t.Helper()
-	private := vaulttest.Isolate(t)
+	private := filepath.Join(t.TempDir(), "private")
 	dir := t.TempDir()
 	if err := layDemo(dir, private); err != nil {
 		t.Fatal(err)
+	}
+	if out, err := exec.Command("git", "-C", dir, "config", "omh.local", private).CombinedOutput(); err != nil {
+		t.Fatalf("git config omh.local: %v\n%s", err, out)
 	}
 	return dir
 }

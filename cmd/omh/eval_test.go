@@ -19,6 +19,7 @@ import (
 // with another budget) and so measuring something the product never
 // prints.
 func TestEvalScoresWhatFindCardsPrints(t *testing.T) {
+	t.Parallel()
 	s := newProofStore(t)
 	questions := []string{"why is cold start slow", "disk reads", "preload at boot", "bench run benchmark", "cache the weights"}
 	var gold strings.Builder

@@ -46,6 +46,7 @@ func fromTree(t *testing.T, out string) []provenance {
 // key, a neighbour given its parent's layer, neighbours drawn under the last
 // ranked note.
 func TestTheTreeIsTheJSONAnswerLineForLine(t *testing.T) {
+	t.Parallel()
 	r := provenanceRepo(t)
 	for _, ranker := range []string{"default", "baseline"} {
 		tree := ok(t, r.Dir, "find", "--ranker", ranker, "credentials")
@@ -90,6 +91,7 @@ func sortedKeys(m map[string]bool) []string {
 // The question reaches the private note only through a link from a team
 // note: it must keep its own local layer and date.
 func TestANeighbourKeepsItsOwnLayerInARealStore(t *testing.T) {
+	t.Parallel()
 	r := provenanceRepo(t)
 	for _, h := range findJSON(t, r.Dir, "unprivileged").Hits {
 		if h.Key == "mount-returns-ebusy" {
@@ -108,6 +110,7 @@ func TestANeighbourKeepsItsOwnLayerInARealStore(t *testing.T) {
 // and (because each set is compared whole, never only checked when
 // non-empty) a filter that empties the answer.
 func TestFiltersByLayerAndType(t *testing.T) {
+	t.Parallel()
 	r := provenanceRepo(t)
 	r.Write(".omh/notes/credentials-decision.md", note("type: decision\nrecorded: 2026-05-01", "# We keep credentials in a volume\n"))
 	keys := func(reply retrieve.JSONReply) []string {
@@ -137,6 +140,7 @@ func TestFiltersByLayerAndType(t *testing.T) {
 }
 
 func TestTheQuestionIsWordsOrStandardInput(t *testing.T) {
+	t.Parallel()
 	r := provenanceRepo(t)
 	words := ok(t, r.Dir, "find", "the", "image", "ends")
 	var out, errOut strings.Builder
@@ -149,6 +153,7 @@ func TestTheQuestionIsWordsOrStandardInput(t *testing.T) {
 }
 
 func TestPhrasingsAreEchoedAndScoredBestOf(t *testing.T) {
+	t.Parallel()
 	r := provenanceRepo(t)
 	reply := findJSON(t, r.Dir, "kubernetes", "--also", "unprivileged image")
 	if !reflect.DeepEqual(reply.Question, []string{"kubernetes", "unprivileged image"}) || len(reply.Hits) == 0 ||
@@ -158,6 +163,7 @@ func TestPhrasingsAreEchoedAndScoredBestOf(t *testing.T) {
 }
 
 func TestBudgetAndOmittedCount(t *testing.T) {
+	t.Parallel()
 	r := provenanceRepo(t)
 	reply := findJSON(t, r.Dir, "--roots", "1", "credentials")
 	roots := 0
@@ -176,6 +182,7 @@ func TestBudgetAndOmittedCount(t *testing.T) {
 }
 
 func TestNoMatchAndEmptyStoreAreSentences(t *testing.T) {
+	t.Parallel()
 	r := provenanceRepo(t)
 	out := ok(t, r.Dir, "find", "kubernetes")
 	if tree, err := retrieve.ParseTree(out); err != nil || len(tree.Notes) != 0 || !strings.Contains(out, "`kubernetes`") {
@@ -189,6 +196,7 @@ func TestNoMatchAndEmptyStoreAreSentences(t *testing.T) {
 
 // A phrasing is a sentence: commas inside it do not split it in two.
 func TestAPhrasingMayContainCommas(t *testing.T) {
+	t.Parallel()
 	r := provenanceRepo(t)
 	reply := findJSON(t, r.Dir, "kubernetes", "--also", "image, unprivileged")
 	if !reflect.DeepEqual(reply.Question, []string{"kubernetes", "image, unprivileged"}) {
@@ -201,6 +209,7 @@ func TestAPhrasingMayContainCommas(t *testing.T) {
 // baseline's results too (obsidian nDCG@10 0.514 -> 0.504); the baseline
 // must neither match a description nor count it in a term's rarity.
 func TestBaselineRankerDoesNotReadDescriptions(t *testing.T) {
+	t.Parallel()
 	r := vaulttest.New(t)
 	r.Write("described.md", note("description: the quokka guide", "# Described\n\nNothing here.\n"))
 	r.Write("body.md", "# Body\n\nA quokka lives here.\n")
@@ -232,6 +241,7 @@ func TestBaselineRankerDoesNotReadDescriptions(t *testing.T) {
 // neither appears. Catches: a tree that no longer parses with explanations
 // in it; text and JSON that explain different numbers.
 func TestExplainAgreesInTheTreeAndJSON(t *testing.T) {
+	t.Parallel()
 	r := provenanceRepo(t)
 	tree, err := retrieve.ParseTree(ok(t, r.Dir, "find", "--explain", "credentials", "volume"))
 	if err != nil {

@@ -20,7 +20,7 @@ var update = flag.Bool("update", false, "rewrite the golden help files")
 // walking the command tree, so a new command cannot go without a golden
 // file.
 func TestHelpTextIsTheDocumentedContract(t *testing.T) {
-	t.Setenv("COLUMNS", "80") // kong wraps help to the terminal's width
+	t.Setenv("COLUMNS", "80") // kong wraps help to the terminal's width; so serial
 	commands := [][]string{{}}
 	var walk func(n *kong.Node, path []string)
 	walk = func(n *kong.Node, path []string) {
@@ -68,6 +68,7 @@ func TestHelpTextIsTheDocumentedContract(t *testing.T) {
 // version line that prints whatever it is given, or "unknown", while the
 // build information holds the revision.
 func TestVersionNamesTheBuild(t *testing.T) {
+	t.Parallel()
 	head, err := exec.Command("git", "rev-parse", "HEAD").Output()
 	if err != nil {
 		t.Skip("not a git checkout: no revision to name")
@@ -114,6 +115,7 @@ func TestVersionNamesTheBuild(t *testing.T) {
 // every document they link or name (docs/….md) exists. Catches: "see SPEC
 // §5" in a help text, a README line sending people to ../shared.
 func TestHelpAndDocsPointOnlyInsideTheRepository(t *testing.T) {
+	t.Parallel()
 	files, err := filepath.Glob("testdata/help/*.txt")
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no help files: %v", err)

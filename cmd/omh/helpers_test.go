@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/omh-notes/omh/index"
 	"github.com/omh-notes/omh/retrieve"
 	"github.com/omh-notes/omh/vault/vaulttest"
 )
@@ -44,6 +45,16 @@ func findJSON(t *testing.T, dir string, args ...string) retrieve.JSONReply {
 		t.Fatalf("find --json printed something that is not its reply: %v\n%s", err, out)
 	}
 	return reply
+}
+
+// status runs omh status --json and decodes the reply.
+func status(t *testing.T, dir string) index.Status {
+	t.Helper()
+	var st index.Status
+	if err := json.Unmarshal([]byte(ok(t, dir, "status", "--json")), &st); err != nil {
+		t.Fatal(err)
+	}
+	return st
 }
 
 // note renders a note file with frontmatter and a body.

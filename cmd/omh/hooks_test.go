@@ -4,13 +4,10 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
-	"syscall"
 	"testing"
 
 	"github.com/omh-notes/omh/hooks"
@@ -24,11 +21,26 @@ import (
 var omhBin string
 
 func TestMain(m *testing.M) {
+	cleanup, err := vaulttest.Setup()
+	if err == nil {
+		var code int
+		code, err = runWithOmh(m)
+		cleanup()
+		if err == nil {
+			os.Exit(code)
+		}
+	}
+	fmt.Fprintln(os.Stderr, err)
+	os.Exit(1)
+}
+
+// runWithOmh builds omh, puts it first on PATH and runs the tests.
+func runWithOmh(m *testing.M) (int, error) {
 	dir, err := os.MkdirTemp("", "omh-test-bin-")
 	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
+		return 0, err
 	}
+	defer os.RemoveAll(dir)
 	omhBin = filepath.Join(dir, "omh")
 	goTool := "go"
 	if _, err := exec.LookPath(goTool); err != nil {
@@ -38,88 +50,31 @@ func TestMain(m *testing.M) {
 	build := exec.Command(goTool, "build", "-o", omhBin, ".")
 	build.Stdout, build.Stderr = os.Stderr, os.Stderr
 	if err := build.Run(); err != nil {
-		fmt.Fprintf(os.Stderr, "building omh for the hook tests: %v\n", err)
-		os.Exit(1)
+		return 0, fmt.Errorf("building omh for the hook tests: %w", err)
 	}
 	os.Setenv("PATH", dir+string(os.PathListSeparator)+os.Getenv("PATH"))
 	// A hook run in-process must detach the omh just built, not the test
 	// binary.
 	background = func(args ...string) error { return store.Detach(omhBin, args...) }
-	code := m.Run()
-	os.RemoveAll(dir)
-	os.Exit(code)
+	return m.Run(), nil
 }
 
-// gitResult is one run of the git command line.
-type gitResult struct {
-	stdout, stderr string
-	status         int
-}
-
-// runGit runs git in dir with author and committer dates set to date, the
-// way a person would, hooks and all. Before the test's folders are removed
-// it waits for every process the command left running (see startGit).
-func runGit(t testing.TB, dir, date string, args ...string) gitResult {
+// runGit runs git in dir the way a person would, hooks and all, waiting
+// at the test's end for what the command left running.
+func runGit(t testing.TB, dir, date string, args ...string) vaulttest.GitResult {
 	t.Helper()
-	res, wait := startGit(t, dir, date, args...)
-	t.Cleanup(wait)
-	return res
-}
-
-// startGit runs git like runGit and also returns a function that waits
-// until every process the command started has exited, a refresh a hook
-// detached included: each inherits the write end of a pipe, and reading the
-// other end meets its end only when the last of them is gone. Tests wait
-// for a refresh the documented way, with omh index; this wait is for
-// cleaning up, and for proving what a detached refresh did by itself.
-func startGit(t testing.TB, dir, date string, args ...string) (gitResult, func()) {
-	t.Helper()
-	rd, wr, err := os.Pipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	cmd := exec.Command("git", args...)
-	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "GIT_AUTHOR_DATE="+date, "GIT_COMMITTER_DATE="+date)
-	cmd.ExtraFiles = []*os.File{wr}
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	err = cmd.Run()
-	wr.Close()
-	var once sync.Once
-	wait := func() {
-		once.Do(func() {
-			io.Copy(io.Discard, rd)
-			rd.Close()
-		})
-	}
-	res := gitResult{stdout.String(), stderr.String(), 0}
-	if err != nil {
-		exit, ok := err.(*exec.ExitError)
-		if !ok {
-			wait()
-			t.Fatalf("git %s: %v", strings.Join(args, " "), err)
-		}
-		res.status = exit.ExitCode()
-	}
-	return res, wait
+	return vaulttest.RunGit(t, dir, date, args...)
 }
 
 const gitDate = "2026-01-01T12:00:00Z"
 
-// mustGit runs git and fails the test unless it succeeds.
-func mustGit(t testing.TB, dir string, args ...string) string {
-	t.Helper()
-	return mustGitAt(t, dir, gitDate, args...)
-}
-
 func mustGitAt(t testing.TB, dir, date string, args ...string) string {
 	t.Helper()
 	res := runGit(t, dir, date, args...)
-	if res.status != 0 {
-		t.Fatalf("git %s: exit %d\n%s%s", strings.Join(args, " "), res.status, res.stdout, res.stderr)
+	if res.Status != 0 {
+		t.Fatalf("git %s: exit %d\n%s%s", strings.Join(args, " "), res.Status, res.Stdout, res.Stderr)
 	}
-	return strings.TrimSpace(res.stdout)
+	return strings.TrimSpace(res.Stdout)
 }
 
 // commitAll stages everything and commits it at date through runGit, so
@@ -221,8 +176,10 @@ func states(st hooksJSON) string {
 // linked worktree's git directory); a shim git does not run; a hook that
 // does not reach omh.
 func TestInstalledHooksRefreshTheCache(t *testing.T) {
+	t.Parallel()
 	for _, where := range []string{"default", "local core.hooksPath", "linked worktree"} {
 		t.Run(where, func(t *testing.T) {
+			t.Parallel()
 			r := vaulttest.New(t)
 			r.Write("notes/walrus.md", "# Walrus\n")
 			r.Commit("2026-01-02T10:00:00Z", "first")
@@ -265,6 +222,7 @@ func TestInstalledHooksRefreshTheCache(t *testing.T) {
 // hooks tests the chaining itself). Catches: omh's part skipped when the
 // user's hook fails; the user's hook not run through omh's shim.
 func TestAChainedHookRunsFirstAndOmhStillRefreshes(t *testing.T) {
+	t.Parallel()
 	r := vaulttest.New(t)
 	r.Write("notes/walrus.md", "# Walrus\n")
 	first := r.Commit("2026-01-02T10:00:00Z", "first")
@@ -276,8 +234,8 @@ func TestAChainedHookRunsFirstAndOmhStillRefreshes(t *testing.T) {
 	ok(t, r.Dir, "index")
 	r.Write("notes/heron.md", "# Heron\n")
 	second := commitAll(t, r.Dir, gitDate, "heron")
-	if res := runGit(t, r.Dir, gitDate, "checkout", "-q", first); res.status != 1 {
-		t.Errorf("git checkout exited %d, want 1 from the user's failing hook (stderr %q)", res.status, res.stderr)
+	if res := runGit(t, r.Dir, gitDate, "checkout", "-q", first); res.Status != 1 {
+		t.Errorf("git checkout exited %d, want 1 from the user's failing hook (stderr %q)", res.Status, res.Stderr)
 	}
 	if st := status(t, r.Dir); !st.Fresh || *st.Indexed != first {
 		t.Errorf("omh's part did not run after the user's hook: %+v", st)
@@ -290,6 +248,7 @@ func TestAChainedHookRunsFirstAndOmhStillRefreshes(t *testing.T) {
 // install never moves a user's hook over another file: when the chained
 // name is taken it refuses for that hook and changes nothing there.
 func TestInstallRefusesWhenTheChainedNameIsTaken(t *testing.T) {
+	t.Parallel()
 	r := vaulttest.New(t)
 	dir := hooksDir(t, r.Dir)
 	vaulttest.WriteFile(t, filepath.Join(dir, "post-merge"), "#!/bin/sh\necho mine\n")
@@ -313,6 +272,7 @@ func TestInstallRefusesWhenTheChainedNameIsTaken(t *testing.T) {
 // hooks tests each manager). Catches: a managed folder reported as a
 // failure; printing nothing a person can act on.
 func TestInstallPrintsTheLineToAddWhereAManagerOwnsTheHooks(t *testing.T) {
+	t.Parallel()
 	r := vaulttest.New(t)
 	r.Write(".husky/_/h", "#!/usr/bin/env sh\n")
 	r.Git("config", "core.hooksPath", ".husky/_")
@@ -336,6 +296,7 @@ func TestInstallPrintsTheLineToAddWhereAManagerOwnsTheHooks(t *testing.T) {
 // Catches: a shim that exits non-zero (git checkout would fail), that
 // prints a stack of lines, or that swallows the user's hook's status.
 func TestAHookNeverFailsGit(t *testing.T) {
+	t.Parallel()
 	r := hookRepo(t)
 	noOmh := t.TempDir()
 	loud := t.TempDir()
@@ -364,8 +325,8 @@ func TestAHookNeverFailsGit(t *testing.T) {
 		r.Write(".omh/config.yaml", "notes: [1, 2]\n")
 		r.Write("notes/x.md", "# X\n")
 		res := runGit(t, r.Dir, gitDate, "commit", "-q", "-a", "-m", "bad config")
-		if res.status != 0 || lines(res.stderr) != 1 || !strings.Contains(res.stderr, "post-commit hook") {
-			t.Errorf("git commit: exit %d, stderr %q", res.status, res.stderr)
+		if res.Status != 0 || lines(res.Stderr) != 1 || !strings.Contains(res.Stderr, "post-commit hook") {
+			t.Errorf("git commit: exit %d, stderr %q", res.Status, res.Stderr)
 		}
 		if res := omh(t, r.Dir, "hooks", "run", "post-merge", "0"); res.status != 0 || lines(res.stderr) != 1 {
 			t.Errorf("omh hooks run: exit %d, stderr %q", res.status, res.stderr)
@@ -376,99 +337,6 @@ func TestAHookNeverFailsGit(t *testing.T) {
 			t.Errorf("exit %d, stderr %q", res.status, res.stderr)
 		}
 	})
-}
-
-// What a hook leaves alone: a checkout of files (post-checkout's third
-// argument 0), an amend's post-rewrite (its post-commit came first), the
-// commits a rebase picks (its post-rewrite refreshes), and
-// a repository omh was never used in (a hooks folder shared by many
-// repositories must not build caches in all of them).
-func TestHooksRefreshOnlyWhenItHelps(t *testing.T) {
-	r := hookRepo(t)
-	r.Write("notes/narwhal.md", "# Narwhal\n")
-	r.Git("add", "-A")
-	r.Git("-c", "core.hooksPath=/nonexistent", "commit", "-q", "-m", "behind omh's back")
-	if status(t, r.Dir).Fresh {
-		t.Fatal("the cache is fresh without a refresh")
-	}
-	ok(t, r.Dir, "hooks", "run", "post-checkout", "abc", "abc", "0")
-	if status(t, r.Dir).Fresh {
-		t.Error("a checkout of files refreshed the cache")
-	}
-	ok(t, r.Dir, "hooks", "run", "post-rewrite", "amend")
-	if status(t, r.Dir).Fresh {
-		t.Error("an amend's post-rewrite refreshed the cache again")
-	}
-	rebasing := filepath.Join(r.Dir, ".git", "rebase-merge")
-	os.Mkdir(rebasing, 0o755)
-	ok(t, r.Dir, "hooks", "run", "post-commit")
-	if status(t, r.Dir).Fresh {
-		t.Error("a post-commit during a rebase refreshed the cache")
-	}
-	ok(t, r.Dir, "hooks", "run", "post-rewrite", "rebase")
-	if !status(t, r.Dir).Fresh {
-		t.Error("the rebase's post-rewrite did not refresh the cache")
-	}
-	os.Remove(rebasing)
-
-	unused := vaulttest.New(t)
-	unused.Write("a.md", "# A\n")
-	unused.Commit(gitDate, "a")
-	ok(t, unused.Dir, "hooks", "run", "post-commit")
-	if _, err := os.Stat(filepath.Join(unused.Dir, ".git", "omh")); err == nil {
-		t.Error("a hook made a cache in a repository omh was never used in")
-	}
-}
-
-// A refresh facing more than store.DetachAbove changed notes runs detached and
-// git returns at once; omh index then waits for it and the cache is at
-// HEAD. And while another process holds the refresh lock, a hook neither
-// waits for it nor loses the commit: a background refresh queues behind.
-// Catches: a hook that blocks git for a long refresh or on a busy lock; a
-// skipped refresh that leaves the cache behind HEAD.
-func TestALongOrContendedRefreshRunsInTheBackground(t *testing.T) {
-	r := hookRepo(t)
-	for i := 0; i <= store.DetachAbove; i++ {
-		r.Write(fmt.Sprintf("notes/many/n%03d.md", i), fmt.Sprintf("# Note %d\n\nA plankton count of %d.\n", i, i))
-	}
-	mustGit(t, r.Dir, "add", "-A")
-	res := runGit(t, r.Dir, gitDate, "commit", "-q", "-m", "many")
-	if res.status != 0 || !strings.Contains(res.stderr, fmt.Sprintf("%d notes changed; refreshing the cache in the background", store.DetachAbove+1)) {
-		t.Fatalf("exit %d, stderr %q", res.status, res.stderr)
-	}
-	ok(t, r.Dir, "index") // the documented wait
-	head := headOf(t, r.Dir)
-	if st := status(t, r.Dir); !st.Fresh || *st.Indexed != head || st.Notes.Team != store.DetachAbove+3 {
-		t.Errorf("after omh index: %+v", st)
-	}
-	sameAnswersAsARebuild(t, "detached refresh", []string{r.Dir}, [][]string{{"plankton", "count", "--roots", "3"}})
-
-	// Hold the refresh lock as another omh process would.
-	lock, err := os.OpenFile(filepath.Join(r.Dir, ".git", "omh", "refresh.lock"), os.O_CREATE|os.O_RDWR, 0o644)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := syscall.Flock(int(lock.Fd()), syscall.LOCK_EX); err != nil {
-		t.Fatal(err)
-	}
-	r.Write("notes/walrus.md", "# Walrus\n\nThe walrus sleeps on ice floes.\n")
-	mustGit(t, r.Dir, "add", "-A")
-	res, wait := startGit(t, r.Dir, gitDate, "commit", "-q", "-m", "floes") // returns although the lock is held
-	t.Cleanup(wait)
-	head = headOf(t, r.Dir)
-	if res.status != 0 || res.stderr != "" {
-		t.Fatalf("git commit: exit %d, stderr %q", res.status, res.stderr)
-	}
-	if st := status(t, r.Dir); st.Fresh {
-		t.Error("the cache is fresh while the lock was held throughout")
-	}
-	lock.Close()
-	// Only the refresh the hook queued can bring the cache to HEAD now.
-	wait()
-	if st := status(t, r.Dir); !st.Fresh || *st.Indexed != head {
-		t.Errorf("the hook's queued refresh did not bring the cache to HEAD: %+v", st)
-	}
-	sameAnswersAsARebuild(t, "queued refresh", []string{r.Dir}, [][]string{{"walrus", "floes"}})
 }
 
 // repoFiles is every file of the working tree and of .git/hooks, with its
@@ -488,6 +356,7 @@ func repoFiles(t *testing.T, r *vaulttest.Repo) map[string]string {
 // --notes that disagrees with the config overwriting it; a refusal that
 // does not say what differs.
 func TestInitSetsUpOnceAndThenChangesNothing(t *testing.T) {
+	t.Parallel()
 	r := vaulttest.New(t)
 	out := ok(t, r.Dir, "init", "--notes", "docs/notes")
 	for _, want := range []string{"wrote .omh/config.yaml", "created the notes folder docs/notes/", "post-commit    installed"} {
@@ -533,6 +402,7 @@ func TestInitSetsUpOnceAndThenChangesNothing(t *testing.T) {
 // the repository or a config omh cannot read is refused with nothing
 // written.
 func TestInitWithoutNotesOrHooksAndItsRefusals(t *testing.T) {
+	t.Parallel()
 	r := vaulttest.New(t)
 	for _, bad := range []string{"../elsewhere", "/", ".git/notes"} {
 		if res := omh(t, r.Dir, "init", "--notes", bad); res.status != exitRefused || lines(res.stderr) != 1 {
@@ -562,38 +432,4 @@ func TestInitWithoutNotesOrHooksAndItsRefusals(t *testing.T) {
 	if b, _ := os.ReadFile(filepath.Join(r.Dir, ".omh", "config.yaml")); string(b) != "notes: [a, b]\n" {
 		t.Errorf("the bad config was rewritten: %q", b)
 	}
-}
-
-// A hook that finds the cache damaged does not fail git and does not make
-// it wait for a rebuild: it says so in one line and rebuilds in the
-// background, after which the cache is at HEAD.
-func TestAHookRebuildsADamagedCacheInTheBackground(t *testing.T) {
-	r := hookRepo(t)
-	files, _ := filepath.Glob(filepath.Join(r.Dir, ".git", "omh", "cache-*.db"))
-	if len(files) != 1 {
-		t.Fatalf("cache files %v", files)
-	}
-	for _, suffix := range []string{"-wal", "-shm"} {
-		os.Remove(files[0] + suffix)
-	}
-	if err := os.WriteFile(files[0], bytes.Repeat([]byte("garbage!"), 4096), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	r.Write("notes/narwhal.md", "# Narwhal\n\nA narwhal memory.\n")
-	mustGit(t, r.Dir, "add", "-A")
-	res, wait := startGit(t, r.Dir, gitDate, "commit", "-q", "-m", "narwhal")
-	t.Cleanup(wait)
-	if res.status != 0 || lines(res.stderr) != 1 || !strings.Contains(res.stderr, "damaged") {
-		t.Errorf("git commit: exit %d, stderr %q", res.status, res.stderr)
-	}
-	// Two processes replacing a damaged cache at once can lose the rebuild
-	// (see TestConcurrentRepairsOfADamagedCacheAgree), so the background
-	// rebuild is let finish before omh index runs.
-	wait()
-	ok(t, r.Dir, "index")
-	head := headOf(t, r.Dir)
-	if st := status(t, r.Dir); !st.Fresh || *st.Indexed != head {
-		t.Errorf("after omh index: %+v", st)
-	}
-	sameAnswersAsARebuild(t, "rebuilt", []string{r.Dir}, [][]string{{"narwhal", "walrus"}})
 }

@@ -52,6 +52,7 @@ func fieldPaths(v any, prefix string, into map[string]bool) {
 // with no field left over, and every field it documents appears in what
 // omh actually prints.
 func TestTheDocumentedJSONIsWhatOmhPrints(t *testing.T) {
+	t.Parallel()
 	examples := docExamples(t)
 	dec := json.NewDecoder(bytes.NewReader(examples[0]))
 	dec.DisallowUnknownFields()

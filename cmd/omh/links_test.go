@@ -11,6 +11,7 @@ import (
 // keep one side. Catches: the shown note's date printed for its
 // neighbours, a local source left out, verbs dropped.
 func TestLinksListsBothWaysWithLayersDatesAndVerbs(t *testing.T) {
+	t.Parallel()
 	r := recordsRepo(t)
 	out := ok(t, r.Dir, "links", "issue/login-does-not-persist")
 	want := "issue/login-does-not-persist  team · 2026-01-05\n" +
@@ -35,6 +36,7 @@ func TestLinksListsBothWaysWithLayersDatesAndVerbs(t *testing.T) {
 }
 
 func TestLinksJSONLeavesOutTheSideNotAskedFor(t *testing.T) {
+	t.Parallel()
 	r := recordsRepo(t)
 	var reply struct {
 		Notes []map[string]json.RawMessage

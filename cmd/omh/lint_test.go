@@ -33,6 +33,7 @@ func rulesOf(rep store.LintReport) []string {
 // under --strict, with warnings; the JSON reply counts both and names
 // each finding's rule, note, layer, path, line and fix.
 func TestLintExitStatusesAndJSON(t *testing.T) {
+	t.Parallel()
 	r := vaulttest.New(t)
 	r.Write("a.md", "# A\n\n[[b]]\n")
 	r.Write("b.md", "# B\n\n[[a]]\n")
@@ -77,6 +78,7 @@ func TestLintExitStatusesAndJSON(t *testing.T) {
 // from paths instead of where the note was read, the committed version of
 // an edited note reported again.
 func TestLintLayeredRulesOnARealStore(t *testing.T) {
+	t.Parallel()
 	r := vaulttest.New(t)
 	r.Write("issue/slow.md", "---\ntype: issue\n---\n# Slow\n\n## Problem\n\n[[topic/perf]]\n\n## Answers\n\nWhy is it slow?\n")
 	r.Write("topic/perf.md", "---\ntype: topic\n---\n# Perf\n\n[[issue/slow]]\n\n- supersedes [[draft/fix]]\n")
@@ -105,6 +107,7 @@ func TestLintLayeredRulesOnARealStore(t *testing.T) {
 // line per rule with its counts; --rule lists every finding of its rules,
 // and an unknown rule is a usage error naming the rules.
 func TestLintOutputFitsAScreenWithASummaryPerRule(t *testing.T) {
+	t.Parallel()
 	r := vaulttest.New(t)
 	var body strings.Builder
 	for i := 0; i < 40; i++ {

@@ -87,6 +87,7 @@ const toolListBudget = 4096
 // budget either way. Catches: a write tool offered by default, a read tool
 // not marked read-only, descriptions or schemas grown past the budget.
 func TestMCPOffersReadToolsAndWritesOnlyWhenAllowed(t *testing.T) {
+	t.Parallel()
 	dir := demoStore(t)
 	reads := []string{"find", "links", "proof_find", "proof_show", "show", "status"}
 	for _, allow := range []bool{false, true} {
@@ -122,6 +123,7 @@ func TestMCPOffersReadToolsAndWritesOnlyWhenAllowed(t *testing.T) {
 // for the same question and arguments. Catches: a second ask pipeline in
 // the server, arguments dropped or defaulted differently.
 func TestMCPFindEqualsFindJSON(t *testing.T) {
+	t.Parallel()
 	dir := demoStore(t)
 	cs := mcpSession(t, dir, false)
 	for _, c := range []struct {
@@ -154,6 +156,7 @@ func TestMCPFindEqualsFindJSON(t *testing.T) {
 // the text of the command, the JSON of the command with --json. Catches:
 // a tool rendering its own way, or answering from another store.
 func TestMCPToolsAnswerAsTheirCommands(t *testing.T) {
+	t.Parallel()
 	dir := demoStore(t)
 	cs := mcpSession(t, dir, false)
 	for _, c := range []struct {
@@ -194,6 +197,7 @@ func TestMCPToolsAnswerAsTheirCommands(t *testing.T) {
 // refuses before the tool runs. Catches: a protocol error where the agent
 // needs a tool error, a code lost on the way.
 func TestMCPErrorsAreToolErrorsWithTheStableCode(t *testing.T) {
+	t.Parallel()
 	dir := demoStore(t)
 	cs := mcpSession(t, dir, false)
 	for _, c := range []struct {
@@ -228,6 +232,7 @@ func TestMCPErrorsAreToolErrorsWithTheStableCode(t *testing.T) {
 // two calls is in (or out of) the next answer. Catches: a server answering
 // from the snapshot it opened first.
 func TestMCPAnswersFromTheStoreAsItIsAtEachCall(t *testing.T) {
+	t.Parallel()
 	dir := demoStore(t)
 	cs := mcpSession(t, dir, false)
 	keys := func() []string {
@@ -266,6 +271,7 @@ func TestMCPAnswersFromTheStoreAsItIsAtEachCall(t *testing.T) {
 // Catches: write tools reachable on a read-only server, a write the
 // server's own next answer misses.
 func TestMCPWritesOnlyWithAllowWrite(t *testing.T) {
+	t.Parallel()
 	dir := demoStore(t)
 	if _, err := mcpSession(t, dir, false).CallTool(context.Background(), &mcp.CallToolParams{Name: "new",
 		Arguments: map[string]any{"type": "finding", "title": "x"}}); err == nil {
@@ -298,6 +304,7 @@ func TestMCPWritesOnlyWithAllowWrite(t *testing.T) {
 // Catches: a server that works in-process but not as the command agents
 // start (stdout polluted by a warning, a transport never closed).
 func TestMCPServesOverStdioAsABuiltBinary(t *testing.T) {
+	t.Parallel()
 	dir := demoStore(t)
 	ctx := context.Background()
 	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test"}, nil).Connect(ctx,

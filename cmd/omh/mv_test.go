@@ -15,6 +15,7 @@ import (
 // Catches: a report printed for a rename that did not happen; a refusal
 // that exits 0 or 3.
 func TestMvReportsTheRenameAndRefusesWithACode(t *testing.T) {
+	t.Parallel()
 	r := vaulttest.New(t)
 	r.Write("a.md", "# A\n\nSee [[b]] and [b again](b.md).\n")
 	r.Write("b.md", "# B\n")

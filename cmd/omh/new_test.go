@@ -32,6 +32,7 @@ func newJSON(t *testing.T, dir string, args ...string) store.Written {
 // checkout, a UTC date where the local one is due, a source left empty
 // when git knows the user.
 func TestNewWritesAPrivateNoteFromTheTemplate(t *testing.T) {
+	// Serial: it sets OMH_SOURCE.
 	r := vaulttest.New(t)
 	r.Write("topic/exports.md", "# Exports\n")
 	r.Commit("2026-01-02T10:00:00Z", "exports")
@@ -68,6 +69,7 @@ func TestNewWritesAPrivateNoteFromTheTemplate(t *testing.T) {
 // prints that note and succeeds; suffix finds the next free key. Nothing
 // is ever overwritten.
 func TestNewNeverOverwritesATakenKey(t *testing.T) {
+	t.Parallel()
 	r := vaulttest.New(t)
 	first := newJSON(t, r.Dir, "note", "Same title")
 	before := vaulttest.Read(t, first.Path)
@@ -104,6 +106,7 @@ func TestNewNeverOverwritesATakenKey(t *testing.T) {
 // --key overrides the derived key; a title without letters or digits is
 // refused with the hint to give one; a bad type is a usage error.
 func TestNewKeysTypesAndTitles(t *testing.T) {
+	t.Parallel()
 	r := vaulttest.New(t)
 	if rep := newJSON(t, r.Dir, "decision", "!!!", "--key", "decision/use-volumes"); rep.Key != "decision/use-volumes" {
 		t.Errorf("%+v", rep)
@@ -129,6 +132,7 @@ func TestNewKeysTypesAndTitles(t *testing.T) {
 // --link names a note as a wiki link would; a link that reaches no note or
 // several is refused before anything is written. A verb makes it typed.
 func TestNewLinksMustReachOneNote(t *testing.T) {
+	t.Parallel()
 	r := vaulttest.New(t)
 	r.Write("a/login.md", "# Login A\n")
 	r.Write("b/login.md", "# Login B\n")
@@ -153,6 +157,7 @@ func TestNewLinksMustReachOneNote(t *testing.T) {
 // The body comes from standard input or a file; sections it brings are
 // not duplicated by the template's; a repository template is used.
 func TestNewBodyAndRepositoryTemplate(t *testing.T) {
+	t.Parallel()
 	r := vaulttest.New(t)
 	var out, errOut strings.Builder
 	status := run([]string{"-C", r.Dir, "--json", "new", "finding", "Volumes survive restarts", "--body", "-"},
@@ -189,6 +194,7 @@ func TestNewBodyAndRepositoryTemplate(t *testing.T) {
 // the template's placeholders or scaffolding swamping the note's words, a
 // note omh new writes that lint rejects.
 func TestANewNotePassesLintAndRanksFirstForItsDeclaredQuestion(t *testing.T) {
+	t.Parallel()
 	r := vaulttest.New(t)
 	words := []string{"nightly", "exports", "stall", "warehouse", "quota", "resets"}
 	fillers := []string{"pipeline", "schedule", "report", "backfill", "ledger", "replica", "shard", "cursor"}

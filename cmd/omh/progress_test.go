@@ -9,6 +9,7 @@ import (
 // Progress is for people watching long work: a quick refresh draws nothing,
 // a long one redraws one line and clears it when done.
 func TestProgressDrawsOneLineOnlyForLongWork(t *testing.T) {
+	t.Parallel()
 	clock := time.Unix(0, 0)
 	now := func() time.Time { return clock }
 
@@ -41,6 +42,7 @@ func TestProgressDrawsOneLineOnlyForLongWork(t *testing.T) {
 // nothing. Catches: a silent 20-second first find, a line per progress
 // report, a notice for every small refresh.
 func TestLongWorkIsSaidOnceWhereNoTerminalShowsIt(t *testing.T) {
+	t.Parallel()
 	clock := time.Unix(0, 0)
 	now := func() time.Time { return clock }
 	run := func(total int, first bool, step time.Duration) string {
@@ -68,6 +70,7 @@ func TestLongWorkIsSaidOnceWhereNoTerminalShowsIt(t *testing.T) {
 }
 
 func TestQuietSilencesTheNotice(t *testing.T) {
+	t.Parallel()
 	var stderr strings.Builder
 	e := &env{cli: &CLI{Quiet: true}, stderr: &stderr}
 	if e.progress() != nil {
@@ -81,6 +84,7 @@ func TestQuietSilencesTheNotice(t *testing.T) {
 }
 
 func TestThousandsAreGroupedByCommas(t *testing.T) {
+	t.Parallel()
 	for n, want := range map[int]string{0: "0", 999: "999", 1000: "1,000", 38187: "38,187", 1234567: "1,234,567"} {
 		if got := thousands(n); got != want {
 			t.Errorf("thousands(%d) = %q, want %q", n, got, want)

@@ -15,6 +15,7 @@ import (
 // tests the promotion itself). Catches: a refusal that exits 0; a commit
 // command missing from the text reply.
 func TestPromotePrintsWhatMovedAndTheCommit(t *testing.T) {
+	t.Parallel()
 	r := vaulttest.New(t)
 	r.Write("team.md", "# Team\n")
 	r.Commit("2026-01-02T10:00:00Z", "team")

@@ -175,6 +175,7 @@ func owner(reply find.JSONReply, candidates ...string) string {
 }
 
 func TestProofFindAtEachMomentAndRetractionMode(t *testing.T) {
+	t.Parallel()
 	s := newProofStore(t)
 	const q = "cold start"
 	type want struct {
@@ -394,6 +395,7 @@ func cardsAgreeWithJSON(t *testing.T, dir string, reply find.JSONReply, args ...
 }
 
 func TestProofFindNowSeesUncommittedRecords(t *testing.T) {
+	t.Parallel()
 	s := newProofStore(t)
 	reply := proofReply(t, s.Dir, "cold start")
 	states := map[string]string{}
@@ -413,6 +415,7 @@ func TestProofFindNowSeesUncommittedRecords(t *testing.T) {
 }
 
 func TestProofFindBeforeTheFirstCommitSaysTheStoreDidNotExist(t *testing.T) {
+	t.Parallel()
 	s := newProofStore(t)
 	r := omh(t, s.Dir, "proof", "find", "--as-of", "2026-01-09", "cold start")
 	if r.status != 0 || r.stdout != "The store did not exist yet on 2026-01-09.\n" {
@@ -425,6 +428,7 @@ func TestProofFindBeforeTheFirstCommitSaysTheStoreDidNotExist(t *testing.T) {
 }
 
 func TestFindAsOfCarriesStatesOnProofHits(t *testing.T) {
+	t.Parallel()
 	s := newProofStore(t)
 	out := ok(t, s.Dir, "find", "--json", "--roots", "20", "--as-of", "2026-02-25", "cold start")
 	var reply find.JSONReply
@@ -443,6 +447,7 @@ func TestFindAsOfCarriesStatesOnProofHits(t *testing.T) {
 // The tree marks a retracted record as its card does, from the day it
 // was retracted.
 func TestTheTreeMarksRetractedRecordsFromTheirDay(t *testing.T) {
+	t.Parallel()
 	s := newProofStore(t)
 	for asOf, marked := range map[string]bool{"2026-03-15": true, "2026-03-05": false} {
 		tree, err := retrieve.ParseTree(ok(t, s.Dir, "find", "--roots", "20", "--as-of", asOf, "bench run"))
@@ -467,6 +472,7 @@ func TestTheTreeMarksRetractedRecordsFromTheirDay(t *testing.T) {
 }
 
 func TestProofShowNamesTheDecidingRecordsWithTheirProvenance(t *testing.T) {
+	t.Parallel()
 	s := newProofStore(t)
 	out := ok(t, s.Dir, "proof", "show", "--json", "--as-of", "2026-02-25", "finding/model-load")
 	var reply struct {
@@ -510,6 +516,7 @@ func TestProofShowNamesTheDecidingRecordsWithTheirProvenance(t *testing.T) {
 }
 
 func TestProofRetractEditsOnlyTheFrontmatter(t *testing.T) {
+	t.Parallel()
 	s := newProofStore(t)
 	path := filepath.Join(s.Private, "finding/crlf.md")
 	before := "---\r\ntype: finding\r\nrecorded: 2026-11-01\r\n---\r\n# A CRLF finding about cold start\r\n\r\nBody.\r\n"
@@ -534,6 +541,7 @@ func TestProofRetractEditsOnlyTheFrontmatter(t *testing.T) {
 }
 
 func TestProofRetractRefusesATeamRecordWithoutTeam(t *testing.T) {
+	t.Parallel()
 	s := newProofStore(t)
 	file := filepath.Join(s.Dir, ".omh/notes/decision/preload.md")
 	before, _ := os.ReadFile(file)

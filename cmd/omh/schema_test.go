@@ -26,6 +26,7 @@ type jsonRun struct {
 // type that forgot the field (links, new, init, version and hooks status
 // once did).
 func TestEveryJSONReplyCarriesTheSchemaVersion(t *testing.T) {
+	t.Parallel()
 	dir := demoStore(t)
 	gold := filepath.Join(t.TempDir(), "gold.jsonl")
 	if err := os.WriteFile(gold, []byte(`{"id":"q1","question":"why does the mount fail","expect":["surprise/credential-file-mount-returns-ebusy"]}`+"\n"), 0o644); err != nil {

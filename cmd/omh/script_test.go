@@ -15,6 +15,7 @@ import (
 // docs cannot drift from the binary. `demo DIR` lays the demo store out in
 // DIR, its private notes in $OMH_LOCAL_DIR.
 func TestTranscripts(t *testing.T) {
+	t.Parallel()
 	testscript.Run(t, testscript.Params{
 		Dir: filepath.Join("testdata", "script"),
 		Setup: func(env *testscript.Env) error {

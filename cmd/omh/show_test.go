@@ -29,6 +29,7 @@ func recordsRepo(t *testing.T) *vaulttest.Repo {
 // date, then the content, then the commit. Catches: a neighbour given the
 // shown note's layer or date, verbs lost, in links not verdicts first.
 func TestShowPrintsProvenanceAndLinksBothWays(t *testing.T) {
+	t.Parallel()
 	r := recordsRepo(t)
 	out := ok(t, r.Dir, "show", "issue/login-does-not-persist")
 	head := r.Git("rev-parse", "HEAD")
@@ -63,6 +64,7 @@ func TestShowPrintsProvenanceAndLinksBothWays(t *testing.T) {
 
 // The JSON reply carries the same provenance and links.
 func TestShowJSONCarriesWhereSourceAndLinks(t *testing.T) {
+	t.Parallel()
 	r := recordsRepo(t)
 	var reply struct {
 		SchemaVersion int     `json:"schema_version"`
@@ -86,6 +88,7 @@ func TestShowJSONCarriesWhereSourceAndLinks(t *testing.T) {
 // An unknown key is refused; when a link written that way would reach a
 // note, the refusal names it.
 func TestShowSuggestsTheNoteANameReaches(t *testing.T) {
+	t.Parallel()
 	r := recordsRepo(t)
 	res := omh(t, r.Dir, "show", "login-does-not-persist")
 	if res.status != exitRefused || !strings.Contains(res.stderr, "did you mean issue/login-does-not-persist?") {

@@ -24,6 +24,7 @@ func refusal(t *testing.T, dir, code, says string, args ...string) {
 // working tree, not called "not a git repository". Catches: a user told
 // their clone is not a repository.
 func TestABareRepositoryIsNamedForWhatItIs(t *testing.T) {
+	t.Parallel()
 	r := vaulttest.New(t)
 	r.Write("team.md", "# Team\n")
 	r.Commit("2026-01-02T10:00:00Z", "notes")
@@ -40,6 +41,7 @@ func TestABareRepositoryIsNamedForWhatItIs(t *testing.T) {
 // and matching nothing; an absolute path inside the repository refused as
 // outside it.
 func TestConfigMistakesAreConfigErrors(t *testing.T) {
+	t.Parallel()
 	r := vaulttest.New(t)
 	r.Write("notes/walrus.md", "# Walrus\n\nThe walrus.\n")
 	r.Commit("2026-01-02T10:00:00Z", "notes")
@@ -64,6 +66,7 @@ func TestConfigMistakesAreConfigErrors(t *testing.T) {
 // Catches: OMH_LOCAL_DIR=/ failing on /proc (exit 3); a file ignored
 // without a word, every private note silently missing.
 func TestAPrivateFolderOmhCannotUseIsRefused(t *testing.T) {
+	// Serial: it sets OMH_LOCAL_DIR.
 	r := vaulttest.New(t)
 	r.Write("team.md", "# Team\n")
 	r.Commit("2026-01-02T10:00:00Z", "notes")
@@ -76,65 +79,4 @@ func TestAPrivateFolderOmhCannotUseIsRefused(t *testing.T) {
 	os.Unsetenv("OMH_LOCAL_DIR")
 	r.Git("config", "omh.local", r.Dir)
 	refusal(t, r.Dir, "bad_private_dir", "git config omh.local", "find", "team")
-}
-
-// Frontmatter larger than what omh reads is reported as that, not as
-// never closed. Catches: 200,000 keys of frontmatter called "frontmatter
-// opened on line 1 is never closed".
-func TestOversizedFrontmatterIsNotCalledUnclosed(t *testing.T) {
-	r := vaulttest.New(t)
-	var b strings.Builder
-	b.WriteString("---\n")
-	for i := 0; b.Len() < 1<<20; i++ {
-		fmt.Fprintf(&b, "k%d: v\n", i)
-	}
-	b.WriteString("---\n# Big\n")
-	r.Write("big.md", b.String())
-	r.Commit("2026-01-02T10:00:00Z", "notes")
-	var rules []string
-	for _, f := range lintFindings(t, r.Dir) {
-		rules = append(rules, f.Rule+": "+f.Message)
-	}
-	got := strings.Join(rules, "\n")
-	if !strings.Contains(got, "larger than") || strings.Contains(got, "never closed") {
-		t.Errorf("lint says:\n%s", got)
-	}
-}
-
-// A cache file that is a folder or a link to /dev/null is replaced by a
-// working one, with one line, and the answer is the same. Catches: every
-// command exiting 3 with "unable to open database file" or "disk I/O
-// error" until the user deleted .git/omh by hand.
-func TestACachePathThatIsNotAFileIsHealed(t *testing.T) {
-	for _, kind := range []string{"a folder", "a link to /dev/null"} {
-		t.Run(kind, func(t *testing.T) {
-			r := vaulttest.New(t)
-			r.Write("walrus.md", "# Walrus\n\nThe walrus swims.\n")
-			r.Commit("2026-01-02T10:00:00Z", "notes")
-			want := ok(t, r.Dir, "find", "walrus")
-			files, _ := filepath.Glob(filepath.Join(r.Dir, ".git", "omh", "cache-*.db"))
-			if len(files) != 1 {
-				t.Fatalf("cache files %v", files)
-			}
-			for _, suffix := range []string{"", "-wal", "-shm"} {
-				os.Remove(files[0] + suffix)
-			}
-			var err error
-			if kind == "a folder" {
-				err = os.Mkdir(files[0], 0o755)
-			} else {
-				err = os.Symlink(os.DevNull, files[0])
-			}
-			if err != nil {
-				t.Fatal(err)
-			}
-			res := omh(t, r.Dir, "find", "walrus")
-			if res.status != 0 || res.stdout != want || strings.Count(res.stderr, "\n") != 1 {
-				t.Errorf("exit %d\n%s%s", res.status, res.stdout, res.stderr)
-			}
-			if res := omh(t, r.Dir, "find", "walrus"); res.status != 0 || res.stderr != "" {
-				t.Errorf("the next command: exit %d %s", res.status, res.stderr)
-			}
-		})
-	}
 }

@@ -16,6 +16,7 @@ import (
 // in thousands that detects a vault's dialect. Patterns are compiled on
 // first use (vault's lazyRegexp).
 func TestNoRegexpCompiledAtStart(t *testing.T) {
+	t.Parallel()
 	root, err := filepath.Abs("../..")
 	if err != nil {
 		t.Fatal(err)

@@ -26,6 +26,7 @@ func rawControl(s, keep string) int {
 // Catches: a C1 control (U+009B, a one-character escape sequence on some
 // terminals) or a byte that is not UTF-8 let through.
 func TestEscapeControlsLeavesNoControlCharacter(t *testing.T) {
+	t.Parallel()
 	for _, s := range []string{"plain text · with accents é", "\x1b]0;owned\a", "a\nb\tc\rd", "\u009b31m", "bad\xff\xfe", "\x7f", ""} {
 		for _, keep := range []string{"", "\n\t"} {
 			got := escapeControls(s, keep)
@@ -48,6 +49,7 @@ func TestEscapeControlsLeavesNoControlCharacter(t *testing.T) {
 // the terminal or clears the screen when omh prints it; a warning split
 // over two lines by a newline in a file name.
 func TestControlCharactersAreEscapedInTextOutput(t *testing.T) {
+	t.Parallel()
 	r := vaulttest.New(t)
 	r.Write("evil.md", "---\ntitle: \"Evil \\e[2J title\"\n---\n# Evil\n\nThe walrus \x1b]0;owned\a tusk \u009b31m here.\n")
 	r.Write("bad\x1b[31m\nname.md", "# Bad name\n\nwalrus\n")

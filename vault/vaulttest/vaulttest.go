@@ -4,11 +4,13 @@ package vaulttest
 
 import (
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -16,13 +18,100 @@ import (
 type Repo struct {
 	t   testing.TB
 	Dir string
-	// Private is the private notes folder (OMH_LOCAL_DIR) of this test.
+	// Private is the private notes folder of this repository: its git
+	// config omh.local under Main, else OMH_LOCAL_DIR (Isolate).
 	Private string
+}
+
+// isolated is set by Main: the whole test binary already runs in an
+// isolated environment, so New leaves the environment alone (a test that
+// sets one variable cannot run in parallel) and names each repository's
+// private folder in its own git config instead.
+var isolated bool
+
+// Main runs a package's tests in an environment of their own: HOME, the
+// XDG folders and git's global config point at a temporary home made for
+// this run, and OMH_LOCAL_DIR and OMH_SOURCE are unset, so nothing of the
+// developer's settings leaks in and no test needs t.Setenv to get that.
+// Repositories New makes then give themselves a private folder through
+// git config omh.local, so tests running in parallel never share one even
+// when their root commits are the same. A package adopts it with
+//
+//	func TestMain(m *testing.M) { vaulttest.Main(m) }
+//
+// or calls Setup first when its TestMain does more.
+func Main(m *testing.M) {
+	cleanup, err := Setup()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "vaulttest:", err)
+		os.Exit(1)
+	}
+	code := m.Run()
+	cleanup()
+	os.Exit(code)
+}
+
+// Setup isolates the process's environment as Main does and returns what
+// removes the temporary home.
+func Setup() (cleanup func(), err error) {
+	home, err := os.MkdirTemp("", "vaulttest-home-")
+	if err != nil {
+		return nil, err
+	}
+	env := IsolatedEnv(home, "")
+	for k, v := range goEnv() {
+		env[k] = v
+	}
+	for k, v := range env {
+		if v == "" {
+			err = os.Unsetenv(k)
+		} else {
+			err = os.Setenv(k, v)
+		}
+		if err != nil {
+			os.RemoveAll(home)
+			return nil, err
+		}
+	}
+	isolated = true
+	return func() { os.RemoveAll(home) }, nil
+}
+
+// goEnv is where the go command keeps its caches and settings now, so
+// that tests which run go (a build, go list) find them under the new home
+// rather than building every dependency again in an empty cache.
+func goEnv() map[string]string {
+	env := map[string]string{}
+	keep := func(name string, dflt func() (string, error)) {
+		if v := os.Getenv(name); v != "" {
+			env[name] = v
+		} else if v, err := dflt(); err == nil && v != "" {
+			env[name] = v
+		}
+	}
+	keep("GOCACHE", func() (string, error) {
+		dir, err := os.UserCacheDir()
+		return filepath.Join(dir, "go-build"), err
+	})
+	keep("GOENV", func() (string, error) {
+		dir, err := os.UserConfigDir()
+		return filepath.Join(dir, "go", "env"), err
+	})
+	keep("GOPATH", func() (string, error) {
+		home, err := os.UserHomeDir()
+		return filepath.Join(home, "go"), err
+	})
+	keep("GOMODCACHE", func() (string, error) {
+		return filepath.Join(filepath.SplitList(env["GOPATH"])[0], "pkg", "mod"), nil
+	})
+	return env
 }
 
 // Isolate points HOME, the XDG folders and git's global config at empty
 // temporary folders, so a developer's own settings never leak into a test.
 // It also sets OMH_LOCAL_DIR to a fresh private folder and returns it.
+// Being t.Setenv, it keeps the test serial: tests of the environment
+// itself use it; others run under Main.
 func Isolate(t testing.TB) string {
 	t.Helper()
 	home := t.TempDir()
@@ -47,15 +136,48 @@ func IsolatedEnv(home, private string) map[string]string {
 	}
 }
 
-// New makes an empty repository (no commits) in an isolated environment.
+// New makes an empty repository (no commits) in an isolated environment:
+// under Main, with a private folder of its own in its git config, which a
+// parallel test may use; otherwise, or when the test called Isolate
+// itself, the private folder is OMH_LOCAL_DIR's.
 func New(t testing.TB) *Repo {
 	t.Helper()
-	r := &Repo{t: t, Dir: t.TempDir(), Private: Isolate(t)}
+	r := &Repo{t: t, Dir: t.TempDir()}
+	own := isolated && os.Getenv("OMH_LOCAL_DIR") == ""
+	switch {
+	case own:
+		r.Private = filepath.Join(t.TempDir(), "private")
+	case isolated:
+		r.Private = os.Getenv("OMH_LOCAL_DIR")
+	default:
+		r.Private = Isolate(t)
+	}
 	r.Git("init", "-q", "-b", "main")
 	r.Git("config", "user.name", "Test Author")
 	r.Git("config", "user.email", "author@example.com")
 	r.Git("config", "commit.gpgsign", "false")
+	if own {
+		r.Git("config", "omh.local", r.Private)
+	}
 	return r
+}
+
+// SharePrivate gives the repository at dir (a clone of r, say) r's
+// private folder, as OMH_LOCAL_DIR gave every repository of a test: git
+// clone copies no config, and a clone left to the default folder, keyed by
+// the root commit, would share it with other tests' clones of the same
+// history. Under Isolate, OMH_LOCAL_DIR already does this, and it does
+// nothing. A linked worktree shares its repository's config and needs no
+// call.
+func (r *Repo) SharePrivate(dir string) {
+	r.t.Helper()
+	if !isolated || os.Getenv("OMH_LOCAL_DIR") != "" {
+		return
+	}
+	cmd := exec.Command("git", "-C", dir, "config", "omh.local", r.Private)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		r.t.Fatalf("git config omh.local in %s: %v\n%s", dir, err, out)
+	}
 }
 
 // Git runs git in the repository and returns its trimmed output.
@@ -75,6 +197,62 @@ func (r *Repo) GitAt(date string, args ...string) string {
 		r.t.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, out)
 	}
 	return strings.TrimSpace(string(out))
+}
+
+// GitResult is one run of the git command line by RunGit or StartGit.
+type GitResult struct {
+	Stdout, Stderr string
+	Status         int
+}
+
+// RunGit runs git in dir with author and committer dates set to date, the
+// way a person would, hooks and all, and returns what it printed and its
+// exit status. Before the test's folders are removed it waits for every
+// process the command left running (see StartGit).
+func RunGit(t testing.TB, dir, date string, args ...string) GitResult {
+	t.Helper()
+	res, wait := StartGit(t, dir, date, args...)
+	t.Cleanup(wait)
+	return res
+}
+
+// StartGit runs git like RunGit and also returns a function that waits
+// until every process the command started has exited, a refresh a hook
+// detached included: each inherits the write end of a pipe, and reading the
+// other end meets its end only when the last of them is gone. Tests wait
+// for a refresh the documented way, with omh index; this wait is for
+// cleaning up, and for proving what a detached refresh did by itself.
+func StartGit(t testing.TB, dir, date string, args ...string) (GitResult, func()) {
+	t.Helper()
+	rd, wr, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command("git", args...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "GIT_AUTHOR_DATE="+date, "GIT_COMMITTER_DATE="+date)
+	cmd.ExtraFiles = []*os.File{wr}
+	var stdout, stderr strings.Builder
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	err = cmd.Run()
+	wr.Close()
+	var once sync.Once
+	wait := func() {
+		once.Do(func() {
+			io.Copy(io.Discard, rd)
+			rd.Close()
+		})
+	}
+	res := GitResult{stdout.String(), stderr.String(), 0}
+	if err != nil {
+		exit, ok := err.(*exec.ExitError)
+		if !ok {
+			wait()
+			t.Fatalf("git %s: %v", strings.Join(args, " "), err)
+		}
+		res.Status = exit.ExitCode()
+	}
+	return res, wait
 }
 
 // Write creates or replaces a file of the working tree.

@@ -1,33 +1,37 @@
-package main
+package store_test
 
 import (
-	"encoding/json"
+	"bytes"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 
-	"github.com/omh-notes/omh/index"
+	"github.com/omh-notes/omh/store"
 	"github.com/omh-notes/omh/vault/vaulttest"
 )
 
-var cacheQuestions = [][]string{
-	{"find", "credentials"},
-	{"find", "--json", "mount", "volume"},
-	{"find", "--json", "rotation", "tokens", "--also", "deploy"},
-	{"find", "sandbox", "uid"},
-	{"find", "--no-worktree", "--json", "credentials", "sandbox"},
-	{"find", "--cards", "deploy", "tokens", "credentials"},
+// cacheQuestions ask in every way omh find does: a question, a phrasing
+// added, without the working tree, as cards.
+var cacheQuestions = []store.Question{
+	question("credentials"),
+	question("mount volume"),
+	alsoAsked(question("rotation tokens"), "deploy"),
+	question("sandbox uid"),
+	noWorktree(question("credentials sandbox")),
+	question("deploy tokens credentials"),
 }
 
-// answers asks the cache questions and returns every reply.
+func alsoAsked(q store.Question, phrasings ...string) store.Question {
+	q.Phrasings = append(q.Phrasings, phrasings...)
+	return q
+}
+
+// answers asks the cache questions and returns every answer rendered.
 func answers(t *testing.T, dir string) []string {
 	t.Helper()
-	var out []string
-	for _, q := range cacheQuestions {
-		out = append(out, ok(t, dir, q...))
-	}
-	return out
+	return askAll(t, dir, cacheQuestions...)
 }
 
 // freshAnswers copies the repository without its cache and answers there:
@@ -44,20 +48,11 @@ func freshAnswers(t *testing.T, dir string) []string {
 	return answers(t, copyDir)
 }
 
-func status(t *testing.T, dir string) index.Status {
-	t.Helper()
-	var st index.Status
-	if err := json.Unmarshal([]byte(ok(t, dir, "status", "--json")), &st); err != nil {
-		t.Fatal(err)
-	}
-	return st
-}
-
 // parsedByRefresh refreshes and returns how many blobs that refresh parsed.
 func parsedByRefresh(t *testing.T, dir string) int {
 	t.Helper()
-	ok(t, dir, "index")
-	return status(t, dir).Parsed
+	refresh(t, dir)
+	return statusOf(t, dir).Parsed
 }
 
 func cacheRepo(t *testing.T) *vaulttest.Repo {
@@ -75,6 +70,7 @@ func cacheRepo(t *testing.T) *vaulttest.Repo {
 
 // Deleting the cache is always safe: every answer comes back byte for byte.
 func TestDeletingTheCacheChangesNoAnswer(t *testing.T) {
+	t.Parallel()
 	r := cacheRepo(t)
 	r.Write("notes/tokens.md", "# Token rotation\n\nDeploy tokens rotate daily now. See [[credentials]].\n")
 	before := answers(t, r.Dir)
@@ -87,9 +83,12 @@ func TestDeletingTheCacheChangesNoAnswer(t *testing.T) {
 			t.Errorf("question %v changed after deleting the cache:\n%s\n---\n%s", cacheQuestions[i], before[i], after[i])
 		}
 	}
-	rebuilt := ok(t, r.Dir, "index", "--rebuild")
-	if rebuilt == "" || answers(t, r.Dir)[0] != before[0] {
-		t.Error("omh index --rebuild changed an answer")
+	s, _ := openStore(t, r.Dir)
+	if _, err := s.Index(true); err != nil {
+		t.Fatal(err)
+	}
+	if after := answers(t, r.Dir); after[0] != before[0] {
+		t.Error("a rebuild changed an answer")
 	}
 }
 
@@ -98,6 +97,7 @@ func TestDeletingTheCacheChangesNoAnswer(t *testing.T) {
 // it never saw: one for a one-note commit, none for a rename or a return
 // to a commit seen before.
 func TestIncrementalRefreshAnswersAsARebuildAndParsesOnlyNewBlobs(t *testing.T) {
+	t.Parallel()
 	r := cacheRepo(t)
 	check := func(step string, wantParsed int) {
 		t.Helper()
@@ -135,9 +135,14 @@ func TestIncrementalRefreshAnswersAsARebuildAndParsesOnlyNewBlobs(t *testing.T) 
 	r.Write("notes/tokens.md", "# Token rotation\n\nDeploy tokens rotate weekly. See [[credentials]].\n")
 	r.Commit("2026-06-01T10:00:00Z", "change back")
 	check("change and change back", 0)
-	for _, h := range findJSON(t, r.Dir, "rotation").Hits {
-		if h.Key == "tokens" && (h.Date != "2026-06-01" || h.DateSource != "git") {
-			t.Errorf("tokens dated %s from %s, want 2026-06-01 from git", h.Date, h.DateSource)
+	s, _ := openStore(t, r.Dir)
+	a, err := s.Ask(question("rotation"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, h := range a.Result.Hits {
+		if h.Note.Key == "tokens" && (string(h.Note.Date) != "2026-06-01" || h.Note.DateSource.String() != "git") {
+			t.Errorf("tokens dated %s from %s, want 2026-06-01 from git", h.Note.Date, h.Note.DateSource)
 		}
 	}
 
@@ -151,4 +156,82 @@ func TestIncrementalRefreshAnswersAsARebuildAndParsesOnlyNewBlobs(t *testing.T) 
 
 	r.Write("notes/credentials.md", "# Credentials\n\nUncommitted: they moved to a secret store. [[tokens]]\n")
 	check("an uncommitted edit", 1)
+}
+
+// A cache file that is a folder or a link to /dev/null is replaced by a
+// working one, with one line, and the answer is the same. Catches: every
+// command exiting 3 with "unable to open database file" or "disk I/O
+// error" until the user deleted .git/omh by hand.
+func TestACachePathThatIsNotAFileIsHealed(t *testing.T) {
+	t.Parallel()
+	for _, kind := range []string{"a folder", "a link to /dev/null"} {
+		t.Run(kind, func(t *testing.T) {
+			t.Parallel()
+			r := vaulttest.New(t)
+			r.Write("walrus.md", "# Walrus\n\nThe walrus swims.\n")
+			r.Commit("2026-01-02T10:00:00Z", "notes")
+			want, _ := ask(t, r.Dir, question("walrus"))
+			files, _ := filepath.Glob(filepath.Join(r.Dir, ".git", "omh", "cache-*.db"))
+			if len(files) != 1 {
+				t.Fatalf("cache files %v", files)
+			}
+			for _, suffix := range []string{"", "-wal", "-shm"} {
+				os.Remove(files[0] + suffix)
+			}
+			var err error
+			if kind == "a folder" {
+				err = os.Mkdir(files[0], 0o755)
+			} else {
+				err = os.Symlink(os.DevNull, files[0])
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got, warnings := ask(t, r.Dir, question("walrus")); got != want || len(warnings) != 1 {
+				t.Errorf("%s%q", got, warnings)
+			}
+			if _, warnings := ask(t, r.Dir, question("walrus")); len(warnings) != 0 {
+				t.Errorf("the next command warned: %q", warnings)
+			}
+		})
+	}
+}
+
+// A damaged cache is replaced with one note for people, and the
+// answer is what a healthy cache gives.
+func TestADamagedCacheIsRebuiltWithOneLine(t *testing.T) {
+	t.Parallel()
+	for name, damage := range map[string]func(path string) error{
+		"garbage": func(p string) error { return os.WriteFile(p, bytes.Repeat([]byte("garbage!"), 4096), 0o644) },
+		"truncated": func(p string) error {
+			fi, err := os.Stat(p)
+			if err != nil {
+				return err
+			}
+			return os.Truncate(p, fi.Size()/2)
+		},
+		"empty": func(p string) error { return os.Truncate(p, 0) },
+	} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			r := cacheRepo(t)
+			want, _ := ask(t, r.Dir, question("credentials"))
+			files, _ := filepath.Glob(filepath.Join(r.Dir, ".git", "omh", "cache-*.db"))
+			if len(files) != 1 {
+				t.Fatalf("cache files %v", files)
+			}
+			for _, suffix := range []string{"-wal", "-shm"} {
+				os.Remove(files[0] + suffix)
+			}
+			if err := damage(files[0]); err != nil {
+				t.Fatal(err)
+			}
+			if got, warnings := ask(t, r.Dir, question("credentials")); got != want || len(warnings) != 1 || !strings.Contains(warnings[0], "damaged") {
+				t.Errorf("got %q\nwant %q\nwarnings %q", got, want, warnings)
+			}
+			if again, warnings := ask(t, r.Dir, question("credentials")); len(warnings) != 0 || again != want {
+				t.Errorf("the rebuilt cache is not healthy: %q %q", again, warnings)
+			}
+		})
+	}
 }

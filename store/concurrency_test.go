@@ -1,8 +1,7 @@
-package main
+package store_test
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -13,16 +12,18 @@ import (
 	"testing"
 
 	"github.com/omh-notes/omh/index"
+	"github.com/omh-notes/omh/store"
 	"github.com/omh-notes/omh/vault/vaulttest"
 )
 
-// concurrentQuestions are asked by the finder processes: --no-worktree,
+// concurrentQuestions are asked by the finders: without the working tree,
 // because the committer writes files before committing them, and an answer
 // must depend on nothing but the commit it states.
-var concurrentQuestions = [][]string{
-	{"find", "--no-worktree", "memory", "--roots", "100"},
-	{"find", "--no-worktree", "--json", "memory", "--roots", "100"},
-	{"find", "--no-worktree", "--json", "tide", "step"},
+var concurrentQuestions = []store.Question{noWorktree(everything), noWorktree(question("tide step"))}
+
+func noWorktree(q store.Question) store.Question {
+	q.NoWorktree = true
+	return q
 }
 
 // landStep writes step i's change: a new note, an edited one, and every
@@ -42,64 +43,40 @@ func landStep(t *testing.T, dir string, i int) string {
 	return commitAll(t, dir, fmt.Sprintf("2026-02-%02dT10:00:00Z", i+1), fmt.Sprintf("step %d", i))
 }
 
-// found is one answer of a finder process.
+// found is one answer of a finder.
 type found struct {
-	question       int
-	stdout, stderr string
-	err            error
+	question int
+	answer   string
+	warnings []string
+	err      error
 }
 
-// stateOf returns the commit an answer says it reflects.
-func stateOf(answer string, isJSON bool) string {
-	if isJSON {
-		var reply struct{ Commit *string }
-		if json.Unmarshal([]byte(answer), &reply) != nil || reply.Commit == nil {
-			return ""
-		}
-		return *reply.Commit
-	}
-	i := strings.LastIndex(strings.TrimSuffix(answer, "\n"), "\n@ ")
-	if i < 0 {
-		return ""
-	}
-	return strings.TrimSpace(answer[i+3:])
-}
-
-// copyTree copies the regular files under from to to, keeping their modes.
-func copyTree(t *testing.T, from, to string) {
-	t.Helper()
-	err := filepath.WalkDir(from, func(path string, d os.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(from, path)
-		target := filepath.Join(to, rel)
-		if d.IsDir() {
-			return os.MkdirAll(target, 0o755)
-		}
-		fi, err := d.Info()
-		if err != nil {
-			return err
-		}
-		b, err := os.ReadFile(path)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(target, b, fi.Mode().Perm())
-	})
+// find opens the store at dir, as a new omh process would, and asks it q.
+func find(dir string, q store.Question) (answer string, warnings []string, err error) {
+	s, err := store.Open(dir, options(func(msg string) { warnings = append(warnings, msg) }))
 	if err != nil {
-		t.Fatalf("copying %s: %v", from, err)
+		return "", nil, err
 	}
+	defer s.Close()
+	a, err := s.Ask(q)
+	if err != nil {
+		return "", warnings, err
+	}
+	answer, err = render(a)
+	return answer, warnings, err
 }
 
-// Many omh find processes run while commits land and the hooks refresh
-// the cache: none fails, and every answer is exactly the answer computed
+// Many finders ask while commits land and the hooks refresh the cache
+// (each finder opens a store of its own for each question, a cache opened
+// on the same files as a process opens it; the refreshes run in the
+// hooks' processes): none fails, and every answer is exactly the answer computed
 // beforehand for the commit it states, whichever snapshot it was read from
 // (a finder may answer from the last snapshot while another process
 // refreshes). At the end the cache is at HEAD. Catches: a half-written
 // snapshot seen by a reader, an answer mixing two commits, a commit stated
 // that the answer does not reflect, a lock error, two refreshes racing.
 func TestConcurrentFindsAnswerForTheCommitTheyState(t *testing.T) {
+	t.Parallel()
 	steps, finders := 6, 3
 	if testing.Short() {
 		steps = 3
@@ -119,9 +96,7 @@ func TestConcurrentFindsAnswerForTheCommitTheyState(t *testing.T) {
 		if err := os.RemoveAll(filepath.Join(ref.Dir, ".git", "omh")); err != nil {
 			t.Fatal(err)
 		}
-		for _, q := range concurrentQuestions {
-			expected[commit] = append(expected[commit], ok(t, ref.Dir, q...))
-		}
+		expected[commit] = askAll(t, ref.Dir, concurrentQuestions...)
 	}
 	precompute(first)
 	for i := 1; i <= steps; i++ {
@@ -134,11 +109,12 @@ func TestConcurrentFindsAnswerForTheCommitTheyState(t *testing.T) {
 	// commit, so each commit has the same id, with the hooks installed.
 	live := filepath.Join(t.TempDir(), "live")
 	mustGit(t, ref.Dir, "clone", "-q", ref.Dir, live)
+	ref.SharePrivate(live)
 	mustGit(t, live, "reset", "-q", "--hard", first)
 	mustGit(t, live, "config", "user.name", "Test Author")
 	mustGit(t, live, "config", "user.email", "author@example.com")
-	ok(t, live, "hooks", "install")
-	ok(t, live, "index")
+	installHooks(t, live)
+	refresh(t, live)
 
 	var (
 		mu      sync.Mutex
@@ -159,12 +135,9 @@ func TestConcurrentFindsAnswerForTheCommitTheyState(t *testing.T) {
 				default:
 				}
 				q := (f + n) % len(concurrentQuestions)
-				cmd := exec.Command(omhBin, append([]string{"-C", live}, concurrentQuestions[q]...)...)
-				var stdout, stderr bytes.Buffer
-				cmd.Stdout, cmd.Stderr = &stdout, &stderr
-				err := cmd.Run()
+				answer, warnings, err := find(live, concurrentQuestions[q])
 				mu.Lock()
-				answers = append(answers, found{q, stdout.String(), stderr.String(), err})
+				answers = append(answers, found{q, answer, warnings, err})
 				mu.Unlock()
 			}
 		}(f)
@@ -181,41 +154,43 @@ func TestConcurrentFindsAnswerForTheCommitTheyState(t *testing.T) {
 
 	seen := map[string]bool{}
 	for _, a := range answers {
-		q := concurrentQuestions[a.question]
+		q := concurrentQuestions[a.question].Phrasings
 		if a.err != nil {
-			t.Errorf("omh %v: %v\n%s", q, a.err, a.stderr)
+			t.Errorf("%q: %v\n%s", q, a.err, a.warnings)
 			continue
 		}
-		if a.stderr != "" && !strings.HasPrefix(a.stderr, "omh: another omh process is updating the cache; answering from the snapshot at ") {
-			t.Errorf("omh %v said on stderr: %q", q, a.stderr)
+		for _, w := range a.warnings {
+			if !strings.HasPrefix(w, "another omh process is updating the cache; answering from the snapshot at ") {
+				t.Errorf("%q warned: %q", q, w)
+			}
 		}
-		commit := stateOf(a.stdout, a.question > 0)
+		commit := answerCommit(t, a.answer)
 		want, ok := expected[commit]
 		if !ok {
-			t.Errorf("omh %v states commit %q, which is none of the history's:\n%s", q, commit, a.stdout)
+			t.Errorf("%q states commit %q, which is none of the history's:\n%s", q, commit, a.answer)
 			continue
 		}
 		seen[commit] = true
-		if a.stdout != want[a.question] {
-			t.Errorf("omh %v at %s differs from the answer computed for that commit:\n%s\n--- want:\n%s", q, commit, a.stdout, want[a.question])
+		if a.answer != want[a.question] {
+			t.Errorf("%q at %s differs from the answer computed for that commit:\n%s\n--- want:\n%s", q, commit, a.answer, want[a.question])
 		}
 	}
 	t.Logf("%d answers over %d of %d commits", len(answers), len(seen), len(commits))
 
-	ok(t, live, "index")
+	refresh(t, live)
 	head := commits[len(commits)-1]
-	if st := status(t, live); !st.Fresh || *st.Indexed != head {
+	if st := statusOf(t, live); !st.Fresh || st.Indexed != head {
 		t.Errorf("after the commits and omh index the cache is not at HEAD %s: %+v", head, st)
 	}
-	for i, q := range concurrentQuestions {
-		if got := ok(t, live, q...); got != expected[head][i] {
-			t.Errorf("omh %v at HEAD:\n%s\n--- want:\n%s", q, got, expected[head][i])
+	for i, got := range askAll(t, live, concurrentQuestions...) {
+		if got != expected[head][i] {
+			t.Errorf("%q at HEAD:\n%s\n--- want:\n%s", concurrentQuestions[i].Phrasings, got, expected[head][i])
 		}
 	}
 }
 
 // A refresh killed before any one of its writes (the fault injection of
-// index.CrashEnv) loses nothing: the next omh find, with no help from the
+// index.CrashEnv) loses nothing: the next question, with no help from the
 // user, answers byte for byte as a cache built from scratch. For k = 1, 2,
 // … each run starts from the same cache and crashes just before its k-th
 // write, until a run has fewer writes than k and completes; both for a
@@ -223,13 +198,14 @@ func TestConcurrentFindsAnswerForTheCommitTheyState(t *testing.T) {
 // half-written file or snapshot that is trusted, a lost temporary file
 // that blocks the next build, a crash that leaves the refresh lock held.
 func TestACrashAtAnyWriteIsRecoveredByTheNextFind(t *testing.T) {
-	questions := [][]string{everything}
+	t.Parallel()
 	stride := 1
 	if testing.Short() {
 		stride = 4 // every fourth write, and the first and last
 	}
 	for _, scenario := range []string{"first build", "incremental refresh"} {
 		t.Run(scenario, func(t *testing.T) {
+			t.Parallel()
 			r := vaulttest.New(t)
 			r.Write(".omh/config.yaml", "notes: notes\n")
 			r.Write("notes/walrus.md", "# Walrus\n\nA walrus memory, see [[heron]].\n")
@@ -240,15 +216,15 @@ func TestACrashAtAnyWriteIsRecoveredByTheNextFind(t *testing.T) {
 			cache := filepath.Join(r.Dir, ".git", "omh")
 			saved := filepath.Join(t.TempDir(), "saved")
 			if scenario == "incremental refresh" {
-				ok(t, r.Dir, "index")
-				copyTree(t, cache, saved)
+				refresh(t, r.Dir)
+				vaulttest.CopyTree(t, cache, saved)
 				r.Write("notes/heron.md", "# Heron\n\nA heron memory, revised.\n")
 				r.Write("notes/otter.md", "# Otter\n\nAn otter memory [[heron]].\n")
 				r.Remove("notes/deep/krill.md")
 				r.Commit("2026-01-03T10:00:00Z", "revised")
 			}
 			r.Write("notes/walrus.md", "# Walrus\n\nA walrus memory, edited and not committed.\n")
-			want := askAll(t, rebuiltCopy(t, r.Dir), questions)
+			want := askAll(t, rebuiltCopy(t, r.Dir), everything)[0]
 
 			completed := 0
 			for k := 1; k <= 1000 && completed == 0; k += stride {
@@ -256,7 +232,7 @@ func TestACrashAtAnyWriteIsRecoveredByTheNextFind(t *testing.T) {
 					t.Fatal(err)
 				}
 				if scenario == "incremental refresh" {
-					copyTree(t, saved, cache)
+					vaulttest.CopyTree(t, saved, cache)
 				}
 				res := omhProc(t, r.Dir, []string{fmt.Sprintf("%s=%d", index.CrashEnv, k)}, "index")
 				switch res.status {
@@ -266,14 +242,11 @@ func TestACrashAtAnyWriteIsRecoveredByTheNextFind(t *testing.T) {
 				default:
 					t.Fatalf("k=%d: omh index exited %d: %s", k, res.status, res.stderr)
 				}
-				got := askAll(t, r.Dir, questions)
-				for i := range got {
-					if got[i] != want[i] {
-						t.Fatalf("k=%d: after the crash omh find %v answers:\n%s\n--- a rebuild answers:\n%s", k, questions[i/2], got[i], want[i])
-					}
+				if got := askAll(t, r.Dir, everything)[0]; got != want {
+					t.Fatalf("k=%d: after the crash the question answers:\n%s\n--- a rebuild answers:\n%s", k, got, want)
 				}
-				if st := status(t, r.Dir); !st.Fresh {
-					t.Fatalf("k=%d: the cache is not fresh after omh find", k)
+				if st := statusOf(t, r.Dir); !st.Fresh {
+					t.Fatalf("k=%d: the cache is not fresh after the question", k)
 				}
 			}
 			if completed < 2 {
@@ -292,6 +265,7 @@ func TestACrashAtAnyWriteIsRecoveredByTheNextFind(t *testing.T) {
 // sharing its -wal and -shm: "disk I/O error (522)" (exit 3), or every omh
 // index exited 0 with the newest generation holding no snapshot.
 func TestConcurrentRepairsOfADamagedCacheAgree(t *testing.T) {
+	t.Parallel()
 	r := hookRepo(t)
 	rounds := 30
 	if testing.Short() {
@@ -326,7 +300,7 @@ func TestConcurrentRepairsOfADamagedCacheAgree(t *testing.T) {
 		for f := range failures {
 			t.Errorf("round %d: omh index failed: %s", round, f)
 		}
-		if st := status(t, r.Dir); !st.Fresh {
+		if st := statusOf(t, r.Dir); !st.Fresh {
 			t.Errorf("round %d: every omh index returned, and the cache is not fresh: %+v", round, st)
 		}
 	}

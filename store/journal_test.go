@@ -1,4 +1,4 @@
-package main
+package store_test
 
 import (
 	"errors"
@@ -14,7 +14,7 @@ import (
 	"github.com/omh-notes/omh/vault/vaulttest"
 )
 
-// crashStatus is the status journal.CrashEnv makes a command exit with.
+// crashStatus is the status journal.CrashEnv makes a change exit with.
 const crashStatus = 99
 
 // storeState is everything a writing command may change, as one string to
@@ -67,12 +67,14 @@ func storeState(t *testing.T, r *vaulttest.Repo) string {
 	return strings.Join(lines, "\n") + "\nindex:\n" + r.Git("ls-files", "--stage")
 }
 
-// killLoop runs setup once, then for k = 1, 2, … restores the store it
-// made, runs the command with a crash injected before its k-th journal
-// step, and runs omh status (the next command, which finishes what the
-// crash left): the store must then be exactly as before the command or as
-// the command leaves it when nothing crashes, never between, with nothing
-// left in the journal. It stops at the first k the command completes.
+// killLoop runs the change args names (see runHelper) once, then for k =
+// 1, 2, … restores the store as it was before, runs the change in a
+// helper process with a crash injected before its k-th journal step, and
+// opens the store for its status (the next command, which finishes what
+// the crash left): the store must then be exactly as before the change or
+// as the change leaves it when nothing crashes, never between, with
+// nothing left in the journal. It stops at the first k the change
+// completes.
 func killLoop(t *testing.T, r *vaulttest.Repo, args ...string) {
 	t.Helper()
 	if err := os.MkdirAll(r.Private, 0o755); err != nil {
@@ -116,9 +118,7 @@ func killLoop(t *testing.T, r *vaulttest.Repo, args ...string) {
 		default:
 			t.Fatalf("k=%d: omh %s exited %d: %s", k, strings.Join(args, " "), res.status, res.stderr)
 		}
-		if next := omhProc(t, r.Dir, nil, "status"); next.status != 0 {
-			t.Fatalf("k=%d: the next command, omh status, exited %d: %s", k, next.status, next.stderr)
-		}
+		statusOf(t, r.Dir) // the next command; it fails the test when it fails
 		switch got := storeState(t, r); got {
 		case before:
 			asBefore++
@@ -141,6 +141,7 @@ func killLoop(t *testing.T, r *vaulttest.Repo, args ...string) {
 // tree that git add -A would commit; an index entry moved for a file that
 // was not; a journal that is never finished.
 func TestACrashDuringMvLeavesTheStoreAsBeforeOrAfter(t *testing.T) {
+	t.Parallel()
 	r := vaulttest.New(t)
 	r.Write(".omh/config.yaml", "notes: notes\n")
 	r.Write("notes/topic/hub.md", "# Hub\n\nThe hub, see [[topic/spoke-1]].\n")
@@ -151,19 +152,20 @@ func TestACrashDuringMvLeavesTheStoreAsBeforeOrAfter(t *testing.T) {
 	r.Write("notes/topic/spoke-2.md", "# Spoke 2\n\nEdited, not staged: [[hub]].\n")
 	r.Write("notes/untracked.md", "# Untracked\n\n[[topic/hub]]\n")
 	vaulttest.WriteFile(t, filepath.Join(r.Private, "mine.md"), "# Mine\n\n[[hub]]\n")
-	ok(t, r.Dir, "index")
+	refresh(t, r.Dir)
 	killLoop(t, r, "mv", "topic/hub", "topic/centre/hub")
 }
 
 // The same for a private note renamed with its links.
 func TestACrashDuringMvOfAPrivateNoteLeavesItAsBeforeOrAfter(t *testing.T) {
+	t.Parallel()
 	r := vaulttest.New(t)
 	r.Write(".omh/config.yaml", "notes: notes\n")
 	r.Write("notes/team.md", "# Team\n\n[[mine/draft]]\n")
 	r.Commit("2026-01-02T10:00:00Z", "notes")
 	vaulttest.WriteFile(t, filepath.Join(r.Private, "mine", "draft.md"), "# Draft\n\n[[team]]\n")
 	vaulttest.WriteFile(t, filepath.Join(r.Private, "other.md"), "# Other\n\n[[draft]]\n")
-	ok(t, r.Dir, "index")
+	refresh(t, r.Dir)
 	killLoop(t, r, "mv", "mine/draft", "drafts/renamed")
 }
 
@@ -172,6 +174,7 @@ func TestACrashDuringMvOfAPrivateNoteLeavesItAsBeforeOrAfter(t *testing.T) {
 // Catches: a note in both layers (lint's duplicate-key); a promotion that
 // re-running then refuses; a private folder emptied but not removed.
 func TestACrashDuringPromoteLeavesTheStoreAsBeforeOrAfter(t *testing.T) {
+	t.Parallel()
 	r := vaulttest.New(t)
 	r.Write(".omh/config.yaml", "notes: notes\n")
 	r.Write("notes/team.md", "# Team\n")
@@ -182,35 +185,38 @@ func TestACrashDuringPromoteLeavesTheStoreAsBeforeOrAfter(t *testing.T) {
 		keys = append(keys, key)
 		vaulttest.WriteFile(t, filepath.Join(r.Private, "surprise", fmt.Sprintf("s%d.md", i)), fmt.Sprintf("# S%d\n\n[[team]] [[s%d]]\n", i, i%4+1))
 	}
-	ok(t, r.Dir, "index")
+	refresh(t, r.Dir)
 	killLoop(t, r, append([]string{"promote"}, keys...)...)
 }
 
 // A crash at any step of omh proof retract leaves the record as it was or
 // retracted, with no temporary file beside it.
 func TestACrashDuringRetractLeavesTheRecordAsBeforeOrAfter(t *testing.T) {
+	t.Parallel()
 	r := vaulttest.New(t)
 	r.Write(".omh/config.yaml", "notes: notes\n")
 	r.Write("notes/finding/claim.md", "---\ntype: finding\n---\n# Claim\n\n## Claim\nIt holds.\n")
 	r.Commit("2026-01-02T10:00:00Z", "notes")
-	ok(t, r.Dir, "index")
-	killLoop(t, r, "proof", "retract", "finding/claim", "--team", "--reason", "the run was wrong")
+	refresh(t, r.Dir)
+	killLoop(t, r, "retract", "finding/claim", "the run was wrong")
 }
 
 // A crash at any step of omh new leaves no note or the whole note, and no
 // temporary file in the private folder.
 func TestACrashDuringNewLeavesNoNoteOrTheWholeNote(t *testing.T) {
+	t.Parallel()
 	r := vaulttest.New(t)
 	r.Write("team.md", "# Team\n")
 	r.Commit("2026-01-02T10:00:00Z", "notes")
-	ok(t, r.Dir, "index")
-	killLoop(t, r, "new", "surprise", "The mount fails", "--source", "test")
+	refresh(t, r.Dir)
+	killLoop(t, r, "new", "surprise", "The mount fails")
 }
 
 // A crash at any step of omh init leaves no config and no hook, or both;
 // a user's own hook is chained or left in place, never moved aside with
 // no shim running it.
 func TestACrashDuringInitLeavesTheRepositoryAsBeforeOrAfter(t *testing.T) {
+	t.Parallel()
 	r := vaulttest.New(t)
 	r.Write("team.md", "# Team\n")
 	r.Commit("2026-01-02T10:00:00Z", "notes")
@@ -219,12 +225,13 @@ func TestACrashDuringInitLeavesTheRepositoryAsBeforeOrAfter(t *testing.T) {
 	if err := os.Chmod(hook, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	killLoop(t, r, "init", "--notes", "notes")
+	killLoop(t, r, "init", "notes")
 }
 
 // A crash at any step of omh hooks uninstall leaves the shims in place or
 // the user's own hook back, never no hook at all.
 func TestACrashDuringHooksUninstallLeavesTheHooksAsBeforeOrAfter(t *testing.T) {
+	t.Parallel()
 	r := vaulttest.New(t)
 	r.Write("team.md", "# Team\n")
 	r.Commit("2026-01-02T10:00:00Z", "notes")
@@ -233,61 +240,26 @@ func TestACrashDuringHooksUninstallLeavesTheHooksAsBeforeOrAfter(t *testing.T) {
 	if err := os.Chmod(hook, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	ok(t, r.Dir, "hooks", "install")
+	installHooks(t, r.Dir)
 	killLoop(t, r, "hooks", "uninstall")
 }
 
-// omh recover finishes what a crash left, says so, and then finds nothing
-// to do. Catches: a recover that needs the change's own command run again;
-// a journal left behind after recovering.
-func TestRecoverFinishesAnInterruptedMv(t *testing.T) {
-	r := vaulttest.New(t)
-	r.Write("team.md", "# Team\n\n[[mine]]\n")
-	r.Commit("2026-01-02T10:00:00Z", "notes")
-	vaulttest.WriteFile(t, filepath.Join(r.Private, "mine.md"), "# Mine\n")
-	ok(t, r.Dir, "index")
-	for k := 1; ; k++ {
-		if k > 50 {
-			t.Fatal("no crash point left a change to finish")
-		}
-		res := omhProc(t, r.Dir, []string{fmt.Sprintf("%s=%d", journal.CrashEnv, k)}, "mv", "mine", "ours")
-		if res.status == 0 {
-			t.Fatal("the mv completed before any crash point left a change to finish")
-		}
-		if _, err := os.Stat(filepath.Join(r.Dir, ".git", "omh-journal", "manifest.json")); err != nil {
-			continue // the crash came before the change began
-		}
-		if out := ok(t, r.Dir, "recover"); out != "finished omh mv mine ours\n" {
-			t.Fatalf("omh recover: %q", out)
-		}
-		if _, err := os.Stat(filepath.Join(r.Private, "ours.md")); err != nil {
-			t.Fatalf("k=%d: after omh recover the note is not renamed: %v", k, err)
-		}
-		if got := vaulttest.Read(t, filepath.Join(r.Dir, "team.md")); got != "# Team\n\n[[ours]]\n" {
-			t.Errorf("k=%d: the link is %q", k, got)
-		}
-		if again := ok(t, r.Dir, "recover"); again != "nothing was left half done\n" {
-			t.Errorf("a second omh recover: %q", again)
-		}
-		return
-	}
-}
-
 // The first command of a vault without a config reads it as detected,
-// also when that command is a write: omh mv in an Obsidian vault with no
+// also when that command is a write: a move in an Obsidian vault with no
 // .omh/config.yaml renames the note, rewrites the link in Obsidian's way
 // and writes no config. Catches: the write command holding the journal
 // while the config's own change waited for it, for ever; a config written
 // by a command whose job it is not.
 func TestAFirstWriteCommandReadsTheVaultAsDetected(t *testing.T) {
+	t.Parallel()
 	r := vaulttest.New(t)
 	r.Write(".obsidian/app.json", "{}\n")
 	r.Write("a.md", "# A\n\n[[b]]\n")
 	r.Write("b.md", "# B\n")
 	r.Commit("2026-01-02T10:00:00Z", "vault")
-	res := omhProc(t, r.Dir, nil, "mv", "b", "c")
-	if res.status != 0 {
-		t.Fatalf("omh mv: exit %d: %s", res.status, res.stderr)
+	s, _ := openStore(t, r.Dir)
+	if _, err := s.Move("b", "c"); err != nil {
+		t.Fatal(err)
 	}
 	if _, err := os.Stat(filepath.Join(r.Dir, ".omh", "config.yaml")); !errors.Is(err, fs.ErrNotExist) {
 		t.Errorf("omh mv wrote a config: %v", err)

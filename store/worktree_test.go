@@ -1,4 +1,4 @@
-package main
+package store_test
 
 import (
 	"os"
@@ -12,6 +12,7 @@ import (
 // A linked worktree has its own HEAD and its own snapshot, in the cache the
 // clone shares.
 func TestALinkedWorktreeAnswersFromItsOwnHead(t *testing.T) {
+	t.Parallel()
 	r := vaulttest.New(t)
 	r.Write("plan.md", "# Plan\n\nShip the walrus feature.\n")
 	r.Commit("2026-01-01T10:00:00Z", "plan")
@@ -20,14 +21,14 @@ func TestALinkedWorktreeAnswersFromItsOwnHead(t *testing.T) {
 	vaulttest.WriteFile(t, filepath.Join(wt, "plan.md"), "# Plan\n\nShip the narwhal feature instead.\n")
 	r.GitAt("2026-02-01T10:00:00Z", "-C", wt, "commit", "-q", "-am", "other plan")
 
-	if out := ok(t, wt, "find", "narwhal"); !strings.HasPrefix(out, "plan  team · 2026-02-01") {
-		t.Errorf("worktree: %q", out)
+	if hits := hitsOf(t, wt, "narwhal"); len(hits) == 0 || hits[0] != "plan team 2026-02-01" {
+		t.Errorf("worktree: %q", hits)
 	}
-	if out := ok(t, r.Dir, "find", "narwhal"); !strings.HasPrefix(out, "No note contains") {
-		t.Errorf("main saw the worktree's commit: %q", out)
+	if hits := hitsOf(t, r.Dir, "narwhal"); len(hits) != 0 {
+		t.Errorf("main saw the worktree's commit: %q", hits)
 	}
-	if out := ok(t, wt, "find", "walrus"); !strings.HasPrefix(out, "No note contains") {
-		t.Errorf("worktree saw main's text: %q", out)
+	if hits := hitsOf(t, wt, "walrus"); len(hits) != 0 {
+		t.Errorf("worktree saw main's text: %q", hits)
 	}
 	if _, err := os.Stat(filepath.Join(r.Dir, ".git", "omh")); err != nil {
 		t.Errorf("the cache is not in the common git directory: %v", err)
@@ -48,6 +49,7 @@ func hasOmh(entries []os.DirEntry) bool {
 
 // A submodule's notes belong to the submodule, not to this store.
 func TestASubmoduleIsNotPartOfTheStore(t *testing.T) {
+	t.Parallel()
 	sub := vaulttest.New(t)
 	sub.Write("theirs.md", "# Their note about penguins\n")
 	sub.Commit("2026-01-01T10:00:00Z", "theirs")
@@ -56,35 +58,41 @@ func TestASubmoduleIsNotPartOfTheStore(t *testing.T) {
 	r.Commit("2026-01-02T10:00:00Z", "ours")
 	r.Git("-c", "protocol.file.allow=always", "submodule", "add", "-q", sub.Dir, "vendor/sub")
 	r.Commit("2026-01-03T10:00:00Z", "submodule")
-	reply := findJSON(t, r.Dir, "penguins")
-	if len(reply.Hits) != 1 || reply.Hits[0].Key != "ours" {
-		t.Errorf("got %+v", reply.Hits)
+	if hits := hitsOf(t, r.Dir, "penguins"); len(hits) != 1 || !strings.HasPrefix(hits[0], "ours ") {
+		t.Errorf("got %q", hits)
 	}
 }
 
 // git's index only saves hashing; an index go-git cannot read (damaged, or
 // a sparse index) must not change an answer.
 func TestAnUnreadableGitIndexOnlyCostsHashing(t *testing.T) {
-	for name, spoil := range map[string]func(r *vaulttest.Repo){
-		"damaged": func(r *vaulttest.Repo) {
+	t.Parallel()
+	for name, spoil := range map[string]func(t *testing.T, r *vaulttest.Repo){
+		"damaged": func(t *testing.T, r *vaulttest.Repo) {
 			vaulttest.WriteFile(t, filepath.Join(r.Dir, ".git", "index"), "DIRC garbage that is not an index")
 		},
-		"sparse": func(r *vaulttest.Repo) {
+		"sparse": func(t *testing.T, r *vaulttest.Repo) {
 			r.Git("sparse-checkout", "init", "--cone", "--sparse-index")
 			r.Git("sparse-checkout", "set", "notes")
 		},
 	} {
 		t.Run(name, func(t *testing.T) {
+			t.Parallel()
 			r := vaulttest.New(t)
 			r.Write("notes/kept.md", "# Kept note about herons\n")
 			r.Write("notes/edited.md", "# Edited note about herons\n")
 			r.Write("elsewhere/far.md", "# Far note about herons\n")
 			r.Commit("2026-01-01T10:00:00Z", "notes")
-			spoil(r)
+			spoil(t, r)
 			r.Write("notes/edited.md", "# Edited note about herons, changed\n")
 			got := map[string]string{}
-			for _, h := range findJSON(t, r.Dir, "herons").Hits {
-				got[h.Key+" "+h.Layer] = h.Path
+			s, _ := openStore(t, r.Dir)
+			a, err := s.Ask(question("herons"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, h := range a.Result.Hits {
+				got[h.Note.Key+" "+h.Note.Layer.String()] = h.Note.Path
 			}
 			// A file a sparse checkout left out of the working tree is still
 			// a team note; it is simply not local.
@@ -102,4 +110,20 @@ func TestAnUnreadableGitIndexOnlyCostsHashing(t *testing.T) {
 			}
 		})
 	}
+}
+
+// hitsOf opens the store at dir, asks it the question and lists the hits
+// as "KEY LAYER DATE", in the answer's order.
+func hitsOf(t *testing.T, dir, text string) []string {
+	t.Helper()
+	s, _ := openStore(t, dir)
+	a, err := s.Ask(question(text))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var hits []string
+	for _, h := range a.Result.Hits {
+		hits = append(hits, h.Note.Key+" "+h.Note.Layer.String()+" "+string(h.Note.Date))
+	}
+	return hits
 }

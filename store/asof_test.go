@@ -1,6 +1,7 @@
-package main
+package store_test
 
 import (
+	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -8,19 +9,21 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/omh-notes/omh/store"
 	"github.com/omh-notes/omh/vault/vaulttest"
 )
 
 // dendronBundle is a real note vault's history (3,824 commits), kept beside
 // the checkout with the other shared data.
-const dendronBundle = "../../../shared/data/vaults/dendron-site.bundle"
+const dendronBundle = "../../shared/data/vaults/dendron-site.bundle"
 
 // TestFindAsOfEqualsAFreshCheckoutOfThatCommit replays a real history: for
-// several past days, omh find --as-of DAY must answer exactly, hit for hit
-// and in order, what a plain omh find answers in a fresh checkout of the
-// commit it names (git worktree add), and that commit must be the last one
-// of HEAD's first-parent history made on or before the day.
+// several past days, a question asked as of DAY must answer exactly, hit
+// for hit and in order, what the question answers now in a fresh checkout
+// of the commit it names (git worktree add), and that commit must be the
+// last one of HEAD's first-parent history made on or before the day.
 func TestFindAsOfEqualsAFreshCheckoutOfThatCommit(t *testing.T) {
+	t.Parallel()
 	bundle, err := filepath.Abs(dendronBundle)
 	if err != nil {
 		t.Fatal(err)
@@ -31,7 +34,6 @@ func TestFindAsOfEqualsAFreshCheckoutOfThatCommit(t *testing.T) {
 	if testing.Short() {
 		t.Skip("indexes a real vault at several commits")
 	}
-	vaulttest.Isolate(t)
 	dir := filepath.Join(t.TempDir(), "dendron")
 	git := func(dir string, args ...string) string {
 		t.Helper()
@@ -44,6 +46,8 @@ func TestFindAsOfEqualsAFreshCheckoutOfThatCommit(t *testing.T) {
 	if out, err := exec.Command("git", "clone", "-q", bundle, dir).CombinedOutput(); err != nil {
 		t.Fatalf("cloning the bundle: %v\n%s", err, out)
 	}
+	// A private folder of its own, shared by the worktrees below.
+	git(dir, "config", "omh.local", filepath.Join(t.TempDir(), "private"))
 	// Each first-parent commit, newest first, with its committer day in its
 	// own offset.
 	var history [][2]string
@@ -51,12 +55,7 @@ func TestFindAsOfEqualsAFreshCheckoutOfThatCommit(t *testing.T) {
 		id, when, _ := strings.Cut(line, " ")
 		history = append(history, [2]string{id, when[:10]})
 	}
-	questions := [][]string{
-		{"how", "do", "i", "publish", "my", "notes"},
-		{"schema", "templates"},
-		{"lookup", "hierarchy"},
-		{"sync", "a", "workspace", "with", "git"},
-	}
+	questions := []string{"how do i publish my notes", "schema templates", "lookup hierarchy", "sync a workspace with git"}
 	for _, day := range []string{"2020-12-07", "2021-06-15", "2022-03-01"} {
 		// The commit the day names: the first, walking back from HEAD, made
 		// on or before it.
@@ -73,19 +72,20 @@ func TestFindAsOfEqualsAFreshCheckoutOfThatCommit(t *testing.T) {
 		// with today's (the one the first command wrote, from what it
 		// detected at HEAD); the checkout is given the same, or it would
 		// detect its own from the older notes (Dendron's vault was renamed).
-		ok(t, dir, "index")
+		refresh(t, dir)
 		if cfg, err := os.ReadFile(filepath.Join(dir, ".omh", "config.yaml")); err == nil {
 			vaulttest.WriteFile(t, filepath.Join(wt, ".omh", "config.yaml"), string(cfg))
 		}
 		answered := 0
 		for _, q := range questions {
-			past := findJSON(t, dir, append([]string{"--roots", "10", "--as-of", day}, q...)...)
-			fresh := findJSON(t, wt, append([]string{"--roots", "10"}, q...)...)
+			asked := withRoots(question(q), 10)
+			past := replyOf(t, dir, asOf(asked, day))
+			fresh := replyOf(t, wt, asked)
 			if past.Commit == nil || *past.Commit != want {
 				t.Fatalf("as of %s the answer names commit %v; the history says %s", day, past.Commit, want)
 			}
 			if !reflect.DeepEqual(past.Hits, fresh.Hits) || past.Omitted != fresh.Omitted {
-				t.Errorf("as of %s, %q:\n as-of %+v\n fresh %+v", day, strings.Join(q, " "), past.Hits, fresh.Hits)
+				t.Errorf("as of %s, %q:\n as-of %+v\n fresh %+v", day, q, past.Hits, fresh.Hits)
 			}
 			if len(past.Hits) > 0 {
 				answered++
@@ -95,4 +95,35 @@ func TestFindAsOfEqualsAFreshCheckoutOfThatCommit(t *testing.T) {
 			t.Errorf("as of %s only %d questions found anything; the comparison says little", day, answered)
 		}
 	}
+}
+
+func asOf(q store.Question, moment string) store.Question {
+	q.AsOf = moment
+	return q
+}
+
+// reply is an answer as omh find --json gives it.
+type reply struct {
+	Commit  *string
+	Hits    []map[string]any
+	Omitted int
+}
+
+// replyOf opens the store at dir, asks it q and reads the answer's JSON.
+func replyOf(t *testing.T, dir string, q store.Question) reply {
+	t.Helper()
+	s, _ := openStore(t, dir)
+	a, err := s.Ask(q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := json.Marshal(a.JSON())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var r reply
+	if err := json.Unmarshal(b, &r); err != nil {
+		t.Fatal(err)
+	}
+	return r
 }
