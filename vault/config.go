@@ -334,24 +334,31 @@ func Excluded(globs []string, rel string) bool {
 }
 
 // MatchSegments matches the "/"-separated parts of a name against a glob's
-// parts: "*" stays within a part, "**" spans any number of them.
+// parts: "*" stays within a part, "**" spans any number of them. It fills a
+// table of which pattern suffix matches which parts suffix, so a glob with
+// many "**" costs len(pattern)×len(parts) rather than backtracking through
+// every way of splitting the parts among them.
 func MatchSegments(pattern, parts []string) bool {
-	if len(pattern) == 0 {
-		return len(parts) == 0
-	}
-	if pattern[0] == "**" {
-		for i := 0; i <= len(parts); i++ {
-			if MatchSegments(pattern[1:], parts[i:]) {
-				return true
+	// ok[j] reports whether pattern[i:] matches parts[j:], for the i of
+	// the previous pass, starting from the empty pattern.
+	ok := make([]bool, len(parts)+1)
+	ok[len(parts)] = true
+	for i := len(pattern) - 1; i >= 0; i-- {
+		if pattern[i] == "**" {
+			// "**" matches parts[j:] if what follows matches at j or
+			// at any later part.
+			for j := len(parts) - 1; j >= 0; j-- {
+				ok[j] = ok[j] || ok[j+1]
 			}
+			continue
 		}
-		return false
+		for j := 0; j < len(parts); j++ {
+			m, _ := path.Match(pattern[i], parts[j])
+			ok[j] = m && ok[j+1]
+		}
+		ok[len(parts)] = false
 	}
-	if len(parts) == 0 {
-		return false
-	}
-	ok, _ := path.Match(pattern[0], parts[0])
-	return ok && MatchSegments(pattern[1:], parts[1:])
+	return ok[0]
 }
 
 // Within reports whether path is dir or inside it, by their names alone.
