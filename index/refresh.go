@@ -27,6 +27,10 @@ type Options struct {
 	// of how many, and whether the snapshot is being built for the first
 	// time, so long work can be shown or explained.
 	Progress func(done, total int, first bool)
+	// Waiting, when set, hears once that the command is blocked on another
+	// process's refresh with no snapshot to answer from meanwhile, so a
+	// long silent wait has a reason on screen.
+	Waiting func(why string)
 }
 
 // Report says what bringing the cache up to date did.
@@ -260,7 +264,7 @@ func (c *Cache) fresh(r *vault.Repo, t target, opt Options) (*Snapshot, Report, 
 			s, err := c.openSnapshot(r, t.name, opt)
 			return s, Report{Stale: true}, err
 		}
-		if unlock, _, err = c.lockRefresh(0); err != nil {
+		if unlock, err = c.waitForRefresh(opt); err != nil {
 			return nil, Report{}, err
 		}
 	}
@@ -354,6 +358,24 @@ func (c *Cache) lockRefresh(wait time.Duration) (unlock func(), ok bool, err err
 	}
 }
 
+// waitForRefresh takes the refresh lock however long another process holds
+// it, saying once, after a short grace, what the command is waiting for.
+func (c *Cache) waitForRefresh(opt Options) (unlock func(), err error) {
+	unlock, ok, err := c.lockRefresh(waitGrace)
+	if err != nil || ok {
+		return unlock, err
+	}
+	if opt.Waiting != nil {
+		opt.Waiting(fmt.Sprintf("waiting for another omh process that is building the cache (it holds %s)", filepath.Join(c.Dir, "refresh.lock")))
+	}
+	unlock, _, err = c.lockRefresh(0)
+	return unlock, err
+}
+
+// waitGrace is how long a wait for another refresh goes unannounced: long
+// enough that a short refresh passes unremarked.
+const waitGrace = 500 * time.Millisecond
+
 // refresh rebuilds what changed of the target's snapshot in one
 // transaction. It runs under the refresh lock.
 func (c *Cache) refresh(r *vault.Repo, t target, opt Options) (Report, error) {
@@ -379,7 +401,7 @@ func (c *Cache) refresh(r *vault.Repo, t target, opt Options) (Report, error) {
 // Rebuild discards every snapshot and parsed blob of this cache by starting
 // a new generation, then builds the working tree's snapshot from the files.
 func (c *Cache) Rebuild(r *vault.Repo, opt Options) (*Cache, Report, error) {
-	unlock, _, err := c.lockRefresh(0)
+	unlock, err := c.waitForRefresh(opt)
 	if err != nil {
 		return c, Report{}, err
 	}

@@ -21,7 +21,7 @@ func (s *Store) Status() (index.Status, error) {
 // (a hook's background refresh included), and says what it holds. With
 // rebuild the cache is thrown away and built again from the notes.
 func (s *Store) Index(rebuild bool) (index.Status, error) {
-	opt := index.Options{Progress: s.opt.Progress}
+	opt := index.Options{Progress: s.opt.Progress, Waiting: s.sayWaiting}
 	if !rebuild {
 		err := s.read("", opt, func(*view) error { return nil })
 		if err != nil {

@@ -155,7 +155,12 @@ func (v *view) asOf() vault.Date {
 
 // readOptions are what a read asks of the refresh before it.
 func (s *Store) readOptions(noWorktree bool) index.Options {
-	return index.Options{NoWorktree: noWorktree, LockWait: lockWait, Progress: s.opt.Progress}
+	return index.Options{NoWorktree: noWorktree, LockWait: lockWait, Progress: s.opt.Progress, Waiting: s.sayWaiting}
+}
+
+// sayWaiting tells why a command is blocked on another process.
+func (s *Store) sayWaiting(why string) {
+	s.warn("%s", why)
 }
 
 // read brings the cache up to date (or, with asOf, opens the snapshot of
