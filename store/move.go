@@ -3,6 +3,7 @@ package store
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path"
 	"path/filepath"
@@ -146,10 +147,10 @@ func (s *Store) planMove(v *view, oldArg, newKey string) (*movePlan, error) {
 	if p.oldKey == newKey {
 		return nil, refuse("bad_key", fmt.Errorf("nothing was renamed: %s already has that key", newKey))
 	}
-	names := renameNotes(notes)
-	if err := rename.CheckCase(names, p.oldKey, newKey); err != nil {
-		return nil, fromRename(err)
-	}
+	// A key is taken by a note on disk: a committed note renamed or
+	// deleted in the working tree leaves its key free, so a rename is
+	// undone before the commit by renaming back.
+	notes = onDisk(root, notes)
 	var inPrivate, inTree bool
 	for _, n := range notes {
 		switch {
@@ -161,6 +162,10 @@ func (s *Store) planMove(v *view, oldArg, newKey string) (*movePlan, error) {
 		default:
 			inTree = true
 		}
+	}
+	names := renameNotes(notes)
+	if err := rename.CheckCase(names, p.oldKey, newKey); err != nil {
+		return nil, fromRename(err)
 	}
 	if inPrivate && inTree {
 		return nil, refuse("ambiguous", fmt.Errorf("nothing was renamed: %s is both a private note and a note under the notes root; rename one of them by hand first", p.oldKey))
@@ -208,6 +213,21 @@ func (s *Store) planMove(v *view, oldArg, newKey string) (*movePlan, error) {
 		return nil, err
 	}
 	return p, nil
+}
+
+// onDisk leaves out the committed notes whose file is gone from the working
+// tree (renamed or deleted, not yet committed).
+func onDisk(root string, notes []index.StoredNote) []index.StoredNote {
+	out := notes[:0:0]
+	for _, n := range notes {
+		if n.Note.Layer == vault.Team {
+			if _, err := os.Lstat(filepath.Join(root, filepath.FromSlash(n.Note.Path))); errors.Is(err, fs.ErrNotExist) {
+				continue
+			}
+		}
+		out = append(out, n)
+	}
+	return out
 }
 
 // renameNotes are the store's notes as a rename sees them.

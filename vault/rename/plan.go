@@ -73,7 +73,7 @@ func CheckCase(notes []Note, oldKey, newKey string) error {
 		if n.Key == oldKey {
 			continue
 		}
-		if strings.EqualFold(n.Key, newKey) {
+		if n.Key != newKey && strings.EqualFold(n.Key, newKey) { // an equal key is taken, not a case clash
 			return refuse("key_taken", fmt.Errorf("nothing was renamed: %s differs only in letter case from %s (%s), and on macOS and Windows both would be one file", newKey, n.Key, n.Path))
 		}
 		for dir := path.Dir(n.Key); dir != "."; dir = path.Dir(dir) {
