@@ -570,6 +570,13 @@ func hashFile(abs string) (plumbing.Hash, FileStat, error) {
 			f.Close()
 			return plumbing.ZeroHash, FileStat{}, fmt.Errorf("stat %s: %w", abs, err)
 		}
+		if id, ok, err := vault.HugeBinaryID(f, fi.Size()); err != nil || ok {
+			f.Close()
+			if err != nil {
+				return plumbing.ZeroHash, FileStat{}, fmt.Errorf("reading %s: %w", abs, err)
+			}
+			return id, statOf(fi), nil
+		}
 		h := sha1.New()
 		fmt.Fprintf(h, "blob %d\x00", fi.Size())
 		n, err := io.Copy(h, f)
