@@ -73,17 +73,41 @@ type question struct {
 }
 
 // newQuestion weighs the question's terms with the ranker's idf over the
-// n notes of the store; function words weigh nothing.
+// n notes of the store, times the share of the phrasings that hold the
+// term, the question itself voting twice: a word of the question and of
+// every other phrasing weighs its idf, a word only a guessed answer holds
+// a fraction of it, so a hypothetical answer's invented words do not pull
+// a card away from the passage the question asks for. With the question
+// alone every term weighs its idf. Function words weigh nothing.
 func newQuestion(res retrieve.Result) question {
 	q := question{index: map[string]int{}}
 	counts := meaningful(res.Terms)
+	votes := map[string]int{}
+	for i, p := range res.Question {
+		vote := 1
+		if i == 0 {
+			vote = 2
+		}
+		seen := map[string]bool{}
+		for _, t := range token.Terms(p) {
+			if !seen[t] {
+				seen[t] = true
+				votes[t] += vote
+			}
+		}
+	}
+	voters := float64(len(res.Question) + 1)
 	for _, t := range res.Terms {
 		if t.DF == 0 || !counts[t.Term] {
 			continue
 		}
 		q.index[t.Term] = len(q.terms)
 		q.terms = append(q.terms, t.Term)
-		q.weight = append(q.weight, retrieve.IDF(res.Count, t.DF))
+		w := retrieve.IDF(res.Count, t.DF)
+		if len(res.Question) > 1 {
+			w *= float64(votes[t.Term]) / voters
+		}
+		q.weight = append(q.weight, w)
 	}
 	return q
 }

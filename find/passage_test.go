@@ -9,6 +9,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/omh-notes/omh/retrieve"
 	"github.com/omh-notes/omh/vault"
 	"github.com/omh-notes/omh/vault/token"
 )
@@ -216,5 +217,33 @@ func TestSedPrintsAPassagesLines(t *testing.T) {
 				t.Errorf("%s: passage text %q", name, p.Text)
 			}
 		}
+	}
+}
+
+// A guessed answer passed as a phrasing brings words the note may not use
+// as it guessed: its invented words weigh by how many phrasings share them,
+// the question's own twice, so the passage the question asks for stays
+// first. Weighing every phrasing's words alike quoted the sentence full of
+// the guess's words instead.
+func TestAGuessedAnswersInventedWordsDoNotPullTheCardAway(t *testing.T) {
+	question := "why does the ribbon vanish from the sidebar"
+	guess := "the toolbar setting under appearance hides the toolbar; a toolbar preference restores it"
+	function := map[string]bool{"why": true, "doe": true, "the": true, "from": true, "under": true, "a": true, "it": true}
+	var terms []retrieve.QueryTerm
+	seen := map[string]bool{}
+	for _, p := range []string{question, guess} {
+		token.EachToken(p, func(start, end int, term string) {
+			if !seen[term] {
+				seen[term] = true
+				terms = append(terms, retrieve.QueryTerm{Term: term, Word: p[start:end], DF: 2, Meaningful: !function[term]})
+			}
+		})
+	}
+	res := retrieve.Result{Question: []string{question, guess}, Count: 100, Terms: terms}
+	content := "# Ribbon\n\n" + filler + "\n\nThe toolbar in the appearance preference changes the toolbar.\n\n" + filler +
+		"\n\nThe ribbon can vanish from the sidebar when the window is narrow.\n\n" + filler + "\n"
+	ps := passagesOf(content, newQuestion(res), 120)
+	if len(ps) == 0 || !strings.Contains(ps[0].Text, "ribbon can vanish") {
+		t.Errorf("quoted %q, want the sentence the question asks for", texts(ps))
 	}
 }

@@ -2,6 +2,7 @@ package retrieve
 
 import (
 	"fmt"
+	"math"
 	"sort"
 	"strings"
 
@@ -9,12 +10,12 @@ import (
 )
 
 // Explanation says why a note is in an answer. A ranked note's score is the
-// sum of its terms' shares for the phrasing that scored it best, so a
+// sum of its terms' shares over the phrasings (see bestScores), so a
 // person or an agent can see which words carried it and from which fields;
 // a linked note names the ranked note whose link brought it in.
 type Explanation struct {
-	// Phrasing is the phrasing that gave the score: 1 the first --also,
-	// and so on; absent (0) for the question itself.
+	// Phrasing is the phrasing that gave the largest part of the score: 1
+	// the first --also, and so on; absent (0) for the question itself.
 	Phrasing int `json:"phrasing,omitempty"`
 	// Terms are a ranked note's shares, largest first; absent on a linked
 	// note.
@@ -40,45 +41,72 @@ var fieldNames = []struct {
 }{{token.InKey, "key"}, {token.InFolder, "folder"}, {token.InTitle, "title"}, {token.InHeading, "heading"}, {token.InDescription, "description"},
 	{token.InAnswers, "answers"}, {token.InBody, "body"}}
 
-// explainer computes explanations with the scorer and lists a search used,
-// so the shares are the very numbers the ranking added.
+// explainer computes explanations with the scorer, lists and phrasing
+// scales a search used, so the shares are the very numbers the ranking
+// added.
 type explainer struct {
 	sc        scorer
 	phrasings []string
+	scales    []float64
 	lists     map[string][]token.Posting
 	scores    map[string]bool
 	words     map[string]string
 }
 
-// of explains a ranked note's score: the best phrasing's terms the note
-// holds, each with its share, largest first.
+// of explains a ranked note's score: each term the note holds with its
+// share, summed over the phrasings that hold it, largest first. A phrasing's
+// shares are scaled as its score was (see bestScores) and their rounding put
+// on its largest share, so that they add up to the score exactly.
 func (e explainer) of(doc uint32) *Explanation {
-	var best *Explanation
-	var bestTotal int64 = -1
+	x := &Explanation{}
+	at := map[string]int{} // term → index in x.Terms
+	var most int64 = -1
 	for i, phrasing := range e.phrasings {
-		x := &Explanation{Phrasing: i}
-		var total int64
+		var raw int64
+		var shares []TermShare
 		for _, term := range token.Terms(phrasing) {
 			list := e.lists[term]
 			if len(list) == 0 || !e.scores[term] {
 				continue
 			}
-			at := sort.Search(len(list), func(i int) bool { return list[i].Doc >= doc })
-			if at == len(list) || list[at].Doc != doc {
+			k := sort.Search(len(list), func(i int) bool { return list[i].Doc >= doc })
+			if k == len(list) || list[k].Doc != doc {
 				continue
 			}
-			p := list[at]
+			p := list[k]
 			share := e.sc.term(len(list), e.sc.repeats(phrasing, term))(p)
-			total += share
-			x.Terms = append(x.Terms, TermShare{Term: term, Word: e.words[term], Fields: fieldsOf(p.Fields), Count: int(p.TF),
+			raw += share
+			shares = append(shares, TermShare{Term: term, Word: e.words[term], Fields: fieldsOf(p.Fields), Count: int(p.TF),
 				DF: len(list), Score: share})
 		}
-		if total > bestTotal {
-			best, bestTotal = x, total
+		if len(shares) == 0 {
+			continue
+		}
+		total := int64(math.Round(float64(raw) * e.scales[i]))
+		if total > most {
+			x.Phrasing, most = i, total
+		}
+		var sum int64
+		largest := 0
+		for j := range shares {
+			shares[j].Score = int64(math.Round(float64(shares[j].Score) * e.scales[i]))
+			sum += shares[j].Score
+			if shares[j].Score > shares[largest].Score {
+				largest = j
+			}
+		}
+		shares[largest].Score += total - sum
+		for _, s := range shares {
+			if j, ok := at[s.Term]; ok {
+				x.Terms[j].Score += s.Score
+				continue
+			}
+			at[s.Term] = len(x.Terms)
+			x.Terms = append(x.Terms, s)
 		}
 	}
-	sort.SliceStable(best.Terms, func(i, j int) bool { return best.Terms[i].Score > best.Terms[j].Score })
-	return best
+	sort.SliceStable(x.Terms, func(i, j int) bool { return x.Terms[i].Score > x.Terms[j].Score })
+	return x
 }
 
 func fieldsOf(f token.Field) []string {

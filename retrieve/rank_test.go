@@ -324,12 +324,13 @@ func TestASecondPhrasingFindsWhatTheFirstMissed(t *testing.T) {
 	}
 }
 
-// Phrasings are scored alone and a note keeps its best: with two
-// phrasings every note scores exactly the better of its two scores, so
-// adding a phrasing never lowers what another found. The fixture is built
-// so that pooling the words of both phrasings scores the noise higher than
-// either phrasing does, which best-of must not.
-func TestAddingAPhrasingNeverDemotesWhatABetterOneFound(t *testing.T) {
+// Phrasings are scored alone and fused on one scale: a phrasing that scores
+// higher only because it is longer or vaguer must not outrank what the
+// question ranks first. The fixture is built so that the vague phrasing's
+// best score beats the precise question's, which made the noise first when a
+// note kept its best phrasing's score, and so that pooling the words of both
+// phrasings favours the noise too.
+func TestAVagueExtraPhrasingDoesNotOutrankWhatTheQuestionFound(t *testing.T) {
 	notes := []memNote{
 		asking("target", "2026-01-01", "one inode", "why does mounting a token file fail"),
 		asking("noise", "2026-01-02", "sessions and state and work; a mount file",
@@ -345,14 +346,40 @@ func TestAddingAPhrasingNeverDemotesWhatABetterOneFound(t *testing.T) {
 		}
 		return out
 	}
-	alone, other, both, pooled := scores(precise), scores(vague), scores(precise, vague), scores(precise+" "+vague)
-	for _, k := range []string{"target", "noise"} {
-		if want := max(alone[k], other[k]); both[k] != want {
-			t.Errorf("%s scored %d with both phrasings, want the better of %d and %d", k, both[k], alone[k], other[k])
+	alone, other, pooled := scores(precise), scores(vague), scores(precise+" "+vague)
+	if max(alone["noise"], other["noise"]) <= max(alone["target"], other["target"]) || pooled["noise"] <= pooled["target"] {
+		t.Fatalf("the fixture must make the best phrasing and pooled words favour the noise: %v %v %v", alone, other, pooled)
+	}
+	if got := first(ask(t, notes, precise, vague)); got != "target" {
+		t.Errorf("with a vague extra phrasing %s came first, want target", got)
+	}
+}
+
+// A note that every phrasing ranks first stays first however many
+// phrasings are added, each of which ranks it first too: fusion must not
+// let the notes each phrasing ranks second add up past it.
+func TestAddingAPhrasingNeverDemotesTheNoteEveryPhrasingRanksFirst(t *testing.T) {
+	notes := []memNote{
+		asking("target", "2026-01-01", "the token file mount fails with ebusy", "why does mounting a token file fail"),
+		asking("mount", "2026-01-03", "a mount of the volume at a mount point", "how is the volume mounted"),
+		asking("ebusy", "2026-01-02", "ebusy means busy; a file fails to move", "what does ebusy mean"),
+	}
+	phrasings := []string{"mounting a token file fail", "ebusy token mount", "the mount fails with ebusy on the token file"}
+	for _, p := range phrasings {
+		if got := first(ask(t, notes, p)); got != "target" {
+			t.Fatalf("the fixture must rank target first for %q alone, got %s", p, got)
 		}
 	}
-	if pooled["noise"] <= both["noise"] {
-		t.Fatalf("the fixture must make pooled words favour the noise: pooled %d, best-of %d", pooled["noise"], both["noise"])
+	for n := 1; n <= len(phrasings); n++ {
+		r := ask(t, notes, phrasings[:n]...)
+		if got := first(r); got != "target" {
+			t.Errorf("with %d phrasings %s came first, want target", n, got)
+		}
+		for _, h := range r.Hits[1:] {
+			if h.Depth == 0 && h.Score >= r.Hits[0].Score {
+				t.Errorf("with %d phrasings %s scored %d, target %d", n, h.Note.Key, h.Score, r.Hits[0].Score)
+			}
+		}
 	}
 }
 

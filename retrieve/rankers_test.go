@@ -19,7 +19,7 @@ func TestPinnedPropertiesHoldForEveryRanker(t *testing.T) {
 		{"rare beats common", TestOneRareTermBeatsTwoCommonOnes},
 		{"universal term retrieves", TestATermInEveryNoteStillRetrieves},
 		{"unknown term", TestATermTheStoreNeverSawMatchesNothing},
-		{"phrasings best-of", TestAddingAPhrasingNeverDemotesWhatABetterOneFound},
+		{"every phrasing first", TestAddingAPhrasingNeverDemotesTheNoteEveryPhrasingRanksFirst},
 		{"second phrasing", TestASecondPhrasingFindsWhatTheFirstMissed},
 		{"recency not layer", TestRecencyNotLayerOrdersEqualScores},
 		{"order of reading", TestTheAnswerDoesNotDependOnTheOrderNotesWereRead},

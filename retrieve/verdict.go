@@ -76,10 +76,13 @@ func newCoverer(n int, terms []QueryTerm, phrasings []string, lists map[string][
 }
 
 // of is the share, in thousandths, of the question's weight that the docs
-// hold between them, under the phrasing they cover best; 0 for a question
-// without meaningful words.
+// hold between them: the mean over the phrasings of the share of each
+// phrasing's weight they hold; 0 for a question without meaningful words.
+// The mean, not the best phrasing nor the union of their words: a phrasing
+// written in the store's words is covered by notes that do not answer the
+// question, and an unanswerable question must not read as answered for it.
 func (c coverer) of(docs ...uint32) int64 {
-	var best int64
+	var sum, phrasings int64
 	for _, ts := range c.phrasings {
 		var total, held int64
 		for _, t := range ts {
@@ -93,10 +96,14 @@ func (c coverer) of(docs ...uint32) int64 {
 			}
 		}
 		if total > 0 {
-			best = max(best, held*1000/total)
+			sum += held * 1000 / total
+			phrasings++
 		}
 	}
-	return best
+	if phrasings == 0 {
+		return 0
+	}
+	return sum / phrasings
 }
 
 // verdict judges the first verdictRoots ranked notes together, and for a

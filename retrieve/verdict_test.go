@@ -147,3 +147,20 @@ func TestAVerdictLineStandsOnlyAboveNotes(t *testing.T) {
 		}
 	}
 }
+
+// A guessed answer written in the store's own words is covered by notes
+// that do not answer the question: coverage is the mean over the
+// phrasings, so a question the notes do not cover stays weak beside
+// extras that name its subject as it does. Judged by the phrasing covered
+// best, this one read as answered.
+func TestAPhrasingInTheStoresWordsDoesNotAnswerAnUncoveredQuestion(t *testing.T) {
+	question := "Can I sync my vault with a Nextcloud server through WebDAV?"
+	r := ask(t, syncStore(), question, "sync an Obsidian vault to Nextcloud over WebDAV", "Nextcloud WebDAV sync",
+		"Sync keeps your vault the same on every device: turn it on in the settings.")
+	if r.Verdict != Weak {
+		t.Errorf("verdict %q with an extra in the store's words, want weak", r.Verdict)
+	}
+	if alone := ask(t, syncStore(), question); alone.Verdict != Weak {
+		t.Fatalf("the fixture must be weak for the question alone: %q", alone.Verdict)
+	}
+}

@@ -21,6 +21,11 @@
 #   scripts/quality.sh           check (exit 1 when a figure dropped)
 #   scripts/quality.sh -write    measure the current code and rewrite the baseline
 #
+# It then asks the real vaults' questions again with the extra phrasings of
+# gold/*-also.jsonl (compare -also), against testdata/quality/baseline-also.json:
+# the same gate on the questions as agents ask them. That run reuses the
+# caches the first one wrote with the same binary, and times nothing.
+#
 # Each vault's omh cache is deleted first (-fresh-cache): a cache written by
 # an older binary under the same schema number must not be what is measured.
 #
@@ -34,6 +39,7 @@ data=${OMH_DATA:-../shared/data}
 work=${OMH_QUALITY_WORK:-${TMPDIR:-/tmp}/omh-quality}
 limit=${OMH_QUALITY_LIMIT:-0}
 baseline=testdata/quality/baseline.json
+baseline_also=testdata/quality/baseline-also.json
 
 case ${1:-} in
 '') mode=-check ;;
@@ -45,13 +51,21 @@ if [ ! -d "$data/ir" ] || [ ! -d "$data/vaults" ] || [ ! -d "$data/gold" ]; then
 	echo "quality: skipped, no evaluation data at $data (set OMH_DATA to measure)"
 	exit 0
 fi
-if [ "$mode" = -check ] && [ ! -f "$baseline" ]; then
-	echo "quality: $baseline is missing; write it with scripts/quality.sh -write" >&2
-	exit 1
-fi
+for b in "$baseline" "$baseline_also"; do
+	if [ "$mode" = -check ] && [ ! -f "$b" ]; then
+		echo "quality: $b is missing; write it with scripts/quality.sh -write" >&2
+		exit 1
+	fi
+done
 
 mkdir -p "$work"
 go build -o "$work/omh" ./cmd/omh
 go build -o "$work/compare" ./cmd/compare
+status=
 "$work/compare" -data "$data" -work "$work" -omh "$work/omh" -split tune -limit "$limit" \
-	-fast -fresh-cache -latency 0 -json "$work/quality.json" "$mode" "$baseline"
+	-fast -fresh-cache -latency 0 -json "$work/quality.json" "$mode" "$baseline" \
+	|| status=$?
+"$work/compare" -data "$data" -work "$work" -omh "$work/omh" -split tune -limit "$limit" -also \
+	-sets obsidian-help-en,dendron-site,vba-docs -fast -latency 0 -json "$work/quality-also.json" "$mode" "$baseline_also" \
+	|| status=$?
+exit ${status:-0}

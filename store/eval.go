@@ -16,6 +16,10 @@ type EvalOptions struct {
 	Roots    int
 	MaxChars int
 	Ranker   retrieve.Ranker
+	// Also says which phrasings each question is asked with: eval.WithAlso
+	// (the question and its gold extras), eval.WithoutAlso (the question
+	// alone) or eval.BothAlso (both, the bare figures beside).
+	Also string
 }
 
 // metricDepth is how many ranked notes the metrics look at, whatever the
@@ -38,30 +42,65 @@ func (s *Store) Eval(golds []eval.Gold, o EvalOptions) (eval.Report, error) {
 			SchemaVersion: retrieve.SchemaVersion,
 			Store: eval.Store{Commit: v.snap.Commit(), Schema: index.SchemaVersion, Tokenizer: token.TokenizerVersion,
 				Fingerprint: fp, Notes: v.snap.Count()},
-			Ranker: string(o.Ranker), Split: o.Split, Roots: o.Roots, MaxChars: o.MaxChars, Questions: []eval.Question{},
+			Ranker: string(o.Ranker), Also: o.Also, Split: o.Split, Roots: o.Roots, MaxChars: o.MaxChars, Questions: []eval.Question{},
+		}
+		withAlso := o.Also != eval.WithoutAlso
+		bare := o.Also == eval.WithoutAlso
+		if o.Also == eval.BothAlso {
+			for _, g := range golds {
+				bare = bare || len(g.Also) > 0 && eval.InSplit(g.ID, o.Split)
+			}
 		}
 		for _, g := range golds {
 			if !eval.InSplit(g.ID, o.Split) {
 				continue
 			}
 			g = underNotesRoot(g, v.snap.NotesDir())
-			q := Question{Phrasings: append([]string{g.Question}, g.Also...), Roots: max(o.Roots, metricDepth), Ranker: o.Ranker,
-				MaxChars: o.MaxChars}
-			ranked, err := v.ask(q)
-			if err != nil {
-				return err
+			if withAlso {
+				q, err := v.evalOne(g, g.Also, o)
+				if err != nil {
+					return err
+				}
+				report.Questions = append(report.Questions, q)
 			}
-			q.Roots, q.Cards = o.Roots, true
-			ans, err := v.ask(q)
-			if err != nil {
-				return err
+			if bare && (len(g.Also) > 0 || !withAlso) {
+				q, err := v.evalOne(g, nil, o)
+				if err != nil {
+					return err
+				}
+				report.BareQuestions = append(report.BareQuestions, q)
+			} else if bare {
+				report.BareQuestions = append(report.BareQuestions, report.Questions[len(report.Questions)-1])
 			}
-			report.Questions = append(report.Questions, eval.Score(g, eval.Answer{Ranked: eval.RankedKeys(ranked.Result), Reply: *ans.Reply}))
+		}
+		if !withAlso {
+			report.Questions, report.BareQuestions = report.BareQuestions, nil
+		}
+		if report.BareQuestions != nil {
+			t := eval.Total(report.BareQuestions)
+			report.Bare = &t
 		}
 		report.Total = eval.Total(report.Questions)
 		return nil
 	})
 	return report, err
+}
+
+// evalOne asks one gold question with the extra phrasings given and
+// scores the reply.
+func (v *view) evalOne(g eval.Gold, also []string, o EvalOptions) (eval.Question, error) {
+	q := Question{Phrasings: append([]string{g.Question}, also...), Roots: max(o.Roots, metricDepth), Ranker: o.Ranker,
+		MaxChars: o.MaxChars}
+	ranked, err := v.ask(q)
+	if err != nil {
+		return eval.Question{}, err
+	}
+	q.Roots, q.Cards = o.Roots, true
+	ans, err := v.ask(q)
+	if err != nil {
+		return eval.Question{}, err
+	}
+	return eval.Score(g, eval.Answer{Ranked: eval.RankedKeys(ranked.Result), Reply: *ans.Reply}), nil
 }
 
 // underNotesRoot turns the notes a gold question expects, named by their

@@ -200,3 +200,33 @@ func TestChangingTheDialectResolvesLinksAgain(t *testing.T) {
 		t.Errorf("after dialect: dendron: %q", got)
 	}
 }
+
+// omh eval asks a gold question with its extra phrasings and without, and
+// reports both when asked both ways: the figures with extras, the bare ones
+// beside. Catches: extras dropped, or the bare figures taken from the
+// replies with extras.
+func TestEvalReportsQuestionsWithAndWithoutTheirExtras(t *testing.T) {
+	t.Parallel()
+	r := vaulttest.New(t)
+	r.Write("Walrus tusks.md", "# Walrus tusks\n\nWalruses grow tusks all their lives.\n")
+	r.Write("Ivory.md", "# Ivory\n\nIvory grows slowly and is traded.\n")
+	r.Commit("2026-01-02T10:00:00Z", "vault")
+	s, _ := open(t, r.Dir)
+	golds := []eval.Gold{{ID: "a", Question: "what keeps them so long", Also: []string{"walrus tusks lifelong"}, Expect: []string{"Walrus tusks"}}}
+	hit := func(also string) (float64, *eval.Totals) {
+		rep, err := s.Eval(golds, EvalOptions{Split: "all", Roots: 5, MaxChars: 6000, Also: also})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return rep.Total.Hit1, rep.Bare
+	}
+	if with, bare := hit(eval.WithAlso); with != 1 || bare != nil {
+		t.Errorf("with extras: hit@1 %v, bare %+v", with, bare)
+	}
+	if without, bare := hit(eval.WithoutAlso); without != 0 || bare != nil {
+		t.Errorf("without extras: hit@1 %v, bare %+v", without, bare)
+	}
+	if with, bare := hit(eval.BothAlso); with != 1 || bare == nil || bare.Hit1 != 0 {
+		t.Errorf("both ways: hit@1 %v, bare %+v", with, bare)
+	}
+}

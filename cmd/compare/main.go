@@ -56,6 +56,7 @@ type options struct {
 	fragmentCount    int
 	keywords         bool
 	freshCache       bool
+	also             bool
 	check, writeBase string
 }
 
@@ -81,6 +82,7 @@ func main() {
 	flag.BoolVar(&o.fragments, "fragments", false, "measure fragment recall on "+fragmentVault+" per language instead of the data sets:\nwhether a piece of a note's body, asked as a question, finds that note in the top 5")
 	flag.IntVar(&o.fragmentCount, "fragment-count", 20, "with -fragments: notes drawn per language (fewer when a language has fewer notes with a unique fragment)")
 	flag.BoolVar(&o.keywords, "keywords", false, "also ask every answerable question without its function words (one omh find each) and count\nthe questions whose whole sentence ranks the expected note worse than its keywords do")
+	flag.BoolVar(&o.also, "also", false, "ask the real vaults' questions with the extra phrasings of gold/*-also.jsonl (omh find --also);\nthe IR collections, which have none, are skipped")
 	flag.BoolVar(&o.freshCache, "fresh-cache", false, "delete each vault's omh cache (.git/omh) first, so that no cache an older binary wrote is measured")
 	flag.StringVar(&o.check, "check", "", "baseline file: exit 1 when a figure of the default ranker dropped by more than one question's worth")
 	flag.StringVar(&o.writeBase, "write-baseline", "", "write the default ranker's figures to this file, as a baseline for -check")
@@ -146,7 +148,7 @@ func run(o options) int {
 	}
 	printHeader(os.Stdout, o)
 	for _, name := range o.sets {
-		ds := dataset(name, o.data, o.split)
+		ds := dataset(name, o.data, o.split, o.also)
 		if ds.skip != "" {
 			fmt.Printf("\n%s: skipped, %s\n", name, ds.skip)
 			rep.Skipped = append(rep.Skipped, name+": "+ds.skip)

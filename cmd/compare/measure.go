@@ -144,7 +144,7 @@ func measureSet(o options, t tools, s set) (setResult, error) {
 	for _, r := range []string{rankDefault, rankBaseline} {
 		fmt.Fprintf(os.Stderr, "%s: omh eval --ranker %s …\n", s.name, r)
 		began := time.Now()
-		ev, err := omhEval(t.omh, p.vault, p.goldFile, r)
+		ev, err := omhEval(t.omh, p.vault, p.goldFile, r, o.also)
 		if err != nil {
 			return res, err
 		}

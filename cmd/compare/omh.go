@@ -151,10 +151,15 @@ type evalReport struct {
 }
 
 // omhEval runs omh eval on exactly the measured questions, with the reply
-// omh find gives by default (8 roots, 6,000 characters).
-func omhEval(omh, vault, goldFile, ranker string) (evalReport, error) {
+// omh find gives by default (8 roots, 6,000 characters), one way: with the
+// gold's extra phrasings or without.
+func omhEval(omh, vault, goldFile, ranker string, also bool) (evalReport, error) {
 	var r evalReport
-	cmd := exec.Command(omh, "-C", vault, "eval", goldFile, "--split", "all", "--ranker", ranker, "--json")
+	way := "without"
+	if also {
+		way = "with"
+	}
+	cmd := exec.Command(omh, "-C", vault, "eval", goldFile, "--split", "all", "--ranker", ranker, "--also", way, "--json")
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	if err := cmd.Run(); err != nil {

@@ -30,12 +30,19 @@ type set struct {
 	source string // the questions, in words
 }
 
-func dataset(name, data, split string) set {
+func dataset(name, data, split string, also bool) set {
+	suffix := ""
+	if also {
+		suffix = "-also"
+	}
 	ir := filepath.Join(data, "ir", name)
 	s := set{name: name}
 	switch name {
 	case "scifact":
 		s.collection = ir
+		if also {
+			s.skip = "it has no extra phrasings"
+		}
 		if split == "tune" {
 			s.queries, s.qrels, s.goldName = "queries-train.jsonl", "qrels-train.tsv", "gold-train.jsonl"
 			s.source = "queries-train.jsonl + qrels-train.tsv, all judged"
@@ -45,6 +52,9 @@ func dataset(name, data, split string) set {
 		}
 	case "cranfield", "cisi":
 		s.collection, s.queries, s.qrels, s.goldName = ir, "queries.jsonl", "qrels.tsv", "gold.jsonl"
+		if also {
+			s.skip = "it has no extra phrasings"
+		}
 		s.half = map[string]string{"tune": "tune", "report": "holdout"}[split]
 		s.source = "queries.jsonl + qrels.tsv, the " + s.half + " half of omh eval's hash split"
 		if s.half == "" {
@@ -53,11 +63,11 @@ func dataset(name, data, split string) set {
 	case "obsidian-help-en", "dendron-site", "vba-docs":
 		short := strings.SplitN(name, "-", 2)[0]
 		s.bundle = filepath.Join(data, "vaults", name+".bundle")
-		s.gold = filepath.Join(data, "gold", short+"-tune.jsonl")
-		s.source = "gold/" + short + "-tune.jsonl, all questions"
-		if neg := filepath.Join(data, "gold", short+"-tune-negatives.jsonl"); exists(neg) {
+		s.gold = filepath.Join(data, "gold", short+"-tune"+suffix+".jsonl")
+		s.source = "gold/" + short + "-tune" + suffix + ".jsonl, all questions"
+		if neg := filepath.Join(data, "gold", short+"-tune-negatives"+suffix+".jsonl"); exists(neg) {
 			s.negatives = neg
-			s.source += " + gold/" + short + "-tune-negatives.jsonl"
+			s.source += " + gold/" + short + "-tune-negatives" + suffix + ".jsonl"
 		}
 		if split != "tune" {
 			s.skip = "its held-out questions are not in the data folder (the gold file here is all tune)"
@@ -163,6 +173,9 @@ func prepare(o options, t tools, s set) (prepared, error) {
 		return p, fmt.Errorf("no questions in %s for this split", goldPath)
 	}
 	p.goldFile = filepath.Join(p.dir, fmt.Sprintf("measured-%s.jsonl", o.split))
+	if o.also {
+		p.goldFile = filepath.Join(p.dir, fmt.Sprintf("measured-%s-also.jsonl", o.split))
+	}
 	var buf bytes.Buffer
 	for _, q := range p.questions {
 		buf.Write(q.line)

@@ -18,6 +18,7 @@ type EvalCmd struct {
 	MaxChars int    `name:"max-chars" default:"6000" placeholder:"N" help:"Size aim of each reply in characters, as omh find --max-chars (default ${default})."`
 	Baseline string `name:"baseline" type:"existingfile" placeholder:"FILE" help:"An earlier omh eval --json result: print the questions gained and lost."`
 	Ranker   string `name:"ranker" enum:"default,baseline,tuned" default:"default" help:"Scoring function, as omh find --ranker."`
+	Also     string `name:"also" enum:"both,with,without" default:"both" help:"Ask each question with its gold also phrasings (with, as omh find --also), alone (without), or both ways, printing the bare figures beside (${default})."`
 }
 
 func (c *EvalCmd) Run(e *env) error {
@@ -49,7 +50,7 @@ func (c *EvalCmd) Run(e *env) error {
 		}
 	}
 	return e.withStore(func(s *store.Store) error {
-		report, err := s.Eval(golds, store.EvalOptions{Split: c.Split, Roots: c.Roots, MaxChars: c.MaxChars, Ranker: ranker})
+		report, err := s.Eval(golds, store.EvalOptions{Split: c.Split, Roots: c.Roots, MaxChars: c.MaxChars, Ranker: ranker, Also: c.Also})
 		if err != nil {
 			return err
 		}
@@ -98,6 +99,10 @@ func printReport(e *env, r eval.Report, compared bool, gained, lost []eval.Chang
 	}
 	fmt.Fprintln(w)
 	fmt.Fprintf(w, "       verdict weak or none: %.3f of negatives, %.3f of answerable questions (wrongly)\n", t.NegativesDoubted, t.AnswerableDoubted)
+	if b := r.Bare; b != nil {
+		fmt.Fprintf(w, "bare   without the extra phrasings: hit@1 %.3f  R@5 %.3f  MRR@10 %.3f  answer on a card %.3f (when the note is in the reply %.3f)  weak or none %.3f of negatives, %.3f of answerable\n",
+			b.Hit1, b.Recall5, b.MRR10, b.AnswerOnCard, b.AnswerWhenFound, b.NegativesDoubted, b.AnswerableDoubted)
+	}
 	if compared {
 		fmt.Fprintf(w, "\nagainst the baseline: %d gained, %d lost\n", len(gained), len(lost))
 		for _, c := range gained {

@@ -382,12 +382,27 @@ type Report struct {
 
 	Store     Store      `json:"store"`
 	Ranker    string     `json:"ranker"`
+	Also      string     `json:"also,omitempty"` // with, without or both: see WithAlso
 	Split     string     `json:"split"`
 	Roots     int        `json:"roots"`
 	MaxChars  int        `json:"max_chars"`
 	Questions []Question `json:"questions"`
 	Total     Totals     `json:"total"`
+	// Bare are the same questions asked without their extras, when they
+	// were asked both ways and some question has extras: Questions and
+	// Total are then with them.
+	BareQuestions []Question `json:"bare_questions,omitempty"`
+	Bare          *Totals    `json:"bare,omitempty"`
 }
+
+// Which phrasings omh eval asks a question with: the question and the
+// gold's also (WithAlso), the question alone (WithoutAlso), or both ways
+// (BothAlso), Report.Bare beside the figures with extras.
+const (
+	WithAlso    = "with"
+	WithoutAlso = "without"
+	BothAlso    = "both"
+)
 
 // Change is a question that moved between a baseline and now.
 type Change struct {
