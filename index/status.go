@@ -4,14 +4,13 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/omh-notes/omh/retrieve"
 	"github.com/omh-notes/omh/vault"
 )
 
 // Status is what the cache holds and whether it is current, in one value
 // with two renderings: JSON tags for programs, String for people.
 type Status struct {
-	SchemaVersion int `json:"schema_version"`
+	SchemaVersion int `json:"schema_version"` // the output contract's, which the application layer stamps
 
 	Indexed     *string    `json:"indexed"` // commit the snapshot holds; null with no snapshot or no commits
 	Head        *string    `json:"head"`    // HEAD's commit; null before the first commit
@@ -51,7 +50,7 @@ func (c *Cache) Status(r *vault.Repo) (Status, error) {
 	if err != nil {
 		return Status{}, err
 	}
-	st := Status{SchemaVersion: retrieve.SchemaVersion, Fresh: v.fresh, Uncommitted: []string{}, Skipped: []string{}, NotesRoot: v.notesDir, PrivateDir: v.private,
+	st := Status{Fresh: v.fresh, Uncommitted: []string{}, Skipped: []string{}, NotesRoot: v.notesDir, PrivateDir: v.private,
 		Cache: CacheFile{Path: c.Path, Size: c.Size()}}
 	if !v.head.IsZero() {
 		h := v.head.String()

@@ -7,6 +7,7 @@ import (
 
 	"github.com/omh-notes/omh/find"
 	"github.com/omh-notes/omh/retrieve"
+	"github.com/omh-notes/omh/store/reply"
 	"github.com/omh-notes/omh/vault"
 )
 
@@ -184,14 +185,16 @@ func (a Answer) Cards() string {
 // have asked for cards.
 func (a Answer) JSON() any {
 	if a.Absent != "" {
-		reply := retrieve.ToJSON(a.Result, a.Commit)
-		reply.Note, reply.Incomplete = a.Absent, a.Incomplete
+		out := retrieve.ToJSON(a.Result, a.Commit)
+		out.SchemaVersion, out.Note, out.Incomplete = reply.SchemaVersion, a.Absent, a.Incomplete
 		if day := vault.Date(a.asked); day.Valid() {
-			reply.AsOf = string(day)
+			out.AsOf = string(day)
 		}
-		return reply
+		return out
 	}
-	return a.Reply.JSON()
+	out := a.Reply.JSON()
+	out.SchemaVersion = reply.SchemaVersion
+	return out
 }
 
 // absence is the sentence that stands for the answer, and the commit it was

@@ -6,6 +6,7 @@ import (
 	"github.com/omh-notes/omh/find/eval"
 	"github.com/omh-notes/omh/index"
 	"github.com/omh-notes/omh/retrieve"
+	"github.com/omh-notes/omh/store/reply"
 	"github.com/omh-notes/omh/vault/token"
 )
 
@@ -35,7 +36,7 @@ func (s *Store) Eval(golds []eval.Gold, o EvalOptions) (eval.Report, error) {
 			return err
 		}
 		report = eval.Report{
-			SchemaVersion: retrieve.SchemaVersion,
+			SchemaVersion: reply.SchemaVersion,
 			Store: eval.Store{Commit: v.snap.Commit(), Schema: index.SchemaVersion, Tokenizer: token.TokenizerVersion,
 				Fingerprint: fp, Notes: v.snap.Count()},
 			Ranker: string(o.Ranker), Split: o.Split, Roots: o.Roots, MaxChars: o.MaxChars, Questions: []eval.Question{},

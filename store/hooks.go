@@ -11,13 +11,14 @@ import (
 
 	"github.com/omh-notes/omh/hooks"
 	"github.com/omh-notes/omh/index"
+	"github.com/omh-notes/omh/store/reply"
 )
 
 // HookPlace finds where git runs this repository's hooks from.
 func (s *Store) HookPlace() (*hooks.Place, error) {
 	p, err := hooks.FindPlace(s.Repo)
 	if err != nil {
-		return nil, refuse("git_failed", err)
+		return nil, refuse(reply.GitFailed, err)
 	}
 	return p, nil
 }

@@ -15,7 +15,7 @@ import (
 
 	"github.com/omh-notes/omh/hooks"
 	"github.com/omh-notes/omh/journal"
-	"github.com/omh-notes/omh/retrieve"
+	"github.com/omh-notes/omh/store/reply"
 	"github.com/omh-notes/omh/vault"
 	"github.com/omh-notes/omh/vault/disk"
 	"github.com/omh-notes/omh/vault/gitcli"
@@ -56,12 +56,12 @@ func (s *Store) Init(notesDir, dialect string, noHooks bool) (Initialized, error
 	r := s.Repo
 	s.configChecked = true // init writes the config itself
 	var err error
-	rep := Initialized{SchemaVersion: retrieve.SchemaVersion}
+	rep := Initialized{SchemaVersion: reply.SchemaVersion}
 	rep.Config.Path = vault.ConfigPath
 	notes, asked := "", notesDir != ""
 	if asked {
 		if notes, err = initNotesDir(r.Root, notesDir); err != nil {
-			return rep, refuse("bad_notes", err)
+			return rep, refuse(reply.BadNotes, err)
 		}
 	}
 	if dialect != "" && !vault.KnownDialect(dialect) {
@@ -81,11 +81,11 @@ func (s *Store) Init(notesDir, dialect string, noHooks bool) (Initialized, error
 			return rep, classify(err)
 		}
 		if asked && cfg.Notes != notes {
-			return rep, refuse("config_differs", fmt.Errorf("%s already sets the notes root to %s, and --notes asks for %s; it was left as it is (edit it, or run omh init without --notes)",
+			return rep, refuse(reply.ConfigDiffers, fmt.Errorf("%s already sets the notes root to %s, and --notes asks for %s; it was left as it is (edit it, or run omh init without --notes)",
 				vault.ConfigPath, DescribeNotes(cfg.Notes), DescribeNotes(notes)))
 		}
 		if dialect != "" && cfg.Dialect.String() != dialect {
-			return rep, refuse("config_differs", fmt.Errorf("%s already sets the dialect to %s, and --dialect asks for %s; it was left as it is (edit it, or run omh init without --dialect)",
+			return rep, refuse(reply.ConfigDiffers, fmt.Errorf("%s already sets the dialect to %s, and --dialect asks for %s; it was left as it is (edit it, or run omh init without --dialect)",
 				vault.ConfigPath, cfg.Dialect, dialect))
 		}
 		notes = cfg.Notes
@@ -118,7 +118,7 @@ func (s *Store) Init(notesDir, dialect string, noHooks bool) (Initialized, error
 		case err == nil && fi.IsDir():
 			rep.NotesRoot.Change = "exists"
 		case err == nil:
-			return rep, refuse("bad_notes", fmt.Errorf("the notes root %s is a file, not a folder", notes))
+			return rep, refuse(reply.BadNotes, fmt.Errorf("the notes root %s is a file, not a folder", notes))
 		default:
 			t.Mkdir(dir)
 			rep.NotesRoot.Change, rep.Changed = "created", true

@@ -4,6 +4,7 @@ import (
 	"path/filepath"
 
 	"github.com/omh-notes/omh/index"
+	"github.com/omh-notes/omh/store/reply"
 )
 
 // Status says what the cache holds and whether it is up to date, without
@@ -13,7 +14,7 @@ func (s *Store) Status() (index.Status, error) {
 	if err != nil {
 		return index.Status{}, err
 	}
-	st, err := c.Status(s.Repo)
+	st, err := s.status(c)
 	return st, classify(err)
 }
 
@@ -27,7 +28,7 @@ func (s *Store) Index(rebuild bool) (index.Status, error) {
 		if err != nil {
 			return index.Status{}, err
 		}
-		return s.cache.Status(s.Repo)
+		return s.status(s.cache)
 	}
 	c, err := s.openCache()
 	if err != nil {
@@ -47,7 +48,14 @@ func (s *Store) Index(rebuild bool) (index.Status, error) {
 	for _, w := range rep.Warnings {
 		s.warn("%s", w)
 	}
-	return c.Status(s.Repo)
+	return s.status(c)
+}
+
+// status is what c holds, stamped with the output contract's version.
+func (s *Store) status(c *index.Cache) (index.Status, error) {
+	st, err := c.Status(s.Repo)
+	st.SchemaVersion = reply.SchemaVersion
+	return st, err
 }
 
 // Keys lists the note keys starting with prefix as the cache last saw them,

@@ -6,6 +6,7 @@ import (
 
 	"github.com/omh-notes/omh/retrieve"
 	"github.com/omh-notes/omh/store"
+	"github.com/omh-notes/omh/store/reply"
 )
 
 // IndexCmd is `omh index`.
@@ -51,7 +52,7 @@ type VersionCmd struct{}
 func (c *VersionCmd) Run(e *env) error {
 	version, revision, modified := buildVersion()
 	if e.cli.JSON {
-		return writeJSON(e.stdout, map[string]any{"schema_version": retrieve.SchemaVersion, "version": version, "revision": revision, "modified": modified})
+		return writeJSON(e.stdout, map[string]any{"schema_version": reply.SchemaVersion, "version": version, "revision": revision, "modified": modified})
 	}
 	suffix := ""
 	if modified {

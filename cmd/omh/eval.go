@@ -8,6 +8,7 @@ import (
 	"github.com/omh-notes/omh/find/eval"
 	"github.com/omh-notes/omh/retrieve"
 	"github.com/omh-notes/omh/store"
+	"github.com/omh-notes/omh/store/reply"
 )
 
 // EvalCmd is `omh eval`.
@@ -30,22 +31,22 @@ func (c *EvalCmd) Run(e *env) error {
 	}
 	f, err := os.Open(c.Gold)
 	if err != nil {
-		return refuse("bad_gold", err)
+		return refuse(reply.BadGold, err)
 	}
 	golds, err := eval.ReadGold(f)
 	f.Close()
 	if err != nil {
-		return refuse("bad_gold", fmt.Errorf("%s: %w", c.Gold, err))
+		return refuse(reply.BadGold, fmt.Errorf("%s: %w", c.Gold, err))
 	}
 	var base *eval.Report
 	if c.Baseline != "" {
 		b, err := os.ReadFile(c.Baseline)
 		if err != nil {
-			return refuse("bad_baseline", err)
+			return refuse(reply.BadBaseline, err)
 		}
 		base = &eval.Report{}
 		if err := json.Unmarshal(b, base); err != nil {
-			return refuse("bad_baseline", fmt.Errorf("%s is not an omh eval --json result: %w", c.Baseline, err))
+			return refuse(reply.BadBaseline, fmt.Errorf("%s is not an omh eval --json result: %w", c.Baseline, err))
 		}
 	}
 	return e.withStore(func(s *store.Store) error {
@@ -56,7 +57,7 @@ func (c *EvalCmd) Run(e *env) error {
 		var gained, lost []eval.Change
 		if base != nil {
 			if gained, lost, err = eval.Compare(*base, report); err != nil {
-				return refuse("store_mismatch", err)
+				return refuse(reply.StoreMismatch, err)
 			}
 		}
 		if e.cli.JSON {

@@ -9,8 +9,8 @@ import (
 	"strings"
 
 	"github.com/omh-notes/omh/hooks"
-	"github.com/omh-notes/omh/retrieve"
 	"github.com/omh-notes/omh/store"
+	"github.com/omh-notes/omh/store/reply"
 )
 
 // HooksCmd is `omh hooks`: the git hooks that keep the cache fresh.
@@ -72,7 +72,7 @@ func (c *HooksInstallCmd) Run(e *env) error {
 // could not be handled.
 func (e *env) reportHooks(rep *hooks.Report, refusal string) error {
 	if e.cli.JSON {
-		rep.SchemaVersion = retrieve.SchemaVersion
+		rep.SchemaVersion = reply.SchemaVersion
 		if err := writeJSON(e.stdout, rep); err != nil {
 			return err
 		}
@@ -83,7 +83,7 @@ func (e *env) reportHooks(rep *hooks.Report, refusal string) error {
 		}
 	}
 	if rep.Refused() {
-		return refuse("hook_refused", errors.New(refusal))
+		return refuse(reply.HookRefused, errors.New(refusal))
 	}
 	return nil
 }
@@ -119,7 +119,7 @@ func (c *HooksStatusCmd) Run(e *env) error {
 			return err
 		}
 		if e.cli.JSON {
-			rep.SchemaVersion = retrieve.SchemaVersion
+			rep.SchemaVersion = reply.SchemaVersion
 			return writeJSON(e.stdout, rep)
 		}
 		printHooks(e.stdout, rep)
@@ -144,7 +144,7 @@ func (c *HooksRunCmd) Run(e *env) error {
 		// A hook never fails git: one line, and exit 0.
 		msg := strings.ReplaceAll(err.Error(), "\n", " ")
 		if e.cli.JSON {
-			b, _ := json.Marshal(map[string]any{"error": map[string]string{"code": "hook_failed", "message": msg}})
+			b, _ := json.Marshal(map[string]any{"error": map[string]string{"code": reply.HookFailed, "message": msg}})
 			fmt.Fprintf(e.stderr, "%s\n", b)
 		} else {
 			fmt.Fprintf(e.stderr, "omh: %s hook: %s; the next omh command refreshes the cache\n", c.Name, msg)

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/omh-notes/omh/store"
+	"github.com/omh-notes/omh/store/reply"
 	"github.com/omh-notes/omh/vault"
 )
 
@@ -30,7 +31,7 @@ func (c *InitCmd) Run(e *env) error {
 			e.printInit(&rep)
 		}
 		if rep.Hooks != nil && rep.Hooks.Refused() {
-			return refuse("hook_refused", errors.New("a hook could not be installed; see above"))
+			return refuse(reply.HookRefused, errors.New("a hook could not be installed; see above"))
 		}
 		return nil
 	})

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/omh-notes/omh/store"
+	"github.com/omh-notes/omh/store/reply"
 	"github.com/omh-notes/omh/vault"
 )
 
@@ -57,7 +58,7 @@ func (c *LintCmd) Run(e *env) error {
 			if c.Strict {
 				what = countOf(n, "error or warning", "errors and warnings")
 			}
-			return refuse("lint_failed", fmt.Errorf("lint failed: %s", what))
+			return refuse(reply.LintFailed, fmt.Errorf("lint failed: %s", what))
 		}
 		return nil
 	})

@@ -18,6 +18,7 @@ import (
 	"github.com/alecthomas/kong"
 
 	"github.com/omh-notes/omh/store"
+	"github.com/omh-notes/omh/store/reply"
 	"github.com/omh-notes/omh/vault"
 )
 
@@ -111,7 +112,7 @@ const (
 )
 
 // usage is a command line that parsed but cannot be run as written.
-func usage(err error) error { return &store.Error{Kind: store.Invalid, Code: "usage", Err: err} }
+func usage(err error) error { return &store.Error{Kind: store.Invalid, Code: reply.Usage, Err: err} }
 
 // refuse is a refusal decided here, from what a use case returned.
 func refuse(code string, err error) error {
@@ -215,7 +216,7 @@ func report(w io.Writer, jsonMode bool, err error, hint string) int {
 
 // errorCode is an error's stable code and the exit status it calls for.
 func errorCode(err error) (code string, status int) {
-	code, status = "internal", exitInternal
+	code, status = reply.Internal, exitInternal
 	var se *store.Error
 	if errors.As(err, &se) {
 		code = se.Code

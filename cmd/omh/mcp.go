@@ -14,6 +14,7 @@ import (
 
 	"github.com/omh-notes/omh/find"
 	"github.com/omh-notes/omh/store"
+	"github.com/omh-notes/omh/store/reply"
 	"github.com/omh-notes/omh/vault"
 )
 
@@ -132,7 +133,7 @@ func codeArgumentErrors(next mcp.MethodHandler) mcp.MethodHandler {
 		if r, ok := res.(*mcp.CallToolResult); ok && err == nil && r.IsError && r.StructuredContent == nil {
 			msg := textOf(r)
 			r.Content = []mcp.Content{&mcp.TextContent{Text: "usage: " + msg}}
-			r.StructuredContent = errorReply("usage", errors.New(msg))
+			r.StructuredContent = errorReply(reply.Usage, errors.New(msg))
 		}
 		return res, err
 	}

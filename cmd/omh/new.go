@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/omh-notes/omh/store"
+	"github.com/omh-notes/omh/store/reply"
 	"github.com/omh-notes/omh/vault"
 )
 
@@ -91,7 +92,7 @@ func (c *NewCmd) readBody(stdin io.Reader) ([]byte, error) {
 		b, err = os.ReadFile(c.Body)
 	}
 	if err != nil {
-		return nil, refuse("bad_body", fmt.Errorf("reading the body: %w", err))
+		return nil, refuse(reply.BadBody, fmt.Errorf("reading the body: %w", err))
 	}
 	if b == nil {
 		b = []byte{}
