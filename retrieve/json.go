@@ -29,7 +29,7 @@ type JSONHit struct {
 // JSONReply is the answer for programs.
 type JSONReply struct {
 	SchemaVersion int       `json:"schema_version"` // the output contract's, which the application layer stamps
-	Commit        *string   `json:"commit"` // null in a repository without commits
+	Commit        *string   `json:"commit"`         // null in a repository without commits
 	Question      []string  `json:"question"`
 	Hits          []JSONHit `json:"hits"`
 	Omitted       int       `json:"omitted"`

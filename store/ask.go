@@ -66,7 +66,7 @@ func (q Question) Check() error {
 		return invalid(fmt.Errorf("--roots is how many ranked notes to print, 0 or more, not %d", q.Roots))
 	}
 	if q.MaxChars <= 0 {
-		return invalid(fmt.Errorf("--max-chars is the size in characters the reply aims at, 1 or more (6000 by default), not %d", q.MaxChars))
+		return invalid(fmt.Errorf("--max-chars is the size in characters the reply aims at, 1 or more (%d by default), not %d", DefaultMaxChars, q.MaxChars))
 	}
 	return nil
 }

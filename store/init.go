@@ -13,7 +13,6 @@ import (
 	"github.com/go-git/go-git/v5/plumbing"
 	"go.yaml.in/yaml/v3"
 
-	"github.com/omh-notes/omh/hooks"
 	"github.com/omh-notes/omh/journal"
 	"github.com/omh-notes/omh/store/reply"
 	"github.com/omh-notes/omh/vault"
@@ -41,9 +40,9 @@ type Initialized struct {
 	// Detected says, one line a choice, what omh found when it wrote the
 	// config and what each choice rests on; empty when the config was kept
 	// or every choice was asked for.
-	Detected []string      `json:"detected"`
-	Hooks    *hooks.Report `json:"hooks"` // null with --no-hooks
-	Changed  bool          `json:"changed"`
+	Detected []string     `json:"detected"`
+	Hooks    *HooksReport `json:"hooks"` // null with --no-hooks
+	Changed  bool         `json:"changed"`
 }
 
 // Init sets omh up in a repository. It only adds: a config that exists is
@@ -126,13 +125,15 @@ func (s *Store) Init(notesDir, dialect string, noHooks bool) (Initialized, error
 	}
 
 	if !noHooks {
-		place, err := s.HookPlace()
+		place, err := s.hookPlace()
 		if err != nil {
 			return rep, err
 		}
-		if rep.Hooks, err = place.Install(t); err != nil {
+		installed, err := place.Install(t)
+		if err != nil {
 			return rep, err
 		}
+		rep.Hooks = hooksReport(installed, 0)
 		rep.Changed = rep.Changed || *rep.Hooks.Changed
 	}
 	if err := commit(t, "nothing was set up"); err != nil {

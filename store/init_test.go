@@ -162,7 +162,7 @@ func TestEvalFindsExpectedNotesUnderANotesRoot(t *testing.T) {
 	r.Commit("2026-01-02T10:00:00Z", "vault")
 	s, _ := open(t, r.Dir)
 	golds := []eval.Gold{{ID: "a", Question: "walrus tusks", Expect: []string{"en/Sync/Walrus tusks"}, Gains: map[string]float64{"en/Sync/Walrus tusks": 2}}}
-	rep, err := s.Eval(golds, EvalOptions{Split: "all", Roots: 5, MaxChars: 6000})
+	rep, err := s.Eval(GoldQuestions{golds}, EvalOptions{Split: "all", Roots: 5, MaxChars: 6000})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -15,6 +15,7 @@ import (
 // LintReport is what omh lint found; one value for people and programs.
 type LintReport struct {
 	SchemaVersion int            `json:"schema_version"`
+	ruled         bool           // rules were asked for: text lists every finding
 	Commit        *string        `json:"commit"`
 	Checked       int            `json:"checked"` // notes reported on
 	Errors        int            `json:"errors"`
@@ -102,7 +103,7 @@ func (s *Store) Lint(keys []string, strict bool, rules ...string) (LintReport, e
 			}
 		}
 		rep = LintReport{SchemaVersion: reply.SchemaVersion, Commit: commitOrNull(v.snap.Commit()), Checked: checked,
-			Strict: strict, Dialect: cfg.Dialect.String(), Findings: findings, Rules: lint.Summarize(findings)}
+			ruled: len(rules) > 0, Strict: strict, Dialect: cfg.Dialect.String(), Findings: findings, Rules: lint.Summarize(findings)}
 		if rep.Findings == nil {
 			rep.Findings = []lint.Finding{}
 		}

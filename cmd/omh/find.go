@@ -5,9 +5,8 @@ import (
 	"io"
 	"strings"
 
-	"github.com/omh-notes/omh/retrieve"
 	"github.com/omh-notes/omh/store"
-	"github.com/omh-notes/omh/vault"
+	"github.com/omh-notes/omh/store/reply"
 )
 
 // FindCmd is `omh find`.
@@ -48,7 +47,7 @@ func (e *env) printAnswer(ans store.Answer, cards bool) error {
 	var err error
 	switch {
 	case e.cli.JSON:
-		err = writeJSON(e.stdout, ans.JSON())
+		err = reply.JSON(e.stdout, ans.JSON())
 	case cards:
 		_, err = io.WriteString(e.stdout, ans.Cards())
 	default:
@@ -63,22 +62,7 @@ func (e *env) question(words, also []string, roots int, layer, typ, rankerName s
 	if err != nil {
 		return store.Question{}, err
 	}
-	return newQuestion(text, also, roots, layer, typ, rankerName, maxChars)
-}
-
-// newQuestion is a question asked with these flags (or tool arguments).
-func newQuestion(text string, also []string, roots int, layer, typ, rankerName string, maxChars int) (store.Question, error) {
-	ranker, err := retrieve.ParseRanker(rankerName)
-	if err != nil {
-		return store.Question{}, usage(err)
-	}
-	q := store.Question{Phrasings: append([]string{text}, also...), Roots: roots, Type: typ, Ranker: ranker, MaxChars: maxChars}
-	if layer != "" {
-		if q.Layer, err = vault.ParseLayer(layer); err != nil {
-			return q, usage(err)
-		}
-	}
-	return q, nil
+	return store.NewQuestion(text, also, roots, layer, typ, rankerName, maxChars)
 }
 
 // readQuestion joins the words of the question; a lone "-" reads it from
