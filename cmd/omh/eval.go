@@ -10,8 +10,8 @@ import (
 type EvalCmd struct {
 	Gold     string `arg:"" type:"existingfile" help:"Questions with known answers, one JSON object per line: {id, question, expect: [keys], answer (optional: text a card must show), negative (optional: true when no note answers it)}."`
 	Split    string `name:"split" enum:"tune,holdout,all" default:"tune" help:"Which questions: tune (tune on these), holdout (look once, when the code is final) or all."`
-	Roots    int    `name:"roots" default:"8" placeholder:"N" help:"Ranked notes in each reply, as omh find --roots (default ${default})."`
-	MaxChars int    `name:"max-chars" default:"6000" placeholder:"N" help:"Size aim of each reply in characters, as omh find --max-chars (default ${default})."`
+	Roots    int    `name:"roots" default:"${roots}" placeholder:"N" help:"Ranked notes in each reply, as omh find --roots (default ${default})."`
+	MaxChars int    `name:"max-chars" default:"${max_chars}" placeholder:"N" help:"Size aim of each reply in characters, as omh find --max-chars (default ${default})."`
 	Baseline string `name:"baseline" type:"existingfile" placeholder:"FILE" help:"An earlier omh eval --json result: print the questions gained and lost."`
 	Ranker   string `name:"ranker" enum:"default,baseline,tuned" default:"default" help:"Scoring function, as omh find --ranker."`
 }

@@ -49,12 +49,14 @@ type CLI struct {
 }
 
 // vocabulary lets help texts and choices name omh's note types, from the
-// one table that defines them.
+// one table that defines them, and the defaults of a question's flags.
 func vocabulary() kong.Vars {
 	return kong.Vars{
 		"note_types":     store.OrList(store.NoteTypes(false)),
 		"proof_types":    strings.Join(store.NoteTypes(true), ","),
 		"proof_types_or": store.OrList(store.NoteTypes(true)),
+		"roots":          strconv.Itoa(store.DefaultRoots),
+		"max_chars":      strconv.Itoa(store.DefaultMaxChars),
 	}
 }
 
