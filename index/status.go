@@ -2,17 +2,12 @@ package index
 
 import (
 	"fmt"
-	"strings"
 
-	"github.com/omh-notes/omh/retrieve"
 	"github.com/omh-notes/omh/vault"
 )
 
-// Status is what the cache holds and whether it is current, in one value
-// with two renderings: JSON tags for programs, String for people.
+// Status is what the cache holds and whether it is current.
 type Status struct {
-	SchemaVersion int `json:"schema_version"`
-
 	Indexed     *string    `json:"indexed"` // commit the snapshot holds; null with no snapshot or no commits
 	Head        *string    `json:"head"`    // HEAD's commit; null before the first commit
 	Fresh       bool       `json:"fresh"`   // the snapshot equals the store on disk
@@ -51,7 +46,7 @@ func (c *Cache) Status(r *vault.Repo) (Status, error) {
 	if err != nil {
 		return Status{}, err
 	}
-	st := Status{SchemaVersion: retrieve.SchemaVersion, Fresh: v.fresh, Uncommitted: []string{}, Skipped: []string{}, NotesRoot: v.notesDir, PrivateDir: v.private,
+	st := Status{Fresh: v.fresh, Uncommitted: []string{}, Skipped: []string{}, NotesRoot: v.notesDir, PrivateDir: v.private,
 		Cache: CacheFile{Path: c.Path, Size: c.Size()}}
 	if !v.head.IsZero() {
 		h := v.head.String()
@@ -87,45 +82,4 @@ func (c *Cache) Status(r *vault.Repo) (Status, error) {
 		st.Uncommitted = append(st.Uncommitted, k)
 	}
 	return st, rows.Err()
-}
-
-// String renders the status for people.
-func (s Status) String() string {
-	var b strings.Builder
-	orNone := func(p *string) string {
-		if p == nil {
-			return "none"
-		}
-		return *p
-	}
-	fresh := "no: the next command refreshes it"
-	if s.Fresh {
-		fresh = "yes"
-	}
-	fmt.Fprintf(&b, "indexed      %s\n", orNone(s.Indexed))
-	fmt.Fprintf(&b, "head         %s\n", orNone(s.Head))
-	fmt.Fprintf(&b, "fresh        %s\n", fresh)
-	fmt.Fprintf(&b, "notes        %d team, %d local\n", s.Notes.Team, s.Notes.Local)
-	root := s.NotesRoot
-	if root == "" {
-		root = "the repository root"
-	}
-	fmt.Fprintf(&b, "notes root   %s\n", root)
-	fmt.Fprintf(&b, "private      %s\n", s.PrivateDir)
-	if len(s.Uncommitted) > 0 {
-		fmt.Fprintf(&b, "uncommitted  %s\n", strings.Join(s.Uncommitted, ", "))
-	}
-	if len(s.Skipped) > 0 {
-		fmt.Fprintf(&b, "skipped      %d unreadable: %s\n", len(s.Skipped), strings.Join(s.Skipped, ", "))
-	}
-	blobs := "blobs"
-	if s.Parsed == 1 {
-		blobs = "blob"
-	}
-	fmt.Fprintf(&b, "parsed       %d %s in the last refresh\n", s.Parsed, blobs)
-	fmt.Fprintf(&b, "cache        %s (%d bytes)\n", s.Cache.Path, s.Cache.Size)
-	if s.Shallow {
-		b.WriteString("history      shallow clone: dates of old notes are those of its oldest commit\n")
-	}
-	return b.String()
 }

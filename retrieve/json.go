@@ -2,10 +2,6 @@ package retrieve
 
 import "github.com/omh-notes/omh/vault"
 
-// SchemaVersion is the version of the JSON reply. Within a version fields
-// are only ever added, never renamed or removed.
-const SchemaVersion = 1
-
 // JSONHit is one hit of a JSON reply.
 type JSONHit struct {
 	Key         string `json:"key"`
@@ -32,8 +28,8 @@ type JSONHit struct {
 
 // JSONReply is the answer for programs.
 type JSONReply struct {
-	SchemaVersion int       `json:"schema_version"`
-	Commit        *string   `json:"commit"` // null in a repository without commits
+	SchemaVersion int       `json:"schema_version"` // the output contract's, which the application layer stamps
+	Commit        *string   `json:"commit"`         // null in a repository without commits
 	Question      []string  `json:"question"`
 	Hits          []JSONHit `json:"hits"`
 	Omitted       int       `json:"omitted"`
@@ -50,7 +46,7 @@ type JSONReply struct {
 
 // ToJSON converts r; commit is "" before the first commit.
 func ToJSON(r Result, commit string) JSONReply {
-	out := JSONReply{SchemaVersion: SchemaVersion, Question: r.Question, Hits: []JSONHit{}, Omitted: r.Omitted, StoreEmpty: r.StoreEmpty,
+	out := JSONReply{Question: r.Question, Hits: []JSONHit{}, Omitted: r.Omitted, StoreEmpty: r.StoreEmpty,
 		Verdict: string(r.Verdict), Uncovered: r.Uncovered, AsOf: string(r.AsOf)}
 	if commit != "" {
 		out.Commit = &commit

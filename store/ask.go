@@ -7,6 +7,7 @@ import (
 
 	"github.com/omh-notes/omh/find"
 	"github.com/omh-notes/omh/retrieve"
+	"github.com/omh-notes/omh/store/reply"
 	"github.com/omh-notes/omh/vault"
 )
 
@@ -65,7 +66,7 @@ func (q Question) Check() error {
 		return invalid(fmt.Errorf("--roots is how many ranked notes to print, 0 or more, not %d", q.Roots))
 	}
 	if q.MaxChars <= 0 {
-		return invalid(fmt.Errorf("--max-chars is the size in characters the reply aims at, 1 or more (6000 by default), not %d", q.MaxChars))
+		return invalid(fmt.Errorf("--max-chars is the size in characters the reply aims at, 1 or more (%d by default), not %d", DefaultMaxChars, q.MaxChars))
 	}
 	return nil
 }
@@ -184,14 +185,16 @@ func (a Answer) Cards() string {
 // have asked for cards.
 func (a Answer) JSON() any {
 	if a.Absent != "" {
-		reply := retrieve.ToJSON(a.Result, a.Commit)
-		reply.Note, reply.Incomplete = a.Absent, a.Incomplete
+		out := retrieve.ToJSON(a.Result, a.Commit)
+		out.SchemaVersion, out.Note, out.Incomplete = reply.SchemaVersion, a.Absent, a.Incomplete
 		if day := vault.Date(a.asked); day.Valid() {
-			reply.AsOf = string(day)
+			out.AsOf = string(day)
 		}
-		return reply
+		return out
 	}
-	return a.Reply.JSON()
+	out := a.Reply.JSON()
+	out.SchemaVersion = reply.SchemaVersion
+	return out
 }
 
 // absence is the sentence that stands for the answer, and the commit it was

@@ -6,6 +6,7 @@ import (
 
 	"github.com/go-git/go-git/v5/plumbing"
 
+	"github.com/omh-notes/omh/store/reply"
 	"github.com/omh-notes/omh/vault"
 )
 
@@ -39,7 +40,7 @@ func refuse(code string, err error) error { return &Error{Kind: Refused, Code: c
 
 // invalid is a malformed request; its code is "usage", as for a command
 // line the parser refused.
-func invalid(err error) error { return &Error{Kind: Invalid, Code: "usage", Err: err} }
+func invalid(err error) error { return &Error{Kind: Invalid, Code: reply.Usage, Err: err} }
 
 // classify gives errors from the layers below their kind and code.
 func classify(err error) error {
@@ -48,13 +49,13 @@ func classify(err error) error {
 	case err == nil || errors.As(err, &se):
 		return err
 	case errors.Is(err, vault.ErrBadConfig):
-		return refuse("bad_config", err)
+		return refuse(reply.BadConfig, err)
 	case errors.Is(err, vault.ErrBadPrivateDir):
-		return refuse("bad_private_dir", err)
+		return refuse(reply.BadPrivateDir, err)
 	case errors.Is(err, plumbing.ErrObjectNotFound):
 		// What a note needs is skipped note by note; this is the store
 		// itself (the commit's tree) missing.
-		return &Error{Kind: Broken, Code: "missing_objects", Err: fmt.Errorf("%w (a partial clone leaves objects out: git fetch, or checking the commit out, brings them)", err)}
+		return &Error{Kind: Broken, Code: reply.MissingObjects, Err: fmt.Errorf("%w (a partial clone leaves objects out: git fetch, or checking the commit out, brings them)", err)}
 	}
 	return err
 }

@@ -11,21 +11,91 @@ import (
 
 	"github.com/omh-notes/omh/hooks"
 	"github.com/omh-notes/omh/index"
+	"github.com/omh-notes/omh/store/reply"
 )
 
-// HookPlace finds where git runs this repository's hooks from.
-func (s *Store) HookPlace() (*hooks.Place, error) {
+// HooksReport is the state of every hook and, after install or
+// uninstall, what was done to it.
+type HooksReport struct {
+	SchemaVersion int `json:"schema_version"`
+
+	HooksDir string     `json:"hooks_dir"`
+	Manager  *string    `json:"manager"` // who owns the whole folder, when someone else does
+	Hooks    []HookInfo `json:"hooks"`
+	Changed  *bool      `json:"changed,omitempty"` // install, uninstall: whether any file changed
+	report   *hooks.Report
+}
+
+// HookInfo is one hook's state and, for install and uninstall, what the
+// command did to it.
+type HookInfo struct {
+	Name     string  `json:"name"`
+	State    string  `json:"state"` // installed, chained, missing or managed
+	Path     string  `json:"path"`
+	Chained  *string `json:"chained"`          // the user's hook the shim runs first
+	Manager  *string `json:"manager"`          // who owns the hook when it is managed elsewhere
+	CallsOmh bool    `json:"calls_omh"`        // the hook runs omh hooks run, whoever wrote it
+	Add      *string `json:"add"`              // managed: the line to add
+	AddTo    *string `json:"add_to"`           // managed: where to add it
+	Change   string  `json:"change,omitempty"` // install, uninstall: written, updated, chained, removed, restored, unchanged, refused
+	Note     string  `json:"note,omitempty"`
+}
+
+const (
+	hookManaged = hooks.Managed
+	hookChained = hooks.Chained
+)
+
+// hooksReport is r as the store reports it; version 0 for the report
+// nested in omh init's, which has its own.
+func hooksReport(r *hooks.Report, version int) *HooksReport {
+	out := &HooksReport{SchemaVersion: version, HooksDir: r.HooksDir, Manager: r.Manager, Changed: r.Changed, report: r}
+	if r.Hooks != nil {
+		out.Hooks = make([]HookInfo, len(r.Hooks))
+		for i, h := range r.Hooks {
+			out.Hooks[i] = HookInfo(h)
+		}
+	}
+	return out
+}
+
+// Shown is a path for people: relative to the working tree when inside it.
+func (r *HooksReport) Shown(path string) string { return r.report.Shown(path) }
+
+// Refused reports whether a hook could not be handled.
+func (r *HooksReport) Refused() bool { return r.report.Refused() }
+
+// hookPlace finds where git runs this repository's hooks from.
+func (s *Store) hookPlace() (*hooks.Place, error) {
 	p, err := hooks.FindPlace(s.Repo)
 	if err != nil {
-		return nil, refuse("git_failed", err)
+		return nil, refuse(reply.GitFailed, err)
 	}
 	return p, nil
+}
+
+// HooksStatus says for each hook whether it is installed, chained, missing
+// or managed elsewhere.
+func (s *Store) HooksStatus() (*HooksReport, error) {
+	p, err := s.hookPlace()
+	if err != nil {
+		return nil, err
+	}
+	rep, err := p.Status()
+	if err != nil {
+		return nil, err
+	}
+	return hooksReport(rep, reply.SchemaVersion), nil
 }
 
 // InstallHooks installs the shims and makes sure the repository has a
 // cache folder: hooks refresh only a repository omh has been used in, so
 // the same shim is harmless in a hooks folder shared by other repositories.
-func (s *Store) InstallHooks(p *hooks.Place) (*hooks.Report, error) {
+func (s *Store) InstallHooks() (*HooksReport, error) {
+	p, err := s.hookPlace()
+	if err != nil {
+		return nil, err
+	}
 	t, err := s.begin("omh hooks install")
 	if err != nil {
 		return nil, err
@@ -39,12 +109,16 @@ func (s *Store) InstallHooks(p *hooks.Place) (*hooks.Report, error) {
 		return nil, err
 	}
 	s.openCache()
-	return rep, nil
+	return hooksReport(rep, reply.SchemaVersion), nil
 }
 
 // UninstallHooks takes omh's shims out, putting back the hooks they
 // chained, all or none.
-func (s *Store) UninstallHooks(p *hooks.Place) (*hooks.Report, error) {
+func (s *Store) UninstallHooks() (*HooksReport, error) {
+	p, err := s.hookPlace()
+	if err != nil {
+		return nil, err
+	}
 	t, err := s.begin("omh hooks uninstall")
 	if err != nil {
 		return nil, err
@@ -57,7 +131,7 @@ func (s *Store) UninstallHooks(p *hooks.Place) (*hooks.Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	return rep, nil
+	return hooksReport(rep, reply.SchemaVersion), nil
 }
 
 // DetachAbove is the most changed team notes a hook refreshes while git

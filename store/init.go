@@ -13,9 +13,8 @@ import (
 	"github.com/go-git/go-git/v5/plumbing"
 	"go.yaml.in/yaml/v3"
 
-	"github.com/omh-notes/omh/hooks"
 	"github.com/omh-notes/omh/journal"
-	"github.com/omh-notes/omh/retrieve"
+	"github.com/omh-notes/omh/store/reply"
 	"github.com/omh-notes/omh/vault"
 	"github.com/omh-notes/omh/vault/disk"
 	"github.com/omh-notes/omh/vault/gitcli"
@@ -41,9 +40,9 @@ type Initialized struct {
 	// Detected says, one line a choice, what omh found when it wrote the
 	// config and what each choice rests on; empty when the config was kept
 	// or every choice was asked for.
-	Detected []string      `json:"detected"`
-	Hooks    *hooks.Report `json:"hooks"` // null with --no-hooks
-	Changed  bool          `json:"changed"`
+	Detected []string     `json:"detected"`
+	Hooks    *HooksReport `json:"hooks"` // null with --no-hooks
+	Changed  bool         `json:"changed"`
 }
 
 // Init sets omh up in a repository. It only adds: a config that exists is
@@ -56,12 +55,12 @@ func (s *Store) Init(notesDir, dialect string, noHooks bool) (Initialized, error
 	r := s.Repo
 	s.configChecked = true // init writes the config itself
 	var err error
-	rep := Initialized{SchemaVersion: retrieve.SchemaVersion}
+	rep := Initialized{SchemaVersion: reply.SchemaVersion}
 	rep.Config.Path = vault.ConfigPath
 	notes, asked := "", notesDir != ""
 	if asked {
 		if notes, err = initNotesDir(r.Root, notesDir); err != nil {
-			return rep, refuse("bad_notes", err)
+			return rep, refuse(reply.BadNotes, err)
 		}
 	}
 	if dialect != "" && !vault.KnownDialect(dialect) {
@@ -81,11 +80,11 @@ func (s *Store) Init(notesDir, dialect string, noHooks bool) (Initialized, error
 			return rep, classify(err)
 		}
 		if asked && cfg.Notes != notes {
-			return rep, refuse("config_differs", fmt.Errorf("%s already sets the notes root to %s, and --notes asks for %s; it was left as it is (edit it, or run omh init without --notes)",
+			return rep, refuse(reply.ConfigDiffers, fmt.Errorf("%s already sets the notes root to %s, and --notes asks for %s; it was left as it is (edit it, or run omh init without --notes)",
 				vault.ConfigPath, DescribeNotes(cfg.Notes), DescribeNotes(notes)))
 		}
 		if dialect != "" && cfg.Dialect.String() != dialect {
-			return rep, refuse("config_differs", fmt.Errorf("%s already sets the dialect to %s, and --dialect asks for %s; it was left as it is (edit it, or run omh init without --dialect)",
+			return rep, refuse(reply.ConfigDiffers, fmt.Errorf("%s already sets the dialect to %s, and --dialect asks for %s; it was left as it is (edit it, or run omh init without --dialect)",
 				vault.ConfigPath, cfg.Dialect, dialect))
 		}
 		notes = cfg.Notes
@@ -118,7 +117,7 @@ func (s *Store) Init(notesDir, dialect string, noHooks bool) (Initialized, error
 		case err == nil && fi.IsDir():
 			rep.NotesRoot.Change = "exists"
 		case err == nil:
-			return rep, refuse("bad_notes", fmt.Errorf("the notes root %s is a file, not a folder", notes))
+			return rep, refuse(reply.BadNotes, fmt.Errorf("the notes root %s is a file, not a folder", notes))
 		default:
 			t.Mkdir(dir)
 			rep.NotesRoot.Change, rep.Changed = "created", true
@@ -126,13 +125,15 @@ func (s *Store) Init(notesDir, dialect string, noHooks bool) (Initialized, error
 	}
 
 	if !noHooks {
-		place, err := s.HookPlace()
+		place, err := s.hookPlace()
 		if err != nil {
 			return rep, err
 		}
-		if rep.Hooks, err = place.Install(t); err != nil {
+		installed, err := place.Install(t)
+		if err != nil {
 			return rep, err
 		}
+		rep.Hooks = hooksReport(installed, 0)
 		rep.Changed = rep.Changed || *rep.Hooks.Changed
 	}
 	if err := commit(t, "nothing was set up"); err != nil {

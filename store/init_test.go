@@ -162,7 +162,7 @@ func TestEvalFindsExpectedNotesUnderANotesRoot(t *testing.T) {
 	r.Commit("2026-01-02T10:00:00Z", "vault")
 	s, _ := open(t, r.Dir)
 	golds := []eval.Gold{{ID: "a", Question: "walrus tusks", Expect: []string{"en/Sync/Walrus tusks"}, Gains: map[string]float64{"en/Sync/Walrus tusks": 2}}}
-	rep, err := s.Eval(golds, EvalOptions{Split: "all", Roots: 5, MaxChars: 6000})
+	rep, err := s.Eval(GoldQuestions{golds}, EvalOptions{Split: "all", Roots: 5, MaxChars: 6000})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -214,7 +214,7 @@ func TestEvalReportsQuestionsWithAndWithoutTheirExtras(t *testing.T) {
 	s, _ := open(t, r.Dir)
 	golds := []eval.Gold{{ID: "a", Question: "what keeps them so long", Also: []string{"walrus tusks lifelong"}, Expect: []string{"Walrus tusks"}}}
 	hit := func(also string) (float64, *eval.Totals) {
-		rep, err := s.Eval(golds, EvalOptions{Split: "all", Roots: 5, MaxChars: 6000, Also: also})
+		rep, err := s.Eval(GoldQuestions{golds}, EvalOptions{Split: "all", Roots: 5, MaxChars: 6000, Also: also})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -9,7 +9,7 @@ import (
 	"github.com/go-git/go-git/v5/plumbing"
 
 	"github.com/omh-notes/omh/journal"
-	"github.com/omh-notes/omh/retrieve"
+	"github.com/omh-notes/omh/store/reply"
 	"github.com/omh-notes/omh/vault"
 )
 
@@ -19,7 +19,7 @@ import (
 func (s *Store) begin(command string) (*journal.Txn, error) {
 	t, err := journal.Begin(s.Repo.CommonDir, s.Repo.Root, command, func(msg string) { s.warn("%s", msg) })
 	if err != nil {
-		return nil, &Error{Kind: Broken, Code: "journal", Err: err}
+		return nil, &Error{Kind: Broken, Code: reply.Journal, Err: err}
 	}
 	return t, nil
 }
@@ -33,11 +33,11 @@ func commit(t *journal.Txn, nothing string) error {
 	case err == nil:
 		return nil
 	case errors.Is(err, journal.ErrChanged), errors.Is(err, fs.ErrExist):
-		return refuse("changed", fmt.Errorf("%s: %w; run it again", nothing, err))
+		return refuse(reply.Changed, fmt.Errorf("%s: %w; run it again", nothing, err))
 	case journal.IsGit(err):
-		return refuse("git_failed", fmt.Errorf("%s: %w", nothing, err))
+		return refuse(reply.GitFailed, fmt.Errorf("%s: %w", nothing, err))
 	}
-	return &Error{Kind: Broken, Code: "journal", Err: fmt.Errorf("%w; omh recover finishes the change once the cause is fixed", err)}
+	return &Error{Kind: Broken, Code: reply.Journal, Err: fmt.Errorf("%w; omh recover finishes the change once the cause is fixed", err)}
 }
 
 // finishInterrupted finishes, when opening a store, a change an earlier
@@ -84,11 +84,11 @@ func Recover(dir string, opt Options) (Recovered, error) {
 	command, err := journal.Recover(r.CommonDir, true, func(msg string) { s.warn("%s", msg) })
 	switch {
 	case journal.IsUndone(err):
-		return Recovered{SchemaVersion: retrieve.SchemaVersion, Undone: command, Why: err.Error()}, nil
+		return Recovered{SchemaVersion: reply.SchemaVersion, Undone: command, Why: err.Error()}, nil
 	case err != nil:
-		return Recovered{}, &Error{Kind: Broken, Code: "journal", Err: err}
+		return Recovered{}, &Error{Kind: Broken, Code: reply.Journal, Err: err}
 	}
-	return Recovered{SchemaVersion: retrieve.SchemaVersion, Finished: command}, nil
+	return Recovered{SchemaVersion: reply.SchemaVersion, Finished: command}, nil
 }
 
 // fileID is the blob id of a file's content as read, with its permission

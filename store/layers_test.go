@@ -6,26 +6,36 @@ import (
 	"testing"
 )
 
-// The layers import one way: no package imports a command; the note model
-// (vault) imports no other package of omh; ranking and cards (retrieve,
-// find) never import the cache or the application layer, only declare the
-// interfaces the cache implements; only commands import the application
-// layer. Catches: a shortcut that ties the note model to the cache, or a
-// command's logic creeping back below the command line.
+// The layers import one way: no package imports a command but the command
+// its own server; the note model (vault) imports no other package of omh,
+// its rooms (vault/*) only vault and each other, vault/token nothing of
+// omh; ranking and cards (retrieve, find) never import the cache or the
+// application layer, only declare the interfaces the cache implements; the
+// cache (index) imports neither; only commands import the application
+// layer, and omh's command and its MCP server import nothing else.
+// Catches: a shortcut that ties the note model to the cache, a command's
+// logic creeping back below the command line, or a command reaching past
+// the door to the layers behind it.
 func TestDependenciesPointOneWay(t *testing.T) {
 	out, err := exec.Command("go", "list", "-f", `{{.ImportPath}} {{join .Imports " "}}`, "github.com/omh-notes/omh/...").Output()
 	if err != nil {
-		t.Skipf("go list: %v", err)
+		t.Fatalf("go list: %v", err)
 	}
 	const mod = "github.com/omh-notes/omh/"
 	forbidden := map[string][]string{ // package → what it must not import (prefixes)
-		"vault":     {""},
-		"retrieve":  {"index", "store", "find", "hooks"},
-		"find":      {"index", "store", "hooks"},
-		"find/eval": {"index", "store", "hooks"},
-		"index":     {"store", "hooks"},
-		"hooks":     {"index", "store", "retrieve", "find", "journal"},
-		"journal":   {"index", "store", "retrieve", "find", "hooks"},
+		"vault":       {""},
+		"vault/token": {""},
+		"retrieve":    {"index", "store", "find", "hooks"},
+		"find":        {"index", "store", "hooks"},
+		"find/eval":   {"index", "store", "hooks"},
+		"index":       {"store", "hooks", "find", "retrieve"},
+		"hooks":       {"index", "store", "retrieve", "find", "journal"},
+		"journal":     {"index", "store", "retrieve", "find", "hooks"},
+	}
+	// only: package → the only packages of omh it may import (prefixes).
+	only := map[string][]string{
+		"cmd/omh":           {"store", "cmd/omh/mcpserver"},
+		"cmd/omh/mcpserver": {"store"},
 	}
 	checked := 0
 	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
@@ -37,7 +47,7 @@ func TestDependenciesPointOneWay(t *testing.T) {
 			}
 			dep := strings.TrimPrefix(imp, mod)
 			checked++
-			if strings.HasPrefix(dep, "cmd/") {
+			if strings.HasPrefix(dep, "cmd/") && !strings.HasPrefix(dep, pkg+"/") {
 				t.Errorf("%s imports the command %s", pkg, dep)
 			}
 			if dep == "store" && !strings.HasPrefix(pkg, "cmd/") {
@@ -48,9 +58,25 @@ func TestDependenciesPointOneWay(t *testing.T) {
 					t.Errorf("%s imports %s", pkg, dep)
 				}
 			}
+			if strings.HasPrefix(pkg, "vault/") && pkg != "vault/token" && dep != "vault" && !strings.HasPrefix(dep, "vault/") {
+				t.Errorf("%s, a room of vault, imports %s", pkg, dep)
+			}
+			if allowed, ok := only[pkg]; ok && !within(dep, allowed) {
+				t.Errorf("%s imports %s, behind the door it may only go through (%s)", pkg, dep, strings.Join(allowed, ", "))
+			}
 		}
 	}
 	if checked == 0 {
 		t.Fatal("go list reported no imports between omh's packages: the check read nothing")
 	}
+}
+
+// within reports whether pkg is one of dirs or under one.
+func within(pkg string, dirs []string) bool {
+	for _, d := range dirs {
+		if pkg == d || strings.HasPrefix(pkg, d+"/") {
+			return true
+		}
+	}
+	return false
 }

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/omh-notes/omh/store/reply"
 )
 
 // Lines is a range of a note's lines, counted from 1 at the file's first
@@ -51,7 +53,7 @@ func (l Lines) cut(content []byte) (part []byte, got Lines, count int, err error
 		return content, l, count, nil
 	}
 	if l.Start > count {
-		return nil, l, count, refuse("bad_lines", fmt.Errorf("lines %s start past the note's last line, %d", l, count))
+		return nil, l, count, refuse(reply.BadLines, fmt.Errorf("lines %s start past the note's last line, %d", l, count))
 	}
 	got = Lines{Start: l.Start, End: count}
 	if l.End != 0 && l.End < count {

@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	"github.com/omh-notes/omh/index"
-	"github.com/omh-notes/omh/retrieve"
+	"github.com/omh-notes/omh/store/reply"
 	"github.com/omh-notes/omh/vault"
 	"github.com/omh-notes/omh/vault/lint"
 )
@@ -15,6 +15,7 @@ import (
 // LintReport is what omh lint found; one value for people and programs.
 type LintReport struct {
 	SchemaVersion int            `json:"schema_version"`
+	ruled         bool           // rules were asked for: text lists every finding
 	Commit        *string        `json:"commit"`
 	Checked       int            `json:"checked"` // notes reported on
 	Errors        int            `json:"errors"`
@@ -45,7 +46,7 @@ func (r LintReport) Failing() int {
 func (s *Store) Lint(keys []string, strict bool, rules ...string) (LintReport, error) {
 	for _, k := range keys {
 		if err := vault.CheckKey(k); err != nil {
-			return LintReport{}, refuse("bad_key", err)
+			return LintReport{}, refuse(reply.BadKey, err)
 		}
 	}
 	for _, r := range rules {
@@ -101,8 +102,8 @@ func (s *Store) Lint(keys []string, strict bool, rules ...string) (LintReport, e
 				return v.unknownKey(k, 0)
 			}
 		}
-		rep = LintReport{SchemaVersion: retrieve.SchemaVersion, Commit: commitOrNull(v.snap.Commit()), Checked: checked,
-			Strict: strict, Dialect: cfg.Dialect.String(), Findings: findings, Rules: lint.Summarize(findings)}
+		rep = LintReport{SchemaVersion: reply.SchemaVersion, Commit: commitOrNull(v.snap.Commit()), Checked: checked,
+			ruled: len(rules) > 0, Strict: strict, Dialect: cfg.Dialect.String(), Findings: findings, Rules: lint.Summarize(findings)}
 		if rep.Findings == nil {
 			rep.Findings = []lint.Finding{}
 		}

@@ -111,11 +111,7 @@ func helperCommand(s *store.Store, args []string) error {
 	case cmd == "hooks" && len(rest) >= 2 && rest[0] == "run":
 		err = s.RunHook(rest[1], rest[2:])
 	case cmd == "hooks" && len(rest) == 1 && rest[0] == "uninstall":
-		p, perr := s.HookPlace()
-		if perr != nil {
-			return perr
-		}
-		_, err = s.UninstallHooks(p)
+		_, err = s.UninstallHooks()
 	case cmd == "mv" && len(rest) == 2:
 		_, err = s.Move(rest[0], rest[1])
 	case cmd == "promote":

@@ -14,7 +14,7 @@ import (
 
 	"github.com/omh-notes/omh/index"
 	"github.com/omh-notes/omh/journal"
-	"github.com/omh-notes/omh/retrieve"
+	"github.com/omh-notes/omh/store/reply"
 	"github.com/omh-notes/omh/vault"
 	"github.com/omh-notes/omh/vault/disk"
 	"github.com/omh-notes/omh/vault/gitcli"
@@ -34,7 +34,7 @@ func (s *Store) Move(old, newKey string) (Moved, error) {
 	oldArg := norm.NFC.String(strings.TrimSuffix(strings.TrimSpace(old), vault.NoteExt))
 	newKey = norm.NFC.String(strings.TrimSuffix(strings.TrimSpace(newKey), vault.NoteExt))
 	if err := vault.CheckKey(oldArg); err != nil {
-		return Moved{}, refuse("bad_key", err)
+		return Moved{}, refuse(reply.BadKey, err)
 	}
 	if err := checkNewKey(newKey); err != nil {
 		return Moved{}, err
@@ -139,13 +139,13 @@ func (s *Store) planMove(v *view, oldArg, newKey string) (*movePlan, error) {
 	case err != nil:
 		return nil, err
 	case len(res.Candidates) > 1:
-		return nil, refuse("ambiguous", fmt.Errorf("nothing was renamed: %s could mean %s", oldArg, strings.Join(res.Candidates, ", ")))
+		return nil, refuse(reply.Ambiguous, fmt.Errorf("nothing was renamed: %s could mean %s", oldArg, strings.Join(res.Candidates, ", ")))
 	case res.Key == "":
-		return nil, refuse("not_found", fmt.Errorf("nothing was renamed: no note has the key %s", oldArg))
+		return nil, refuse(reply.NotFound, fmt.Errorf("nothing was renamed: no note has the key %s", oldArg))
 	}
 	p.oldKey = res.Key
 	if p.oldKey == newKey {
-		return nil, refuse("bad_key", fmt.Errorf("nothing was renamed: %s already has that key", newKey))
+		return nil, refuse(reply.BadKey, fmt.Errorf("nothing was renamed: %s already has that key", newKey))
 	}
 	// A key is taken by a note on disk: a committed note renamed or
 	// deleted in the working tree leaves its key free, so a rename is
@@ -155,7 +155,7 @@ func (s *Store) planMove(v *view, oldArg, newKey string) (*movePlan, error) {
 	for _, n := range notes {
 		switch {
 		case n.Note.Key == newKey:
-			return nil, refuse("key_taken", fmt.Errorf("nothing was renamed: the key %s is taken by %s (%s)", newKey, n.Note.Path, n.Note.Layer))
+			return nil, refuse(reply.KeyTaken, fmt.Errorf("nothing was renamed: the key %s is taken by %s (%s)", newKey, n.Note.Path, n.Note.Layer))
 		case n.Note.Key != p.oldKey:
 		case n.Private:
 			inPrivate = true
@@ -168,7 +168,7 @@ func (s *Store) planMove(v *view, oldArg, newKey string) (*movePlan, error) {
 		return nil, fromRename(err)
 	}
 	if inPrivate && inTree {
-		return nil, refuse("ambiguous", fmt.Errorf("nothing was renamed: %s is both a private note and a note under the notes root; rename one of them by hand first", p.oldKey))
+		return nil, refuse(reply.Ambiguous, fmt.Errorf("nothing was renamed: %s is both a private note and a note under the notes root; rename one of them by hand first", p.oldKey))
 	}
 	rel := func(key string) string { return path.Join(notesDir, key+vault.NoteExt) }
 	if inPrivate {
@@ -177,30 +177,30 @@ func (s *Store) planMove(v *view, oldArg, newKey string) (*movePlan, error) {
 		p.fromShown, p.toShown, p.how = p.from, p.to, "rename"
 	} else {
 		if vault.Excluded(cfg.Exclude, newKey+vault.NoteExt) {
-			return nil, refuse("excluded", fmt.Errorf("nothing was renamed: %s would be excluded from the store by %s", rel(newKey), vault.ConfigPath))
+			return nil, refuse(reply.Excluded, fmt.Errorf("nothing was renamed: %s would be excluded from the store by %s", rel(newKey), vault.ConfigPath))
 		}
 		p.fromShown, p.toShown = rel(p.oldKey), rel(newKey)
 		p.from = filepath.Join(root, filepath.FromSlash(p.fromShown))
 		p.to = filepath.Join(root, filepath.FromSlash(p.toShown))
 		if fi, err := os.Lstat(p.from); err != nil || !fi.Mode().IsRegular() {
-			return nil, refuse("not_found", fmt.Errorf("nothing was renamed: %s is not in the working tree (deleted, or not a regular file)", p.fromShown))
+			return nil, refuse(reply.NotFound, fmt.Errorf("nothing was renamed: %s is not in the working tree (deleted, or not a regular file)", p.fromShown))
 		}
 		held, err := gitcli.Tracked(root, p.fromShown, p.toShown)
 		if err != nil {
-			return nil, refuse("git_failed", err)
+			return nil, refuse(reply.GitFailed, err)
 		}
 		p.how = "rename"
 		for _, f := range held {
 			switch f {
 			case p.toShown:
-				return nil, refuse("key_taken", fmt.Errorf("nothing was renamed: git's index holds %s already", p.toShown))
+				return nil, refuse(reply.KeyTaken, fmt.Errorf("nothing was renamed: git's index holds %s already", p.toShown))
 			case p.fromShown:
 				p.how = "git mv"
 			}
 		}
 	}
 	if _, err := os.Lstat(p.to); err == nil {
-		return nil, refuse("key_taken", fmt.Errorf("nothing was renamed: %s exists already", p.toShown))
+		return nil, refuse(reply.KeyTaken, fmt.Errorf("nothing was renamed: %s exists already", p.toShown))
 	}
 	if err := p.checkTarget(inPrivate); err != nil {
 		return nil, err
@@ -279,7 +279,7 @@ func (p *movePlan) gatherFiles(notes []index.StoredNote) error {
 		p.files = append(p.files, f)
 	}
 	if p.moved == nil {
-		return refuse("not_found", fmt.Errorf("nothing was renamed: %s is not on disk", p.fromShown))
+		return refuse(reply.NotFound, fmt.Errorf("nothing was renamed: %s is not on disk", p.fromShown))
 	}
 	if len(tracked) == 0 {
 		return nil
@@ -354,7 +354,7 @@ func (p *movePlan) apply(t *journal.Txn) error {
 	}
 	if p.moved.out != nil {
 		if id != vault.HashBytes(p.moved.content) {
-			return refuse("changed", fmt.Errorf("%s: %s changed while omh mv read the store; run it again", nothing, p.fromShown))
+			return refuse(reply.Changed, fmt.Errorf("%s: %s changed while omh mv read the store; run it again", nothing, p.fromShown))
 		}
 		content = p.moved.out
 	}
@@ -369,7 +369,7 @@ func (p *movePlan) apply(t *journal.Txn) error {
 	if p.how == "git mv" {
 		entry, err := gitcli.IndexEntry(p.root, p.fromShown)
 		if err != nil {
-			return refuse("git_failed", fmt.Errorf("%s: %w", nothing, err))
+			return refuse(reply.GitFailed, fmt.Errorf("%s: %w", nothing, err))
 		}
 		t.IndexEntry(p.toShown, entry.Mode, entry.Blob)
 		t.IndexEntry(p.fromShown, 0, plumbing.ZeroHash)
@@ -407,13 +407,13 @@ func (p *movePlan) checkTarget(private bool) error {
 		root, rel = p.privateFolder, p.newKey+vault.NoteExt
 	}
 	if err := disk.CheckTarget(root, rel, false); err != nil {
-		return refuse("bad_target", fmt.Errorf("nothing was renamed: %w", err))
+		return refuse(reply.BadTarget, fmt.Errorf("nothing was renamed: %w", err))
 	}
 	return nil
 }
 
 func (p *movePlan) report() Moved {
-	rep := Moved{SchemaVersion: retrieve.SchemaVersion, Old: p.oldKey, New: p.newKey, From: p.fromShown, To: p.toShown, How: p.how,
+	rep := Moved{SchemaVersion: reply.SchemaVersion, Old: p.oldKey, New: p.newKey, From: p.fromShown, To: p.toShown, How: p.how,
 		Rewritten: []Rewrite{}, Staged: []string{}, Unstaged: []string{}, Notices: []string{}}
 	for _, f := range p.files {
 		if f.out == nil {

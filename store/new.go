@@ -12,7 +12,7 @@ import (
 	"github.com/go-git/go-git/v5/plumbing"
 	"golang.org/x/text/unicode/norm"
 
-	"github.com/omh-notes/omh/retrieve"
+	"github.com/omh-notes/omh/store/reply"
 	"github.com/omh-notes/omh/vault"
 	"github.com/omh-notes/omh/vault/disk"
 	"github.com/omh-notes/omh/vault/gitcli"
@@ -78,11 +78,11 @@ func (s *Store) New(d Draft) (Written, error) {
 		}
 		tmpl, from, err := vault.LoadTemplate(s.Repo.Root, typ)
 		if err != nil {
-			return refuse("bad_template", err)
+			return refuse(reply.BadTemplate, err)
 		}
 		draft := vault.Draft{Type: typ, Title: title, Recorded: today(), Source: s.source(d.Source), Body: body,
 			Answers: d.Answers, Links: links}
-		rep = Written{SchemaVersion: retrieve.SchemaVersion, Layer: "local", Type: typ, Template: from}
+		rep = Written{SchemaVersion: reply.SchemaVersion, Layer: "local", Type: typ, Template: from}
 		for n := 1; ; n++ {
 			k := key
 			if n > 1 {
@@ -100,7 +100,7 @@ func (s *Store) New(d Draft) (Written, error) {
 				draft.Key = k
 				content, err := vault.RenderNote(tmpl, draft)
 				if err != nil {
-					return refuse("bad_template", fmt.Errorf("template %s: %w", from, err))
+					return refuse(reply.BadTemplate, fmt.Errorf("template %s: %w", from, err))
 				}
 				err = s.create(k, path, content)
 				switch {
@@ -123,7 +123,7 @@ func (s *Store) New(d Draft) (Written, error) {
 			case d.IfExists == "suffix" && n < 1000:
 				continue
 			}
-			return refuse("key_taken", fmt.Errorf("the key %s is taken in the local layer by %s; choose another with --key, or use --if-exists skip or suffix", k, taken))
+			return refuse(reply.KeyTaken, fmt.Errorf("the key %s is taken in the local layer by %s; choose another with --key, or use --if-exists skip or suffix", k, taken))
 		}
 	})
 	return rep, err
@@ -149,7 +149,7 @@ func draftKey(asked, typ, title string) (string, error) {
 	if asked == "" {
 		key, err := vault.KeyFor(typ, title)
 		if err != nil {
-			return "", refuse("bad_key", err)
+			return "", refuse(reply.BadKey, err)
 		}
 		return key, nil
 	}
@@ -164,13 +164,13 @@ func draftKey(asked, typ, title string) (string, error) {
 // refuses, or one a wiki link could not name.
 func checkNewKey(key string) error {
 	if err := vault.CheckKey(key); err != nil {
-		return refuse("bad_key", err)
+		return refuse(reply.BadKey, err)
 	}
 	if strings.ContainsAny(key, "[]|#^") {
-		return refuse("bad_key", fmt.Errorf("key %q holds a character a wiki link cannot name ([ ] | # ^)", key))
+		return refuse(reply.BadKey, fmt.Errorf("key %q holds a character a wiki link cannot name ([ ] | # ^)", key))
 	}
 	if strings.Contains(key, `\`) {
-		return refuse("bad_key", fmt.Errorf("key %q holds a backslash, which Windows reads as a folder separator", key))
+		return refuse(reply.BadKey, fmt.Errorf("key %q holds a backslash, which Windows reads as a folder separator", key))
 	}
 	return nil
 }
@@ -181,7 +181,7 @@ func checkNewKey(key string) error {
 // (or, with foldCase, in case).
 func checkTarget(root, rel string, foldCase bool) error {
 	if err := disk.CheckTarget(root, rel, foldCase); err != nil {
-		return refuse("bad_target", fmt.Errorf("nothing was written: %w", err))
+		return refuse(reply.BadTarget, fmt.Errorf("nothing was written: %w", err))
 	}
 	return nil
 }
@@ -193,11 +193,11 @@ func draftBody(b []byte) (string, error) {
 		return "", nil
 	}
 	if vault.LooksBinary(b) {
-		return "", refuse("bad_body", errors.New("the body is not text"))
+		return "", refuse(reply.BadBody, errors.New("the body is not text"))
 	}
 	body := strings.ReplaceAll(string(b), "\r\n", "\n")
 	if p := vault.Parse([]byte(body)); p.FrontmatterLines > 0 || len(p.Problems) > 0 {
-		return "", refuse("bad_body", errors.New("the body has frontmatter of its own; give fields with the flags, or in a template under "+vault.TemplatesDir))
+		return "", refuse(reply.BadBody, errors.New("the body has frontmatter of its own; give fields with the flags, or in a template under "+vault.TemplatesDir))
 	}
 	return body, nil
 }
@@ -220,9 +220,9 @@ func draftLinks(v *view, args []string, from string) ([]vault.DraftLink, error) 
 		case err != nil:
 			return nil, err
 		case len(res.Candidates) > 1:
-			return nil, refuse("ambiguous", fmt.Errorf("--link %s could mean %s; give the full key", target, strings.Join(res.Candidates, ", ")))
+			return nil, refuse(reply.Ambiguous, fmt.Errorf("--link %s could mean %s; give the full key", target, strings.Join(res.Candidates, ", ")))
 		case res.Key == "":
-			return nil, refuse("not_found", fmt.Errorf("--link %s reaches no note", target))
+			return nil, refuse(reply.NotFound, fmt.Errorf("--link %s reaches no note", target))
 		}
 		l := vault.DraftLink{Verb: verb, Key: res.Key}
 		if !slices.Contains(out, l) {

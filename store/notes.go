@@ -8,6 +8,7 @@ import (
 
 	"github.com/omh-notes/omh/find"
 	"github.com/omh-notes/omh/retrieve"
+	"github.com/omh-notes/omh/store/reply"
 	"github.com/omh-notes/omh/vault"
 )
 
@@ -106,7 +107,7 @@ func CommitID(commit *string) string {
 func (s *Store) Show(key string, layer vault.Layer, lines Lines) (Shown, error) {
 	var out Shown
 	err := s.withKey(key, layer, "", func(v *view, docs []uint32) error {
-		out = Shown{Commit: commitOrNull(v.snap.Commit()), SchemaVersion: retrieve.SchemaVersion}
+		out = Shown{Commit: commitOrNull(v.snap.Commit()), SchemaVersion: reply.SchemaVersion}
 		for _, d := range docs {
 			sn, err := s.showNote(v, d, lines)
 			if err != nil {
@@ -123,7 +124,7 @@ func (s *Store) Show(key string, layer vault.Layer, lines Lines) (Shown, error) 
 func (s *Store) Links(key string, layer vault.Layer, dir Direction) (Linked, error) {
 	var out Linked
 	err := s.withKey(key, layer, "", func(v *view, docs []uint32) error {
-		out = Linked{Commit: commitOrNull(v.snap.Commit()), SchemaVersion: retrieve.SchemaVersion}
+		out = Linked{Commit: commitOrNull(v.snap.Commit()), SchemaVersion: reply.SchemaVersion}
 		for _, d := range docs {
 			n, err := v.snap.Note(d)
 			if err != nil {
@@ -155,7 +156,7 @@ func (s *Store) ProofShow(key string, layer vault.Layer, asOf string) (Records, 
 	var out Records
 	err := s.withKey(key, layer, asOf, func(v *view, docs []uint32) error {
 		proof := find.NewProof(v.snap, v.proofDay(), find.IncludeRetracted)
-		out = Records{AsOf: string(v.asOf()), Commit: commitOrNull(v.snap.Commit()), SchemaVersion: retrieve.SchemaVersion}
+		out = Records{AsOf: string(v.asOf()), Commit: commitOrNull(v.snap.Commit()), SchemaVersion: reply.SchemaVersion}
 		for _, d := range docs {
 			if !proof.IsRecord(d) {
 				n, err := v.snap.Note(d)
@@ -179,7 +180,7 @@ func (s *Store) ProofShow(key string, layer vault.Layer, asOf string) (Records, 
 }
 
 func notARecord(n vault.Note) error {
-	return refuse("not_a_record", fmt.Errorf("%s is a note of type %s, not a proof record (%s)", n.Key, n.Type, vault.OrList(vault.TypeNames(true))))
+	return refuse(reply.NotARecord, fmt.Errorf("%s is a note of type %s, not a proof record (%s)", n.Key, n.Type, vault.OrList(vault.TypeNames(true))))
 }
 
 // withKey runs fn on the documents holding a key (of one layer, when layer
@@ -187,7 +188,7 @@ func notARecord(n vault.Note) error {
 // refused, naming the note the key would reach as a link.
 func (s *Store) withKey(key string, layer vault.Layer, asOf string, fn func(v *view, docs []uint32) error) error {
 	if err := vault.CheckKey(key); err != nil {
-		return refuse("bad_key", err)
+		return refuse(reply.BadKey, err)
 	}
 	return s.read(asOf, s.readOptions(false), func(v *view) error {
 		docs, err := v.snap.Find(key, layer)
@@ -218,7 +219,7 @@ func (v *view) unknownKey(key string, layer vault.Layer) error {
 	case len(res.Candidates) > 1:
 		err = fmt.Errorf("%w; it could be any of %s", err, strings.Join(res.Candidates, ", "))
 	}
-	return refuse("not_found", err)
+	return refuse(reply.NotFound, err)
 }
 
 // keyOfPath reads a key written as a file's path (with .md, or from the

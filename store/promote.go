@@ -12,7 +12,7 @@ import (
 
 	"github.com/omh-notes/omh/index"
 	"github.com/omh-notes/omh/journal"
-	"github.com/omh-notes/omh/retrieve"
+	"github.com/omh-notes/omh/store/reply"
 	"github.com/omh-notes/omh/vault"
 	"github.com/omh-notes/omh/vault/disk"
 	"github.com/omh-notes/omh/vault/gitcli"
@@ -29,7 +29,7 @@ import (
 func (s *Store) Promote(keys []string) (Promoted, error) {
 	for _, k := range keys {
 		if err := vault.CheckKey(norm.NFC.String(k)); err != nil {
-			return Promoted{}, refuse("bad_key", err)
+			return Promoted{}, refuse(reply.BadKey, err)
 		}
 	}
 	t, err := s.begin("omh promote " + strings.Join(keys, " "))
@@ -62,7 +62,7 @@ func (s *Store) Promote(keys []string) (Promoted, error) {
 		if err := promote(t, s.Repo.Root, batch); err != nil {
 			return err
 		}
-		rep = Promoted{SchemaVersion: retrieve.SchemaVersion, Promoted: batch, Commit: commitCommand(s.dir, s.Repo.Root, batch)}
+		rep = Promoted{SchemaVersion: reply.SchemaVersion, Promoted: batch, Commit: commitCommand(s.dir, s.Repo.Root, batch)}
 		return nil
 	})
 	return rep, err
@@ -127,10 +127,10 @@ func (s *Store) planPromotion(v *view, keys []string, notes []index.StoredNote, 
 		res, err := vault.Resolve(vault.Link{Kind: vault.WikiLink, Target: key}, "", privateNames)
 		switch {
 		case err != nil:
-			refuseOne("internal", "%v", err)
+			refuseOne(reply.Internal, "%v", err)
 			continue
 		case len(res.Candidates) > 1:
-			refuseOne("ambiguous", "%s could mean the private notes %s", arg, strings.Join(res.Candidates, ", "))
+			refuseOne(reply.Ambiguous, "%s could mean the private notes %s", arg, strings.Join(res.Candidates, ", "))
 			continue
 		case res.Key == "":
 			msg := fmt.Sprintf("no private note has the key %s", arg)
@@ -139,7 +139,7 @@ func (s *Store) planPromotion(v *view, keys []string, notes []index.StoredNote, 
 			} else if _, ok := where[key]; ok {
 				msg += " (it is an uncommitted file in the notes root already; stage it with git add)"
 			}
-			refuseOne("not_found", "%s", msg)
+			refuseOne(reply.NotFound, "%s", msg)
 			continue
 		}
 		key = res.Key
@@ -150,25 +150,25 @@ func (s *Store) planPromotion(v *view, keys []string, notes []index.StoredNote, 
 		from := filepath.Join(private, filepath.FromSlash(key)+vault.NoteExt)
 		content, err := vault.ReadInside(private, key+vault.NoteExt, maxPromoted)
 		if err != nil {
-			refuseOne("not_found", "the private note %s cannot be read: %v", key, err)
+			refuseOne(reply.NotFound, "the private note %s cannot be read: %v", key, err)
 			continue
 		}
 		rel := key + vault.NoteExt
 		to := path.Join(notesDir, rel)
 		switch {
 		case team[key]:
-			refuseOne("key_taken", "%s is a team note already; rename the private one with omh mv first", key)
+			refuseOne(reply.KeyTaken, "%s is a team note already; rename the private one with omh mv first", key)
 			continue
 		case vault.Excluded(cfg.Exclude, rel):
-			refuseOne("excluded", "%s would be excluded from the store by %s", to, vault.ConfigPath)
+			refuseOne(reply.Excluded, "%s would be excluded from the store by %s", to, vault.ConfigPath)
 			continue
 		}
 		if _, err := os.Lstat(filepath.Join(s.Repo.Root, filepath.FromSlash(to))); err == nil {
-			refuseOne("key_taken", "%s exists in the working tree already", to)
+			refuseOne(reply.KeyTaken, "%s exists in the working tree already", to)
 			continue
 		}
 		if err := disk.CheckTarget(s.Repo.Root, to, true); err != nil {
-			refuseOne("bad_target", "%v", err)
+			refuseOne(reply.BadTarget, "%v", err)
 			continue
 		}
 		batch = append(batch, Promotion{Key: key, From: from, To: to, content: content, private: private})
@@ -182,14 +182,14 @@ func (s *Store) planPromotion(v *view, keys []string, notes []index.StoredNote, 
 		paths = append(paths, p.To)
 	}
 	if staged, err := gitcli.Tracked(s.Repo.Root, paths...); err != nil {
-		refuseOne("git_failed", "%v", err)
+		refuseOne(reply.GitFailed, "%v", err)
 	} else if len(staged) > 0 {
-		refuseOne("key_taken", "git's index holds %s already", strings.Join(staged, ", "))
+		refuseOne(reply.KeyTaken, "git's index holds %s already", strings.Join(staged, ", "))
 	}
 	// An ignored path cannot be added: git add would add the others and
 	// fail, leaving the index to be repaired.
 	if ignored := gitcli.Ignored(s.Repo.Root, paths); len(ignored) > 0 {
-		refuseOne("ignored", "git ignores %s; change .gitignore or promote under another key", strings.Join(ignored, ", "))
+		refuseOne(reply.Ignored, "git ignores %s; change .gitignore or promote under another key", strings.Join(ignored, ", "))
 	}
 	// Links: resolved over the store as it is; a target is fine when the
 	// team has it or it moves in this batch.
@@ -199,7 +199,7 @@ func (s *Store) planPromotion(v *view, keys []string, notes []index.StoredNote, 
 		for _, l := range parsed.Links {
 			res, err := cfg.Dialect.Resolve(l, p.Key, names)
 			if err != nil {
-				refuseOne("internal", "%v", err)
+				refuseOne(reply.Internal, "%v", err)
 				continue
 			}
 			k := res.Key
@@ -207,7 +207,7 @@ func (s *Store) planPromotion(v *view, keys []string, notes []index.StoredNote, 
 				continue
 			}
 			reported[k] = true
-			refuseOne("links_local", "%s links to %s, which would stay on this machine (%s); promote both together or drop the link",
+			refuseOne(reply.LinksLocal, "%s links to %s, which would stay on this machine (%s); promote both together or drop the link",
 				p.Key, k, where[k])
 		}
 	}

@@ -160,11 +160,7 @@ func refresh(t testing.TB, dir string) {
 func installHooks(t testing.TB, dir string) {
 	t.Helper()
 	s, _ := openStore(t, dir)
-	p, err := s.HookPlace()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := s.InstallHooks(p); err != nil {
+	if _, err := s.InstallHooks(); err != nil {
 		t.Fatal(err)
 	}
 }

@@ -9,7 +9,7 @@ import (
 	"strings"
 
 	"github.com/omh-notes/omh/journal"
-	"github.com/omh-notes/omh/retrieve"
+	"github.com/omh-notes/omh/store/reply"
 	"github.com/omh-notes/omh/vault"
 )
 
@@ -34,7 +34,7 @@ func (s *Store) Retract(key, reason string, team bool) (Retraction, error) {
 		return Retraction{}, invalid(errors.New("--reason must say why"))
 	}
 	if err := vault.CheckKey(key); err != nil {
-		return Retraction{}, refuse("bad_key", err)
+		return Retraction{}, refuse(reply.BadKey, err)
 	}
 	day := today()
 	t, err := s.begin("omh proof retract " + key)
@@ -56,7 +56,7 @@ func (s *Store) Retract(key, reason string, team bool) (Retraction, error) {
 			return err
 		}
 		if tracked && !team {
-			return refuse("team_record", fmt.Errorf("%s is a team record (git tracks %s); give --team to edit it, and review the change with git diff", key, target.Path))
+			return refuse(reply.TeamRecord, fmt.Errorf("%s is a team record (git tracks %s); give --team to edit it, and review the change with git diff", key, target.Path))
 		}
 		path := target.Path
 		if !filepath.IsAbs(path) {
@@ -65,7 +65,7 @@ func (s *Store) Retract(key, reason string, team bool) (Retraction, error) {
 		if err := retractFile(t, path, day, reason); err != nil {
 			return err
 		}
-		rep = Retraction{SchemaVersion: retrieve.SchemaVersion, Key: target.Key, Path: target.Path, Tracked: tracked,
+		rep = Retraction{SchemaVersion: reply.SchemaVersion, Key: target.Key, Path: target.Path, Tracked: tracked,
 			Day: string(day), RetractedReason: reason}
 		return nil
 	})
@@ -107,18 +107,18 @@ func retractFile(t *journal.Txn, path string, day vault.Date, reason string) err
 		return fmt.Errorf("reading the record: %w", err)
 	}
 	if !info.Mode().IsRegular() {
-		return refuse("not_a_record", fmt.Errorf("%s is not a regular file (a symbolic link?); edit it by hand", path))
+		return refuse(reply.NotARecord, fmt.Errorf("%s is not a regular file (a symbolic link?); edit it by hand", path))
 	}
 	content, err := os.ReadFile(path)
 	if err != nil {
 		return fmt.Errorf("reading the record: %w", err)
 	}
 	if p := vault.Parse(content); p.Retracted != "" {
-		return refuse("already_retracted", fmt.Errorf("%s was retracted on %s already (%s)", path, p.Retracted, p.RetractedReason))
+		return refuse(reply.AlreadyRetracted, fmt.Errorf("%s was retracted on %s already (%s)", path, p.Retracted, p.RetractedReason))
 	}
 	edited, err := vault.SetRetracted(content, day, reason)
 	if err != nil {
-		return refuse("unrewritable", fmt.Errorf("%s: %w", path, err))
+		return refuse(reply.Unrewritable, fmt.Errorf("%s: %w", path, err))
 	}
 	if err := t.Put(path, vault.HashBytes(content), edited, info.Mode().Perm()); err != nil {
 		return fmt.Errorf("writing the record: %w", err)

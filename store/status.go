@@ -4,34 +4,69 @@ import (
 	"path/filepath"
 
 	"github.com/omh-notes/omh/index"
+	"github.com/omh-notes/omh/store/reply"
 )
+
+// Status is what the cache holds and whether it is current.
+type Status struct {
+	SchemaVersion int `json:"schema_version"`
+
+	Indexed     *string    `json:"indexed"` // commit the snapshot holds; null with no snapshot or no commits
+	Head        *string    `json:"head"`    // HEAD's commit; null before the first commit
+	Fresh       bool       `json:"fresh"`   // the snapshot equals the store on disk
+	Notes       NoteCounts `json:"notes"`
+	Uncommitted []string   `json:"uncommitted"` // keys of working copies that differ from HEAD
+	Skipped     []string   `json:"skipped"`     // notes left out: their content could not be read
+	Parsed      int        `json:"parsed"`      // blobs the last refresh parsed
+	NotesRoot   string     `json:"notes_root"`
+	PrivateDir  string     `json:"private_dir"`
+	Shallow     bool       `json:"shallow"`
+	Cache       CacheFile  `json:"cache"`
+}
+
+// NoteCounts are the notes of each layer.
+type NoteCounts struct {
+	Team  int `json:"team"`
+	Local int `json:"local"`
+}
+
+// CacheFile is the cache's file and its size in bytes.
+type CacheFile struct {
+	Path string `json:"path"`
+	Size int64  `json:"size"`
+}
+
+// Indexed is what omh index brought the cache to: the status, printed as
+// one line.
+type Indexed struct{ Status }
 
 // Status says what the cache holds and whether it is up to date, without
 // changing anything.
-func (s *Store) Status() (index.Status, error) {
+func (s *Store) Status() (Status, error) {
 	c, err := s.openCache()
 	if err != nil {
-		return index.Status{}, err
+		return Status{}, err
 	}
-	st, err := c.Status(s.Repo)
+	st, err := s.status(c)
 	return st, classify(err)
 }
 
 // Index brings the cache up to date, waiting for any refresh in progress
 // (a hook's background refresh included), and says what it holds. With
 // rebuild the cache is thrown away and built again from the notes.
-func (s *Store) Index(rebuild bool) (index.Status, error) {
+func (s *Store) Index(rebuild bool) (Indexed, error) {
 	opt := index.Options{Progress: s.opt.Progress, Waiting: s.sayWaiting}
 	if !rebuild {
 		err := s.read("", opt, func(*view) error { return nil })
 		if err != nil {
-			return index.Status{}, err
+			return Indexed{}, err
 		}
-		return s.cache.Status(s.Repo)
+		st, err := s.status(s.cache)
+		return Indexed{st}, err
 	}
 	c, err := s.openCache()
 	if err != nil {
-		return index.Status{}, err
+		return Indexed{}, err
 	}
 	c, rep, err := c.Rebuild(s.Repo, opt)
 	if index.IsDamaged(err) {
@@ -42,12 +77,22 @@ func (s *Store) Index(rebuild bool) (index.Status, error) {
 	}
 	s.cache = c
 	if err != nil {
-		return index.Status{}, err
+		return Indexed{}, err
 	}
 	for _, w := range rep.Warnings {
 		s.warn("%s", w)
 	}
-	return c.Status(s.Repo)
+	st, err := s.status(c)
+	return Indexed{st}, err
+}
+
+// status is what c holds, stamped with the output contract's version.
+func (s *Store) status(c *index.Cache) (Status, error) {
+	st, err := c.Status(s.Repo)
+	return Status{SchemaVersion: reply.SchemaVersion, Indexed: st.Indexed, Head: st.Head, Fresh: st.Fresh,
+		Notes: NoteCounts{Team: st.Notes.Team, Local: st.Notes.Local}, Uncommitted: st.Uncommitted, Skipped: st.Skipped,
+		Parsed: st.Parsed, NotesRoot: st.NotesRoot, PrivateDir: st.PrivateDir, Shallow: st.Shallow,
+		Cache: CacheFile{Path: st.Cache.Path, Size: st.Cache.Size}}, err
 }
 
 // Keys lists the note keys starting with prefix as the cache last saw them,

@@ -19,6 +19,7 @@ import (
 
 	"github.com/omh-notes/omh/index"
 	"github.com/omh-notes/omh/retrieve"
+	"github.com/omh-notes/omh/store/reply"
 	"github.com/omh-notes/omh/vault"
 	"github.com/omh-notes/omh/vault/localscan"
 )
@@ -68,7 +69,7 @@ func Open(dir string, opt Options) (*Store, error) {
 		if err == nil {
 			what = "is a file, not a folder"
 		}
-		return nil, refuse("no_such_folder", fmt.Errorf("the folder %s %s", dir, what))
+		return nil, refuse(reply.NoSuchFolder, fmt.Errorf("the folder %s %s", dir, what))
 	}
 	r, err := vault.OpenRepo(dir)
 	if err != nil {
@@ -86,9 +87,9 @@ func Open(dir string, opt Options) (*Store, error) {
 func classifyOpen(dir string, err error) error {
 	switch {
 	case errors.Is(err, vault.ErrNotRepository):
-		return refuse("not_a_repository", fmt.Errorf("%s: %w", dir, err))
+		return refuse(reply.NotARepository, fmt.Errorf("%s: %w", dir, err))
 	case errors.Is(err, vault.ErrNoWorktree):
-		return refuse("no_worktree", err)
+		return refuse(reply.NoWorktree, err)
 	}
 	return err
 }
@@ -125,7 +126,7 @@ func (s *Store) openCache() (*index.Cache, error) {
 	}
 	c, err := index.Open(s.Repo.CommonDir)
 	if errors.Is(err, index.ErrNoCachePlace) {
-		return nil, &Error{Kind: Broken, Code: "no_cache_place", Err: err}
+		return nil, &Error{Kind: Broken, Code: reply.NoCachePlace, Err: err}
 	}
 	if err != nil {
 		return nil, err
@@ -240,7 +241,7 @@ func (s *Store) momentOf(spec string) (index.Moment, error) {
 		if len(spec) > len("YYYY-MM-DD") && vault.Date(spec[:10]).Valid() {
 			hint = "; for that day, give --as-of " + spec[:10]
 		}
-		return index.Moment{}, refuse("bad_as_of", fmt.Errorf("--as-of %s: %w; it takes a date (YYYY-MM-DD) or a commit (an id, branch or tag)%s", spec, err, hint))
+		return index.Moment{}, refuse(reply.BadAsOf, fmt.Errorf("--as-of %s: %w; it takes a date (YYYY-MM-DD) or a commit (an id, branch or tag)%s", spec, err, hint))
 	}
 	day, err := r.CommittedOn(commit)
 	return index.Moment{Commit: commit, Day: day}, err

@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"runtime/debug"
 
-	"github.com/omh-notes/omh/retrieve"
 	"github.com/omh-notes/omh/store"
+	"github.com/omh-notes/omh/store/reply"
 )
 
 // IndexCmd is `omh index`.
@@ -19,12 +19,7 @@ func (c *IndexCmd) Run(e *env) error {
 		if err != nil {
 			return err
 		}
-		if e.cli.JSON {
-			return writeJSON(e.stdout, st)
-		}
-		fmt.Fprintf(e.stdout, "indexed %d team and %d local notes at %s; parsed %s\n",
-			st.Notes.Team, st.Notes.Local, retrieve.CommitLabel(store.CommitID(st.Indexed)), countOf(st.Parsed, "blob", "blobs"))
-		return nil
+		return e.print(st)
 	})
 }
 
@@ -37,11 +32,7 @@ func (c *StatusCmd) Run(e *env) error {
 		if err != nil {
 			return err
 		}
-		if e.cli.JSON {
-			return writeJSON(e.stdout, st)
-		}
-		fmt.Fprint(e.stdout, st.String())
-		return nil
+		return e.print(st)
 	})
 }
 
@@ -51,7 +42,7 @@ type VersionCmd struct{}
 func (c *VersionCmd) Run(e *env) error {
 	version, revision, modified := buildVersion()
 	if e.cli.JSON {
-		return writeJSON(e.stdout, map[string]any{"schema_version": retrieve.SchemaVersion, "version": version, "revision": revision, "modified": modified})
+		return reply.JSON(e.stdout, map[string]any{"schema_version": reply.SchemaVersion, "version": version, "revision": revision, "modified": modified})
 	}
 	suffix := ""
 	if modified {
@@ -93,16 +84,5 @@ func (c *RecoverCmd) Run(e *env) error {
 	if err != nil {
 		return err
 	}
-	if e.cli.JSON {
-		return writeJSON(e.stdout, rep)
-	}
-	switch {
-	case rep.Undone != "":
-		fmt.Fprintf(e.stdout, "undid %s: finishing it failed (%s)\n", rep.Undone, rep.Why)
-	case rep.Finished != "":
-		fmt.Fprintf(e.stdout, "finished %s\n", rep.Finished)
-	default:
-		fmt.Fprintln(e.stdout, "nothing was left half done")
-	}
-	return nil
+	return e.print(rep)
 }

@@ -9,7 +9,6 @@ import (
 	"github.com/alecthomas/kong"
 
 	"github.com/omh-notes/omh/store"
-	"github.com/omh-notes/omh/vault"
 )
 
 // Shell completion is omh's own: each shell's script hands the words typed
@@ -154,7 +153,7 @@ func values(v *kong.Value, prefix, cur, dir string, keys func(dir, prefix string
 	case what == "key":
 		add(keys(dir, cur)...)
 	case what == "type":
-		add(vault.TypeNames(false)...)
+		add(store.NoteTypes(false)...)
 	case what == "dir":
 		return []string{completeDirs}
 	case what == "file" || v.Tag.Type == "existingfile" || v.Tag.Type == "path":

@@ -32,7 +32,7 @@ func TestEvalScoresWhatFindCardsPrints(t *testing.T) {
 	if err := os.WriteFile(goldFile, []byte(gold.String()), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	golds, err := eval.ReadGold(strings.NewReader(gold.String()))
+	golds, err := store.ReadGold(goldFile)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,21 +5,20 @@ import (
 	"io"
 	"strings"
 
-	"github.com/omh-notes/omh/retrieve"
 	"github.com/omh-notes/omh/store"
-	"github.com/omh-notes/omh/vault"
+	"github.com/omh-notes/omh/store/reply"
 )
 
 // FindCmd is `omh find`.
 type FindCmd struct {
 	Question   []string `arg:"" name:"question" help:"The question, in one or more words (no quotes needed); - reads it from standard input."`
 	Also       []string `name:"also" sep:"none" placeholder:"Q" help:"Another phrasing of the same question; each is scored alone and a note keeps its best."`
-	Roots      int      `name:"roots" default:"8" placeholder:"N" help:"How many ranked notes to print (default ${default}); the rest are counted."`
+	Roots      int      `name:"roots" default:"${roots}" placeholder:"N" help:"How many ranked notes to print (default ${default}); the rest are counted."`
 	Layer      string   `name:"layer" enum:"team,local," default:"" placeholder:"team|local" help:"Only notes of this layer (default both; a team-only answer is safe to paste into a pull request)."`
 	Type       string   `name:"type" placeholder:"T" complete:"type" help:"Only ranked notes of this type."`
 	NoWorktree bool     `name:"no-worktree" help:"Leave out uncommitted working copies, for the fastest answer."`
 	Cards      bool     `name:"cards" help:"One card per note, for agents: passages, matched words, links in and out."`
-	MaxChars   int      `name:"max-chars" default:"6000" placeholder:"N" help:"Size in characters the cards (and JSON) reply aims at (default ${default}); passages that do not fit are counted."`
+	MaxChars   int      `name:"max-chars" default:"${max_chars}" placeholder:"N" help:"Size in characters the cards (and JSON) reply aims at (default ${default}); passages that do not fit are counted."`
 	Ranker     string   `name:"ranker" enum:"default,baseline,tuned" default:"default" help:"Scoring function: default (BM25 over fields), or baseline (the summed rarity ln((n+1)/df) of the question's words, doubled in a key or title) to compare."`
 	AsOf       string   `name:"as-of" placeholder:"DATE|COMMIT" help:"A date (YYYY-MM-DD) or a commit (an id, branch or tag): answer from the store as it stood then: the team layer at that commit (for a date, the last commit on or before it), private notes recorded by then, no uncommitted edits."`
 	Explain    bool     `name:"explain" help:"Say why each note is there: a ranked note's score word by word (where the note holds it, how often, its share), a linked note's origin."`
@@ -48,7 +47,7 @@ func (e *env) printAnswer(ans store.Answer, cards bool) error {
 	var err error
 	switch {
 	case e.cli.JSON:
-		err = writeJSON(e.stdout, ans.JSON())
+		err = reply.JSON(e.stdout, ans.JSON())
 	case cards:
 		_, err = io.WriteString(e.stdout, ans.Cards())
 	default:
@@ -63,22 +62,7 @@ func (e *env) question(words, also []string, roots int, layer, typ, rankerName s
 	if err != nil {
 		return store.Question{}, err
 	}
-	return newQuestion(text, also, roots, layer, typ, rankerName, maxChars)
-}
-
-// newQuestion is a question asked with these flags (or tool arguments).
-func newQuestion(text string, also []string, roots int, layer, typ, rankerName string, maxChars int) (store.Question, error) {
-	ranker, err := retrieve.ParseRanker(rankerName)
-	if err != nil {
-		return store.Question{}, usage(err)
-	}
-	q := store.Question{Phrasings: append([]string{text}, also...), Roots: roots, Type: typ, Ranker: ranker, MaxChars: maxChars}
-	if layer != "" {
-		if q.Layer, err = vault.ParseLayer(layer); err != nil {
-			return q, usage(err)
-		}
-	}
-	return q, nil
+	return store.NewQuestion(text, also, roots, layer, typ, rankerName, maxChars)
 }
 
 // readQuestion joins the words of the question; a lone "-" reads it from

@@ -4,13 +4,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
-	"path/filepath"
 	"strings"
 
-	"github.com/omh-notes/omh/hooks"
-	"github.com/omh-notes/omh/retrieve"
 	"github.com/omh-notes/omh/store"
+	"github.com/omh-notes/omh/store/reply"
 )
 
 // HooksCmd is `omh hooks`: the git hooks that keep the cache fresh.
@@ -28,39 +25,12 @@ func (c *HooksCmd) Help() string {
 A refresh facing more than 100 changed notes runs in the background. To wait for it, run omh index: it waits for any refresh in progress and returns when the cache is at HEAD.`
 }
 
-// printHooks renders the report for people: one line per hook, and for a
-// managed hook the line to add on a line of its own.
-func printHooks(w io.Writer, rep *hooks.Report) {
-	for _, h := range rep.Hooks {
-		line := fmt.Sprintf("%-14s %-10s %s", h.Name, h.State, rep.Shown(h.Path))
-		switch {
-		case h.State == hooks.Managed && h.Add != nil:
-			line = fmt.Sprintf("%-14s %-10s by %s; add this line to %s:\n%26s%s", h.Name, "managed", *h.Manager, *h.AddTo, "", *h.Add)
-		case h.State == hooks.Managed:
-			line = fmt.Sprintf("%-14s %-10s by %s, and it already runs omh", h.Name, "managed", *h.Manager)
-		case h.State == hooks.Chained:
-			line += fmt.Sprintf(" (runs your hook %s first)", filepath.Base(*h.Chained))
-		}
-		if h.Change != "" && h.Change != "unchanged" {
-			line += " [" + h.Change + "]"
-		}
-		if h.Note != "" {
-			line += "\n" + strings.Repeat(" ", 26) + h.Note
-		}
-		fmt.Fprintln(w, line)
-	}
-}
-
 // HooksInstallCmd is `omh hooks install`.
 type HooksInstallCmd struct{}
 
 func (c *HooksInstallCmd) Run(e *env) error {
 	return e.withStore(func(s *store.Store) error {
-		p, err := s.HookPlace()
-		if err != nil {
-			return err
-		}
-		rep, err := s.InstallHooks(p)
+		rep, err := s.InstallHooks()
 		if err != nil {
 			return err
 		}
@@ -70,20 +40,12 @@ func (c *HooksInstallCmd) Run(e *env) error {
 
 // reportHooks prints what install or uninstall did, and refuses when a hook
 // could not be handled.
-func (e *env) reportHooks(rep *hooks.Report, refusal string) error {
-	if e.cli.JSON {
-		rep.SchemaVersion = retrieve.SchemaVersion
-		if err := writeJSON(e.stdout, rep); err != nil {
-			return err
-		}
-	} else {
-		printHooks(e.stdout, rep)
-		if !*rep.Changed && !rep.Refused() {
-			fmt.Fprintln(e.stdout, "nothing changed")
-		}
+func (e *env) reportHooks(rep *store.HooksReport, refusal string) error {
+	if err := e.print(rep); err != nil {
+		return err
 	}
 	if rep.Refused() {
-		return refuse("hook_refused", errors.New(refusal))
+		return refuse(reply.HookRefused, errors.New(refusal))
 	}
 	return nil
 }
@@ -93,11 +55,7 @@ type HooksUninstallCmd struct{}
 
 func (c *HooksUninstallCmd) Run(e *env) error {
 	return e.withStore(func(s *store.Store) error {
-		p, err := s.HookPlace()
-		if err != nil {
-			return err
-		}
-		rep, err := s.UninstallHooks(p)
+		rep, err := s.UninstallHooks()
 		if err != nil {
 			return err
 		}
@@ -110,20 +68,11 @@ type HooksStatusCmd struct{}
 
 func (c *HooksStatusCmd) Run(e *env) error {
 	return e.withStore(func(s *store.Store) error {
-		p, err := s.HookPlace()
+		rep, err := s.HooksStatus()
 		if err != nil {
 			return err
 		}
-		rep, err := p.Status()
-		if err != nil {
-			return err
-		}
-		if e.cli.JSON {
-			rep.SchemaVersion = retrieve.SchemaVersion
-			return writeJSON(e.stdout, rep)
-		}
-		printHooks(e.stdout, rep)
-		return nil
+		return e.print(rep)
 	})
 }
 
@@ -144,7 +93,7 @@ func (c *HooksRunCmd) Run(e *env) error {
 		// A hook never fails git: one line, and exit 0.
 		msg := strings.ReplaceAll(err.Error(), "\n", " ")
 		if e.cli.JSON {
-			b, _ := json.Marshal(map[string]any{"error": map[string]string{"code": "hook_failed", "message": msg}})
+			b, _ := json.Marshal(reply.Failure(reply.HookFailed, errors.New(msg)))
 			fmt.Fprintf(e.stderr, "%s\n", b)
 		} else {
 			fmt.Fprintf(e.stderr, "omh: %s hook: %s; the next omh command refreshes the cache\n", c.Name, msg)

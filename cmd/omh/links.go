@@ -1,11 +1,6 @@
 package main
 
 import (
-	"fmt"
-	"io"
-
-	"github.com/omh-notes/omh/find"
-	"github.com/omh-notes/omh/retrieve"
 	"github.com/omh-notes/omh/store"
 )
 
@@ -25,45 +20,15 @@ func (c *LinksCmd) Run(e *env) error {
 	case c.Out:
 		dir = store.LinksOut
 	}
+	layer, err := store.ParseLayer(c.Layer)
+	if err != nil {
+		return err
+	}
 	return e.withStore(func(s *store.Store) error {
-		linked, err := s.Links(c.Key, layerFlag(c.Layer), dir)
+		linked, err := s.Links(c.Key, layer, dir)
 		if err != nil {
 			return err
 		}
-		if e.cli.JSON {
-			return writeJSON(e.stdout, linked)
-		}
-		printLinks(e.stdout, linked)
-		return nil
+		return e.print(linked)
 	})
-}
-
-// printLinks prints omh links' reply for people, then the commit.
-func printLinks(w io.Writer, linked store.Linked) {
-	for i, n := range linked.Notes {
-		if i > 0 {
-			fmt.Fprintln(w)
-		}
-		printLinked(w, n)
-	}
-	fmt.Fprintf(w, "@ %s\n", retrieve.CommitLabel(store.CommitID(linked.Commit)))
-}
-
-// printLinked prints a note's header line, then the notes it links to
-// ("verb key", in the order its links appear) and the notes linking to it
-// ("key verb", verdicts first), each with its own layer and date.
-func printLinked(w io.Writer, n store.LinkedNote) {
-	fmt.Fprintf(w, "%s  %s · %s\n", n.Key, n.Layer, n.Date)
-	section := func(title string, refs []find.JSONRef, incoming bool) {
-		fmt.Fprintf(w, "%s (%d):\n", title, len(refs))
-		for _, r := range refs {
-			fmt.Fprintf(w, "  %s  %s · %s\n", refName(r, incoming), r.Layer, r.Date)
-		}
-	}
-	if n.Links != nil {
-		section("links out", *n.Links, false)
-	}
-	if n.In != nil {
-		section("links in", *n.In, true)
-	}
 }

@@ -18,7 +18,7 @@ import (
 	"github.com/alecthomas/kong"
 
 	"github.com/omh-notes/omh/store"
-	"github.com/omh-notes/omh/vault"
+	"github.com/omh-notes/omh/store/reply"
 )
 
 // CLI is omh's command line. Its help text is part of the contract.
@@ -49,12 +49,14 @@ type CLI struct {
 }
 
 // vocabulary lets help texts and choices name omh's note types, from the
-// one table that defines them.
+// one table that defines them, and the defaults of a question's flags.
 func vocabulary() kong.Vars {
 	return kong.Vars{
-		"note_types":     vault.OrList(vault.TypeNames(false)),
-		"proof_types":    strings.Join(vault.TypeNames(true), ","),
-		"proof_types_or": vault.OrList(vault.TypeNames(true)),
+		"note_types":     store.OrList(store.NoteTypes(false)),
+		"proof_types":    strings.Join(store.NoteTypes(true), ","),
+		"proof_types_or": store.OrList(store.NoteTypes(true)),
+		"roots":          strconv.Itoa(store.DefaultRoots),
+		"max_chars":      strconv.Itoa(store.DefaultMaxChars),
 	}
 }
 
@@ -69,7 +71,7 @@ type env struct {
 // warn prints a note for people on standard error unless --quiet.
 func (e *env) warn(format string, args ...any) {
 	if !e.cli.Quiet {
-		fmt.Fprintf(e.stderr, "omh: %s\n", oneLine(fmt.Sprintf(format, args...)))
+		fmt.Fprintf(e.stderr, "omh: %s\n", reply.OneLine(fmt.Sprintf(format, args...)))
 	}
 }
 
@@ -111,7 +113,7 @@ const (
 )
 
 // usage is a command line that parsed but cannot be run as written.
-func usage(err error) error { return &store.Error{Kind: store.Invalid, Code: "usage", Err: err} }
+func usage(err error) error { return store.Usage(err) }
 
 // refuse is a refusal decided here, from what a use case returned.
 func refuse(code string, err error) error {
@@ -202,7 +204,7 @@ func isNegativeNumber(s string) bool {
 func report(w io.Writer, jsonMode bool, err error, hint string) int {
 	code, status := errorCode(err)
 	if jsonMode {
-		b, _ := json.Marshal(errorReply(code, err))
+		b, _ := json.Marshal(reply.Failure(code, err))
 		fmt.Fprintf(w, "%s\n", b)
 		return status
 	}
@@ -215,10 +217,9 @@ func report(w io.Writer, jsonMode bool, err error, hint string) int {
 
 // errorCode is an error's stable code and the exit status it calls for.
 func errorCode(err error) (code string, status int) {
-	code, status = "internal", exitInternal
+	code, status = store.Code(err), exitInternal
 	var se *store.Error
 	if errors.As(err, &se) {
-		code = se.Code
 		switch se.Kind {
 		case store.Refused:
 			status = exitRefused
@@ -229,24 +230,11 @@ func errorCode(err error) (code string, status int) {
 	return code, status
 }
 
-// errorReply is an error as programs read it: {"error": {"code", "message"}}.
-func errorReply(code string, err error) map[string]any {
-	return map[string]any{"error": map[string]string{"code": code, "message": err.Error()}}
-}
-
-func writeJSON(w io.Writer, v any) error {
-	enc := json.NewEncoder(w)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	return enc.Encode(v)
-}
-
-// countOf writes a count with the noun that fits it.
-func countOf(n int, one, many string) string {
-	if n == 1 {
-		return "1 " + one
+// print prints a reply as JSON (--json) or as text.
+func (e *env) print(r interface{ Text(io.Writer) }) error {
+	if e.cli.JSON {
+		return reply.JSON(e.stdout, r)
 	}
-	return fmt.Sprintf("%d %s", n, many)
+	r.Text(e.stdout)
+	return nil
 }
-
-func countNotes(n int) string { return countOf(n, "note", "notes") }

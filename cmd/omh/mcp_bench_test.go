@@ -62,7 +62,7 @@ func BenchmarkFind(b *testing.B) {
 		for _, q := range benchQuestions { // warm the server; measure the replies
 			res := call(q)
 			js, _ := json.Marshal(res.StructuredContent)
-			chars += utf8.RuneCountInString(textOf(res))
+			chars += utf8.RuneCountInString(res.Content[0].(*mcp.TextContent).Text)
 			bytes += len(js)
 		}
 		b.ResetTimer()

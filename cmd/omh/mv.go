@@ -1,10 +1,8 @@
 package main
 
 import (
-	"fmt"
-	"strings"
-
 	"github.com/omh-notes/omh/store"
+	"github.com/omh-notes/omh/store/reply"
 )
 
 // MvCmd is `omh mv`.
@@ -27,35 +25,12 @@ func (c *MvCmd) Run(e *env) error {
 			return err
 		}
 		if e.cli.JSON {
-			return writeJSON(e.stdout, rep)
+			return reply.JSON(e.stdout, rep)
 		}
-		printMoved(e, rep)
+		rep.Text(e.stdout)
+		for _, n := range rep.Notices {
+			e.warn("%s", n)
+		}
 		return nil
 	})
-}
-
-func printMoved(e *env, r store.Moved) {
-	w := e.stdout
-	fmt.Fprintf(w, "renamed %s -> %s (%s)\n  %s -> %s\n", r.Old, r.New, r.How, r.From, r.To)
-	links := 0
-	for _, rw := range r.Rewritten {
-		links += rw.Links
-	}
-	if links == 0 {
-		fmt.Fprintln(w, "no link needed rewriting")
-	} else {
-		fmt.Fprintf(w, "rewrote %s in %s:\n", countOf(links, "link", "links"), countNotes(len(r.Rewritten)))
-		for _, rw := range r.Rewritten {
-			fmt.Fprintf(w, "  %s (%d)\n", rw.Path, rw.Links)
-		}
-	}
-	if len(r.Staged) > 0 {
-		fmt.Fprintf(w, "staged: %s\n", strings.Join(r.Staged, " "))
-	}
-	for _, u := range r.Unstaged {
-		fmt.Fprintf(w, "not staged (it had unstaged changes already): %s\n", u)
-	}
-	for _, n := range r.Notices {
-		e.warn("%s", n)
-	}
 }

@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	"github.com/omh-notes/omh/store"
-	"github.com/omh-notes/omh/vault"
+	"github.com/omh-notes/omh/store/reply"
 )
 
 // NewCmd is `omh new`.
@@ -24,23 +24,7 @@ type NewCmd struct {
 
 // Help is the detail under `omh new --help`.
 func (c *NewCmd) Help() string {
-	return strings.Replace(newHelp, "SECTIONS", sectionsText(), 1)
-}
-
-// sectionsText says which sections each type must have, from the table
-// lint checks them by.
-func sectionsText() string {
-	var with []string
-	var without []string
-	for _, t := range vault.Types {
-		if len(t.Sections) == 0 {
-			without = append(without, t.Name)
-			continue
-		}
-		with = append(with, t.Name+" "+strings.Join(t.Sections, ", "))
-	}
-	last := len(without) - 1
-	return strings.Join(with, "; ") + "; " + strings.Join(without[:last], ", ") + " and " + without[last] + " none"
+	return strings.Replace(newHelp, "SECTIONS", store.TypeSections(), 1)
 }
 
 const newHelp = `The note goes to the private folder (OMH_LOCAL_DIR, else git config omh.local, else $XDG_DATA_HOME/omh/<root commit>/) under the key <type>/<slug>: the title's letters and digits, lower-cased, every other run of characters one "-", cut near 80 characters at a "-". Its frontmatter says type, recorded (today, local time) and source; its sections come from the type's template, .omh/templates/<type>.md in the working tree when there is one, else omh's own. Placeholders: {{title}} {{type}} {{key}} {{recorded}} {{source}} {{body}} {{answers}} {{links}}.
@@ -61,20 +45,8 @@ func (c *NewCmd) Run(e *env) error {
 		if err != nil {
 			return err
 		}
-		if e.cli.JSON {
-			return writeJSON(e.stdout, rep)
-		}
-		printWritten(e.stdout, rep)
-		return nil
+		return e.print(rep)
 	})
-}
-
-func printWritten(w io.Writer, rep store.Written) {
-	verb := "wrote"
-	if !rep.Created {
-		verb = "exists"
-	}
-	fmt.Fprintf(w, "%s %s\npath: %s\n", verb, rep.Key, rep.Path)
 }
 
 // readBody reads --body: "-" is standard input, anything else a file; nil
@@ -91,7 +63,7 @@ func (c *NewCmd) readBody(stdin io.Reader) ([]byte, error) {
 		b, err = os.ReadFile(c.Body)
 	}
 	if err != nil {
-		return nil, refuse("bad_body", fmt.Errorf("reading the body: %w", err))
+		return nil, refuse(reply.BadBody, fmt.Errorf("reading the body: %w", err))
 	}
 	if b == nil {
 		b = []byte{}

@@ -1,8 +1,6 @@
 package main
 
 import (
-	"fmt"
-
 	"github.com/omh-notes/omh/store"
 )
 
@@ -24,13 +22,6 @@ func (c *PromoteCmd) Run(e *env) error {
 		if err != nil {
 			return err
 		}
-		if e.cli.JSON {
-			return writeJSON(e.stdout, rep)
-		}
-		for _, p := range rep.Promoted {
-			fmt.Fprintf(e.stdout, "promoted %s -> %s (staged)\n", p.Key, p.To)
-		}
-		fmt.Fprintf(e.stdout, "commit with:\n  %s\n", rep.Commit)
-		return nil
+		return e.print(rep)
 	})
 }

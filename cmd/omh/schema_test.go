@@ -10,7 +10,7 @@ import (
 
 	"github.com/alecthomas/kong"
 
-	"github.com/omh-notes/omh/retrieve"
+	"github.com/omh-notes/omh/store/reply"
 )
 
 // jsonRun is a command (its path in the command tree) and arguments that
@@ -76,13 +76,13 @@ func TestEveryJSONReplyCarriesTheSchemaVersion(t *testing.T) {
 	for _, run := range runs {
 		args := run.args
 		res := omh(t, dir, append([]string{"--json"}, args...)...)
-		var reply map[string]any
-		if err := json.Unmarshal([]byte(res.stdout), &reply); err != nil {
+		var got map[string]any
+		if err := json.Unmarshal([]byte(res.stdout), &got); err != nil {
 			t.Errorf("omh --json %s: exit %d, not one JSON object: %v\n%s%s", strings.Join(args, " "), res.status, err, res.stdout, res.stderr)
 			continue
 		}
-		if v, ok := reply["schema_version"].(float64); !ok || int(v) != retrieve.SchemaVersion {
-			t.Errorf("omh --json %s: schema_version %v", strings.Join(args, " "), reply["schema_version"])
+		if v, ok := got["schema_version"].(float64); !ok || int(v) != reply.SchemaVersion {
+			t.Errorf("omh --json %s: schema_version %v", strings.Join(args, " "), got["schema_version"])
 		}
 	}
 }

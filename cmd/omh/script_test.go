@@ -4,8 +4,9 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/omh-notes/omh/vault/vaulttest"
 	"github.com/rogpeppe/go-internal/testscript"
+
+	"github.com/omh-notes/omh/vault/vaulttest"
 )
 
 // The transcripts in testdata/script run the omh built for this test run

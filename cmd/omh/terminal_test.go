@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
-	"unicode/utf8"
 
 	"github.com/omh-notes/omh/retrieve"
 	"github.com/omh-notes/omh/vault/vaulttest"
@@ -19,28 +18,6 @@ func rawControl(s, keep string) int {
 		}
 	}
 	return -1
-}
-
-// escapeControls leaves no control character but those kept, makes valid
-// UTF-8 of any input, and changes nothing in text without controls.
-// Catches: a C1 control (U+009B, a one-character escape sequence on some
-// terminals) or a byte that is not UTF-8 let through.
-func TestEscapeControlsLeavesNoControlCharacter(t *testing.T) {
-	t.Parallel()
-	for _, s := range []string{"plain text · with accents é", "\x1b]0;owned\a", "a\nb\tc\rd", "\u009b31m", "bad\xff\xfe", "\x7f", ""} {
-		for _, keep := range []string{"", "\n\t"} {
-			got := escapeControls(s, keep)
-			if i := rawControl(got, keep); i >= 0 || !utf8.ValidString(got) {
-				t.Errorf("escapeControls(%q, %q) = %q", s, keep, got)
-			}
-			if rawControl(s, "") < 0 && utf8.ValidString(s) && got != s {
-				t.Errorf("escapeControls(%q) changed clean text to %q", s, got)
-			}
-		}
-	}
-	if got := oneLine("a\x1b[2Jb\nc"); got != `a\x1b[2Jb\nc` {
-		t.Errorf("oneLine = %q", got)
-	}
 }
 
 // Control characters in a file name, a title and a note's text reach text

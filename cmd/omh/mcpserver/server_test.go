@@ -1,8 +1,9 @@
-package main
+package mcpserver
 
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -14,7 +15,75 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/omh-notes/omh/store"
+	"github.com/omh-notes/omh/vault/vaulttest"
 )
+
+func TestMain(m *testing.M) {
+	cleanup, err := vaulttest.Setup()
+	if err == nil {
+		var code int
+		code, err = runWithOmh(m)
+		cleanup()
+		if err == nil {
+			os.Exit(code)
+		}
+	}
+	fmt.Fprintln(os.Stderr, err)
+	os.Exit(1)
+}
+
+// omhBin is the omh built for this test run: the tools answer as its
+// commands do.
+var omhBin string
+
+// runWithOmh builds omh and runs the tests.
+func runWithOmh(m *testing.M) (int, error) {
+	dir, err := os.MkdirTemp("", "omh-mcp-test-bin-")
+	if err != nil {
+		return 0, err
+	}
+	defer os.RemoveAll(dir)
+	omhBin = filepath.Join(dir, "omh")
+	// The tests run in the package's folder: ".." is cmd/omh.
+	build := exec.Command("go", "build", "-o", omhBin, "..")
+	build.Stdout, build.Stderr = os.Stderr, os.Stderr
+	if err := build.Run(); err != nil {
+		return 0, fmt.Errorf("building omh: %w", err)
+	}
+	return m.Run(), nil
+}
+
+// ok runs the built omh in dir and fails the test unless it exits 0.
+func ok(t *testing.T, dir string, args ...string) string {
+	t.Helper()
+	cmd := exec.Command(omhBin, append([]string{"-C", dir}, args...)...)
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("omh %s: %v\nstdout: %s\nstderr: %s", strings.Join(args, " "), err, out, stderr.String())
+	}
+	return string(out)
+}
+
+// demoStore lays the demo store out in a temporary folder, with a private
+// folder of its own (its git config omh.local), and returns the repository.
+func demoStore(t *testing.T) string {
+	t.Helper()
+	private := filepath.Join(t.TempDir(), "private")
+	dir := t.TempDir()
+	demo, err := filepath.Abs(filepath.Join("..", "..", "..", "testdata", "demo"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := vaulttest.LayDemo(demo, dir, private); err != nil {
+		t.Fatal(err)
+	}
+	if out, err := exec.Command("git", "-C", dir, "config", "omh.local", private).CombinedOutput(); err != nil {
+		t.Fatalf("git config omh.local: %v\n%s", err, out)
+	}
+	return dir
+}
 
 // mcpSession connects the go-sdk's client to omh's MCP server on the store
 // at dir, over an in-memory transport.
@@ -26,7 +95,7 @@ func mcpSession(t *testing.T, dir string, allowWrite bool) *mcp.ClientSession {
 	}
 	serverSide, clientSide := mcp.NewInMemoryTransports()
 	ctx := context.Background()
-	ss, err := newMCPServer(s, allowWrite).Connect(ctx, serverSide, nil)
+	ss, err := New(s, "test", allowWrite).Connect(ctx, serverSide, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

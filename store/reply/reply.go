@@ -1,0 +1,92 @@
+// Package reply is omh's output contract: the version of its JSON replies,
+// the stable codes of its errors, and the helpers every reply renders
+// itself with. A reply value (a shown note, a rename, the status) renders
+// itself twice, as text for people and as JSON for programs; a front end
+// (the command line, the MCP server) only chooses which.
+package reply
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+	"unicode/utf8"
+)
+
+// SchemaVersion is the version of every JSON reply. Within a version fields
+// are only ever added, never renamed or removed.
+const SchemaVersion = 1
+
+// JSON writes v as indented JSON, HTML characters as they are.
+func JSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
+}
+
+// Failure is an error as programs read it: {"error": {"code", "message"}}.
+func Failure(code string, err error) map[string]any {
+	return map[string]any{"error": map[string]string{"code": code, "message": err.Error()}}
+}
+
+// CountOf writes a count with the noun that fits it.
+func CountOf(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
+}
+
+// CountNotes is a count of notes.
+func CountNotes(n int) string { return CountOf(n, "note", "notes") }
+
+// A note's name, title or text may hold control characters: an escape
+// sequence that retitles the terminal, moves the cursor or rewrites what
+// was printed above it. Text output shows every control character as a
+// visible escape instead (ESC as \x1b); JSON output is exact, and JSON's
+// own escaping keeps it safe.
+
+// EscapeControls writes s with control characters made visible: C0
+// controls but those in keep, DEL, C1 controls and bytes that are not
+// UTF-8.
+func EscapeControls(s, keep string) string {
+	clean := true
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c == 0x7f || c >= 0x80 {
+			clean = false
+			break
+		}
+	}
+	if clean {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == utf8.RuneError && size == 1:
+			fmt.Fprintf(&b, `\x%02x`, s[i])
+		case r < 0x20 && strings.ContainsRune(keep, r):
+			b.WriteRune(r)
+		case r == '\n':
+			b.WriteString(`\n`)
+		case r == '\t':
+			b.WriteString(`\t`)
+		case r == '\r':
+			b.WriteString(`\r`)
+		case r < 0x20 || r == 0x7f:
+			fmt.Fprintf(&b, `\x%02x`, r)
+		case r >= 0x80 && r <= 0x9f:
+			fmt.Fprintf(&b, `\u%04x`, r)
+		default:
+			b.WriteString(s[i : i+size])
+		}
+		i += size
+	}
+	return b.String()
+}
+
+// OneLine is a value printed on one line (a title, a warning, a path):
+// line breaks and tabs are escaped too.
+func OneLine(s string) string { return EscapeControls(s, "") }
