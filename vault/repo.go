@@ -250,19 +250,57 @@ func (r *Repo) readBlob(id plumbing.Hash, limit int64) ([]byte, int64, error) {
 
 // ReadNote returns a note's bytes, up to limit: a team note's blob from
 // git's objects (never the working tree, which may differ), a local note's
-// file (path relative to the working tree, or absolute in the private
-// folder). It is the one way omh reads a note it indexed.
+// file as it is now (path relative to the working tree, or absolute in the
+// private folder). Show reads notes this way; what was cut by a
+// snapshot's offsets is read by ReadIndexed.
 func (r *Repo) ReadNote(layer Layer, path string, blob plumbing.Hash, limit int64) ([]byte, error) {
 	if layer == Team {
 		content, _, err := r.ReadBlob(blob, limit)
 		return content, err
 	}
-	if !filepath.IsAbs(path) {
-		path = filepath.Join(r.Root, filepath.FromSlash(path))
-	}
+	path = r.localPath(path)
 	_, content, _, err := ReadFile(path, limit)
 	if err != nil {
 		return nil, fmt.Errorf("reading %s: %w", path, err)
 	}
 	return content, nil
+}
+
+// ErrChangedSince is returned by ReadIndexed for a local note whose file no
+// longer holds the blob the snapshot indexed (rewritten or deleted since),
+// when git does not hold that blob either.
+var ErrChangedSince = errors.New("changed since the snapshot was taken")
+
+// ReadIndexed returns, up to limit, the bytes of the blob a snapshot
+// indexed for a note: what its offsets (units, headings, body start) point
+// into. A local note's file is read and must hash to blob; a file another
+// process rewrote or deleted since then is read from git's objects when
+// they hold the blob (a staged copy), else the error is ErrChangedSince.
+// Cutting the new text at the old offsets quoted words from the middle of
+// other ones under the old blob's id, and a deleted file failed the whole
+// answer.
+func (r *Repo) ReadIndexed(layer Layer, path string, blob plumbing.Hash, limit int64) ([]byte, error) {
+	if layer == Team {
+		content, _, err := r.ReadBlob(blob, limit)
+		return content, err
+	}
+	abs := r.localPath(path)
+	// The file was read when the snapshot was built: failing to read it
+	// now (gone, replaced by a folder, made unreadable) is a change too.
+	if id, content, _, err := ReadFile(abs, limit); err == nil && id == blob {
+		return content, nil
+	}
+	if content, _, err := r.ReadBlob(blob, limit); err == nil {
+		return content, nil
+	}
+	return nil, fmt.Errorf("%s %w", path, ErrChangedSince)
+}
+
+// localPath is a local note's file: path is relative to the working tree,
+// or absolute in the private folder.
+func (r *Repo) localPath(path string) string {
+	if filepath.IsAbs(path) {
+		return path
+	}
+	return filepath.Join(r.Root, filepath.FromSlash(path))
 }
