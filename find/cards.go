@@ -1,6 +1,7 @@
 package find
 
 import (
+	"errors"
 	"fmt"
 	"sort"
 	"strings"
@@ -52,6 +53,9 @@ type Card struct {
 	Retracted vault.Date
 	Blob      *BlobQuote
 	Stale     []vault.Ref
+	// Changed: the note's file changed since the snapshot the answer is
+	// from, so the card quotes no passage.
+	Changed bool
 }
 
 // Reply is an answer as cards.
@@ -108,10 +112,14 @@ func Build(res retrieve.Result, commit string, store Store, maxChars int, proof 
 		if h.Depth == 0 {
 			card.Matched, card.Missing = matchedWords(res.Terms, h.Matched)
 			content, err := store.Content(h.Doc, h.Note)
-			if err != nil {
+			switch {
+			case errors.Is(err, vault.ErrChangedSince):
+				card.Changed = true // its offsets point into text that is gone: nothing to quote
+			case err != nil:
 				return reply, err
+			default:
+				notes[i] = newNote(string(content), d, h.Note.Title, q)
 			}
-			notes[i] = newNote(string(content), d, h.Note.Title, q)
 		}
 		reply.Cards = append(reply.Cards, card)
 	}
@@ -268,6 +276,10 @@ func leftOutLine(passages, lines, maxChars int) string {
 var compactLine = fmt.Sprintf("… cards ranked %d+ leave out plain links, %d+ all links, %d+ passages; omh show KEY --lines A-B prints more of a note.\n",
 	fullCards+1, verdictCards+1, len(cardRoom)+1)
 
+// changedLine stands for the passages of a note changed since the
+// snapshot an answer is from (another process is refreshing the cache).
+const changedLine = "  changed since this snapshot: no passage quoted; the next refresh reads it again\n"
+
 // omittedLinesRunes is room for the lines saying what the aim and the
 // ranks left out, whatever their counts.
 var omittedLinesRunes = utf8.RuneCountInString(leftOutLine(9999, 9999, 1<<30)) + utf8.RuneCountInString(compactLine)
@@ -353,6 +365,9 @@ func (r Reply) Text() string {
 		}
 		for _, p := range c.Passages {
 			b.WriteString(passageLine(p))
+		}
+		if c.Changed {
+			b.WriteString(changedLine)
 		}
 		if c.Blob != nil {
 			b.WriteString(blobLine(c.Blob))

@@ -28,6 +28,9 @@ type JSONHit struct {
 	// refsShown): omh links KEY lists them all.
 	LinksMore int `json:"links_more,omitempty"`
 	InMore    int `json:"in_more,omitempty"`
+	// Changed: the note's file changed since the snapshot, so passages is
+	// empty.
+	Changed bool `json:"changed,omitempty"`
 	// Proof records only.
 	State          string    `json:"state,omitempty"`
 	By             []string  `json:"by,omitempty"`
@@ -66,7 +69,7 @@ func (r Reply) JSON() JSONReply {
 		}
 		h := JSONHit{JSONHit: base.Hits[i], Passages: c.Passages, Matched: c.Matched, Missing: c.Missing,
 			Links: JSONRefs(c.Links[:min(shown, len(c.Links))]), In: JSONRefs(c.In[:min(shown, len(c.In))]),
-			LinksMore: max(0, len(c.Links)-shown), InMore: max(0, len(c.In)-shown)}
+			LinksMore: max(0, len(c.Links)-shown), InMore: max(0, len(c.In)-shown), Changed: c.Changed}
 		if h.Passages == nil {
 			h.Passages = []Passage{}
 		}

@@ -1,6 +1,7 @@
 package find
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 
@@ -223,6 +224,9 @@ func (p *Proof) blobFor(links []vault.Ref, quoted map[uint32]bool, q question) (
 			return nil, err
 		}
 		content, err := p.store.Content(c.doc, n)
+		if errors.Is(err, vault.ErrChangedSince) {
+			continue // no passage of a blob changed since the snapshot
+		}
 		if err != nil {
 			return nil, err
 		}

@@ -6,9 +6,10 @@ import (
 	"github.com/omh-notes/omh/vault"
 )
 
-// Content returns a note's bytes as indexed, up to the indexing limit.
+// Content returns a note's bytes as indexed, up to the indexing limit: the
+// blob the snapshot names, never a file changed since (vault.ErrChangedSince).
 func (s *Snapshot) Content(doc uint32, n vault.Note) ([]byte, error) {
-	return s.repo.ReadNote(n.Layer, n.Path, n.Blob, maxNoteBytes)
+	return s.repo.ReadIndexed(n.Layer, n.Path, n.Blob, maxNoteBytes)
 }
 
 // Detail returns where a note's body starts and its links both ways, each

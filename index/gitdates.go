@@ -43,9 +43,15 @@ func (rf *refresher) gitDates(head, old plumbing.Hash, changed map[string]plumbi
 		}
 		step, err := rf.step(c)
 		if errors.Is(err, plumbing.ErrObjectNotFound) {
-			// A partial clone without the older trees: as at a shallow
-			// clone's boundary, the history known ends here.
-			rf.warn("history before %s is not in this partial clone; older notes are dated by it", c)
+			// As at a shallow clone's boundary, the history known ends
+			// here: a partial clone leaves older trees out; any other
+			// repository lacking them is damaged, and saying "partial
+			// clone" there sent people after a remote they do not have.
+			if rf.repo.PartialClone() {
+				rf.warn("history before %s is not in this partial clone; older notes are dated by it", c)
+			} else {
+				rf.warn("history before %s cannot be read (%v; git fsck names what is missing); older notes are dated by it", c, err)
+			}
 			return dates, true, c, nil
 		}
 		if err != nil {

@@ -42,7 +42,7 @@ var errPartialClone = errors.New("a partial clone: history is read through go-gi
 // that fails later ends the steps early, and whoever walks falls back to
 // StepOf.
 func LogHistory(r *vault.Repo, head plumbing.Hash, shallow map[plumbing.Hash]bool) (*HistoryLog, error) {
-	if partialClone(r) {
+	if r.PartialClone() {
 		return nil, errPartialClone
 	}
 	cmd := exec.Command("git", "--git-dir="+r.GitDir, "log", "--first-parent", "-m", "--root", "--no-renames",
@@ -60,25 +60,6 @@ func LogHistory(r *vault.Repo, head plumbing.Hash, shallow map[plumbing.Hash]boo
 	h.more = sync.NewCond(&h.mu)
 	go h.read(bufio.NewReaderSize(out, 1<<16), shallow)
 	return h, nil
-}
-
-// partialClone reports whether objects missing here may be fetched from a
-// remote: git names such a remote in extensions.partialClone or, before
-// 2.44, marks it promisor.
-func partialClone(r *vault.Repo) bool {
-	cfg, err := r.Objects.Config()
-	if err != nil {
-		return false
-	}
-	if cfg.Raw.Section("extensions").Option("partialclone") != "" {
-		return true
-	}
-	for _, remote := range cfg.Raw.Section("remote").Subsections {
-		if remote.Option("promisor") == "true" {
-			return true
-		}
-	}
-	return false
 }
 
 // Next returns the step of commit c when it is the next one of the walk.
