@@ -16,6 +16,7 @@ import (
 	"github.com/omh-notes/omh/journal"
 	"github.com/omh-notes/omh/store/reply"
 	"github.com/omh-notes/omh/vault"
+	"github.com/omh-notes/omh/vault/detect"
 	"github.com/omh-notes/omh/vault/disk"
 	"github.com/omh-notes/omh/vault/gitcli"
 )
@@ -178,8 +179,8 @@ func initNotesDir(root, dir string) (string, error) {
 
 // detect works out what the config should say: what was asked for (a notes
 // root, a dialect), and for the rest what vault.Detect finds.
-func (s *Store) detect(notes string, askedNotes bool, dialect string) (vault.Detected, error) {
-	det, err := vault.Detect(s.Repo.Root, gitcli.Shown)
+func (s *Store) detect(notes string, askedNotes bool, dialect string) (detect.Detected, error) {
+	det, err := detect.Detect(s.Repo.Root, gitcli.Shown)
 	if err != nil {
 		return det, fmt.Errorf("looking at the notes: %w", err)
 	}
@@ -206,7 +207,7 @@ func (s *Store) detect(notes string, askedNotes bool, dialect string) (vault.Det
 // writeConfig adds the config for what was detected to the change t; it
 // fails with fs.ErrExist, when t commits, if another process wrote one
 // first.
-func writeConfig(t *journal.Txn, root string, det vault.Detected) error {
+func writeConfig(t *journal.Txn, root string, det detect.Detected) error {
 	text, err := configText(det)
 	if err != nil {
 		return err
@@ -219,7 +220,7 @@ func writeConfig(t *journal.Txn, root string, det vault.Detected) error {
 
 // configText is the config omh writes: the notes root and the dialect with
 // what goes with it, and the other settings as comments to fill in.
-func configText(det vault.Detected) ([]byte, error) {
+func configText(det detect.Detected) ([]byte, error) {
 	var b bytes.Buffer
 	b.WriteString("# omh settings for this repository, shared with everyone who clones it.\n")
 	b.WriteString("# Settings for one machine (such as the private notes folder) never go here.\n")

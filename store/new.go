@@ -16,6 +16,7 @@ import (
 	"github.com/omh-notes/omh/vault"
 	"github.com/omh-notes/omh/vault/disk"
 	"github.com/omh-notes/omh/vault/gitcli"
+	"github.com/omh-notes/omh/vault/template"
 )
 
 // Draft is a note to write: what omh new is given.
@@ -76,11 +77,11 @@ func (s *Store) New(d Draft) (Written, error) {
 		if err != nil {
 			return err
 		}
-		tmpl, from, err := vault.LoadTemplate(s.Repo.Root, typ)
+		tmpl, from, err := template.LoadTemplate(s.Repo.Root, typ)
 		if err != nil {
 			return refuse(reply.BadTemplate, err)
 		}
-		draft := vault.Draft{Type: typ, Title: title, Recorded: today(), Source: s.source(d.Source), Body: body,
+		draft := template.Draft{Type: typ, Title: title, Recorded: today(), Source: s.source(d.Source), Body: body,
 			Answers: d.Answers, Links: links}
 		rep = Written{SchemaVersion: reply.SchemaVersion, Layer: "local", Type: typ, Template: from}
 		for n := 1; ; n++ {
@@ -98,7 +99,7 @@ func (s *Store) New(d Draft) (Written, error) {
 			}
 			if taken == "" {
 				draft.Key = k
-				content, err := vault.RenderNote(tmpl, draft)
+				content, err := template.RenderNote(tmpl, draft)
 				if err != nil {
 					return refuse(reply.BadTemplate, fmt.Errorf("template %s: %w", from, err))
 				}
@@ -197,15 +198,15 @@ func draftBody(b []byte) (string, error) {
 	}
 	body := strings.ReplaceAll(string(b), "\r\n", "\n")
 	if p := vault.Parse([]byte(body)); p.FrontmatterLines > 0 || len(p.Problems) > 0 {
-		return "", refuse(reply.BadBody, errors.New("the body has frontmatter of its own; give fields with the flags, or in a template under "+vault.TemplatesDir))
+		return "", refuse(reply.BadBody, errors.New("the body has frontmatter of its own; give fields with the flags, or in a template under "+template.TemplatesDir))
 	}
 	return body, nil
 }
 
 // draftLinks resolves each "[VERB:]KEY" to the one key it names, as a wiki
 // link from the new note would.
-func draftLinks(v *view, args []string, from string) ([]vault.DraftLink, error) {
-	var out []vault.DraftLink
+func draftLinks(v *view, args []string, from string) ([]template.DraftLink, error) {
+	var out []template.DraftLink
 	for _, arg := range args {
 		verb, target := "", strings.TrimSpace(arg)
 		if vb, rest, ok := strings.Cut(target, ":"); ok && vault.IsVerb(vb) {
@@ -224,7 +225,7 @@ func draftLinks(v *view, args []string, from string) ([]vault.DraftLink, error) 
 		case res.Key == "":
 			return nil, refuse(reply.NotFound, fmt.Errorf("--link %s reaches no note", target))
 		}
-		l := vault.DraftLink{Verb: verb, Key: res.Key}
+		l := template.DraftLink{Verb: verb, Key: res.Key}
 		if !slices.Contains(out, l) {
 			out = append(out, l)
 		}

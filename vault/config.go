@@ -131,7 +131,7 @@ func ParseConfig(raw []byte, root string) (Config, error) {
 			if value.Kind != yaml.ScalarNode || value.Tag != "!!str" {
 				return cfg, wrong("a folder path")
 			}
-			notes, err := cleanNotesDir(value.Value, root)
+			notes, err := CleanNotesDir(value.Value, root)
 			if err != nil {
 				return cfg, fmt.Errorf("%w: %s line %d: notes: %v", ErrBadConfig, ConfigPath, value.Line, err)
 			}
@@ -163,7 +163,7 @@ func ParseConfig(raw []byte, root string) (Config, error) {
 				return cfg, wrong("a mapping of Dendron vault names to folders under the notes root")
 			}
 			for name, dir := range vaults {
-				clean, err := cleanNotesDir(dir, "") // under the notes root: never absolute
+				clean, err := CleanNotesDir(dir, "") // under the notes root: never absolute
 				if err != nil {
 					return cfg, fmt.Errorf("%w: %s line %d: vaults: %s: %v", ErrBadConfig, ConfigPath, value.Line, name, err)
 				}
@@ -240,10 +240,10 @@ func stringMap(n *yaml.Node) (map[string]string, bool) {
 	return out, true
 }
 
-// cleanNotesDir keeps the notes root inside the repository at root, and
+// CleanNotesDir keeps the notes root inside the repository at root, and
 // out of git's folder. An absolute path inside the repository is taken
 // relative to it.
-func cleanNotesDir(dir, root string) (string, error) {
+func CleanNotesDir(dir, root string) (string, error) {
 	d := path.Clean(strings.TrimSpace(filepath.ToSlash(dir)))
 	if path.IsAbs(d) {
 		rel, ok := RelativeTo(root, filepath.FromSlash(d))

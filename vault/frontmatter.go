@@ -20,6 +20,14 @@ type frontmatter struct {
 // splitFrontmatter looks for a frontmatter block whose opening line starts at
 // offset start. found is false when there is none; unclosed reports an
 // opening line that no closing line matches.
+// SplitFrontmatter finds the frontmatter block opening content: its YAML,
+// the offset where the rest begins, whether there is one, and whether it
+// opens and is never closed.
+func SplitFrontmatter(content []byte) (yaml []byte, end int, found, unclosed bool) {
+	fm, found, unclosed := splitFrontmatter(content, 0)
+	return fm.yaml, fm.end, found, unclosed
+}
+
 func splitFrontmatter(content []byte, start int) (fm frontmatter, found, unclosed bool) {
 	open, next, hasNewline := lineAt(content, start)
 	if !hasNewline || !isDelimiter(open, "---") {

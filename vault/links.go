@@ -191,19 +191,19 @@ func splitWikiInner(inner string) (target, fragment, label string) {
 		// reference never reads as a heading.
 		fragment = strings.TrimPrefix(fragment, "#")
 	}
-	return trimNoteExt(strings.TrimSpace(target)), strings.TrimSpace(fragment), strings.TrimSpace(label)
+	return TrimNoteExt(strings.TrimSpace(target)), strings.TrimSpace(fragment), strings.TrimSpace(label)
 }
 
-// trimNoteExt drops a trailing ".md" in any letter case.
-func trimNoteExt(s string) string {
+// TrimNoteExt drops a trailing ".md" in any letter case.
+func TrimNoteExt(s string) string {
 	if len(s) >= 3 && strings.EqualFold(s[len(s)-3:], ".md") {
 		return s[:len(s)-3]
 	}
 	return s
 }
 
-// urlScheme matches destinations that leave the vault, such as "https:".
-var urlScheme = lazyRegexp(`^[A-Za-z][A-Za-z0-9+.-]*:`)
+// URLScheme matches destinations that leave the vault, such as "https:".
+var URLScheme = lazyRegexp(`^[A-Za-z][A-Za-z0-9+.-]*:`)
 
 // noteDestination reads a markdown link destination that may point at a
 // note: any path, not a URL and not an anchor inside the note. Its ".md" is
@@ -212,18 +212,18 @@ var urlScheme = lazyRegexp(`^[A-Za-z][A-Za-z0-9+.-]*:`)
 // attachment from a broken link.
 func noteDestination(dest string) (target, fragment string, ok bool) {
 	dest = strings.TrimSpace(dest)
-	if urlScheme().MatchString(dest) {
+	if URLScheme().MatchString(dest) {
 		return "", "", false
 	}
 	dest, fragment, _ = strings.Cut(dest, "#")
 	dest, _, _ = strings.Cut(dest, "?")
-	dest, fragment = trimNoteExt(pathUnescape(dest)), pathUnescape(fragment)
+	dest, fragment = TrimNoteExt(PathUnescape(dest)), PathUnescape(fragment)
 	return dest, fragment, dest != ""
 }
 
-// pathUnescape decodes %XX escapes, keeping s as written when they are
+// PathUnescape decodes %XX escapes, keeping s as written when they are
 // malformed.
-func pathUnescape(s string) string {
+func PathUnescape(s string) string {
 	if u, err := url.PathUnescape(s); err == nil {
 		return u
 	}

@@ -386,3 +386,9 @@ func (ix lineStarts) start(off int) int {
 func lazyRegexp(pattern string) func() *regexp.Regexp {
 	return sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(pattern) })
 }
+
+// SameHeading reports whether a heading's text names section: letter case,
+// surrounding space and a trailing colon do not matter.
+func SameHeading(text, section string) bool {
+	return strings.EqualFold(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(text), ":")), section)
+}

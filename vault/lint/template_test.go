@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/omh-notes/omh/vault"
+	"github.com/omh-notes/omh/vault/template"
 )
 
 // Every built-in template makes a note that has its type's required
@@ -16,14 +17,14 @@ import (
 func TestEveryBuiltInTemplateMakesANoteLintAccepts(t *testing.T) {
 	t.Parallel()
 	for _, typ := range vault.TypeNames(false) {
-		tmpl, from, err := vault.LoadTemplate(t.TempDir(), typ)
+		tmpl, from, err := template.LoadTemplate(t.TempDir(), typ)
 		if err != nil || from != "built-in" {
 			t.Fatalf("%s: %v %q", typ, err, from)
 		}
-		d := vault.Draft{Type: typ, Title: "Exports stall: the quota resets at midnight", Key: typ + "/exports-stall",
+		d := template.Draft{Type: typ, Title: "Exports stall: the quota resets at midnight", Key: typ + "/exports-stall",
 			Recorded: "2026-03-04", Source: "Ada <ada@example.com>", Answers: []string{"why do nightly exports stall"},
-			Links: []vault.DraftLink{{Key: "topic/exports"}, {Verb: "cites", Key: "citation/quota-docs"}}}
-		note, err := vault.RenderNote(tmpl, d)
+			Links: []template.DraftLink{{Key: "topic/exports"}, {Verb: "cites", Key: "citation/quota-docs"}}}
+		note, err := template.RenderNote(tmpl, d)
 		if err != nil {
 			t.Fatalf("%s: %v", typ, err)
 		}

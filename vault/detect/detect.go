@@ -1,4 +1,4 @@
-package vault
+package detect
 
 import (
 	"bytes"
@@ -7,9 +7,12 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strings"
+	"sync"
 
+	"github.com/omh-notes/omh/vault"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -17,7 +20,7 @@ import (
 // its notes are and which tool's dialect they are written in.
 type Detected struct {
 	Notes   string // the notes root; "" for the default rule
-	Dialect Dialect
+	Dialect vault.Dialect
 	// Why says, one line a choice, what each choice rests on, for people.
 	Why []string
 }
@@ -25,12 +28,12 @@ type Detected struct {
 // Markers are the files and folders each tool keeps in a vault, relative to
 // the vault's folder.
 var dialectMarkers = []struct{ file, dialect string }{
-	{".obsidian", DialectObsidian},
-	{"dendron.yml", DialectDendron},
-	{".foam", DialectFoam},
-	{"logseq/config.edn", DialectLogseq},
-	{".zk", DialectZk},
-	{"docfx.json", DialectMarkdown},
+	{".obsidian", vault.DialectObsidian},
+	{"dendron.yml", vault.DialectDendron},
+	{".foam", vault.DialectFoam},
+	{"logseq/config.edn", vault.DialectLogseq},
+	{".zk", vault.DialectZk},
+	{"docfx.json", vault.DialectMarkdown},
 }
 
 // repoFiles are the markdown files a repository keeps at its root about
@@ -50,9 +53,9 @@ const detectSample = 2000
 // the notes write their links.
 func Detect(root string, shown func(root string) ([]string, error)) (Detected, error) {
 	var det Detected
-	if isDir(filepath.Join(root, filepath.FromSlash(DefaultNotesDir))) {
-		det.Dialect.Name = DialectOmh
-		det.Why = append(det.Why, fmt.Sprintf("notes root %s and dialect omh: the folder %s exists", DefaultNotesDir, DefaultNotesDir))
+	if isDir(filepath.Join(root, filepath.FromSlash(vault.DefaultNotesDir))) {
+		det.Dialect.Name = vault.DialectOmh
+		det.Why = append(det.Why, fmt.Sprintf("notes root %s and dialect omh: the folder %s exists", vault.DefaultNotesDir, vault.DefaultNotesDir))
 		return det, nil
 	}
 	all, err := shown(root)
@@ -61,7 +64,7 @@ func Detect(root string, shown func(root string) ([]string, error)) (Detected, e
 	}
 	var files []string
 	for _, f := range all {
-		if strings.HasSuffix(f, NoteExt) && !strings.HasPrefix(f, ".omh/") {
+		if strings.HasSuffix(f, vault.NoteExt) && !strings.HasPrefix(f, ".omh/") {
 			files = append(files, f)
 		}
 	}
@@ -69,7 +72,7 @@ func Detect(root string, shown func(root string) ([]string, error)) (Detected, e
 	if dir, dialect, marker := findMarker(root, files); marker != "" {
 		det.Notes, det.Dialect.Name = dir, dialect
 		det.Why = append(det.Why, fmt.Sprintf("dialect %s: %s is there", dialect, path.Join(dir, marker)))
-		if dialect == DialectDendron {
+		if dialect == vault.DialectDendron {
 			det.dendronVaults(root, dir)
 		}
 	}
@@ -80,7 +83,7 @@ func Detect(root string, shown func(root string) ([]string, error)) (Detected, e
 		// A vault written for another tool may keep its notes in a folder
 		// of the repository (obsidian-help's en/); omh's own notes are
 		// keyed from the root, and keep their folders in their keys.
-		if det.Dialect.Name != DialectOmh {
+		if det.Dialect.Name != vault.DialectOmh {
 			if det.Notes = commonFolder(files); det.Notes != "" {
 				det.Why = append(det.Why, fmt.Sprintf("notes root %s: every markdown file but the repository's own (README.md and the like) is under it", det.Notes))
 			}
@@ -95,14 +98,14 @@ func Detect(root string, shown func(root string) ([]string, error)) (Detected, e
 		}
 	}
 	switch det.Dialect.Name {
-	case DialectDendron:
+	case vault.DialectDendron:
 		if det.Dialect.Vaults == nil {
 			if name := forms.ownVault(notes); name != "" {
 				det.Dialect.Vaults = map[string]string{name: "."}
 				det.Why = append(det.Why, fmt.Sprintf("vault %s is the notes root: most dendron://%s/ links name notes here", name, name))
 			}
 		}
-	case DialectMarkdown:
+	case vault.DialectMarkdown:
 		dir := filepath.Join(root, filepath.FromSlash(det.Notes))
 		// Links to the site's own pages are a few in a thousand notes
 		// (175 in vba-docs' 38,187): read them all.
@@ -118,7 +121,7 @@ func Detect(root string, shown func(root string) ([]string, error)) (Detected, e
 // config: omh's own dialect and the default notes root.
 func (det Detected) Default() bool {
 	d := det.Dialect
-	return det.Notes == "" && d.String() == DialectOmh && len(d.Vaults) == 0 && d.Site == ""
+	return det.Notes == "" && d.String() == vault.DialectOmh && len(d.Vaults) == 0 && d.Site == ""
 }
 
 func isDir(p string) bool {
@@ -196,14 +199,14 @@ func (det *Detected) dendronVaults(root, dir string) {
 	if err != nil {
 		return
 	}
-	type vault struct {
+	type dendronVault struct {
 		FsPath string `yaml:"fsPath"`
 		Name   string `yaml:"name"`
 	}
 	var cfg struct {
-		Vaults    []vault `yaml:"vaults"`
+		Vaults    []dendronVault `yaml:"vaults"`
 		Workspace struct {
-			Vaults []vault `yaml:"vaults"`
+			Vaults []dendronVault `yaml:"vaults"`
 		} `yaml:"workspace"`
 	}
 	if yaml.Unmarshal(raw, &cfg) != nil {
@@ -215,7 +218,7 @@ func (det *Detected) dendronVaults(root, dir string) {
 	}
 	det.Dialect.Vaults = map[string]string{}
 	for _, v := range vaults {
-		fs, err := cleanNotesDir(v.FsPath, "") // under the notes root: never absolute
+		fs, err := vault.CleanNotesDir(v.FsPath, "") // under the notes root: never absolute
 		if err != nil {
 			continue
 		}
@@ -321,7 +324,7 @@ func (f *linkForms) add(b []byte) {
 		if docfxFrontKey().Match(fm) {
 			f.docfxMeta++
 		}
-		if m := omhFrontKeys().FindSubmatch(fm); m != nil && (len(m[2]) == 0 || KnownType(string(m[2]))) {
+		if m := omhFrontKeys().FindSubmatch(fm); m != nil && (len(m[2]) == 0 || vault.KnownType(string(m[2]))) {
 			f.omhFrontmatter++
 		}
 	}
@@ -334,7 +337,7 @@ func (f *linkForms) add(b []byte) {
 	f.obsidianOnly += bytes.Count(b, []byte("%%")) / 2
 	f.includes += len(includePattern().FindAll(b, -1))
 	for _, m := range markdownDest().FindAllSubmatch(b, -1) {
-		if m[1][0] == '#' || urlScheme().Match(m[1]) {
+		if m[1][0] == '#' || vault.URLScheme().Match(m[1]) {
 			continue
 		}
 		f.markdown++
@@ -354,26 +357,26 @@ func (f *linkForms) add(b []byte) {
 func (f linkForms) dialect() string {
 	switch {
 	case f.read > 0 && (f.dendronFrontmatter*2 >= f.read || f.dendronLinks > 0):
-		return DialectDendron
+		return vault.DialectDendron
 	case f.read > 0 && f.omhFrontmatter*2 >= f.read:
-		return DialectOmh
+		return vault.DialectOmh
 	case f.wiki > 0 && f.wiki >= f.markdown && f.obsidianOnly > 0:
-		return DialectObsidian
+		return vault.DialectObsidian
 	case f.wiki > 0 && f.wiki >= f.markdown:
-		return DialectOmh
+		return vault.DialectOmh
 	case f.markdown > 0 || f.includes > 0:
-		return DialectMarkdown
+		return vault.DialectMarkdown
 	}
-	return DialectOmh
+	return vault.DialectOmh
 }
 
 func (f linkForms) String() string {
 	switch f.dialect() {
-	case DialectDendron:
+	case vault.DialectDendron:
 		return fmt.Sprintf("%d of %d notes read have Dendron's id, updated and created fields, %d dendron:// links", f.dendronFrontmatter, f.read, f.dendronLinks)
-	case DialectObsidian:
+	case vault.DialectObsidian:
 		return fmt.Sprintf("%d wiki links (%d embeds, escaped pipes or %%%% comments) and %d markdown links in %d notes read", f.wiki, f.obsidianOnly, f.markdown, f.read)
-	case DialectMarkdown:
+	case vault.DialectMarkdown:
 		return fmt.Sprintf("%d markdown links, %d wiki links, %d DocFX includes in %d notes read", f.markdown, f.wiki, f.includes, f.read)
 	}
 	if f.wiki > 0 {
@@ -390,7 +393,7 @@ func (f linkForms) String() string {
 func (f linkForms) ownVault(notes []string) string {
 	have := map[string]bool{}
 	for _, n := range notes {
-		have[strings.ToLower(strings.TrimSuffix(n, NoteExt))] = true
+		have[strings.ToLower(strings.TrimSuffix(n, vault.NoteExt))] = true
 	}
 	best, bestHits := "", 0
 	for name, targets := range f.vaults {
@@ -414,7 +417,7 @@ func (f linkForms) ownVault(notes []string) string {
 func siteOf(links, notes []string) string {
 	have := map[string]bool{}
 	for _, n := range notes {
-		have[strings.ToLower(strings.TrimSuffix(n, NoteExt))] = true
+		have[strings.ToLower(strings.TrimSuffix(n, vault.NoteExt))] = true
 	}
 	type tally struct{ links, hits int }
 	prefixes := map[string]*tally{}
@@ -428,7 +431,7 @@ func siteOf(links, notes []string) string {
 				prefixes[p] = t
 			}
 			t.links++
-			rest := strings.ToLower(trimNoteExt(pathUnescape(strings.Join(parts[k:], "/"))))
+			rest := strings.ToLower(vault.TrimNoteExt(vault.PathUnescape(strings.Join(parts[k:], "/"))))
 			if have[rest] {
 				t.hits++
 			}
@@ -444,4 +447,9 @@ func siteOf(links, notes []string) string {
 		}
 	}
 	return best
+}
+
+// lazyRegexp compiles pattern when first used, not when omh starts.
+func lazyRegexp(pattern string) func() *regexp.Regexp {
+	return sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(pattern) })
 }

@@ -1,10 +1,11 @@
-package vault
+package detect
 
 import (
 	"reflect"
 	"strings"
 	"testing"
 
+	"github.com/omh-notes/omh/vault"
 	"github.com/omh-notes/omh/vault/vaulttest"
 )
 
@@ -23,33 +24,33 @@ func TestDetectFindsTheNotesRootAndTheDialect(t *testing.T) {
 	}{
 		{"obsidian marker in a subfolder", map[string]string{
 			"README.md": "# Repo\n", "docs/vault/.obsidian/app.json": "{}", "docs/vault/a.md": "[[b]]", "docs/vault/sub/b.md": "x",
-		}, Detected{Notes: "docs/vault", Dialect: Dialect{Name: DialectObsidian}}},
+		}, Detected{Notes: "docs/vault", Dialect: vault.Dialect{Name: vault.DialectObsidian}}},
 		{"obsidian by its syntax, in one folder", map[string]string{
 			"README.md": "# Repo\n", "en/a.md": "![[b]] and [[b\\|x]]", "en/sub/b.md": "[[a]]",
-		}, Detected{Notes: "en", Dialect: Dialect{Name: DialectObsidian}}},
+		}, Detected{Notes: "en", Dialect: vault.Dialect{Name: vault.DialectObsidian}}},
 		{"dendron.yml with one vault", map[string]string{
 			"dendron.yml": "version: 5\nworkspace:\n  vaults:\n    - fsPath: notes\n      name: mine\n", "notes/a.b.md": dendronNote + "[[a]]", "notes/a.md": dendronNote,
-		}, Detected{Notes: "notes", Dialect: Dialect{Name: DialectDendron, Vaults: map[string]string{"mine": "."}}}},
+		}, Detected{Notes: "notes", Dialect: vault.Dialect{Name: vault.DialectDendron, Vaults: map[string]string{"mine": "."}}}},
 		{"dendron.yml with two vaults", map[string]string{
 			"dendron.yml": "vaults:\n  - fsPath: one\n  - fsPath: two\n    name: second\n", "one/a.md": dendronNote, "two/b.md": dendronNote,
-		}, Detected{Dialect: Dialect{Name: DialectDendron, Vaults: map[string]string{"one": "one", "second": "two"}}}},
+		}, Detected{Dialect: vault.Dialect{Name: vault.DialectDendron, Vaults: map[string]string{"one": "one", "second": "two"}}}},
 		{"dendron by its frontmatter and links", map[string]string{
 			"vault/a.b.md": dendronNote + "[[x|dendron://site/a]] [[dendron://site/a.b]] [[dendron://other/zz]]", "vault/a.md": dendronNote,
-		}, Detected{Notes: "vault", Dialect: Dialect{Name: DialectDendron, Vaults: map[string]string{"site": "."}}}},
+		}, Detected{Notes: "vault", Dialect: vault.Dialect{Name: vault.DialectDendron, Vaults: map[string]string{"site": "."}}}},
 		{"a markdown site published under a path", map[string]string{
 			"README.md": "x", "SECURITY.md": "x",
 			"api/Excel.Range.md": "[!include[x](~/includes/f.md)] [a](/office/vba/api/Excel.Sheet) [q](/answers/tags/1)",
 			"api/Excel.Sheet.md": "[r](/office/vba/api/excel.range) [s](Excel.Range.md)", "includes/f.md": "x",
-		}, Detected{Dialect: Dialect{Name: DialectMarkdown, Site: "/office/vba/"}}},
+		}, Detected{Dialect: vault.Dialect{Name: vault.DialectMarkdown, Site: "/office/vba/"}}},
 		{"omh's own notes in one folder", map[string]string{
 			"topic/a.md": "---\ntype: topic\n---\n![[b]]", "topic/b.md": "---\nrecorded: 2026-01-01\n---\n[[a]]",
-		}, Detected{Dialect: Dialect{Name: DialectOmh}}},
+		}, Detected{Dialect: vault.Dialect{Name: vault.DialectOmh}}},
 		{"wiki links without anything only Obsidian writes", map[string]string{
 			"notes/a.md": "[[b]]", "notes/b.md": "[[a]]",
-		}, Detected{Dialect: Dialect{Name: DialectOmh}}},
+		}, Detected{Dialect: vault.Dialect{Name: vault.DialectOmh}}},
 		{".omh/notes", map[string]string{
 			".omh/notes/a.md": "![[b]]", "other/x.md": "[[y]]",
-		}, Detected{Dialect: Dialect{Name: DialectOmh}}},
+		}, Detected{Dialect: vault.Dialect{Name: vault.DialectOmh}}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			r := vaulttest.New(t)
@@ -74,7 +75,7 @@ func TestDetectFindsTheNotesRootAndTheDialect(t *testing.T) {
 			if !reflect.DeepEqual(got, c.want) {
 				t.Errorf("got %+v, want %+v", got, c.want)
 			}
-			if got.Default() != reflect.DeepEqual(c.want, Detected{Dialect: Dialect{Name: DialectOmh}}) {
+			if got.Default() != reflect.DeepEqual(c.want, Detected{Dialect: vault.Dialect{Name: vault.DialectOmh}}) {
 				t.Errorf("Default() = %v for %+v", got.Default(), got)
 			}
 		})

@@ -1,20 +1,28 @@
-package vault
+// Package template writes new notes from templates: omh's own, one per
+// type, or a repository's under TemplatesDir.
+package template
 
 import (
 	"embed"
 	"errors"
 	"fmt"
 	"io/fs"
+	"regexp"
 	"slices"
 	"strings"
+	"sync"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/omh-notes/omh/vault"
 )
 
-// SameHeading reports whether a heading's text names section: letter case,
-// surrounding space and a trailing colon do not matter.
-func SameHeading(text, section string) bool {
-	return strings.EqualFold(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(text), ":")), section)
+// maxTemplateBytes bounds a repository's template, as a config file is bounded.
+const maxTemplateBytes = 1 << 20
+
+// lazyRegexp compiles pattern when first used, not when omh starts.
+func lazyRegexp(pattern string) func() *regexp.Regexp {
+	return sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(pattern) })
 }
 
 // TemplatesDir holds a repository's own templates, one per type
@@ -28,15 +36,15 @@ var builtinTemplates embed.FS
 // tree's TemplatesDir/<t>.md under root when there is one, else omh's own.
 // from says which: the file's path relative to root, or "built-in".
 func LoadTemplate(root, t string) (text, from string, err error) {
-	rel := TemplatesDir + "/" + t + NoteExt
-	b, err := ReadInside(root, rel, maxSettingsBytes)
+	rel := TemplatesDir + "/" + t + vault.NoteExt
+	b, err := vault.ReadInside(root, rel, maxTemplateBytes)
 	switch {
 	case err == nil:
 		return string(b), rel, nil
 	case !errors.Is(err, fs.ErrNotExist):
 		return "", "", fmt.Errorf("the template: %w", err) // err names the file
 	}
-	b, err = builtinTemplates.ReadFile("templates/" + t + NoteExt)
+	b, err = builtinTemplates.ReadFile("templates/" + t + vault.NoteExt)
 	if err != nil {
 		return "", "", fmt.Errorf("omh has no template for notes of type %q", t)
 	}
@@ -48,7 +56,7 @@ type Draft struct {
 	Type     string
 	Title    string
 	Key      string
-	Recorded Date
+	Recorded vault.Date
 	Source   string
 	Body     string      // markdown placed where the template says {{body}}
 	Answers  []string    // the questions the note answers
@@ -79,12 +87,12 @@ var fieldLine = lazyRegexp(`^\s*[^\s:#][^:]*:\s*\{\{\s*(\w+)\s*\}\}\s*$`)
 func RenderNote(template string, d Draft) ([]byte, error) {
 	template = strings.TrimPrefix(strings.ReplaceAll(template, "\r\n", "\n"), "\uFEFF")
 	fmText, body, hasFM := "", template, false
-	fm, found, unclosed := splitFrontmatter([]byte(template), 0)
+	fmYAML, fmEnd, found, unclosed := vault.SplitFrontmatter([]byte(template))
 	switch {
 	case unclosed:
 		return nil, errors.New(`the template's frontmatter is never closed by a "---" line`)
 	case found:
-		fmText, body, hasFM = string(fm.yaml), template[fm.end:], true
+		fmText, body, hasFM = string(fmYAML), template[fmEnd:], true
 	}
 	values := d.bodyValues()
 	body = dropSectionsTheBodyHas(body, d.Body, values)
@@ -166,11 +174,11 @@ func dropSectionsTheBodyHas(template, body string, values map[string]string) str
 	if strings.TrimSpace(body) == "" {
 		return template
 	}
-	bodyHeadings := Parse([]byte(body)).Headings
+	bodyHeadings := vault.Parse([]byte(body)).Headings
 	has := func(text string) bool {
-		return slices.ContainsFunc(bodyHeadings, func(h Heading) bool { return SameHeading(h.Text, text) })
+		return slices.ContainsFunc(bodyHeadings, func(h vault.Heading) bool { return vault.SameHeading(h.Text, text) })
 	}
-	hs := Parse([]byte(template)).Headings
+	hs := vault.Parse([]byte(template)).Headings
 	type span struct{ start, end int }
 	var drop []span
 	for i, h := range hs {
@@ -271,7 +279,7 @@ func yamlScalar(s string) string {
 // complete adds to a rendered note the frontmatter fields and title its
 // template left out, and refuses a template that contradicts the draft.
 func (d Draft) complete(note []byte) ([]byte, error) {
-	p := Parse(note)
+	p := vault.Parse(note)
 	for _, pr := range p.Problems {
 		return nil, fmt.Errorf("the note the template makes is not valid: line %d: %s", pr.Line, pr.Message)
 	}

@@ -1,10 +1,12 @@
-package vault
+package template
 
 import (
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/omh-notes/omh/vault"
 )
 
 func draft(typ string) Draft {
@@ -59,7 +61,7 @@ func TestARepositoryTemplateOverridesAndIsCompleted(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := Parse(note)
+	p := vault.Parse(note)
 	if p.Type != "finding" || p.Recorded != "2026-03-04" || p.Source != "Ada <ada@example.com>" || p.Title == "" ||
 		!strings.Contains(string(note), "Team: Ada <ada@example.com>") {
 		t.Errorf("%+v\n%s", p, note)
@@ -81,7 +83,7 @@ func TestFrontmatterValuesAreQuotedWhereYAMLNeedsIt(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%q: %v", v, err)
 		}
-		if p := Parse(note); p.Title != v || p.Source != v {
+		if p := vault.Parse(note); p.Title != v || p.Source != v {
 			t.Errorf("%q read back as %q / %q\n%s", v, p.Title, p.Source, note)
 		}
 	}
