@@ -1,12 +1,15 @@
 package vault
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/go-git/go-git/v5/plumbing"
 )
@@ -39,12 +42,99 @@ func (r *Repo) PrivateDir(root plumbing.Hash) (string, error) {
 		}
 		base = filepath.Join(home, ".local", "share")
 	}
-	name := root.String()
+	early := filepath.Join(base, "omh", noCommitsName(r.CommonDir))
 	if root.IsZero() {
-		sum := sha256.Sum256([]byte(r.CommonDir))
-		name = "no-commits-" + hex.EncodeToString(sum[:8])
+		return early, nil
 	}
-	return filepath.Join(base, "omh", name), nil
+	dir := filepath.Join(base, "omh", root.String())
+	if err := carryOver(early, dir); err != nil {
+		return "", fmt.Errorf("moving the private notes written before the first commit from %s to %s: %w", early, dir, err)
+	}
+	return dir, nil
+}
+
+// noCommitsName names the private folder of a repository without commits,
+// which has no root commit to be keyed by.
+func noCommitsName(commonDir string) string {
+	sum := sha256.Sum256([]byte(commonDir))
+	return "no-commits-" + hex.EncodeToString(sum[:8])
+}
+
+// carryOver moves the private notes written before the repository's first
+// commit (from) into the folder keyed by its root commit (to), so a note
+// written then is still found after the commit: the first command that
+// asks for the folder moves them, at the cost of one stat afterwards.
+// Where to does not exist the folder is renamed whole; otherwise each file
+// is linked into to, under a free name when its own is taken by another
+// content, and then removed from from, so whichever process does it and
+// wherever one stops, no note is lost or replaced and a second run
+// finishes the first.
+func carryOver(from, to string) error {
+	if _, err := os.Lstat(from); errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err := os.MkdirAll(filepath.Dir(to), 0o755); err != nil {
+		return err
+	}
+	if err := os.Rename(from, to); err == nil {
+		return nil
+	}
+	var dirs []string
+	err := filepath.WalkDir(from, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			dirs = append(dirs, path)
+			return nil
+		}
+		rel, err := filepath.Rel(from, path)
+		if err != nil {
+			return err
+		}
+		return moveFree(path, filepath.Join(to, rel))
+	})
+	if err != nil {
+		return err
+	}
+	for i := len(dirs) - 1; i >= 0; i-- {
+		os.Remove(dirs[i]) // emptied; one that is not stays, with what it holds
+	}
+	return nil
+}
+
+// moveFree moves the file src to dst, or, when dst holds another content,
+// to the first of dst-2, dst-3, … (before the extension) that is free or
+// holds the same content; src is removed once its content is in place.
+func moveFree(src, dst string) error {
+	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+		return err
+	}
+	ext := filepath.Ext(dst)
+	stem := strings.TrimSuffix(dst, ext)
+	for n := 1; ; n++ {
+		name := dst
+		if n > 1 {
+			name = fmt.Sprintf("%s-%d%s", stem, n, ext)
+		}
+		err := os.Link(src, name)
+		if err == nil || (errors.Is(err, fs.ErrExist) && sameFile(src, name)) {
+			return os.Remove(src)
+		}
+		if !errors.Is(err, fs.ErrExist) {
+			return err
+		}
+	}
+}
+
+// sameFile reports whether a and b hold the same bytes.
+func sameFile(a, b string) bool {
+	x, err := os.ReadFile(a)
+	if err != nil {
+		return false
+	}
+	y, err := os.ReadFile(b)
+	return err == nil && bytes.Equal(x, y)
 }
 
 // ErrBadPrivateDir marks a private folder set to something omh cannot use.
