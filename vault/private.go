@@ -19,13 +19,19 @@ import (
 // $XDG_DATA_HOME/omh/<root commit>/. Keyed by the root commit, the folder is
 // the same for every clone and worktree of one project; before the first
 // commit there is no root, and the folder is keyed by the git directory.
+//
+// OMH_LOCAL_DIR must be absolute: a relative one would name another folder
+// from each folder omh runs in (and from -C), so notes written from one
+// would be missing from another. A relative XDG_DATA_HOME is ignored, as
+// the XDG base directory specification says. omh.local, kept in the
+// repository's own config, may be relative to the working tree.
 func (r *Repo) PrivateDir(root plumbing.Hash) (string, error) {
 	if dir := os.Getenv("OMH_LOCAL_DIR"); dir != "" {
-		abs, err := filepath.Abs(dir)
-		if err != nil {
-			return "", err
+		if !filepath.IsAbs(dir) {
+			return "", fmt.Errorf("%w: OMH_LOCAL_DIR is %s, a relative path; set it to an absolute one (outside the repository), or unset it for the default folder", ErrBadPrivateDir, dir)
 		}
-		return abs, r.checkPrivateDir(abs, "OMH_LOCAL_DIR")
+		dir = filepath.Clean(dir)
+		return dir, r.checkPrivateDir(dir, "OMH_LOCAL_DIR")
 	}
 	if dir := r.ConfigValue("omh", "local"); dir != "" {
 		if !filepath.IsAbs(dir) {
@@ -34,15 +40,21 @@ func (r *Repo) PrivateDir(root plumbing.Hash) (string, error) {
 		dir = filepath.Clean(dir)
 		return dir, r.checkPrivateDir(dir, "git config omh.local")
 	}
-	base := os.Getenv("XDG_DATA_HOME")
-	if base == "" {
+	base, from := os.Getenv("XDG_DATA_HOME"), "XDG_DATA_HOME"
+	if !filepath.IsAbs(base) {
 		home, err := os.UserHomeDir()
 		if err != nil {
 			return "", fmt.Errorf("finding the private notes folder: %w", err)
 		}
-		base = filepath.Join(home, ".local", "share")
+		if !filepath.IsAbs(home) {
+			return "", fmt.Errorf("%w: HOME is %s, a relative path, and XDG_DATA_HOME is not set to an absolute one; set either, or OMH_LOCAL_DIR", ErrBadPrivateDir, home)
+		}
+		base, from = filepath.Join(home, ".local", "share"), "HOME"
 	}
 	early := filepath.Join(base, "omh", noCommitsName(r.CommonDir))
+	if err := r.checkPrivateDir(early, from); err != nil {
+		return "", err
+	}
 	if root.IsZero() {
 		return early, nil
 	}
@@ -141,9 +153,11 @@ func sameFile(a, b string) bool {
 var ErrBadPrivateDir = errors.New("bad private folder")
 
 // checkPrivateDir refuses a private folder, set by the user in from, that
-// is a file, the file system's root or holds the working tree: one gives
-// no private notes without a word, the others make every file of the
-// repository (and of /proc) a private note.
+// is a file, the file system's root, holds the working tree or lies in it
+// or in git's folder: one gives no private notes without a word, another
+// makes every file of the repository (and of /proc) a private note, the
+// last two write private notes where git would commit them or where they
+// are no notes at all, and list every note twice.
 func (r *Repo) checkPrivateDir(dir, from string) error {
 	fi, err := os.Stat(dir)
 	switch {
@@ -151,10 +165,20 @@ func (r *Repo) checkPrivateDir(dir, from string) error {
 		return fmt.Errorf("%w: %s (from %s) is a file, not a folder", ErrBadPrivateDir, dir, from)
 	case filepath.Dir(dir) == dir:
 		return fmt.Errorf("%w: %s (from %s) is the root of the file system", ErrBadPrivateDir, dir, from)
-	case Within(dir, r.Root) || Within(evalLinks(dir), evalLinks(r.Root)):
+	case within(dir, r.Root):
 		return fmt.Errorf("%w: %s (from %s) holds the repository %s; private notes live outside it", ErrBadPrivateDir, dir, from, r.Root)
 	}
+	for _, inside := range []string{r.Root, r.GitDir, r.CommonDir} {
+		if inside != "" && within(inside, dir) {
+			return fmt.Errorf("%w: %s (from %s) is inside the repository %s (private notes there would be committed, read twice or mixed with git's own files); set %s to a folder outside it", ErrBadPrivateDir, dir, from, r.Root, from)
+		}
+	}
 	return nil
+}
+
+// within is Within, also through symbolic links.
+func within(dir, path string) bool {
+	return Within(dir, path) || Within(evalLinks(dir), evalLinks(path))
 }
 
 // RootOf follows first parents from commit to the first commit of its
