@@ -11,8 +11,6 @@
 package journal
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -85,33 +83,47 @@ type Txn struct {
 }
 
 // Dir is where the journal of the clone whose common git directory is
-// commonDir lives: omh-journal inside it, or, when the repository cannot be
-// written, a folder of the user's cache keyed by the git directory.
+// commonDir lives: omh-journal inside it. A journal that cannot be written
+// there is an *UnwritableError: it is never moved elsewhere, since a change
+// left half done in it would then go unseen and the next change be made
+// over it.
 func Dir(commonDir string) (string, error) {
 	dir := filepath.Join(commonDir, "omh-journal")
-	if err := os.MkdirAll(dir, 0o755); err == nil && disk.Writable(dir) {
-		return dir, nil
+	err := os.MkdirAll(dir, 0o755)
+	if err == nil && !disk.Writable(dir) {
+		err = fs.ErrPermission
 	}
-	dir, err := userDir(commonDir)
 	if err != nil {
-		return "", fmt.Errorf("no writable place for omh's journal: %s is read-only and there is no user cache folder: %w", commonDir, err)
-	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return "", fmt.Errorf("no writable place for omh's journal: %w", err)
+		u := &UnwritableError{Dir: dir, Err: err}
+		if m, found, rerr := readManifest(dir); found && rerr == nil {
+			u.Pending = m.Command
+		} else if _, serr := os.Lstat(filepath.Join(dir, manifestName)); serr == nil {
+			u.Pending = "a change"
+		}
+		return dir, u
 	}
 	return dir, nil
 }
 
-// userDir is the journal's folder in the user's cache, for a repository
-// that cannot be written.
-func userDir(commonDir string) (string, error) {
-	base, err := os.UserCacheDir()
-	if err != nil {
-		return "", err
-	}
-	sum := sha256.Sum256([]byte(commonDir))
-	return filepath.Join(base, "omh", hex.EncodeToString(sum[:8])+"-journal"), nil
+// UnwritableError is a journal this process cannot write (another user's,
+// or on a read-only file system): omh changes nothing in the repository,
+// and a change left half done in it (Pending, "" for none) waits for
+// someone who can write it.
+type UnwritableError struct {
+	Dir     string
+	Pending string // the command left half done there; "" for none
+	Err     error
 }
+
+func (e *UnwritableError) Error() string {
+	msg := fmt.Sprintf("omh's journal %s cannot be written (%v), so omh changes nothing in this repository", e.Dir, e.Err)
+	if e.Pending != "" {
+		msg += fmt.Sprintf("; it holds %s, left half done, which omh recover finishes once the folder can be written", e.Pending)
+	}
+	return msg + "; make the folder writable for you (it is the repository owner's), or work in a clone of your own"
+}
+
+func (e *UnwritableError) Unwrap() error { return e.Err }
 
 // Begin starts a change to the working tree root of the clone whose common
 // git directory is commonDir. It waits while another omh process changes
@@ -347,6 +359,10 @@ func writeManifest(dir string, m manifest) error {
 // making is left to it, unless wait is true: then Recover waits for it.
 func Recover(commonDir string, wait bool, warn func(string)) (string, error) {
 	dir, err := Dir(commonDir)
+	var u *UnwritableError
+	if errors.As(err, &u) && u.Pending == "" {
+		return "", nil // nothing to finish, and nothing this process could
+	}
 	if err != nil {
 		return "", err
 	}
@@ -372,14 +388,7 @@ func Recover(commonDir string, wait bool, warn func(string)) (string, error) {
 // Pending reports whether a change waits to be finished, at the cost of
 // one stat: what every command checks before it opens the store.
 func Pending(commonDir string) bool {
-	if _, err := os.Stat(filepath.Join(commonDir, "omh-journal", manifestName)); err == nil {
-		return true
-	}
-	dir, err := userDir(commonDir)
-	if err != nil {
-		return false
-	}
-	_, err = os.Stat(filepath.Join(dir, manifestName))
+	_, err := os.Stat(filepath.Join(commonDir, "omh-journal", manifestName))
 	return err == nil
 }
 

@@ -18,6 +18,10 @@ import (
 // the store as it was or as the change makes it.
 func (s *Store) begin(command string) (*journal.Txn, error) {
 	t, err := journal.Begin(s.Repo.CommonDir, s.Repo.Root, command, func(msg string) { s.warn("%s", msg) })
+	var u *journal.UnwritableError
+	if errors.As(err, &u) {
+		return nil, &Error{Kind: Broken, Code: "journal_unwritable", Err: err}
+	}
 	if err != nil {
 		return nil, &Error{Kind: Broken, Code: "journal", Err: err}
 	}
@@ -48,9 +52,12 @@ func (s *Store) finishInterrupted() {
 		return
 	}
 	command, err := journal.Recover(s.Repo.CommonDir, false, func(msg string) { s.warn("%s", msg) })
+	var u *journal.UnwritableError
 	switch {
 	case journal.IsUndone(err):
 		s.warn("undid %s, which an earlier omh process left half done and which could not be finished (%v)", command, err)
+	case errors.As(err, &u):
+		s.warn("%s is left half done in omh's journal %s, which cannot be written (%v); answers read the store as it is meanwhile", u.Pending, u.Dir, u.Err)
 	case err != nil:
 		s.warn("an interrupted change could not be finished: %v; fix the cause and run omh recover", err)
 	case command != "":
@@ -85,6 +92,8 @@ func Recover(dir string, opt Options) (Recovered, error) {
 	switch {
 	case journal.IsUndone(err):
 		return Recovered{SchemaVersion: retrieve.SchemaVersion, Undone: command, Why: err.Error()}, nil
+	case errors.As(err, new(*journal.UnwritableError)):
+		return Recovered{}, &Error{Kind: Broken, Code: "journal_unwritable", Err: err}
 	case err != nil:
 		return Recovered{}, &Error{Kind: Broken, Code: "journal", Err: err}
 	}

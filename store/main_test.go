@@ -86,6 +86,15 @@ func runHelper(args []string) int {
 			fmt.Fprintf(os.Stderr, "omh: %s\n", msg)
 		}
 	}
+	if len(args) == 1 && args[0] == "recover" {
+		rec, err := store.Recover(dir, store.Options{Warn: warn})
+		if err != nil {
+			fmt.Fprintf(os.Stderr, "omh: %v\n", err)
+			return 1
+		}
+		fmt.Printf("finished %q undone %q\n", rec.Finished, rec.Undone)
+		return 0
+	}
 	s, err := store.Open(dir, store.Options{Warn: warn})
 	if err == nil {
 		err = helperCommand(s, args)
