@@ -40,7 +40,7 @@ var ErrChanged = errors.New("changed since it was read")
 // both from a file someone else changed meanwhile.
 type op struct {
 	Kind    string      `json:"kind"` // put, remove, move, mkdir, rmdir
-	Path    string      `json:"path"` // absolute
+	Path    string      `json:"path"` // absolute; stored relative to the working tree when in it
 	From    string      `json:"from,omitempty"`
 	Before  string      `json:"before,omitempty"`
 	After   string      `json:"after,omitempty"`
@@ -59,7 +59,7 @@ type op struct {
 // manifest is a change as written to disk.
 type manifest struct {
 	Command string   `json:"command"` // what the user ran, for messages
-	Root    string   `json:"root"`    // the working tree git runs in
+	Root    string   `json:"root"`    // the working tree git runs in; stored relative to the common git directory
 	Ops     []op     `json:"ops"`
 	Index   string   `json:"index,omitempty"` // input of git update-index -z --index-info
 	Add     []string `json:"add,omitempty"`   // paths relative to Root to git add
@@ -327,7 +327,7 @@ func indexEntries(root string, paths []string) (string, error) {
 // writeManifest puts m in place atomically: the point from which a change
 // is finished (or undone) whatever happens.
 func writeManifest(dir string, m manifest) error {
-	b, err := json.Marshal(m)
+	b, err := json.Marshal(m.stored(filepath.Dir(dir)))
 	if err != nil {
 		return err
 	}
@@ -424,7 +424,55 @@ func readManifest(dir string) (manifest, bool, error) {
 	if err := json.Unmarshal(b, &m); err != nil {
 		return m, false, fmt.Errorf("the journal %s cannot be read (%v); look at the files it names, then remove it", filepath.Join(dir, manifestName), err)
 	}
-	return m, true, nil
+	return m.resolved(filepath.Dir(dir)), true, nil
+}
+
+// stored is m as the manifest holds it: the working tree relative to the
+// common git directory the journal is in, and each path in the working
+// tree relative to it, so a repository copied or moved with a change half
+// done finishes the change where it now is, in the copy that runs omh
+// (the original's own journal finishing in the original). A path outside
+// the working tree (the private folder) stays absolute: it does not move
+// with the repository.
+func (m manifest) stored(commonDir string) manifest {
+	root := m.Root
+	if rel, err := filepath.Rel(commonDir, root); err == nil {
+		m.Root = filepath.ToSlash(rel)
+	}
+	inTree := func(p string) string {
+		if p == "" || !vault.Within(root, p) {
+			return p
+		}
+		rel, err := filepath.Rel(root, p)
+		if err != nil {
+			return p
+		}
+		return filepath.ToSlash(rel)
+	}
+	m.Ops = append([]op(nil), m.Ops...)
+	for i := range m.Ops {
+		o := &m.Ops[i]
+		o.Path, o.From, o.Prune, o.Within = inTree(o.Path), inTree(o.From), inTree(o.Prune), inTree(o.Within)
+	}
+	return m
+}
+
+// resolved is the stored manifest m with its paths made absolute again,
+// for the journal in commonDir. A path written absolute (by an omh from
+// before relative paths) is kept as it is.
+func (m manifest) resolved(commonDir string) manifest {
+	abs := func(base, p string) string {
+		if p == "" || filepath.IsAbs(p) {
+			return p
+		}
+		return filepath.Join(base, filepath.FromSlash(p))
+	}
+	m.Root = abs(commonDir, m.Root)
+	for i := range m.Ops {
+		o := &m.Ops[i]
+		o.Path, o.From, o.Prune, o.Within = abs(m.Root, o.Path), abs(m.Root, o.From), abs(m.Root, o.Prune), abs(m.Root, o.Within)
+	}
+	return m
 }
 
 // finishOrUndo finishes m; when a step fails, it undoes what was done
