@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/omh-notes/omh/internal/crashpoint"
 	"github.com/omh-notes/omh/store"
 	"github.com/omh-notes/omh/vault/vaulttest"
 )
@@ -27,6 +28,7 @@ var omhBin string
 
 func TestMain(m *testing.M) {
 	if os.Getenv(helperEnv) != "" {
+		crashpoint.Enable()
 		os.Exit(runHelper(os.Args[1:]))
 	}
 	cleanup, err := vaulttest.Setup()
