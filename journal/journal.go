@@ -366,7 +366,7 @@ func Recover(commonDir string, wait bool, warn func(string)) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	if _, err := os.Stat(filepath.Join(dir, manifestName)); err != nil && !wait {
+	if _, err := os.Stat(filepath.Join(dir, manifestName)); err != nil && !wait && !Pending(commonDir) {
 		return "", nil
 	}
 	lock, err := lockDir(dir, wait)
@@ -385,11 +385,24 @@ func Recover(commonDir string, wait bool, warn func(string)) (string, error) {
 	return m.Command, finishOrUndo(dir, m, true, warn)
 }
 
-// Pending reports whether a change waits to be finished, at the cost of
-// one stat: what every command checks before it opens the store.
+// Pending reports whether a change waits to be finished, or files a dead
+// process prepared for a change it never began wait to be thrown away, at
+// the cost of listing the journal's folder (its lock alone, as a rule):
+// what every command checks before it opens the store.
 func Pending(commonDir string) bool {
-	_, err := os.Stat(filepath.Join(commonDir, "omh-journal", manifestName))
-	return err == nil
+	entries, _ := os.ReadDir(filepath.Join(commonDir, "omh-journal"))
+	for _, e := range entries {
+		if name := e.Name(); name == manifestName || prepared(name) {
+			return true
+		}
+	}
+	return false
+}
+
+// prepared reports whether name is a file a change prepares before its
+// manifest: a payload, or the manifest on its way in.
+func prepared(name string) bool {
+	return strings.HasPrefix(name, "payload-") || name == "manifest.tmp"
 }
 
 // finishLeft finishes the change a dead process left, if any, while the
@@ -616,7 +629,7 @@ func IsGit(err error) bool {
 func clearPayloads(dir string) {
 	entries, _ := os.ReadDir(dir)
 	for _, e := range entries {
-		if name := e.Name(); strings.HasPrefix(name, "payload-") || name == "manifest.tmp" {
+		if name := e.Name(); prepared(name) {
 			os.Remove(filepath.Join(dir, name))
 		}
 	}

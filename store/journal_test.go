@@ -58,10 +58,13 @@ func storeState(t *testing.T, r *vaulttest.Repo) string {
 		return rel == ".git/omh" || rel == ".git/objects" || rel == ".git/logs" || rel == ".git/index" ||
 			(strings.HasPrefix(rel, ".git/") && !strings.HasPrefix(rel, ".git/hooks")) || strings.HasSuffix(rel, ".sample")
 	})
-	// No change is left to finish. (What a change that never began
-	// prepared stays in git's folder until the next change clears it.)
-	if _, err := os.Stat(filepath.Join(r.Dir, ".git", "omh-journal", "manifest.json")); err == nil {
-		lines = append(lines, "journal manifest.json")
+	// No change is left to finish, and nothing a change that never began
+	// prepared is left either: the journal holds its lock alone.
+	entries, _ := os.ReadDir(filepath.Join(r.Dir, ".git", "omh-journal"))
+	for _, e := range entries {
+		if e.Name() != "lock" {
+			lines = append(lines, "journal "+e.Name())
+		}
 	}
 	walk("private", r.Private, func(string) bool { return false })
 	sort.Strings(lines)
