@@ -40,6 +40,10 @@ func commit(t *journal.Txn, nothing string) error {
 		return refuse("changed", fmt.Errorf("%s: %w; run it again", nothing, err))
 	case journal.IsGit(err):
 		return refuse("git_failed", fmt.Errorf("%s: %w", nothing, err))
+	case journal.IsUndone(err):
+		// Nothing is left to finish: saying omh recover would finish
+		// it sends the user to a command with nothing to do.
+		return &Error{Kind: Broken, Code: "journal", Err: fmt.Errorf("%w; the change was undone, %s", err, nothing)}
 	}
 	return &Error{Kind: Broken, Code: "journal", Err: fmt.Errorf("%w; omh recover finishes the change once the cause is fixed", err)}
 }

@@ -213,3 +213,44 @@ func TestAWriteInARepositoryWhoseJournalCannotBeWrittenIsRefusedUpFront(t *testi
 		t.Errorf("commands in a read-only repository changed the store:\n%s\n--- before:\n%s", after, before)
 	}
 }
+
+// An mv in a working tree the user cannot write, with a journal the user
+// can, fails at its first note and is undone: the error says so, and does
+// not send the user to omh recover, which has nothing to finish. Catches:
+// "omh recover finishes the change once the cause is fixed" when nothing
+// was pending.
+func TestAFailedMvThatWasUndoneSaysSoNotThatRecoverFinishesIt(t *testing.T) {
+	t.Parallel()
+	r := hubRepo(t)
+	other := asAnotherUser(t, r)
+	journalDir := filepath.Join(r.Dir, ".git", "omh-journal")
+	if err := os.MkdirAll(journalDir, 0o777); err != nil {
+		t.Fatal(err)
+	}
+	vaulttest.WriteFile(t, filepath.Join(journalDir, "lock"), "")
+	for path, mode := range map[string]fs.FileMode{journalDir: 0o777, filepath.Join(journalDir, "lock"): 0o666} {
+		if err := os.Chmod(path, mode); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if os.Geteuid() != 0 {
+		for _, d := range []string{r.Dir, filepath.Join(r.Dir, "notes")} {
+			if err := os.Chmod(d, 0o555); err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { os.Chmod(d, 0o755) })
+		}
+	}
+	before := storeState(t, r)
+	res := other("mv", "hub", "centre/hub")
+	if res.status == 0 || !strings.Contains(res.stderr, "permission denied") || !strings.Contains(res.stderr, "the change was undone, nothing was renamed") ||
+		strings.Contains(res.stderr, "omh recover") {
+		t.Errorf("mv in a working tree the user cannot write: exit %d\n%s", res.status, res.stderr)
+	}
+	if res := other("recover"); res.status != 0 || res.stdout != "finished \"\" undone \"\"\n" {
+		t.Errorf("recover after the undone mv: exit %d\n%s%s", res.status, res.stdout, res.stderr)
+	}
+	if after := storeState(t, r); after != before {
+		t.Errorf("the failed mv changed the store:\n%s\n--- before:\n%s", after, before)
+	}
+}
