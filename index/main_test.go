@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/omh-notes/omh/index"
+	"github.com/omh-notes/omh/internal/crashpoint"
 	"github.com/omh-notes/omh/vault"
 	"github.com/omh-notes/omh/vault/vaulttest"
 )
@@ -22,6 +23,7 @@ const (
 
 func TestMain(m *testing.M) {
 	if mode := os.Getenv(helperEnv); mode != "" {
+		crashpoint.Enable()
 		if err := runHelper(mode, os.Getenv(helperDirEnv)); err != nil {
 			fmt.Fprintln(os.Stderr, err)
 			os.Exit(1)

@@ -31,8 +31,18 @@ type CacheFile struct {
 	Size int64  `json:"size"`
 }
 
-// Status reports on the working tree's snapshot without changing anything.
+// Status reports on the working tree's snapshot without changing anything:
+// a damaged cache is an error naming its file, left for a command that
+// reads the notes to rebuild.
 func (c *Cache) Status(r *vault.Repo) (Status, error) {
+	st, err := c.status(r)
+	if IsDamaged(err) {
+		err = fmt.Errorf("the cache %s is damaged: %w", c.Path, err)
+	}
+	return st, err
+}
+
+func (c *Cache) status(r *vault.Repo) (Status, error) {
 	tx, err := c.readTx()
 	if err != nil {
 		return Status{}, err

@@ -11,8 +11,6 @@
 package journal
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -42,7 +40,7 @@ var ErrChanged = errors.New("changed since it was read")
 // both from a file someone else changed meanwhile.
 type op struct {
 	Kind    string      `json:"kind"` // put, remove, move, mkdir, rmdir
-	Path    string      `json:"path"` // absolute
+	Path    string      `json:"path"` // absolute; stored relative to the working tree when in it
 	From    string      `json:"from,omitempty"`
 	Before  string      `json:"before,omitempty"`
 	After   string      `json:"after,omitempty"`
@@ -61,7 +59,7 @@ type op struct {
 // manifest is a change as written to disk.
 type manifest struct {
 	Command string   `json:"command"` // what the user ran, for messages
-	Root    string   `json:"root"`    // the working tree git runs in
+	Root    string   `json:"root"`    // the working tree git runs in; stored relative to the common git directory
 	Ops     []op     `json:"ops"`
 	Index   string   `json:"index,omitempty"` // input of git update-index -z --index-info
 	Add     []string `json:"add,omitempty"`   // paths relative to Root to git add
@@ -85,33 +83,47 @@ type Txn struct {
 }
 
 // Dir is where the journal of the clone whose common git directory is
-// commonDir lives: omh-journal inside it, or, when the repository cannot be
-// written, a folder of the user's cache keyed by the git directory.
+// commonDir lives: omh-journal inside it. A journal that cannot be written
+// there is an *UnwritableError: it is never moved elsewhere, since a change
+// left half done in it would then go unseen and the next change be made
+// over it.
 func Dir(commonDir string) (string, error) {
 	dir := filepath.Join(commonDir, "omh-journal")
-	if err := os.MkdirAll(dir, 0o755); err == nil && disk.Writable(dir) {
-		return dir, nil
+	err := os.MkdirAll(dir, 0o755)
+	if err == nil && !disk.Writable(dir) {
+		err = fs.ErrPermission
 	}
-	dir, err := userDir(commonDir)
 	if err != nil {
-		return "", fmt.Errorf("no writable place for omh's journal: %s is read-only and there is no user cache folder: %w", commonDir, err)
-	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return "", fmt.Errorf("no writable place for omh's journal: %w", err)
+		u := &UnwritableError{Dir: dir, Err: err}
+		if m, found, rerr := readManifest(dir); found && rerr == nil {
+			u.Pending = m.Command
+		} else if _, serr := os.Lstat(filepath.Join(dir, manifestName)); serr == nil {
+			u.Pending = "a change"
+		}
+		return dir, u
 	}
 	return dir, nil
 }
 
-// userDir is the journal's folder in the user's cache, for a repository
-// that cannot be written.
-func userDir(commonDir string) (string, error) {
-	base, err := os.UserCacheDir()
-	if err != nil {
-		return "", err
-	}
-	sum := sha256.Sum256([]byte(commonDir))
-	return filepath.Join(base, "omh", hex.EncodeToString(sum[:8])+"-journal"), nil
+// UnwritableError is a journal this process cannot write (another user's,
+// or on a read-only file system): omh changes nothing in the repository,
+// and a change left half done in it (Pending, "" for none) waits for
+// someone who can write it.
+type UnwritableError struct {
+	Dir     string
+	Pending string // the command left half done there; "" for none
+	Err     error
 }
+
+func (e *UnwritableError) Error() string {
+	msg := fmt.Sprintf("omh's journal %s cannot be written (%v), so omh changes nothing in this repository", e.Dir, e.Err)
+	if e.Pending != "" {
+		msg += fmt.Sprintf("; it holds %s, left half done, which omh recover finishes once the folder can be written", e.Pending)
+	}
+	return msg + "; make the folder writable for you (it is the repository owner's), or work in a clone of your own"
+}
+
+func (e *UnwritableError) Unwrap() error { return e.Err }
 
 // Begin starts a change to the working tree root of the clone whose common
 // git directory is commonDir. It waits while another omh process changes
@@ -315,7 +327,7 @@ func indexEntries(root string, paths []string) (string, error) {
 // writeManifest puts m in place atomically: the point from which a change
 // is finished (or undone) whatever happens.
 func writeManifest(dir string, m manifest) error {
-	b, err := json.Marshal(m)
+	b, err := json.Marshal(m.stored(filepath.Dir(dir)))
 	if err != nil {
 		return err
 	}
@@ -347,10 +359,14 @@ func writeManifest(dir string, m manifest) error {
 // making is left to it, unless wait is true: then Recover waits for it.
 func Recover(commonDir string, wait bool, warn func(string)) (string, error) {
 	dir, err := Dir(commonDir)
+	var u *UnwritableError
+	if errors.As(err, &u) && u.Pending == "" {
+		return "", nil // nothing to finish, and nothing this process could
+	}
 	if err != nil {
 		return "", err
 	}
-	if _, err := os.Stat(filepath.Join(dir, manifestName)); err != nil && !wait {
+	if _, err := os.Stat(filepath.Join(dir, manifestName)); err != nil && !wait && !Pending(commonDir) {
 		return "", nil
 	}
 	lock, err := lockDir(dir, wait)
@@ -369,18 +385,24 @@ func Recover(commonDir string, wait bool, warn func(string)) (string, error) {
 	return m.Command, finishOrUndo(dir, m, true, warn)
 }
 
-// Pending reports whether a change waits to be finished, at the cost of
-// one stat: what every command checks before it opens the store.
+// Pending reports whether a change waits to be finished, or files a dead
+// process prepared for a change it never began wait to be thrown away, at
+// the cost of listing the journal's folder (its lock alone, as a rule):
+// what every command checks before it opens the store.
 func Pending(commonDir string) bool {
-	if _, err := os.Stat(filepath.Join(commonDir, "omh-journal", manifestName)); err == nil {
-		return true
+	entries, _ := os.ReadDir(filepath.Join(commonDir, "omh-journal"))
+	for _, e := range entries {
+		if name := e.Name(); name == manifestName || prepared(name) {
+			return true
+		}
 	}
-	dir, err := userDir(commonDir)
-	if err != nil {
-		return false
-	}
-	_, err = os.Stat(filepath.Join(dir, manifestName))
-	return err == nil
+	return false
+}
+
+// prepared reports whether name is a file a change prepares before its
+// manifest: a payload, or the manifest on its way in.
+func prepared(name string) bool {
+	return strings.HasPrefix(name, "payload-") || name == "manifest.tmp"
 }
 
 // finishLeft finishes the change a dead process left, if any, while the
@@ -415,7 +437,55 @@ func readManifest(dir string) (manifest, bool, error) {
 	if err := json.Unmarshal(b, &m); err != nil {
 		return m, false, fmt.Errorf("the journal %s cannot be read (%v); look at the files it names, then remove it", filepath.Join(dir, manifestName), err)
 	}
-	return m, true, nil
+	return m.resolved(filepath.Dir(dir)), true, nil
+}
+
+// stored is m as the manifest holds it: the working tree relative to the
+// common git directory the journal is in, and each path in the working
+// tree relative to it, so a repository copied or moved with a change half
+// done finishes the change where it now is, in the copy that runs omh
+// (the original's own journal finishing in the original). A path outside
+// the working tree (the private folder) stays absolute: it does not move
+// with the repository.
+func (m manifest) stored(commonDir string) manifest {
+	root := m.Root
+	if rel, err := filepath.Rel(commonDir, root); err == nil {
+		m.Root = filepath.ToSlash(rel)
+	}
+	inTree := func(p string) string {
+		if p == "" || !vault.Within(root, p) {
+			return p
+		}
+		rel, err := filepath.Rel(root, p)
+		if err != nil {
+			return p
+		}
+		return filepath.ToSlash(rel)
+	}
+	m.Ops = append([]op(nil), m.Ops...)
+	for i := range m.Ops {
+		o := &m.Ops[i]
+		o.Path, o.From, o.Prune, o.Within = inTree(o.Path), inTree(o.From), inTree(o.Prune), inTree(o.Within)
+	}
+	return m
+}
+
+// resolved is the stored manifest m with its paths made absolute again,
+// for the journal in commonDir. A path written absolute (by an omh from
+// before relative paths) is kept as it is.
+func (m manifest) resolved(commonDir string) manifest {
+	abs := func(base, p string) string {
+		if p == "" || filepath.IsAbs(p) {
+			return p
+		}
+		return filepath.Join(base, filepath.FromSlash(p))
+	}
+	m.Root = abs(commonDir, m.Root)
+	for i := range m.Ops {
+		o := &m.Ops[i]
+		o.Path, o.From, o.Prune, o.Within = abs(m.Root, o.Path), abs(m.Root, o.From), abs(m.Root, o.Prune), abs(m.Root, o.Within)
+	}
+	return m
 }
 
 // finishOrUndo finishes m; when a step fails, it undoes what was done
@@ -559,7 +629,7 @@ func IsGit(err error) bool {
 func clearPayloads(dir string) {
 	entries, _ := os.ReadDir(dir)
 	for _, e := range entries {
-		if name := e.Name(); strings.HasPrefix(name, "payload-") || name == "manifest.tmp" {
+		if name := e.Name(); prepared(name) {
 			os.Remove(filepath.Join(dir, name))
 		}
 	}

@@ -2,6 +2,7 @@ package journal
 
 import (
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -179,5 +180,47 @@ func TestALeftChangeIsFinishedAroundAFileChangedSince(t *testing.T) {
 	}
 	if Pending(filepath.Join(r.Dir, ".git")) {
 		t.Error("the manifest stayed after recovery")
+	}
+}
+
+// What a process killed before its manifest was written prepared (payloads,
+// manifest.tmp) is thrown away by the next command, not left until the
+// next write; while another process holds the journal, its files are left
+// to it. Catches: up to 140 payload files and manifest.tmp staying in
+// .git/omh-journal after a kill until the next write command.
+func TestFilesAKilledChangePreparedGoAtTheNextCommand(t *testing.T) {
+	t.Parallel()
+	r := vaulttest.New(t)
+	commonDir := filepath.Join(r.Dir, ".git")
+	var warnings []string
+	tx := begin(t, r, &warnings)
+	for i := 0; i < 3; i++ {
+		if err := tx.Put(filepath.Join(r.Dir, fmt.Sprintf("n%d.md", i)), plumbing.ZeroHash, []byte("new\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := writeNew(filepath.Join(tx.dir, "manifest.tmp"), []byte("{"), 0o644, false); err != nil {
+		t.Fatal(err)
+	}
+	if cmd, err := Recover(commonDir, false, nil); err != nil || cmd != "" {
+		t.Fatalf("Recover while the change is being prepared = %q, %v", cmd, err)
+	}
+	if entries, _ := os.ReadDir(tx.dir); len(entries) != 5 {
+		t.Errorf("the journal holds %d files while another process prepares a change, want its lock, 3 payloads and manifest.tmp", len(entries))
+	}
+	// The process dies: its lock goes, its files stay.
+	tx.lock.Close()
+	tx.lock = nil
+	if !Pending(commonDir) {
+		t.Error("Pending does not see what the dead process prepared")
+	}
+	if cmd, err := Recover(commonDir, false, nil); err != nil || cmd != "" {
+		t.Fatalf("Recover = %q, %v", cmd, err)
+	}
+	if entries, _ := os.ReadDir(tx.dir); len(entries) != 1 {
+		t.Errorf("the journal holds %d files after the next command, want only its lock", len(entries))
+	}
+	if Pending(commonDir) {
+		t.Error("Pending after the files were thrown away")
 	}
 }

@@ -91,6 +91,9 @@ func (o op) state(dir string) state {
 // apply makes the op's change unless it is made already. done is false when
 // the path holds something else than either side of the change.
 func (o op) apply(dir string) (done bool, err error) {
+	if o.Kind == "put" && o.Payload != "" {
+		defer os.Remove(o.tempPath())
+	}
 	switch o.state(dir) {
 	case stateAfter:
 		if o.Payload != "" {
@@ -128,7 +131,8 @@ func (o op) apply(dir string) (done bool, err error) {
 // put moves the payload into place: linked when the path must be new, so an
 // existing file is never replaced, renamed over the old file otherwise. A
 // file system that cannot link, or a path on another device than the
-// journal, gets a copy written the atomic way beside it.
+// journal, gets a copy written beside it under tempPath, then linked or
+// renamed into place.
 func (o op) put(payload string) error {
 	if _, err := disk.MakeDirs(filepath.Dir(o.Path)); err != nil {
 		return err
@@ -141,22 +145,39 @@ func (o op) put(payload string) error {
 	} else {
 		err = os.Rename(payload, o.Path)
 	}
-	if err != nil && !errors.Is(err, fs.ErrExist) {
-		content, rerr := os.ReadFile(payload)
-		if rerr != nil {
-			return fmt.Errorf("reading the journal's copy of %s: %w", o.Path, rerr)
-		}
-		if o.Before == "" {
-			_, err = disk.CreateFile(o.Path, content, o.Mode)
-		} else {
-			err = disk.WriteFile(o.Path, content, o.Mode)
-		}
-		if err == nil {
-			os.Remove(payload)
-		}
+	if err == nil || errors.Is(err, fs.ErrExist) {
 		return err
 	}
+	content, err := os.ReadFile(payload)
+	if err != nil {
+		return fmt.Errorf("reading the journal's copy of %s: %w", o.Path, err)
+	}
+	tmp := o.tempPath()
+	os.Remove(tmp) // one a killed process left
+	if err := writeNew(tmp, content, o.Mode, true); err != nil {
+		return fmt.Errorf("writing %s: %w", o.Path, err)
+	}
+	if o.Before == "" {
+		err = os.Link(tmp, o.Path)
+	} else {
+		err = os.Rename(tmp, o.Path)
+	}
+	crash.Step() // a new note linked in place, its temporary file not yet removed
+	os.Remove(tmp)
+	if err == nil {
+		syncDir(filepath.Dir(o.Path))
+		os.Remove(payload)
+	}
 	return err
+}
+
+// tempPath is the file beside a put's path that holds its content on the
+// way in when the payload cannot be moved there (another device). Its name
+// follows from the manifest (omh's pattern, .NAME.md.payload-N.tmp), so
+// finishing the change removes one a killed process left, and nothing
+// else: git add -A never finds one to commit.
+func (o op) tempPath() string {
+	return filepath.Join(filepath.Dir(o.Path), "."+filepath.Base(o.Path)+"."+o.Payload+".tmp")
 }
 
 // writeNew writes a new file, synced to disk when sync says so (else a

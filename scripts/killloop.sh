@@ -15,7 +15,9 @@ rounds=${2:-30}
 mkdir -p "$work"
 work=$(cd "$work" && pwd)
 here=$(cd "$(dirname "$0")/.." && pwd)
-(cd "$here" && go build -o "$work/omh" ./cmd/omh)
+# The crashpoints tag turns on the crash switches (OMH_CRASH_BEFORE_*),
+# which omh as built for use ignores.
+(cd "$here" && go build -tags crashpoints -o "$work/omh" ./cmd/omh)
 omh=$work/omh
 export GIT_CONFIG_NOSYSTEM=1 GIT_CONFIG_GLOBAL=/dev/null HOME=$work
 export GIT_AUTHOR_NAME=t GIT_AUTHOR_EMAIL=t@example.com GIT_COMMITTER_NAME=t GIT_COMMITTER_EMAIL=t@example.com

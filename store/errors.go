@@ -6,6 +6,7 @@ import (
 
 	"github.com/go-git/go-git/v5/plumbing"
 
+	"github.com/omh-notes/omh/index"
 	"github.com/omh-notes/omh/store/reply"
 	"github.com/omh-notes/omh/vault"
 )
@@ -52,6 +53,10 @@ func classify(err error) error {
 		return refuse(reply.BadConfig, err)
 	case errors.Is(err, vault.ErrBadPrivateDir):
 		return refuse(reply.BadPrivateDir, err)
+	case index.IsDamaged(err):
+		// Only a command that changes nothing gets here: the others
+		// rebuild the cache and answer.
+		return &Error{Kind: Broken, Code: reply.DamagedCache, Err: fmt.Errorf("%w; omh index rebuilds it from the notes", err)}
 	case errors.Is(err, plumbing.ErrObjectNotFound):
 		// What a note needs is skipped note by note; this is the store
 		// itself (the commit's tree) missing.

@@ -287,9 +287,13 @@ func (s *Store) ensureConfig() {
 	var remembered string
 	if c, err := s.openCache(); err == nil {
 		remembered = filepath.Join(c.Dir, detectedConfig)
-		if text, err := vault.ReadInside(c.Dir, detectedConfig, 1<<16); err == nil {
+		raw, err := vault.ReadInside(c.Dir, detectedConfig, 1<<16)
+		if text, ok := recalled(raw); err == nil && ok {
 			s.Repo.Detected = text
 			return
+		}
+		if err == nil {
+			s.warn("omh's record of the settings it detected, %s, is damaged; it looks at the notes again", remembered)
 		}
 	}
 	det, err := s.detect("", false, "")
@@ -307,6 +311,27 @@ func (s *Store) ensureConfig() {
 		s.warn("there is no %s, so omh reads the notes as it found them: %s; omh init writes this down, to edit and to share", vault.ConfigPath, strings.Join(det.Why, "; "))
 	}
 	if remembered != "" {
-		disk.WriteFile(remembered, text, 0o644) // a cache that cannot remember looks again next time
+		disk.WriteFile(remembered, remembering(text), 0o644) // a cache that cannot remember looks again next time
 	}
+}
+
+// detectedSum heads the remembered settings with the blob id of the rest:
+// a cache file damaged in any byte (a bad disk, a stray write) is then
+// detected again, not read as settings the user never wrote.
+const detectedSum = "# omh detected, blob "
+
+// remembering is the content of detectedConfig for the settings text.
+func remembering(text []byte) []byte {
+	return append([]byte(detectedSum+vault.HashBytes(text).String()+"\n"), text...)
+}
+
+// recalled is the settings text a detectedConfig file holds, and whether
+// it is whole.
+func recalled(raw []byte) ([]byte, bool) {
+	head, text, ok := bytes.Cut(raw, []byte("\n"))
+	sum, found := bytes.CutPrefix(head, []byte(detectedSum))
+	if !ok || !found || string(sum) != vault.HashBytes(text).String() {
+		return nil, false
+	}
+	return text, true
 }

@@ -18,6 +18,10 @@ import (
 // the store as it was or as the change makes it.
 func (s *Store) begin(command string) (*journal.Txn, error) {
 	t, err := journal.Begin(s.Repo.CommonDir, s.Repo.Root, command, func(msg string) { s.warn("%s", msg) })
+	var u *journal.UnwritableError
+	if errors.As(err, &u) {
+		return nil, &Error{Kind: Broken, Code: reply.JournalUnwritable, Err: err}
+	}
 	if err != nil {
 		return nil, &Error{Kind: Broken, Code: reply.Journal, Err: err}
 	}
@@ -36,6 +40,10 @@ func commit(t *journal.Txn, nothing string) error {
 		return refuse(reply.Changed, fmt.Errorf("%s: %w; run it again", nothing, err))
 	case journal.IsGit(err):
 		return refuse(reply.GitFailed, fmt.Errorf("%s: %w", nothing, err))
+	case journal.IsUndone(err):
+		// Nothing is left to finish: saying omh recover would finish
+		// it sends the user to a command with nothing to do.
+		return &Error{Kind: Broken, Code: reply.Journal, Err: fmt.Errorf("%w; the change was undone, %s", err, nothing)}
 	}
 	return &Error{Kind: Broken, Code: reply.Journal, Err: fmt.Errorf("%w; omh recover finishes the change once the cause is fixed", err)}
 }
@@ -48,9 +56,12 @@ func (s *Store) finishInterrupted() {
 		return
 	}
 	command, err := journal.Recover(s.Repo.CommonDir, false, func(msg string) { s.warn("%s", msg) })
+	var u *journal.UnwritableError
 	switch {
 	case journal.IsUndone(err):
 		s.warn("undid %s, which an earlier omh process left half done and which could not be finished (%v)", command, err)
+	case errors.As(err, &u):
+		s.warn("%s is left half done in omh's journal %s, which cannot be written (%v); answers read the store as it is meanwhile", u.Pending, u.Dir, u.Err)
 	case err != nil:
 		s.warn("an interrupted change could not be finished: %v; fix the cause and run omh recover", err)
 	case command != "":
@@ -85,6 +96,8 @@ func Recover(dir string, opt Options) (Recovered, error) {
 	switch {
 	case journal.IsUndone(err):
 		return Recovered{SchemaVersion: reply.SchemaVersion, Undone: command, Why: err.Error()}, nil
+	case errors.As(err, new(*journal.UnwritableError)):
+		return Recovered{}, &Error{Kind: Broken, Code: reply.JournalUnwritable, Err: err}
 	case err != nil:
 		return Recovered{}, &Error{Kind: Broken, Code: reply.Journal, Err: err}
 	}

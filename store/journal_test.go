@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -57,10 +58,13 @@ func storeState(t *testing.T, r *vaulttest.Repo) string {
 		return rel == ".git/omh" || rel == ".git/objects" || rel == ".git/logs" || rel == ".git/index" ||
 			(strings.HasPrefix(rel, ".git/") && !strings.HasPrefix(rel, ".git/hooks")) || strings.HasSuffix(rel, ".sample")
 	})
-	// No change is left to finish. (What a change that never began
-	// prepared stays in git's folder until the next change clears it.)
-	if _, err := os.Stat(filepath.Join(r.Dir, ".git", "omh-journal", "manifest.json")); err == nil {
-		lines = append(lines, "journal manifest.json")
+	// No change is left to finish, and nothing a change that never began
+	// prepared is left either: the journal holds its lock alone.
+	entries, _ := os.ReadDir(filepath.Join(r.Dir, ".git", "omh-journal"))
+	for _, e := range entries {
+		if e.Name() != "lock" {
+			lines = append(lines, "journal "+e.Name())
+		}
 	}
 	walk("private", r.Private, func(string) bool { return false })
 	sort.Strings(lines)
@@ -266,5 +270,97 @@ func TestAFirstWriteCommandReadsTheVaultAsDetected(t *testing.T) {
 	}
 	if got := vaulttest.Read(t, filepath.Join(r.Dir, "a.md")); !strings.Contains(got, "[[c]]") {
 		t.Errorf("a.md: %q", got)
+	}
+}
+
+// workState is a working tree's files (git's folder left out) by path
+// relative to dir, git's index entries, and a change left to finish.
+func workState(t *testing.T, dir string) string {
+	t.Helper()
+	var lines []string
+	for path, content := range vaulttest.Files(t, dir) {
+		rel, err := filepath.Rel(dir, path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rel != ".git" && !strings.HasPrefix(rel, ".git"+string(filepath.Separator)) {
+			lines = append(lines, fmt.Sprintf("%s %q", filepath.ToSlash(rel), content))
+		}
+	}
+	if journal.Pending(filepath.Join(dir, ".git")) {
+		lines = append(lines, "journal manifest.json")
+	}
+	sort.Strings(lines)
+	return strings.Join(lines, "\n") + "\nindex:\n" + vaulttest.RunGit(t, dir, "", "ls-files", "--stage").Stdout
+}
+
+// copyRepo copies the repository at from to to as cp -a does.
+func copyRepo(t *testing.T, from, to string) {
+	t.Helper()
+	if out, err := exec.Command("cp", "-a", from, to).CombinedOutput(); err != nil {
+		t.Fatalf("cp -a: %v\n%s", err, out)
+	}
+}
+
+// A change a crash left half done in a repository that is then copied
+// (cp -a) is finished by the next command in the copy, in the copy; the
+// original is left as it was, and its own next command finishes it there.
+// Catches: the journal's absolute paths finishing the copy's change in the
+// original (8 → 64 changed files there) and stranding the copy.
+func TestAChangeLeftHalfDoneFinishesInTheCopyThatRunsIt(t *testing.T) {
+	t.Parallel()
+	r := hubRepo(t)
+	want := filepath.Join(t.TempDir(), "done")
+	copyRepo(t, r.Dir, want)
+	if res := omhProc(t, want, nil, "mv", "hub", "centre/hub"); res.status != 0 {
+		t.Fatalf("mv: %s", res.stderr)
+	}
+	crashLeavingManifest(t, r, "mv", "hub", "centre/hub")
+	halfDone := workState(t, r.Dir)
+	cp := filepath.Join(t.TempDir(), "copy")
+	copyRepo(t, r.Dir, cp)
+	if res := omhProc(t, cp, nil, "status"); res.status != 0 || !strings.Contains(res.stderr, "finished omh mv hub centre/hub") {
+		t.Errorf("status in the copy: exit %d\n%s", res.status, res.stderr)
+	}
+	if got := workState(t, cp); got != workState(t, want) {
+		t.Errorf("the copy after its next command:\n%s\n--- want, as mv leaves it:\n%s", got, workState(t, want))
+	}
+	if got := workState(t, r.Dir); got != halfDone {
+		t.Errorf("the copy's command changed the original:\n%s\n--- it was:\n%s", got, halfDone)
+	}
+	if res := omhProc(t, r.Dir, nil, "status"); res.status != 0 {
+		t.Errorf("status in the original: exit %d\n%s", res.status, res.stderr)
+	}
+	if got := workState(t, r.Dir); got != workState(t, want) {
+		t.Errorf("the original after its own next command:\n%s\n--- want:\n%s", got, workState(t, want))
+	}
+}
+
+// The same for a repository moved to another folder: the change finishes
+// where it now is, and nothing is written at the old path. Catches: ~130
+// warnings, git update-index failing outside any repository, a note
+// recreated at the old path, and a change every later command retried.
+func TestAChangeLeftHalfDoneFinishesInTheFolderTheRepositoryMovedTo(t *testing.T) {
+	t.Parallel()
+	r := hubRepo(t)
+	want := filepath.Join(t.TempDir(), "done")
+	copyRepo(t, r.Dir, want)
+	if res := omhProc(t, want, nil, "mv", "hub", "centre/hub"); res.status != 0 {
+		t.Fatalf("mv: %s", res.stderr)
+	}
+	crashLeavingManifest(t, r, "mv", "hub", "centre/hub")
+	moved := filepath.Join(t.TempDir(), "moved")
+	if err := os.Rename(r.Dir, moved); err != nil {
+		t.Fatal(err)
+	}
+	res := omhProc(t, moved, nil, "status")
+	if res.status != 0 || strings.Count(res.stderr, "\n") != 1 || !strings.Contains(res.stderr, "finished omh mv hub centre/hub") {
+		t.Errorf("status in the moved repository: exit %d\n%s", res.status, res.stderr)
+	}
+	if got := workState(t, moved); got != workState(t, want) {
+		t.Errorf("the moved repository after its next command:\n%s\n--- want:\n%s", got, workState(t, want))
+	}
+	if _, err := os.Lstat(r.Dir); err == nil {
+		t.Errorf("something was written at the old path %s", r.Dir)
 	}
 }

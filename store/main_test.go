@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/omh-notes/omh/internal/crashpoint"
 	"github.com/omh-notes/omh/store"
 	"github.com/omh-notes/omh/vault/vaulttest"
 )
@@ -27,6 +28,7 @@ var omhBin string
 
 func TestMain(m *testing.M) {
 	if os.Getenv(helperEnv) != "" {
+		crashpoint.Enable()
 		os.Exit(runHelper(os.Args[1:]))
 	}
 	cleanup, err := vaulttest.Setup()
@@ -85,6 +87,15 @@ func runHelper(args []string) int {
 		if !quiet {
 			fmt.Fprintf(os.Stderr, "omh: %s\n", msg)
 		}
+	}
+	if len(args) == 1 && args[0] == "recover" {
+		rec, err := store.Recover(dir, store.Options{Warn: warn})
+		if err != nil {
+			fmt.Fprintf(os.Stderr, "omh: %v\n", err)
+			return 1
+		}
+		fmt.Printf("finished %q undone %q\n", rec.Finished, rec.Undone)
+		return 0
 	}
 	s, err := store.Open(dir, store.Options{Warn: warn})
 	if err == nil {

@@ -46,8 +46,9 @@ func runWithOmh(m *testing.M) (int, error) {
 	if _, err := exec.LookPath(goTool); err != nil {
 		goTool = filepath.Join(os.Getenv("GOROOT"), "bin", "go")
 	}
-	// The tests run in the package's folder: "." is cmd/omh.
-	build := exec.Command(goTool, "build", "-o", omhBin, ".")
+	// The tests run in the package's folder: "." is cmd/omh. The
+	// crashpoints tag turns on the crash switches a test kills omh with.
+	build := exec.Command(goTool, "build", "-tags", "crashpoints", "-o", omhBin, ".")
 	build.Stdout, build.Stderr = os.Stderr, os.Stderr
 	if err := build.Run(); err != nil {
 		return 0, fmt.Errorf("building omh for the hook tests: %w", err)

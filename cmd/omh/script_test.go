@@ -14,13 +14,13 @@ import (
 // examples and each command's usual answer and main refusals. A changed
 // message or a README example that stopped working fails here, so the
 // docs cannot drift from the binary. `demo DIR` lays the demo store out in
-// DIR, its private notes in $OMH_LOCAL_DIR.
+// DIR, its private notes in $OMH_LOCAL_DIR (beside $WORK, never inside a repository).
 func TestTranscripts(t *testing.T) {
 	t.Parallel()
 	testscript.Run(t, testscript.Params{
 		Dir: filepath.Join("testdata", "script"),
 		Setup: func(env *testscript.Env) error {
-			vars := vaulttest.IsolatedEnv(filepath.Join(env.WorkDir, ".home"), filepath.Join(env.WorkDir, "private"))
+			vars := vaulttest.IsolatedEnv(filepath.Join(env.WorkDir, ".home"), filepath.Join(env.WorkDir+"-outside", "private")) // outside $WORK: some scripts make $WORK the repository
 			vars["OMH_SOURCE"], vars["COLUMNS"] = "transcript", "80"
 			for k, v := range vars {
 				env.Setenv(k, v)

@@ -31,20 +31,22 @@ const (
 	LintFailed       = "lint_failed"
 
 	// The repository and its configuration
-	NoSuchFolder   = "no_such_folder"
-	NotARepository = "not_a_repository"
-	NoWorktree     = "no_worktree"
-	BadConfig      = "bad_config"
-	BadPrivateDir  = "bad_private_dir"
-	BadNotes       = "bad_notes"
-	BadTemplate    = "bad_template"
-	BadTarget      = "bad_target" // a file cannot be written where it goes
-	ConfigDiffers  = "config_differs"
-	MissingObjects = "missing_objects"
-	NoCachePlace   = "no_cache_place"
-	GitFailed      = "git_failed"
-	Journal        = "journal" // a change's journal cannot be written or finished
-	HookRefused    = "hook_refused"
-	HookFailed     = "hook_failed"
-	Internal       = "internal" // anything else: an unrecoverable failure
+	NoSuchFolder      = "no_such_folder"
+	NotARepository    = "not_a_repository"
+	NoWorktree        = "no_worktree"
+	BadConfig         = "bad_config"
+	BadPrivateDir     = "bad_private_dir"
+	BadNotes          = "bad_notes"
+	BadTemplate       = "bad_template"
+	BadTarget         = "bad_target" // a file cannot be written where it goes
+	ConfigDiffers     = "config_differs"
+	MissingObjects    = "missing_objects"
+	NoCachePlace      = "no_cache_place"
+	GitFailed         = "git_failed"
+	Journal           = "journal"            // a change's journal cannot be written or finished
+	JournalUnwritable = "journal_unwritable" // the journal's folder cannot be written: no change may start
+	DamagedCache      = "damaged_cache"      // a command that changes nothing found the cache damaged
+	HookRefused       = "hook_refused"
+	HookFailed        = "hook_failed"
+	Internal          = "internal" // anything else: an unrecoverable failure
 )
