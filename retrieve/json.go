@@ -34,6 +34,7 @@ type JSONReply struct {
 	Hits          []JSONHit `json:"hits"`
 	Omitted       int       `json:"omitted"`
 	StoreEmpty    bool      `json:"store_empty"`
+	FilteredOut   int       `json:"filtered_out,omitempty"` // notes holding a word of the question that the filters left out
 	// Verdict is "answered", "weak" (the first notes hold too little of the
 	// question's meaningful words) or "none" (no note holds one).
 	Verdict string `json:"verdict"`
@@ -46,7 +47,7 @@ type JSONReply struct {
 
 // ToJSON converts r; commit is "" before the first commit.
 func ToJSON(r Result, commit string) JSONReply {
-	out := JSONReply{Question: r.Question, Hits: []JSONHit{}, Omitted: r.Omitted, StoreEmpty: r.StoreEmpty,
+	out := JSONReply{Question: r.Question, Hits: []JSONHit{}, Omitted: r.Omitted, StoreEmpty: r.StoreEmpty, FilteredOut: r.FilteredOut,
 		Verdict: string(r.Verdict), Uncovered: r.Uncovered, AsOf: string(r.AsOf)}
 	if commit != "" {
 		out.Commit = &commit

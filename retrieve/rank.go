@@ -100,12 +100,16 @@ type Hit struct {
 
 // Result is the answer to a Query.
 type Result struct {
-	Question   []string
-	Terms      []QueryTerm // the distinct terms of every phrasing, in order of first appearance
-	Count      int         // notes in the corpus, the n of rarity
-	Hits       []Hit
-	Omitted    int  // matching notes beyond the budget, never silently dropped
-	StoreEmpty bool // the corpus holds no notes at all
+	Question []string
+	Terms    []QueryTerm // the distinct terms of every phrasing, in order of first appearance
+	Count    int         // notes in the corpus, the n of rarity
+	Hits     []Hit
+	Omitted  int // matching notes beyond the budget, never silently dropped
+	// FilteredOut counts the notes holding a word of the question that the
+	// query's filters (layer, type, Keep) left out, so an answer emptied by
+	// a filter says so rather than that the store holds nothing.
+	FilteredOut int
+	StoreEmpty  bool // the corpus holds no notes at all
 	// Verdict says whether the first ranked notes answer the question.
 	Verdict Verdict
 	// Uncovered are the question's meaningful words, as written, that
@@ -177,6 +181,9 @@ func Search(c Corpus, q Query) (Result, error) {
 		}
 		info := c.Info(uint32(doc))
 		if !q.admits(uint32(doc), info) || (q.Type != "" && info.Type != q.Type) {
+			if info.Present {
+				res.FilteredOut++
+			}
 			continue
 		}
 		matches++

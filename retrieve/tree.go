@@ -35,6 +35,8 @@ const (
 	emptyStoreSentence = "The store has no notes yet, so there is nothing to search."
 	noMatchPrefix      = "No note contains any meaningful word of "
 	noMatchSuffix      = "; the store holds nothing on this yet."
+	filteredPrefix     = "No note the filters let through contains any meaningful word of "
+	filteredSuffix     = " outside the filters do."
 )
 
 // The line printed above the notes when the verdict is not answered.
@@ -70,6 +72,8 @@ func RenderTree(r Result, commit string) string {
 	switch {
 	case r.StoreEmpty:
 		b.WriteString(emptyStoreSentence + "\n")
+	case len(r.Hits) == 0 && r.Omitted == 0 && r.FilteredOut > 0:
+		fmt.Fprintf(&b, "%s%s; %d %s%s\n", filteredPrefix, quoteQuestion(r.Question), r.FilteredOut, plural(r.FilteredOut, "note", "notes"), filteredSuffix)
 	case len(r.Hits) == 0 && r.Omitted == 0:
 		b.WriteString(noMatchPrefix + quoteQuestion(r.Question) + noMatchSuffix + "\n")
 	}
@@ -225,7 +229,8 @@ func ParseTree(s string) (Tree, error) {
 	root := -1
 	for i, line := range lines[:len(lines)-1] {
 		switch {
-		case line == emptyStoreSentence, strings.HasPrefix(line, noMatchPrefix) && strings.HasSuffix(line, noMatchSuffix):
+		case line == emptyStoreSentence, strings.HasPrefix(line, noMatchPrefix) && strings.HasSuffix(line, noMatchSuffix),
+			strings.HasPrefix(line, filteredPrefix) && strings.HasSuffix(line, filteredSuffix):
 			if i != 0 || len(lines) != 2 {
 				return t, fmt.Errorf("line %d: %q must be the whole answer", i+1, line)
 			}

@@ -113,3 +113,31 @@ func TestTheTreeParserRefusesMisplacedCounts(t *testing.T) {
 		}
 	}
 }
+
+// `omh find --type nosuch sync` said the store held nothing on sync, on a
+// vault where 173 notes hold it. An answer emptied by its filters says how
+// many notes they left out, and reads back as an answer with no notes.
+func TestAnAnswerEmptiedByItsFiltersSaysWhatTheyLeftOut(t *testing.T) {
+	notes := []memNote{
+		{key: "sync", date: "2026-01-01", layer: vault.Team, body: "sync fails"},
+		{key: "sync-setup", date: "2026-01-02", layer: vault.Team, body: "how to sync"},
+		{key: "unrelated", date: "2026-01-03", layer: vault.Local, typ: "finding", body: "nothing here"},
+	}
+	for _, q := range []Query{{Type: "finding"}, {Layer: vault.Local}} {
+		q.Phrasings, q.Roots = []string{"sync"}, DefaultRoots
+		r, err := Search(newCorpus(notes...), q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(r.Hits) != 0 || r.FilteredOut != 2 {
+			t.Fatalf("%+v: hits %v, filtered out %d; want none and 2", q, keys(r), r.FilteredOut)
+		}
+		tree := RenderTree(r, "")
+		if strings.Contains(tree, "holds nothing") || !strings.Contains(tree, "2 notes outside the filters") {
+			t.Errorf("%+v:\n%s", q, tree)
+		}
+		if parsed, err := ParseTree(tree); err != nil || len(parsed.Notes) != 0 {
+			t.Errorf("read back: %+v, %v", parsed, err)
+		}
+	}
+}

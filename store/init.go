@@ -292,7 +292,7 @@ func (s *Store) ensureConfig() {
 			s.Repo.Detected = text
 			return
 		}
-		if err == nil {
+		if err == nil && !olderRecord(raw, s.Repo.Root) {
 			s.warn("omh's record of the settings it detected, %s, is damaged; it looks at the notes again", remembered)
 		}
 	}
@@ -323,6 +323,17 @@ const detectedSum = "# omh detected, blob "
 // remembering is the content of detectedConfig for the settings text.
 func remembering(text []byte) []byte {
 	return append([]byte(detectedSum+vault.HashBytes(text).String()+"\n"), text...)
+}
+
+// olderRecord reports whether raw is an earlier omh's detectedConfig:
+// settings without the header. It is looked at again without a word, as
+// nothing is wrong with it.
+func olderRecord(raw []byte, root string) bool {
+	if bytes.HasPrefix(raw, []byte(detectedSum)) {
+		return false
+	}
+	_, err := vault.ParseConfig(raw, root)
+	return err == nil
 }
 
 // recalled is the settings text a detectedConfig file holds, and whether

@@ -121,6 +121,32 @@ func TestTheFirstCommandReadsAnotherToolsVaultAsDetectedWithoutWritingInIt(t *te
 	}
 }
 
+// The record of detected settings an earlier omh kept (the settings alone,
+// without the header that now guards them) was called damaged on the first
+// run of a newer omh. It is looked at again without a word.
+func TestAnEarlierOmhsRecordOfDetectedSettingsIsNotCalledDamaged(t *testing.T) {
+	t.Parallel()
+	r := vaulttest.New(t)
+	r.Write(".obsidian/app.json", "{}\n")
+	r.Write("vault/sync.md", "# Sync\n\nThe sync fails on mount.\n")
+	r.Commit("2026-01-02T10:00:00Z", "vault")
+	s, _ := open(t, r.Dir)
+	if _, err := s.Status(); err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	vaulttest.WriteFile(t, filepath.Join(r.Dir, ".git", "omh", detectedConfig), "dialect: obsidian\n")
+	again, warnings := open(t, r.Dir)
+	if _, err := again.Links("vault/sync", 0, LinksOut); err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range *warnings {
+		if strings.Contains(w, "damaged") {
+			t.Errorf("an earlier omh's record called damaged: %q", w)
+		}
+	}
+}
+
 // Every byte of every file in the cache folder flipped: a command reads the
 // vault as it did before (detecting its settings again and rebuilding the
 // cache), and no message blames a config the user never wrote; status,
