@@ -109,6 +109,9 @@ type Result struct {
 	// query's filters (layer, type, Keep) left out, so an answer emptied by
 	// a filter says so rather than that the store holds nothing.
 	FilteredOut int
+	// TermsCut is set when the question held more than MaxQueryTerms
+	// distinct terms and the later ones were left out.
+	TermsCut bool
 	StoreEmpty  bool // the corpus holds no notes at all
 	// Verdict says whether the first ranked notes answer the question.
 	Verdict Verdict
@@ -217,12 +220,22 @@ func Search(c Corpus, q Query) (Result, error) {
 
 // readLists reads the posting list of every distinct term of every
 // phrasing once, and records the terms in res.
+// MaxQueryTerms bounds the distinct terms of a question and its phrasings
+// that are looked up: a question of a million distinct words took a minute
+// and 900 MB, one lookup each. Real questions, extras included, hold a few
+// dozen.
+const MaxQueryTerms = 256
+
 func readLists(c Corpus, res *Result) (map[string][]token.Posting, error) {
 	lists := map[string][]token.Posting{}
 	for _, phrasing := range res.Question {
 		var err error
 		token.EachToken(phrasing, func(start, end int, term string) {
 			if _, seen := lists[term]; seen || err != nil {
+				return
+			}
+			if len(lists) == MaxQueryTerms {
+				res.TermsCut = true
 				return
 			}
 			var list []token.Posting

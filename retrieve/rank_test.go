@@ -2,6 +2,7 @@ package retrieve
 
 import (
 	"container/heap"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"reflect"
@@ -10,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/omh-notes/omh/vault"
+	"github.com/omh-notes/omh/vault/token"
 )
 
 const (
@@ -585,5 +587,40 @@ func TestKeepHoldsTheBestCandidates(t *testing.T) {
 		if !slices.Equal(got, want) {
 			t.Fatalf("round %d: kept %v, want %v", round, got, want)
 		}
+	}
+}
+
+// countingCorpus counts the postings lists a search reads.
+type countingCorpus struct {
+	*memCorpus
+	reads int
+}
+
+func (c *countingCorpus) Postings(term string) ([]token.Posting, error) {
+	c.reads++
+	return c.memCorpus.Postings(term)
+}
+
+// A question of a million distinct words took a minute and 900 MB, one
+// postings lookup per word. The lookups stop at MaxQueryTerms, the answer
+// says so, and the words before the bound still rank.
+func TestAHugeQuestionLooksUpAtMostMaxQueryTerms(t *testing.T) {
+	c := &countingCorpus{memCorpus: newCorpus(
+		memNote{key: "sync", date: "2026-01-01", layer: vault.Team, body: "sync fails"},
+		memNote{key: "other", date: "2026-01-02", layer: vault.Team, body: "nothing"},
+	)}
+	words := []string{"sync"}
+	for i := 0; i < 5*MaxQueryTerms; i++ {
+		words = append(words, fmt.Sprintf("word%dx", i))
+	}
+	r, err := Search(c, Query{Phrasings: []string{strings.Join(words, " "), "another phrasing"}, Roots: DefaultRoots})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.reads > MaxQueryTerms || len(r.Terms) != MaxQueryTerms || !r.TermsCut {
+		t.Errorf("%d lookups, %d terms, cut %v; want at most %d lookups and the cut said", c.reads, len(r.Terms), r.TermsCut, MaxQueryTerms)
+	}
+	if len(r.Hits) == 0 || r.Hits[0].Note.Key != "sync" {
+		t.Errorf("hits %v, want sync first", keys(r))
 	}
 }

@@ -84,6 +84,9 @@ func (s *Store) Ask(q Question) (Answer, error) {
 		ans, err = v.ask(q)
 		return err
 	})
+	if err == nil && ans.Result.TermsCut {
+		s.warn("the question and its phrasings hold more than %d distinct words; only the first %d were looked up", retrieve.MaxQueryTerms, retrieve.MaxQueryTerms)
+	}
 	if absent, ok := absentAnswer(err, q.Phrasings, q.AsOf); ok {
 		return absent, nil
 	}
