@@ -111,8 +111,8 @@ type Result struct {
 	FilteredOut int
 	// TermsCut is set when the question held more than MaxQueryTerms
 	// distinct terms and the later ones were left out.
-	TermsCut bool
-	StoreEmpty  bool // the corpus holds no notes at all
+	TermsCut   bool
+	StoreEmpty bool // the corpus holds no notes at all
 	// Verdict says whether the first ranked notes answer the question.
 	Verdict Verdict
 	// Uncovered are the question's meaningful words, as written, that
