@@ -24,6 +24,7 @@ func writeConfig(t *testing.T, content string) string {
 }
 
 func TestConfigReadsItsSettings(t *testing.T) {
+	t.Parallel()
 	cfg, err := LoadConfig(writeConfig(t, "notes: ./docs/notes/\nexclude:\n  - README.md\n  - .github/**\nworktree: false\n"))
 	if err != nil {
 		t.Fatal(err)
@@ -38,6 +39,7 @@ func TestConfigReadsItsSettings(t *testing.T) {
 }
 
 func TestConfigWarnsOnUnknownKeysAndRefusesWrongTypes(t *testing.T) {
+	t.Parallel()
 	cfg, err := LoadConfig(writeConfig(t, "notes: n\ncolour: blue\n"))
 	if err != nil || len(cfg.Warnings) != 1 || !strings.Contains(cfg.Warnings[0], `"colour"`) {
 		t.Errorf("got %+v %v", cfg, err)
@@ -68,6 +70,7 @@ func TestConfigWarnsOnUnknownKeysAndRefusesWrongTypes(t *testing.T) {
 
 // The dialect and what goes with it, and lint's settings.
 func TestConfigReadsTheDialectAndLintSettings(t *testing.T) {
+	t.Parallel()
 	cfg, err := LoadConfig(writeConfig(t, "dialect: dendron\nvaults:\n  site: .\n  private: notes/private/\nsite: /office/vba/\n"+
 		"lint:\n  disable: [orphan, unknown-type]\n  ignore: [\"/answers/**\"]\n  colour: blue\n"))
 	if err != nil {

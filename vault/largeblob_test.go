@@ -24,6 +24,7 @@ func allocatedBy(fn func()) uint64 {
 // first bytes cost about what they hold, never the whole blob. Catches:
 // go-git reading a 500 MB note into memory (1.9 GB, 22 s) to index its
 // first 4 MiB.
+// Not parallel: allocatedBy counts the whole process's allocations.
 func TestABlobLargerThanTheLimitIsNeverReadWhole(t *testing.T) {
 	r := vaulttest.New(t)
 	line := "the walrus swims past the heron by the river stone\n"

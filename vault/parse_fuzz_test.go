@@ -4,27 +4,12 @@ import (
 	"bytes"
 	"strings"
 	"testing"
+
+	"github.com/omh-notes/omh/vault/vaulttest"
 )
 
-// parseSeeds are notes of many shapes, seeding FuzzParse and the tests
-// that compare parsers.
-var parseSeeds = []string{
-	"",
-	"---\ntitle: T\ntags: [a, b]\ndate: 2026-03-01\n---\n# H\n\n- resolves [[x]]\n",
-	"\uFEFF---\r\ntitle: T\r\n---\r\n# H\r\n[a](b.md)\r\n",
-	"---\ntitle: [\n---\nbody [[x|y]] ![[z#^b]]\n",
-	"> a [x\n> y](\n> b.md \"t\" ) `c` <b>[[no]]</b>\n",
-	"## Answers\n- one\n### deeper\n- two\n## next\n",
-	"```\n[[x]]\n```\n\n    [[y]]\n\n<div>\n[[z]]\n</div>\n",
-	"[t][r] [r][] [r]\n\n[r]: a.md\n",
-	"[[[x]]] \\[[y]] [[a `b]]` c]] caf\xe9 [[\xff]]\n",
-	"---\naliases: &a [x, y]\ntags: *a\ntitle: !!str 1984\nrecorded: 1700000000\n...\n# H\n",
-	"- a\n  - b [[x]]\n    1. c\n\t- d `e` [f](g.md)\n> - h\n>   > i [[j]]\n",
-	"*\t  0\n-\t# H\n>\t#\n1.\t\t[[x]]\n",
-	"| a | [[b]] | `c|d` |\n|---|---|---|\n| [e](f.md) | **g** | [ ] |\n",
-	"~~~md\n# not a heading [[x]]\n~~~\n``` [[y]]\n",
-	strings.Repeat("long [[line]] with [a](b.md) `code` *em* ", 200) + "\n",
-}
+// parseSeeds seed FuzzParse and the tests that compare parsers.
+var parseSeeds = vaulttest.NoteSeeds()
 
 func FuzzParse(f *testing.F) {
 	for _, s := range parseSeeds {

@@ -21,6 +21,7 @@ import (
 // each commit's diff must equal the difference of the two commits' full
 // file lists.
 func TestDiffNotesEqualsTheDifferenceOfFullListings(t *testing.T) {
+	t.Parallel()
 	r := vaulttest.New(t)
 	steps := []func(){
 		func() {

@@ -16,6 +16,7 @@ import (
 // the notes it belongs to missed, a site guessed from links that lead
 // elsewhere.
 func TestDetectFindsTheNotesRootAndTheDialect(t *testing.T) {
+	t.Parallel()
 	dendronNote := "---\nid: x1\ntitle: T\nupdated: 1645837680118\ncreated: 1645831075594\n---\n"
 	for _, c := range []struct {
 		name  string
@@ -53,6 +54,7 @@ func TestDetectFindsTheNotesRootAndTheDialect(t *testing.T) {
 		}, Detected{Dialect: vault.Dialect{Name: vault.DialectOmh}}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
 			r := vaulttest.New(t)
 			for p, content := range c.files {
 				r.Write(p, content)

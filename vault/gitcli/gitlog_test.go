@@ -20,6 +20,7 @@ import (
 // dates. Catches: a cold build dating notes from git's walk differently
 // from an incremental one reading the same history through go-git.
 func TestGitsHistoryWalkEqualsStepOf(t *testing.T) {
+	t.Parallel()
 	r := vaulttest.New(t)
 	r.Write("a.md", "a\n")
 	r.Write("notes/b.md", "b\n")

@@ -57,6 +57,7 @@ func (m *stubMonitor) calls(t *testing.T) []string {
 // Catches: a monitor asked but ignored (every file still stat'ed), a token
 // not kept between scans, a failing monitor taken as "nothing changed".
 func TestAFileSystemMonitorNamesWhatToCheck(t *testing.T) {
+	t.Parallel()
 	f := newScanFixture(t)
 	m := newStubMonitor(t, f, "")
 	// Each scan is a command: its state is stored and read back, so only
@@ -115,6 +116,7 @@ func TestAFileSystemMonitorNamesWhatToCheck(t *testing.T) {
 // A version 1 hook (core.fsmonitorHookVersion=1) is asked with a time in
 // nanoseconds and prints paths alone.
 func TestAVersionOneMonitorIsAskedWithATime(t *testing.T) {
+	t.Parallel()
 	f := newScanFixture(t)
 	m := newStubMonitor(t, f, "1")
 	if err := os.WriteFile(m.answer, nil, 0o644); err != nil {
@@ -137,6 +139,7 @@ func TestAVersionOneMonitorIsAskedWithATime(t *testing.T) {
 // answers like the real one; a daemon that is not running costs a full
 // scan.
 func TestGitsMonitorDaemonIsAskedOverItsSocket(t *testing.T) {
+	t.Parallel()
 	f := newScanFixture(t)
 	f.repo.Git("config", "core.fsmonitor", "true")
 	if got := f.scan(t, true); got != nil { // no daemon yet: a full scan

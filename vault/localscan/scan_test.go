@@ -107,6 +107,7 @@ func reload(t *testing.T, s *ScanState) *ScanState {
 }
 
 func TestTheLocalLayerIsWhatDiffersFromHead(t *testing.T) {
+	t.Parallel()
 	f := newScanFixture(t)
 	if got := f.scan(t, true); got != nil {
 		t.Fatalf("a clean checkout has no local notes, got %v", got)
@@ -138,6 +139,7 @@ func TestTheLocalLayerIsWhatDiffersFromHead(t *testing.T) {
 // file again (comparing content rather than stat) even when it finds the
 // state unchanged.
 func TestAScanOfAnUnchangedTreeReadsNothing(t *testing.T) {
+	t.Parallel()
 	f := newScanFixture(t)
 	f.repo.Write("notes/new.md", "# New\n")
 	vaulttest.WriteFile(t, filepath.Join(f.repo.Private, "mine.md"), "# Mine\n")
@@ -159,6 +161,7 @@ func TestAScanOfAnUnchangedTreeReadsNothing(t *testing.T) {
 }
 
 func TestIgnoredFilesAndOtherRepositoriesAreNotNotes(t *testing.T) {
+	t.Parallel()
 	f := newScanFixture(t)
 	f.repo.Write("notes/draft.md", "# Draft\n")
 	f.repo.Write("notes/build/out.md", "# Generated\n")
@@ -185,6 +188,7 @@ func TestIgnoredFilesAndOtherRepositoriesAreNotNotes(t *testing.T) {
 // again as soon as it changes, even to the same size. Catches: the cache of
 // parsed ignore files answering with an old file's rules.
 func TestAnIgnoreFileIsParsedAgainWhenItChanges(t *testing.T) {
+	t.Parallel()
 	f := newScanFixture(t)
 	f.repo.Write("notes/draft.md", "# Draft\n")
 	f.repo.Write("notes/other.md", "# Other\n")
@@ -237,6 +241,7 @@ func TestAnIgnoreFileIsParsedAgainWhenItChanges(t *testing.T) {
 // stat alone cannot see the change; a file hashed that close to its
 // modification is read again next time.
 func TestARacyFileIsReadAgain(t *testing.T) {
+	t.Parallel()
 	f := newScanFixture(t)
 	path := filepath.Join(f.repo.Dir, "notes", "racy.md")
 	vaulttest.WriteFile(t, path, "# one\n")
@@ -271,6 +276,7 @@ func TestARacyFileIsReadAgain(t *testing.T) {
 // notes/a.md with its stat data intact: only a scan that trusts the index
 // sees that blob.
 func TestAFirstScanTakesBlobIdsFromGitsIndex(t *testing.T) {
+	t.Parallel()
 	f := newScanFixture(t)
 	doctored := doctorIndex(t, f, "notes/a.md", time.Now().Add(time.Minute))
 	if got, want := f.scan(t, true), []string{"a=notes/a.md"}; !reflect.DeepEqual(got, want) {
@@ -289,6 +295,7 @@ func TestAFirstScanTakesBlobIdsFromGitsIndex(t *testing.T) {
 // have changed after git hashed it without its stat data showing it (git's
 // "racy" entries): its index entry is not trusted, the file is hashed.
 func TestARacyIndexEntryIsHashedNotTrusted(t *testing.T) {
+	t.Parallel()
 	f := newScanFixture(t)
 	fi, err := os.Stat(filepath.Join(f.repo.Dir, "notes", "a.md"))
 	if err != nil {

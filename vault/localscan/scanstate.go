@@ -9,6 +9,8 @@ import (
 	"strings"
 
 	"github.com/go-git/go-git/v5/plumbing"
+
+	"github.com/omh-notes/omh/internal/varint"
 )
 
 // seenDir is a folder as the last scan listed it.
@@ -391,37 +393,37 @@ const scanHeadMagic = "omhscanhead1"
 // encodeHead writes the folders, ignore files and token, sorted.
 func (s *ScanState) encodeHead() []byte {
 	b := append([]byte(nil), scanHeadMagic...)
-	b = appendString(b, s.token)
+	b = varint.AppendText(b, s.token)
 	b = binary.AppendUvarint(b, uint64(len(s.dirs)))
 	for _, p := range sortedKeys(s.dirs) {
 		d := s.dirs[p]
-		b = appendString(b, p)
+		b = varint.AppendText(b, p)
 		b = appendStat(b, d.FileStat)
-		b = appendStrings(b, d.Dirs)
+		b = varint.AppendTexts(b, d.Dirs)
 	}
 	b = binary.AppendUvarint(b, uint64(len(s.ignores)))
 	for _, p := range sortedKeys(s.ignores) {
-		b = appendString(b, p)
+		b = varint.AppendText(b, p)
 		b = appendStat(b, s.ignores[p])
 	}
 	return b
 }
 
 func (s *ScanState) decodeHead(data []byte) bool {
-	r := reader{b: data}
-	if string(r.bytes(len(scanHeadMagic))) != scanHeadMagic {
+	r := varint.NewReader(data)
+	if string(r.Bytes(len(scanHeadMagic))) != scanHeadMagic {
 		return false
 	}
-	s.token = r.string()
-	for n := r.uvarint(); n > 0 && r.err == nil; n-- {
-		p := r.string()
-		s.dirs[p] = seenDir{FileStat: r.stat(), Dirs: r.strings()}
+	s.token = r.Text()
+	for n := r.Uvarint(); n > 0 && r.Err() == nil; n-- {
+		p := r.Text()
+		s.dirs[p] = seenDir{FileStat: readStat(r), Dirs: r.Texts()}
 	}
-	for n := r.uvarint(); n > 0 && r.err == nil; n-- {
-		p := r.string()
-		s.ignores[p] = r.stat()
+	for n := r.Uvarint(); n > 0 && r.Err() == nil; n-- {
+		p := r.Text()
+		s.ignores[p] = readStat(r)
 	}
-	return r.err == nil && len(r.b) == 0
+	return r.Err() == nil && r.Len() == 0
 }
 
 func sortedKeys[V any](m map[string]V) []string {
@@ -433,19 +435,6 @@ func sortedKeys[V any](m map[string]V) []string {
 	return keys
 }
 
-func appendString(b []byte, s string) []byte {
-	b = binary.AppendUvarint(b, uint64(len(s)))
-	return append(b, s...)
-}
-
-func appendStrings(b []byte, ss []string) []byte {
-	b = binary.AppendUvarint(b, uint64(len(ss)))
-	for _, s := range ss {
-		b = appendString(b, s)
-	}
-	return b
-}
-
 func appendStat(b []byte, st FileStat) []byte {
 	b = binary.AppendVarint(b, st.Size)
 	b = binary.AppendVarint(b, st.Mtime)
@@ -453,66 +442,6 @@ func appendStat(b []byte, st FileStat) []byte {
 	return binary.AppendUvarint(b, st.Ino)
 }
 
-// reader decodes, remembering the first error so callers check once.
-type reader struct {
-	b   []byte
-	err error
-}
-
-func (r *reader) fail() { r.err, r.b = errBadScanState, nil }
-
-func (r *reader) bytes(n int) []byte {
-	if r.err != nil || n < 0 || n > len(r.b) {
-		r.fail()
-		return nil
-	}
-	out := r.b[:n]
-	r.b = r.b[n:]
-	return out
-}
-
-func (r *reader) uvarint() uint64 {
-	v, n := binary.Uvarint(r.b)
-	if n <= 0 {
-		r.fail()
-		return 0
-	}
-	r.b = r.b[n:]
-	return v
-}
-
-func (r *reader) varint() int64 {
-	v, n := binary.Varint(r.b)
-	if n <= 0 {
-		r.fail()
-		return 0
-	}
-	r.b = r.b[n:]
-	return v
-}
-
-func (r *reader) string() string {
-	n := r.uvarint()
-	if n > uint64(len(r.b)) {
-		r.fail()
-		return ""
-	}
-	return string(r.bytes(int(n)))
-}
-
-func (r *reader) strings() []string {
-	n := r.uvarint()
-	if n > uint64(len(r.b)) {
-		r.fail()
-		return nil
-	}
-	out := make([]string, 0, n)
-	for ; n > 0 && r.err == nil; n-- {
-		out = append(out, r.string())
-	}
-	return out
-}
-
-func (r *reader) stat() FileStat {
-	return FileStat{Size: r.varint(), Mtime: r.varint(), Ctime: r.varint(), Ino: r.uvarint()}
+func readStat(r *varint.Reader) FileStat {
+	return FileStat{Size: r.Varint(), Mtime: r.Varint(), Ctime: r.Varint(), Ino: r.Uvarint()}
 }

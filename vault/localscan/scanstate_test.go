@@ -1,7 +1,9 @@
 package localscan
 
 import (
+	"encoding/hex"
 	"fmt"
+	"maps"
 	"math/rand/v2"
 	"slices"
 	"sort"
@@ -219,5 +221,39 @@ func TestADamagedScanPageIsAnError(t *testing.T) {
 	}
 	if _, err := LoadScanState([]ScanPiece{{ID: 1, Head: true, Data: []byte("omhscanhead0")}}); err == nil {
 		t.Error("a head of another encoding loaded")
+	}
+}
+
+// headBytes is a head as the first release of the format wrote it.
+const headBytes = "6f6d687363616e686561643105746f6b3a370200c001aab4aed8c7bfce972f0380808080802002056e6f746573046ec3a965056e6f7465730002000000020a2e67697469676e6f726501000000106e6f7465732f2e67697469676e6f7265d8040a0c07"
+
+// A head is written and read byte for byte as before, so a cache made by an
+// older omh loads. Catches: a change of codec that moves a length, a sign
+// or the order of a field.
+func TestAScanHeadKeepsItsBytes(t *testing.T) {
+	t.Parallel()
+	s := NewScanState()
+	s.token = "tok:7"
+	s.dirs[""] = seenDir{FileStat: FileStat{Size: 96, Mtime: 1700000000123456789, Ctime: -2, Ino: 1 << 40}, Dirs: []string{"notes", "n\u00e9e"}}
+	s.dirs["notes"] = seenDir{FileStat: FileStat{Mtime: 1}}
+	s.ignores[".gitignore"] = FileStat{Size: -1}
+	s.ignores["notes/.gitignore"] = FileStat{Size: 300, Mtime: 5, Ctime: 6, Ino: 7}
+	if got := hex.EncodeToString(s.encodeHead()); got != headBytes {
+		t.Fatalf("head written as\n%s\nwant\n%s", got, headBytes)
+	}
+	data, _ := hex.DecodeString(headBytes)
+	l, err := LoadScanState([]ScanPiece{{ID: 1, Head: true, Data: data}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if l.token != s.token || !maps.Equal(l.ignores, s.ignores) || len(l.dirs) != 2 ||
+		l.dirs[""].FileStat != s.dirs[""].FileStat || !slices.Equal(l.dirs[""].Dirs, s.dirs[""].Dirs) ||
+		l.dirs["notes"].FileStat != s.dirs["notes"].FileStat || len(l.dirs["notes"].Dirs) != 0 {
+		t.Fatalf("head read as token %q, folders %v, ignore files %v", l.token, l.dirs, l.ignores)
+	}
+	for cut := range data {
+		if _, err := LoadScanState([]ScanPiece{{ID: 1, Head: true, Data: data[:cut]}}); err == nil {
+			t.Errorf("a head cut at %d of %d loaded", cut, len(data))
+		}
 	}
 }

@@ -17,6 +17,7 @@ import (
 // write just before the question missed (events read after answering), a
 // new folder left unwatched, a stranger's token trusted.
 func TestAWatcherReportsWhatChangedSinceItsToken(t *testing.T) {
+	t.Parallel()
 	if runtime.GOOS != "linux" {
 		t.Skip("omh watches with inotify; elsewhere git's core.fsmonitor spares scans")
 	}

@@ -2,32 +2,11 @@ package rename
 
 import (
 	"bytes"
-	"strings"
 	"testing"
 
 	"github.com/omh-notes/omh/vault"
+	"github.com/omh-notes/omh/vault/vaulttest"
 )
-
-// noteSeeds are notes of many shapes, as vault's tests seed FuzzParse
-// with; scripts/fuzz.sh adds every note of the real vaults to the corpus
-// before a long run.
-var noteSeeds = []string{
-	"",
-	"---\ntitle: T\ntags: [a, b]\ndate: 2026-03-01\n---\n# H\n\n- resolves [[x]]\n",
-	"\uFEFF---\r\ntitle: T\r\n---\r\n# H\r\n[a](b.md)\r\n",
-	"---\ntitle: [\n---\nbody [[x|y]] ![[z#^b]]\n",
-	"> a [x\n> y](\n> b.md \"t\" ) `c` <b>[[no]]</b>\n",
-	"## Answers\n- one\n### deeper\n- two\n## next\n",
-	"```\n[[x]]\n```\n\n    [[y]]\n\n<div>\n[[z]]\n</div>\n",
-	"[t][r] [r][] [r]\n\n[r]: a.md\n",
-	"[[[x]]] \\[[y]] [[a `b]]` c]] caf\xe9 [[\xff]]\n",
-	"---\naliases: &a [x, y]\ntags: *a\ntitle: !!str 1984\nrecorded: 1700000000\n...\n# H\n",
-	"- a\n  - b [[x]]\n    1. c\n\t- d `e` [f](g.md)\n> - h\n>   > i [[j]]\n",
-	"*\t  0\n-\t# H\n>\t#\n1.\t\t[[x]]\n",
-	"| a | [[b]] | `c|d` |\n|---|---|---|\n| [e](f.md) | **g** | [ ] |\n",
-	"~~~md\n# not a heading [[x]]\n~~~\n``` [[y]]\n",
-	strings.Repeat("long [[line]] with [a](b.md) `code` *em* ", 200) + "\n",
-}
 
 // Rewriting every link that reaches a renamed note edits only inside that
 // link, keeps every other byte, and what it writes parses back to the same
@@ -36,7 +15,7 @@ var noteSeeds = []string{
 // frontmatter or a byte order mark; a rewrite that swallows the next link
 // or makes a link reach another note.
 func FuzzRewriteLink(f *testing.F) {
-	for _, s := range noteSeeds {
+	for _, s := range vaulttest.NoteSeeds() {
 		f.Add([]byte(s))
 	}
 	for _, s := range []string{

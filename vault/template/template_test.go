@@ -18,6 +18,7 @@ func draft(typ string) Draft {
 // Without answers, links, body or source, the placeholders' lines go and
 // no blank lines pile up; the source field is left out rather than empty.
 func TestEmptyValuesLeaveNoTrace(t *testing.T) {
+	t.Parallel()
 	tmpl, _, _ := LoadTemplate(t.TempDir(), "surprise")
 	note, err := RenderNote(tmpl, Draft{Type: "surprise", Title: "A", Key: "surprise/a", Recorded: "2026-01-02"})
 	if err != nil {
@@ -32,6 +33,7 @@ func TestEmptyValuesLeaveNoTrace(t *testing.T) {
 // A body that brings its own sections replaces the template's empty ones
 // of the same name instead of sitting beside empty copies.
 func TestABodyWithItsOwnSectionsReplacesTheEmptyOnes(t *testing.T) {
+	t.Parallel()
 	tmpl, _, _ := LoadTemplate(t.TempDir(), "surprise")
 	d := draft("surprise")
 	d.Body = "## Expected\n\nThe export to finish by 02:00.\n\n## Observed\n\nIt stalls at 00:00.\n"
@@ -49,6 +51,7 @@ func TestABodyWithItsOwnSectionsReplacesTheEmptyOnes(t *testing.T) {
 // A repository's own template replaces the built-in one; fields it forgot
 // are added, and a template that contradicts the draft is refused.
 func TestARepositoryTemplateOverridesAndIsCompleted(t *testing.T) {
+	t.Parallel()
 	root := t.TempDir()
 	dir := filepath.Join(root, filepath.FromSlash(TemplatesDir))
 	os.MkdirAll(dir, 0o755)

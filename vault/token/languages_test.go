@@ -78,6 +78,7 @@ var unspaced = map[string]bool{"ja": true, "zh": true, "zh-TW": true, "ko": true
 // and Khmer write a phrase as one run without pairs, so only a whole run
 // meets itself there.
 func TestRealSentencesInEveryLanguageOfTheHelpVault(t *testing.T) {
+	t.Parallel()
 	for lang, lines := range helpSentences(t, 20) {
 		for _, line := range lines {
 			terms := Terms(line)

@@ -1,0 +1,9 @@
+package gitcli
+
+import (
+	"testing"
+
+	"github.com/omh-notes/omh/vault/vaulttest"
+)
+
+func TestMain(m *testing.M) { vaulttest.Main(m) }
