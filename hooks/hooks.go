@@ -162,6 +162,10 @@ func FindPlace(r *vault.Repo) (*Place, error) {
 		p.manager = "a " + scope + " core.hooksPath shared by every repository"
 	case !inGit && vault.Within(r.Root, p.dir):
 		p.manager = "the repository (core.hooksPath names a folder of the working tree)"
+	case !inGit:
+		// Other repositories may run their hooks from it too: a shim
+		// there would reach into each of them.
+		p.manager = "a core.hooksPath outside the repository, which other repositories may share"
 	}
 	return p, nil
 }

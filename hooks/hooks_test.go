@@ -147,7 +147,7 @@ func TestInstallUsesTheFolderGitReports(t *testing.T) {
 			dir, want := r.Dir, gitHooks(r.Dir)
 			switch where {
 			case "local core.hooksPath":
-				want = filepath.Join(t.TempDir(), "my-hooks")
+				want = filepath.Join(r.Dir, ".git", "my-hooks")
 				r.Git("config", "core.hooksPath", want)
 			case "linked worktree":
 				dir = filepath.Join(t.TempDir(), "wt")
@@ -296,6 +296,14 @@ func TestInstallLeavesManagedHooksAlone(t *testing.T) {
 			shared := filepath.Join(t.TempDir(), "shared-hooks")
 			vaulttest.WriteFile(t, filepath.Join(shared, "post-commit"), "#!/bin/sh\necho shared\n")
 			r.Git("config", "--global", "core.hooksPath", shared)
+			return shared
+		}},
+		// A local core.hooksPath outside the repository was written into,
+		// reaching every repository that shares the folder.
+		{"local core.hooksPath outside the repository", "outside the repository", func(t *testing.T, r *vaulttest.Repo) string {
+			shared := filepath.Join(t.TempDir(), "my-hooks")
+			vaulttest.WriteFile(t, filepath.Join(shared, "post-commit"), "#!/bin/sh\necho mine\n")
+			r.Git("config", "core.hooksPath", shared)
 			return shared
 		}},
 		{"hooks committed in the working tree", "working tree", func(t *testing.T, r *vaulttest.Repo) string {

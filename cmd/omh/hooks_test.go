@@ -187,7 +187,7 @@ func TestInstalledHooksRefreshTheCache(t *testing.T) {
 			dir, want := r.Dir, hooksDir(t, r.Dir)
 			switch where {
 			case "local core.hooksPath":
-				want = filepath.Join(t.TempDir(), "my-hooks")
+				want = filepath.Join(r.Dir, ".git", "my-hooks")
 				r.Git("config", "core.hooksPath", want)
 			case "linked worktree":
 				dir = filepath.Join(t.TempDir(), "wt")
