@@ -405,6 +405,14 @@ func (p *movePlan) checkTarget(private bool) error {
 	root, rel := p.root, p.toShown
 	if private {
 		root, rel = p.privateFolder, p.newKey+vault.NoteExt
+	} else {
+		sub, err := gitcli.Submodule(p.root, p.toShown)
+		if err != nil {
+			return refuse(reply.GitFailed, err)
+		}
+		if sub != "" {
+			return refuse(reply.BadTarget, fmt.Errorf("nothing was renamed: %s would be inside the submodule %s, another repository", p.toShown, sub))
+		}
 	}
 	if err := disk.CheckTarget(root, rel, false); err != nil {
 		return refuse(reply.BadTarget, fmt.Errorf("nothing was renamed: %w", err))

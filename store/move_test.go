@@ -228,6 +228,25 @@ func TestMoveBackBeforeCommittingUndoesTheRename(t *testing.T) {
 	}
 }
 
+// Moving a note into a submodule's folder deleted the gitlink: git add of
+// the new file replaced the submodule in the index. It is refused, and the
+// gitlink stays.
+func TestMoveIntoASubmoduleIsRefusedAndKeepsTheGitlink(t *testing.T) {
+	t.Parallel()
+	r := mvRepo(t)
+	r.Git("update-index", "--add", "--cacheinfo", "160000,"+r.Git("rev-parse", "HEAD")+",.omh/notes/vendored")
+	r.Git("commit", "-q", "-m", "a submodule") // not Commit: its add -A drops a gitlink whose folder is absent
+	s, _ := open(t, r.Dir)
+	before := writeStateOf(t, r)
+	if _, err := s.Move("topic/credentials", "vendored/credentials"); code(err) != "bad_target" || !strings.Contains(err.Error(), "submodule .omh/notes/vendored") {
+		t.Errorf("%v, want a bad_target refusal naming the submodule", err)
+	}
+	sameWriteState(t, "move into a submodule", before, writeStateOf(t, r))
+	if entry := r.Git("ls-files", "--stage", ".omh/notes/vendored"); !strings.HasPrefix(entry, "160000 ") {
+		t.Errorf("the gitlink is gone: %q", entry)
+	}
+}
+
 // Regression: on dendron-site, omh mv vault/dendron.topic.schema
 // vault/dendron.topic.schemas reported success while 22 links still named
 // the old key ([[Schemas|dendron://dendron.dendron-site/dendron.topic.schema]]).

@@ -8,6 +8,7 @@ import (
 	"bytes"
 	"fmt"
 	"os/exec"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -120,6 +121,31 @@ func IndexEntry(dir, path string) (Entry, error) {
 		return Entry{}, fmt.Errorf("git ls-files: mode %q: %w", fields[0], err)
 	}
 	return Entry{uint32(mode), plumbing.NewHash(fields[1])}, nil
+}
+
+// Submodule names the submodule whose folder holds path (a gitlink in git's
+// index at path's folder or above it), or "" when none does: a file written
+// there belongs to the other repository, and git add of it replaces the
+// gitlink.
+func Submodule(dir, path string) (string, error) {
+	var folders []string
+	for f := filepath.ToSlash(filepath.Dir(path)); f != "." && f != "/"; f = filepath.ToSlash(filepath.Dir(f)) {
+		folders = append(folders, f)
+	}
+	if len(folders) == 0 {
+		return "", nil
+	}
+	out, err := Git(dir, "", append([]string{"ls-files", "--stage", "-z", "--"}, folders...)...)
+	if err != nil {
+		return "", err
+	}
+	for _, line := range strings.Split(out, "\x00") {
+		info, name, _ := strings.Cut(line, "\t")
+		if strings.HasPrefix(info, "160000 ") && slices.Contains(folders, name) {
+			return name, nil
+		}
+	}
+	return "", nil
 }
 
 // GitSetting reads one git setting as git itself resolves it (system,
