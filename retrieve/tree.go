@@ -36,7 +36,7 @@ const (
 	noMatchPrefix      = "No note contains any meaningful word of "
 	noMatchSuffix      = "; the store holds nothing on this yet."
 	filteredPrefix     = "No note the filters let through contains any meaningful word of "
-	filteredSuffix     = " outside the filters do."
+	filteredSuffix     = " outside the filters."
 )
 
 // The line printed above the notes when the verdict is not answered.
@@ -73,7 +73,7 @@ func RenderTree(r Result, commit string) string {
 	case r.StoreEmpty:
 		b.WriteString(emptyStoreSentence + "\n")
 	case len(r.Hits) == 0 && r.Omitted == 0 && r.FilteredOut > 0:
-		fmt.Fprintf(&b, "%s%s; %d %s%s\n", filteredPrefix, quoteQuestion(r.Question), r.FilteredOut, plural(r.FilteredOut, "note", "notes"), filteredSuffix)
+		fmt.Fprintf(&b, "%s%s; %s%s\n", filteredPrefix, quoteQuestion(r.Question), plural(r.FilteredOut, "1 note does", fmt.Sprintf("%d notes do", r.FilteredOut)), filteredSuffix)
 	case len(r.Hits) == 0 && r.Omitted == 0:
 		b.WriteString(noMatchPrefix + quoteQuestion(r.Question) + noMatchSuffix + "\n")
 	}

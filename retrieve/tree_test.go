@@ -133,7 +133,7 @@ func TestAnAnswerEmptiedByItsFiltersSaysWhatTheyLeftOut(t *testing.T) {
 			t.Fatalf("%+v: hits %v, filtered out %d; want none and 2", q, keys(r), r.FilteredOut)
 		}
 		tree := RenderTree(r, "")
-		if strings.Contains(tree, "holds nothing") || !strings.Contains(tree, "2 notes outside the filters") {
+		if strings.Contains(tree, "holds nothing") || !strings.Contains(tree, "2 notes do outside the filters") {
 			t.Errorf("%+v:\n%s", q, tree)
 		}
 		if parsed, err := ParseTree(tree); err != nil || len(parsed.Notes) != 0 {
