@@ -8,7 +8,8 @@ import (
 
 // The layers import one way: no package imports a command but the command
 // its own server; the note model (vault) imports no other package of omh,
-// its rooms (vault/*) only vault and each other, vault/token nothing of
+// its rooms (vault/*) only vault, each other and omh's internal helpers
+// (internal/*, which import nothing of omh), vault/token nothing of
 // omh; ranking and cards (retrieve, find) never import the cache or the
 // application layer, only declare the interfaces the cache implements; the
 // cache (index) imports neither; only commands import the application
@@ -58,7 +59,10 @@ func TestDependenciesPointOneWay(t *testing.T) {
 					t.Errorf("%s imports %s", pkg, dep)
 				}
 			}
-			if strings.HasPrefix(pkg, "vault/") && pkg != "vault/token" && dep != "vault" && !strings.HasPrefix(dep, "vault/") {
+			if strings.HasPrefix(pkg, "internal/") {
+				t.Errorf("%s, an internal helper, imports %s", pkg, dep)
+			}
+			if strings.HasPrefix(pkg, "vault/") && pkg != "vault/token" && dep != "vault" && !strings.HasPrefix(dep, "vault/") && !strings.HasPrefix(dep, "internal/") {
 				t.Errorf("%s, a room of vault, imports %s", pkg, dep)
 			}
 			if allowed, ok := only[pkg]; ok && !within(dep, allowed) {
