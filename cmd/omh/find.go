@@ -11,21 +11,17 @@ import (
 
 // FindCmd is `omh find`.
 type FindCmd struct {
-	Question   []string `arg:"" name:"question" help:"The question, in one or more words (no quotes needed); - reads it from standard input."`
-	Also       []string `name:"also" sep:"none" placeholder:"Q" help:"Another phrasing of the same question; each is scored alone and a note keeps its best."`
-	Roots      int      `name:"roots" default:"${roots}" placeholder:"N" help:"How many ranked notes to print (default ${default}); the rest are counted."`
-	Layer      string   `name:"layer" enum:"team,local," default:"" placeholder:"team|local" help:"Only notes of this layer (default both; a team-only answer is safe to paste into a pull request)."`
-	Type       string   `name:"type" placeholder:"T" complete:"type" help:"Only ranked notes of this type."`
-	NoWorktree bool     `name:"no-worktree" help:"Leave out uncommitted working copies, for the fastest answer."`
-	Cards      bool     `name:"cards" help:"One card per note, for agents: passages, matched words, links in and out."`
-	MaxChars   int      `name:"max-chars" default:"${max_chars}" placeholder:"N" help:"Size in characters the cards (and JSON) reply aims at (default ${default}); passages that do not fit are counted."`
-	Ranker     string   `name:"ranker" enum:"default,baseline,tuned" default:"default" help:"Scoring function: default (BM25 over fields), or baseline (the summed rarity ln((n+1)/df) of the question's words, doubled in a key or title) to compare."`
-	AsOf       string   `name:"as-of" placeholder:"DATE|COMMIT" help:"A date (YYYY-MM-DD) or a commit (an id, branch or tag): answer from the store as it stood then: the team layer at that commit (for a date, the last commit on or before it), private notes recorded by then, no uncommitted edits."`
-	Explain    bool     `name:"explain" help:"Say why each note is there: a ranked note's score word by word (where the note holds it, how often, its share), a linked note's origin."`
+	QuestionFlags `embed:""`
+	Type          string `name:"type" placeholder:"T" complete:"type" help:"Only ranked notes of this type."`
+	NoWorktree    bool   `name:"no-worktree" help:"Leave out uncommitted working copies, for the fastest answer."`
+	Cards         bool   `name:"cards" help:"One card per note, for agents: passages, matched words, links in and out."`
+	Ranker        string `name:"ranker" enum:"default,baseline,tuned" default:"default" help:"Scoring function: default (BM25 over fields), or baseline (the summed rarity ln((n+1)/df) of the question's words, doubled in a key or title) to compare."`
+	AsOf          string `name:"as-of" placeholder:"DATE|COMMIT" help:"A date (YYYY-MM-DD) or a commit (an id, branch or tag): answer from the store as it stood then: the team layer at that commit (for a date, the last commit on or before it), private notes recorded by then, no uncommitted edits."`
+	Explain       bool   `name:"explain" help:"Say why each note is there: a ranked note's score word by word (where the note holds it, how often, its share), a linked note's origin."`
 }
 
 func (c *FindCmd) Run(e *env) error {
-	q, err := e.question(c.Question, c.Also, c.Roots, c.Layer, c.Type, c.Ranker, c.MaxChars)
+	q, err := e.question(c.QuestionFlags, c.Type, c.Ranker)
 	if err != nil {
 		return err
 	}
@@ -57,14 +53,6 @@ func (e *env) printAnswer(ans store.Answer, cards bool) error {
 }
 
 // question reads the question and the flags it is asked with.
-func (e *env) question(words, also []string, roots int, layer, typ, rankerName string, maxChars int) (store.Question, error) {
-	text, err := readQuestion(words, e.stdin)
-	if err != nil {
-		return store.Question{}, err
-	}
-	return store.NewQuestion(text, also, roots, layer, typ, rankerName, maxChars)
-}
-
 // readQuestion joins the words of the question; a lone "-" reads it from
 // standard input.
 func readQuestion(words []string, stdin io.Reader) (string, error) {

@@ -16,18 +16,14 @@ type ProofCmd struct {
 
 // ProofFindCmd is `omh proof find`.
 type ProofFindCmd struct {
-	Question  []string `arg:"" name:"question" help:"The question, in one or more words (no quotes needed); - reads it from standard input."`
-	Also      []string `name:"also" sep:"none" placeholder:"Q" help:"Another phrasing of the same question; each is scored alone and a record keeps its best."`
-	Roots     int      `name:"roots" default:"${roots}" placeholder:"N" help:"How many ranked records to print (default ${default}); the rest are counted."`
-	Layer     string   `name:"layer" enum:"team,local," default:"" placeholder:"team|local" help:"Only records of this layer (default both)."`
-	Type      string   `name:"type" enum:"${proof_types}," default:"" placeholder:"T" help:"Only ranked records of this type: ${proof_types_or}."`
-	MaxChars  int      `name:"max-chars" default:"${max_chars}" placeholder:"N" help:"Size in characters the reply aims at (default ${default}); passages that do not fit are counted."`
-	AsOf      string   `name:"as-of" placeholder:"DATE|COMMIT" help:"A date (YYYY-MM-DD) or a commit (an id, branch or tag): answer from the records as they stood then: the team layer at that commit (for a date, the last commit on or before it), private records recorded by then."`
-	Retracted string   `name:"retracted" enum:"exclude,include,only" default:"exclude" placeholder:"exclude|include|only" help:"Records withdrawn by then: left out (exclude, the default), shown marked (include), or alone (only)."`
+	QuestionFlags `embed:""`
+	Type          string `name:"type" enum:"${proof_types}," default:"" placeholder:"T" help:"Only ranked records of this type: ${proof_types_or}."`
+	AsOf          string `name:"as-of" placeholder:"DATE|COMMIT" help:"A date (YYYY-MM-DD) or a commit (an id, branch or tag): answer from the records as they stood then: the team layer at that commit (for a date, the last commit on or before it), private records recorded by then."`
+	Retracted     string `name:"retracted" enum:"exclude,include,only" default:"exclude" placeholder:"exclude|include|only" help:"Records withdrawn by then: left out (exclude, the default), shown marked (include), or alone (only)."`
 }
 
 func (c *ProofFindCmd) Run(e *env) error {
-	q, err := e.question(c.Question, c.Also, c.Roots, c.Layer, c.Type, "default", c.MaxChars)
+	q, err := e.question(c.QuestionFlags, c.Type, "default")
 	if err != nil {
 		return err
 	}

@@ -1,0 +1,30 @@
+package main
+
+import "github.com/omh-notes/omh/store"
+
+// ReplyShape is the size of an answer, the same flags wherever omh answers
+// questions (find, proof find, eval), so their defaults and meaning cannot
+// drift apart.
+type ReplyShape struct {
+	Roots    int `name:"roots" default:"${roots}" placeholder:"N" help:"How many ranked notes (records, for proof find) a reply prints (default ${default}); the rest are counted."`
+	MaxChars int `name:"max-chars" default:"${max_chars}" placeholder:"N" help:"Size in characters a cards or JSON reply aims at (default ${default}); passages that do not fit are counted."`
+}
+
+// QuestionFlags are a question and what shapes its answer, shared by find
+// and proof find.
+type QuestionFlags struct {
+	Question []string   `arg:"" name:"question" help:"The question, in one or more words (no quotes needed); - reads it from standard input."`
+	Also     []string   `name:"also" sep:"none" placeholder:"Q" help:"Another phrasing of the question (repeatable): a rewording in the words the notes likely use, a short keyword query, or a guess at the answer's sentence. Each adds to the question's own score, which counts most."`
+	Layer    string     `name:"layer" enum:"team,local," default:"" placeholder:"team|local" help:"Only notes of this layer (default both; a team-only answer is safe to paste into a pull request)."`
+	Reply    ReplyShape `embed:""`
+}
+
+// question reads the question (from standard input for "-") and checks
+// its flags into the store's terms.
+func (e *env) question(f QuestionFlags, typ, rankerName string) (store.Question, error) {
+	text, err := readQuestion(f.Question, e.stdin)
+	if err != nil {
+		return store.Question{}, err
+	}
+	return store.NewQuestion(text, f.Also, f.Reply.Roots, f.Layer, typ, rankerName, f.Reply.MaxChars)
+}
