@@ -16,16 +16,37 @@ import (
 // where the note lives, its links both ways and its content.
 type ShownNote struct {
 	retrieve.JSONHit
-	Where   string         `json:"where"`  // head, worktree (an uncommitted copy) or private
-	Source  string         `json:"source"` // frontmatter source: who or what wrote it
-	Links   []find.JSONRef `json:"links"`
-	In      []find.JSONRef `json:"in"`
-	Content string         `json:"content"`
+	Where   string    `json:"where"`  // head, worktree (an uncommitted copy) or private
+	Source  string    `json:"source"` // frontmatter source: who or what wrote it
+	Links   []LinkEnd `json:"links"`
+	In      []LinkEnd `json:"in"`
+	Content string    `json:"content"`
 	// LineCount is how many lines the note has; LineStart and LineEnd the
 	// lines Content holds when a range was asked for.
 	LineCount int `json:"line_count"`
 	LineStart int `json:"line_start,omitempty"`
 	LineEnd   int `json:"line_end,omitempty"`
+}
+
+// LinkEnd is the note at the other end of a link, with its own layer and
+// date, and the verb of a typed link.
+type LinkEnd struct {
+	Key   string `json:"key"`
+	Layer string `json:"layer"`
+	Date  string `json:"date"`
+	Verb  string `json:"verb,omitempty"`
+	// Retracted is the day a proof record at this end was retracted.
+	Retracted string `json:"retracted,omitempty"`
+}
+
+// linkEnds gives the far ends of refs in their order; never nil, so an
+// empty list prints as [].
+func linkEnds(refs []vault.Ref) []LinkEnd {
+	out := []LinkEnd{}
+	for _, r := range refs {
+		out = append(out, LinkEnd{Key: r.Key, Layer: r.Layer.String(), Date: string(r.Date), Verb: r.Verb, Retracted: string(r.Retracted)})
+	}
+	return out
 }
 
 // Shown is omh show's reply: every note holding the key (a key may be in
@@ -40,12 +61,12 @@ type Shown struct {
 // to it, each end with its own layer and date. A list not asked for is
 // nil.
 type LinkedNote struct {
-	Key   string          `json:"key"`
-	Layer string          `json:"layer"`
-	Date  string          `json:"date"`
-	Path  string          `json:"path"`
-	Links *[]find.JSONRef `json:"links,omitempty"`
-	In    *[]find.JSONRef `json:"in,omitempty"`
+	Key   string     `json:"key"`
+	Layer string     `json:"layer"`
+	Date  string     `json:"date"`
+	Path  string     `json:"path"`
+	Links *[]LinkEnd `json:"links,omitempty"`
+	In    *[]LinkEnd `json:"in,omitempty"`
 }
 
 // Linked is omh links' reply.
@@ -68,12 +89,12 @@ const (
 // gives, with where the record stands and the records that decided it.
 type ShownRecord struct {
 	ShownNote
-	State           string         `json:"state"`
-	By              []find.JSONRef `json:"by"` // the records that overturned it, with their verbs
-	Retracted       string         `json:"retracted,omitempty"`
-	RetractedReason string         `json:"retracted_reason,omitempty"`
-	Issue           string         `json:"issue,omitempty"` // issues: "open" or "resolved"
-	ResolvedBy      []find.JSONRef `json:"resolved_by,omitempty"`
+	State           string    `json:"state"`
+	By              []LinkEnd `json:"by"` // the records that overturned it, with their verbs
+	Retracted       string    `json:"retracted,omitempty"`
+	RetractedReason string    `json:"retracted_reason,omitempty"`
+	Issue           string    `json:"issue,omitempty"` // issues: "open" or "resolved"
+	ResolvedBy      []LinkEnd `json:"resolved_by,omitempty"`
 }
 
 // Records is omh proof show's reply. When there was no store at the
@@ -136,11 +157,11 @@ func (s *Store) Links(key string, layer vault.Layer, dir Direction) (Linked, err
 			}
 			ln := LinkedNote{Key: n.Key, Layer: n.Layer.String(), Date: string(n.Date), Path: n.Path}
 			if dir != LinksIn {
-				links := find.JSONRefs(detail.Links)
+				links := linkEnds(detail.Links)
 				ln.Links = &links
 			}
 			if dir != LinksOut {
-				in := find.JSONRefs(find.OrderIn(detail.In))
+				in := linkEnds(find.OrderIn(detail.In))
 				ln.In = &in
 			}
 			out.Notes = append(out.Notes, ln)
@@ -270,7 +291,7 @@ func (s *Store) showNote(v *view, d uint32, lines Lines) (ShownNote, error) {
 		return ShownNote{}, fmt.Errorf("%s (%s): %w", n.Key, n.Layer, err)
 	}
 	return ShownNote{JSONHit: retrieve.NoteJSON(n), Where: where(n), Source: meta.Source,
-		Links: find.JSONRefs(detail.Links), In: find.JSONRefs(find.OrderIn(detail.In)),
+		Links: linkEnds(detail.Links), In: linkEnds(find.OrderIn(detail.In)),
 		LineCount: count, LineStart: got.Start, LineEnd: got.End, Content: string(part)}, nil
 }
 
@@ -310,18 +331,18 @@ func (s *Store) showRecord(v *view, d uint32, proof *find.Proof) (ShownRecord, e
 		return ShownRecord{}, err
 	}
 	// Link ends carry their own retraction dates.
-	sn.Links, sn.In = find.JSONRefs(proof.Mark(detail.Links)), find.JSONRefs(proof.Mark(find.OrderIn(detail.In)))
-	r := ShownRecord{ShownNote: sn, State: string(standing.State), By: []find.JSONRef{}, Retracted: string(retracted)}
+	sn.Links, sn.In = linkEnds(proof.Mark(detail.Links)), linkEnds(proof.Mark(find.OrderIn(detail.In)))
+	r := ShownRecord{ShownNote: sn, State: string(standing.State), By: []LinkEnd{}, Retracted: string(retracted)}
 	if retracted != "" {
 		r.RetractedReason = meta.RetractedReason
 	}
 	// The deciding records, with the verbs they decided by, from the links
 	// in: the lifecycle names them, the links carry layer and date.
-	deciders := func(keys []string, verbs ...string) []find.JSONRef {
-		out := []find.JSONRef{}
+	deciders := func(keys []string, verbs ...string) []LinkEnd {
+		out := []LinkEnd{}
 		for _, ref := range find.OrderIn(detail.In) {
 			if slices.Contains(keys, ref.Key) && slices.Contains(verbs, ref.Verb) {
-				out = append(out, find.JSONRefs([]vault.Ref{ref})...)
+				out = append(out, linkEnds([]vault.Ref{ref})...)
 			}
 		}
 		return out

@@ -6,7 +6,6 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/omh-notes/omh/find"
 	"github.com/omh-notes/omh/retrieve"
 	"github.com/omh-notes/omh/store/reply"
 	"github.com/omh-notes/omh/vault"
@@ -62,7 +61,7 @@ func (n ShownNote) fields(w io.Writer, commit string) {
 
 // refLines prints links one a line under a label: "verb key" out,
 // "key verb" in, each with its own layer and date.
-func refLines(w io.Writer, label string, refs []find.JSONRef, incoming bool) {
+func refLines(w io.Writer, label string, refs []LinkEnd, incoming bool) {
 	if len(refs) == 0 {
 		fmt.Fprintf(w, "%-8s (none)\n", label)
 		return
@@ -80,7 +79,7 @@ func refLines(w io.Writer, label string, refs []find.JSONRef, incoming bool) {
 }
 
 // refName is a link end as lists show it: "verb key" out, "key verb" in.
-func refName(r find.JSONRef, incoming bool) string {
+func refName(r LinkEnd, incoming bool) string {
 	switch {
 	case r.Verb != "" && incoming:
 		return r.Key + " " + r.Verb
@@ -113,7 +112,7 @@ func (linked Linked) Text(w io.Writer) {
 // verb", verdicts first), each with its own layer and date.
 func (n LinkedNote) text(w io.Writer) {
 	fmt.Fprintf(w, "%s  %s · %s\n", n.Key, n.Layer, n.Date)
-	section := func(title string, refs []find.JSONRef, incoming bool) {
+	section := func(title string, refs []LinkEnd, incoming bool) {
 		fmt.Fprintf(w, "%s (%d):\n", title, len(refs))
 		for _, r := range refs {
 			fmt.Fprintf(w, "  %s  %s · %s\n", refName(r, incoming), r.Layer, r.Date)

@@ -486,7 +486,7 @@ func TestProofShowNamesTheDecidingRecordsWithTheirProvenance(t *testing.T) {
 		t.Fatalf("%s", out)
 	}
 	r := reply.Records[0]
-	want := []find.JSONRef{{Key: "finding/disk-reads", Layer: "team", Date: "2026-02-10", Verb: "supersedes"}}
+	want := []store.LinkEnd{{Key: "finding/disk-reads", Layer: "team", Date: "2026-02-10", Verb: "supersedes"}}
 	if r.State != "superseded" || !reflect.DeepEqual(r.By, want) {
 		t.Errorf("state %s by %+v", r.State, r.By)
 	}
