@@ -40,7 +40,7 @@ func landStep(t *testing.T, dir string, i int) string {
 			t.Fatal(err)
 		}
 	}
-	return commitAll(t, dir, fmt.Sprintf("2026-02-%02dT10:00:00Z", i+1), fmt.Sprintf("step %d", i))
+	return vaulttest.CommitAll(t, dir, fmt.Sprintf("2026-02-%02dT10:00:00Z", i+1), fmt.Sprintf("step %d", i))
 }
 
 // found is one answer of a finder.
@@ -86,7 +86,7 @@ func TestConcurrentFindsAnswerForTheCommitTheyState(t *testing.T) {
 	for i := 0; i < 4; i++ {
 		ref.Write(fmt.Sprintf("notes/base%d.md", i), fmt.Sprintf("# Base %d\n\nA base memory number %d.\n", i, i))
 	}
-	first := commitAll(t, ref.Dir, "2026-02-01T09:00:00Z", "bases")
+	first := vaulttest.CommitAll(t, ref.Dir, "2026-02-01T09:00:00Z", "bases")
 	vaulttest.WriteFile(t, filepath.Join(ref.Private, "mine.md"), "---\nrecorded: 2026-01-15\n---\n# Mine\n\nMy private memory of the tide.\n")
 
 	// The answers for every commit, each from a cache built from scratch.

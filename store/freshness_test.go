@@ -50,7 +50,7 @@ func arm(t *testing.T, dir string) {
 func hooked(t *testing.T, step string, dir string, questions ...store.Question) {
 	t.Helper()
 	st := statusOf(t, dir)
-	if head := headOf(t, dir); !st.Fresh || st.Indexed != head {
+	if head := vaulttest.Head(t, dir); !st.Fresh || st.Indexed != head {
 		t.Errorf("%s: after the hook the cache is not fresh at HEAD %s: %+v", step, head, st)
 	}
 	sameAnswersAsARebuild(t, step, []string{dir}, append(questions, everything)...)
@@ -78,44 +78,44 @@ func TestFreshnessMatrix(t *testing.T) {
 		{"commit", func(t *testing.T, r *vaulttest.Repo) {
 			arm(t, r.Dir)
 			r.Write("notes/narwhal.md", "# Narwhal\n\nA narwhal memory with a tusk.\n")
-			commitAll(t, r.Dir, "2026-01-05T10:00:00Z", "narwhal")
+			vaulttest.CommitAll(t, r.Dir, "2026-01-05T10:00:00Z", "narwhal")
 			hooked(t, "commit", r.Dir, question("narwhal tusk"))
 		}},
 		{"amend", func(t *testing.T, r *vaulttest.Repo) {
 			r.Write("notes/heron.md", "# Heron\n\nA heron memory.\n\nThe heron fishes at dawn.\n")
-			commitAll(t, r.Dir, "2026-01-05T10:00:00Z", "heron fishes")
+			vaulttest.CommitAll(t, r.Dir, "2026-01-05T10:00:00Z", "heron fishes")
 			arm(t, r.Dir)
 			r.Write("notes/heron.md", "# Heron\n\nA heron memory.\n\nThe heron fishes at dusk.\n")
-			mustGitAt(t, r.Dir, "2026-01-06T10:00:00Z", "commit", "-q", "-a", "--amend", "-m", "heron fishes at dusk")
+			vaulttest.MustGit(t, r.Dir, "2026-01-06T10:00:00Z", "commit", "-q", "-a", "--amend", "-m", "heron fishes at dusk")
 			hooked(t, "amend", r.Dir, question("heron dusk dawn"))
 		}},
 		{"rebase", func(t *testing.T, r *vaulttest.Repo) {
 			mustGit(t, r.Dir, "switch", "-q", "-c", "side")
 			r.Write("notes/otter.md", "# Otter\n\nAn otter memory; see [[walrus]]. Otters juggle pebbles.\n")
-			commitAll(t, r.Dir, "2026-01-05T10:00:00Z", "otter juggles")
+			vaulttest.CommitAll(t, r.Dir, "2026-01-05T10:00:00Z", "otter juggles")
 			r.Write("notes/pebble.md", "# Pebble\n\nA pebble memory.\n")
-			commitAll(t, r.Dir, "2026-01-06T10:00:00Z", "pebble")
+			vaulttest.CommitAll(t, r.Dir, "2026-01-06T10:00:00Z", "pebble")
 			mustGit(t, r.Dir, "switch", "-q", "main")
 			r.Write("notes/walrus.md", "---\nrecorded: 2025-11-02\n---\n# Walrus\n\nA walrus memory: the tusks, the pebbles, and [[heron]].\n")
-			commitAll(t, r.Dir, "2026-01-07T10:00:00Z", "walrus pebbles")
+			vaulttest.CommitAll(t, r.Dir, "2026-01-07T10:00:00Z", "walrus pebbles")
 			arm(t, r.Dir)
-			mustGitAt(t, r.Dir, "2026-01-08T10:00:00Z", "rebase", "-q", "main", "side")
+			vaulttest.MustGit(t, r.Dir, "2026-01-08T10:00:00Z", "rebase", "-q", "main", "side")
 			hooked(t, "rebase", r.Dir, question("pebbles juggle"))
 		}},
 		{"merge with a resolved conflict", func(t *testing.T, r *vaulttest.Repo) {
 			mustGit(t, r.Dir, "switch", "-q", "-c", "side")
 			r.Write("notes/heron.md", "# Heron\n\nA heron memory.\n\nThe heron stands on one leg.\n")
-			commitAll(t, r.Dir, "2026-01-05T10:00:00Z", "one leg")
+			vaulttest.CommitAll(t, r.Dir, "2026-01-05T10:00:00Z", "one leg")
 			mustGit(t, r.Dir, "switch", "-q", "main")
 			r.Write("notes/heron.md", "# Heron\n\nA heron memory.\n\nThe heron stands in the reeds.\n")
-			commitAll(t, r.Dir, "2026-01-06T10:00:00Z", "reeds")
+			vaulttest.CommitAll(t, r.Dir, "2026-01-06T10:00:00Z", "reeds")
 			arm(t, r.Dir)
 			if res := vaulttest.RunGit(t, r.Dir, "2026-01-07T10:00:00Z", "merge", "-q", "side"); res.Status == 0 {
 				t.Fatal("the merge did not conflict")
 			}
 			r.Write("notes/heron.md", "# Heron\n\nA heron memory.\n\nThe heron stands on one leg in the reeds.\n")
 			mustGit(t, r.Dir, "add", "notes/heron.md")
-			mustGitAt(t, r.Dir, "2026-01-07T10:00:00Z", "commit", "-q", "--no-edit")
+			vaulttest.MustGit(t, r.Dir, "2026-01-07T10:00:00Z", "commit", "-q", "--no-edit")
 			hooked(t, "merge", r.Dir, question("heron leg reeds"))
 		}},
 		{"fast-forward pull from a second clone", func(t *testing.T, r *vaulttest.Repo) {
@@ -125,7 +125,7 @@ func TestFreshnessMatrix(t *testing.T) {
 			arm(t, clone)
 			r.Write("notes/seal.md", "# Seal\n\nA seal memory, pulled from upstream.\n")
 			r.Write("notes/otter.md", "# Otter\n\nAn otter memory, upstream.\n")
-			commitAll(t, r.Dir, "2026-01-05T10:00:00Z", "seal")
+			vaulttest.CommitAll(t, r.Dir, "2026-01-05T10:00:00Z", "seal")
 			mustGit(t, clone, "pull", "-q", "--ff-only")
 			hooked(t, "pull", clone, question("seal upstream"))
 		}},
@@ -133,7 +133,7 @@ func TestFreshnessMatrix(t *testing.T) {
 			r.Write("notes/deep/krill.md", "# Krill\n\nA krill memory, risen to the surface.\n")
 			r.Write("notes/surface.md", "# Surface\n\nA surface memory: [[krill]] rise at night.\n")
 			r.Remove("notes/otter.md")
-			commitAll(t, r.Dir, "2026-01-05T10:00:00Z", "krill surfaces")
+			vaulttest.CommitAll(t, r.Dir, "2026-01-05T10:00:00Z", "krill surfaces")
 			arm(t, r.Dir)
 			mustGit(t, r.Dir, "checkout", "-q", "--detach", "HEAD~1")
 			hooked(t, "old commit", r.Dir, question("krill surface"))
@@ -144,7 +144,7 @@ func TestFreshnessMatrix(t *testing.T) {
 			mustGit(t, r.Dir, "switch", "-q", "-c", "other")
 			r.Write("notes/orca.md", "# Orca\n\nAn orca memory on another branch.\n")
 			r.Remove("notes/otter.md")
-			commitAll(t, r.Dir, "2026-01-05T10:00:00Z", "orca")
+			vaulttest.CommitAll(t, r.Dir, "2026-01-05T10:00:00Z", "orca")
 			arm(t, r.Dir)
 			mustGit(t, r.Dir, "switch", "-q", "main")
 			hooked(t, "switch to main", r.Dir, question("orca otter"))
@@ -165,7 +165,7 @@ func TestFreshnessMatrix(t *testing.T) {
 		{"reset --hard", func(t *testing.T, r *vaulttest.Repo) {
 			arm(t, r.Dir)
 			r.Write("notes/otter.md", "# Otter\n\nAn otter memory that will be reset away: kelp.\n")
-			commitAll(t, r.Dir, "2026-01-05T10:00:00Z", "kelp")
+			vaulttest.CommitAll(t, r.Dir, "2026-01-05T10:00:00Z", "kelp")
 			hooked(t, "commit", r.Dir, question("kelp"))
 			mustGit(t, r.Dir, "reset", "-q", "--hard", "HEAD~1")
 			unhooked(t, "reset", r.Dir, question("kelp otter"))
@@ -173,19 +173,19 @@ func TestFreshnessMatrix(t *testing.T) {
 		{"a renamed note", func(t *testing.T, r *vaulttest.Repo) {
 			arm(t, r.Dir)
 			mustGit(t, r.Dir, "mv", "notes/otter.md", "notes/river-otter.md")
-			commitAll(t, r.Dir, "2026-01-05T10:00:00Z", "rename")
+			vaulttest.CommitAll(t, r.Dir, "2026-01-05T10:00:00Z", "rename")
 			hooked(t, "rename", r.Dir, question("otter"))
 		}},
 		{"a deleted note", func(t *testing.T, r *vaulttest.Repo) {
 			arm(t, r.Dir)
 			mustGit(t, r.Dir, "rm", "-q", "notes/heron.md")
-			commitAll(t, r.Dir, "2026-01-05T10:00:00Z", "delete")
+			vaulttest.CommitAll(t, r.Dir, "2026-01-05T10:00:00Z", "delete")
 			hooked(t, "delete", r.Dir, question("heron"))
 		}},
 		{"a note moved out of the notes root", func(t *testing.T, r *vaulttest.Repo) {
 			arm(t, r.Dir)
 			mustGit(t, r.Dir, "mv", "notes/deep/squid.md", "elsewhere/squid.md")
-			commitAll(t, r.Dir, "2026-01-05T10:00:00Z", "move out")
+			vaulttest.CommitAll(t, r.Dir, "2026-01-05T10:00:00Z", "move out")
 			hooked(t, "move out", r.Dir, question("squid krill"))
 		}},
 		{"a second worktree with its own HEAD", func(t *testing.T, r *vaulttest.Repo) {
@@ -195,11 +195,11 @@ func TestFreshnessMatrix(t *testing.T) {
 			hooked(t, "worktree added", wt, question("walrus"))
 			vaulttest.WriteFile(t, filepath.Join(wt, "notes", "beluga.md"), "# Beluga\n\nA beluga memory only the worktree has.\n")
 			vaulttest.WriteFile(t, filepath.Join(wt, "notes", "walrus.md"), "# Walrus\n\nThe worktree's walrus memory.\n")
-			commitAll(t, wt, "2026-01-05T10:00:00Z", "beluga")
+			vaulttest.CommitAll(t, wt, "2026-01-05T10:00:00Z", "beluga")
 			hooked(t, "commit in the worktree", wt, question("beluga walrus"))
 			hooked(t, "main after the worktree's commit", r.Dir, question("beluga walrus"))
 			r.Write("notes/walrus.md", "# Walrus\n\nThe main walrus memory.\n")
-			commitAll(t, r.Dir, "2026-01-06T10:00:00Z", "main walrus")
+			vaulttest.CommitAll(t, r.Dir, "2026-01-06T10:00:00Z", "main walrus")
 			hooked(t, "commit in main", r.Dir, question("walrus"))
 			hooked(t, "worktree after main's commit", wt, question("walrus"))
 		}},
@@ -211,15 +211,15 @@ func TestFreshnessMatrix(t *testing.T) {
 			mustGit(t, sub, "-c", "user.name=Sub", "-c", "user.email=sub@example.com", "add", "-A")
 			mustGit(t, sub, "-c", "user.name=Sub", "-c", "user.email=sub@example.com", "commit", "-q", "-m", "theirs")
 			mustGit(t, r.Dir, "-c", "protocol.file.allow=always", "submodule", "add", "-q", sub, "notes/vendor")
-			commitAll(t, r.Dir, "2026-01-05T10:00:00Z", "submodule")
+			vaulttest.CommitAll(t, r.Dir, "2026-01-05T10:00:00Z", "submodule")
 			hooked(t, "submodule added", r.Dir, question("submodule"))
 			r.Write("notes/otter.md", "# Otter\n\nAn otter memory beside a submodule.\n")
-			commitAll(t, r.Dir, "2026-01-06T10:00:00Z", "otter")
+			vaulttest.CommitAll(t, r.Dir, "2026-01-06T10:00:00Z", "otter")
 			hooked(t, "commit beside a submodule", r.Dir, question("submodule otter"))
 		}},
 		{"a shallow clone", func(t *testing.T, r *vaulttest.Repo) {
 			r.Write("notes/heron.md", "# Heron\n\nA heron memory, second version.\n")
-			commitAll(t, r.Dir, "2026-01-05T10:00:00Z", "heron again")
+			vaulttest.CommitAll(t, r.Dir, "2026-01-05T10:00:00Z", "heron again")
 			shallow := filepath.Join(t.TempDir(), "shallow")
 			mustGit(t, r.Dir, "clone", "-q", "--depth", "1", "file://"+r.Dir, shallow)
 			r.SharePrivate(shallow)
@@ -230,11 +230,11 @@ func TestFreshnessMatrix(t *testing.T) {
 				t.Error("status does not say the clone is shallow")
 			}
 			r.Write("notes/seal.md", "# Seal\n\nA seal memory for the shallow clone.\n")
-			commitAll(t, r.Dir, "2026-01-06T10:00:00Z", "seal")
+			vaulttest.CommitAll(t, r.Dir, "2026-01-06T10:00:00Z", "seal")
 			mustGit(t, shallow, "pull", "-q", "--ff-only")
 			hooked(t, "pull into a shallow clone", shallow, question("seal heron"))
 			vaulttest.WriteFile(t, filepath.Join(shallow, "notes", "walrus.md"), "# Walrus\n\nA walrus memory written in the shallow clone.\n")
-			commitAll(t, shallow, "2026-01-07T10:00:00Z", "walrus")
+			vaulttest.CommitAll(t, shallow, "2026-01-07T10:00:00Z", "walrus")
 			hooked(t, "commit in a shallow clone", shallow, question("walrus shallow"))
 		}},
 	}
@@ -271,7 +271,7 @@ func TestFreshnessWithTheRepositoryRootAsNotesRoot(t *testing.T) {
 	r.Write("src/pkg02/design.md", "# Another design\n\nA design memory for pkg02.\n")
 	r.Write("src/pkg02/file9999.go", "package pkg02 // more memory\n")
 	r.Write("walrus.md", "# Walrus\n\nA walrus memory at the root, revised.\n")
-	commitAll(t, r.Dir, "2026-01-05T10:00:00Z", "more")
+	vaulttest.CommitAll(t, r.Dir, "2026-01-05T10:00:00Z", "more")
 	hooked(t, "commit among code", r.Dir, question("design"), question("walrus revised"))
 	mustGit(t, r.Dir, "checkout", "-q", "--detach", "HEAD~1")
 	hooked(t, "checkout among code", r.Dir, question("design"))
@@ -285,9 +285,9 @@ func TestHookRefreshedAnswersStateTheNewHead(t *testing.T) {
 	t.Parallel()
 	r := freshRepo(t)
 	arm(t, r.Dir)
-	before := headOf(t, r.Dir)
+	before := vaulttest.Head(t, r.Dir)
 	r.Write("notes/narwhal.md", "# Narwhal\n\nA narwhal memory.\n")
-	head := commitAll(t, r.Dir, "2026-01-05T10:00:00Z", "narwhal")
+	head := vaulttest.CommitAll(t, r.Dir, "2026-01-05T10:00:00Z", "narwhal")
 	if head == before {
 		t.Fatal("no new commit")
 	}

@@ -98,7 +98,7 @@ func TestALongOrContendedRefreshRunsInTheBackground(t *testing.T) {
 		t.Fatalf("exit %d, stderr %q", res.Status, res.Stderr)
 	}
 	refresh(t, r.Dir) // the documented wait
-	head := headOf(t, r.Dir)
+	head := vaulttest.Head(t, r.Dir)
 	if st := statusOf(t, r.Dir); !st.Fresh || st.Indexed != head || st.Team != store.DetachAbove+3 {
 		t.Errorf("after omh index: %+v", st)
 	}
@@ -116,7 +116,7 @@ func TestALongOrContendedRefreshRunsInTheBackground(t *testing.T) {
 	mustGit(t, r.Dir, "add", "-A")
 	res, wait := vaulttest.StartGit(t, r.Dir, gitDate, "commit", "-q", "-m", "floes") // returns although the lock is held
 	t.Cleanup(wait)
-	head = headOf(t, r.Dir)
+	head = vaulttest.Head(t, r.Dir)
 	if res.Status != 0 || res.Stderr != "" {
 		t.Fatalf("git commit: exit %d, stderr %q", res.Status, res.Stderr)
 	}
@@ -160,7 +160,7 @@ func TestAHookRebuildsADamagedCacheInTheBackground(t *testing.T) {
 	// rebuild is let finish before omh index runs.
 	wait()
 	refresh(t, r.Dir)
-	head := headOf(t, r.Dir)
+	head := vaulttest.Head(t, r.Dir)
 	if st := statusOf(t, r.Dir); !st.Fresh || st.Indexed != head {
 		t.Errorf("after omh index: %+v", st)
 	}

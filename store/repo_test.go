@@ -170,40 +170,7 @@ const gitDate = "2026-01-01T12:00:00Z"
 // mustGit runs git, hooks and all, and fails the test unless it succeeds.
 func mustGit(t testing.TB, dir string, args ...string) string {
 	t.Helper()
-	return mustGitAt(t, dir, gitDate, args...)
-}
-
-func mustGitAt(t testing.TB, dir, date string, args ...string) string {
-	t.Helper()
-	res := vaulttest.RunGit(t, dir, date, args...)
-	if res.Status != 0 {
-		t.Fatalf("git %s: exit %d\n%s%s", strings.Join(args, " "), res.Status, res.Stdout, res.Stderr)
-	}
-	return strings.TrimSpace(res.Stdout)
-}
-
-// commitAll stages everything and commits it at date through git, so the
-// hooks run as they would for a person.
-func commitAll(t testing.TB, dir, date, message string) string {
-	t.Helper()
-	mustGitAt(t, dir, date, "add", "-A")
-	mustGitAt(t, dir, date, "commit", "-q", "--allow-empty", "-m", message)
-	return headOf(t, dir)
-}
-
-// headOf reads HEAD's commit the way omh does, without starting git.
-func headOf(t testing.TB, dir string) string {
-	t.Helper()
-	r, err := vault.OpenRepo(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer r.Close()
-	h, err := r.Head()
-	if err != nil {
-		t.Fatal(err)
-	}
-	return h.String()
+	return vaulttest.MustGit(t, dir, gitDate, args...)
 }
 
 // rebuiltCopy copies the working tree at dir (a linked worktree with its
@@ -274,7 +241,7 @@ func sameAnswersAsARebuild(t testing.TB, step string, dirs []string, questions .
 				t.Errorf("%s: %q in %s differs from a rebuild:\n%s\n--- rebuild:\n%s", step, questions[i].Phrasings, filepath.Base(dir), got[i], want[i])
 			}
 		}
-		answersState(t, step, headOf(t, dir), got)
+		answersState(t, step, vaulttest.Head(t, dir), got)
 	}
 }
 

@@ -12,7 +12,6 @@ import (
 
 	"github.com/omh-notes/omh/hooks"
 	"github.com/omh-notes/omh/store"
-	"github.com/omh-notes/omh/vault"
 	"github.com/omh-notes/omh/vault/vaulttest"
 )
 
@@ -68,39 +67,6 @@ func runGit(t testing.TB, dir, date string, args ...string) vaulttest.GitResult 
 }
 
 const gitDate = "2026-01-01T12:00:00Z"
-
-func mustGitAt(t testing.TB, dir, date string, args ...string) string {
-	t.Helper()
-	res := runGit(t, dir, date, args...)
-	if res.Status != 0 {
-		t.Fatalf("git %s: exit %d\n%s%s", strings.Join(args, " "), res.Status, res.Stdout, res.Stderr)
-	}
-	return strings.TrimSpace(res.Stdout)
-}
-
-// commitAll stages everything and commits it at date through runGit, so
-// the hooks run as they would for a person.
-func commitAll(t testing.TB, dir, date, message string) string {
-	t.Helper()
-	mustGitAt(t, dir, date, "add", "-A")
-	mustGitAt(t, dir, date, "commit", "-q", "--allow-empty", "-m", message)
-	return headOf(t, dir)
-}
-
-// headOf reads HEAD's commit the way omh does, without starting git.
-func headOf(t testing.TB, dir string) string {
-	t.Helper()
-	r, err := vault.OpenRepo(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer r.Close()
-	h, err := r.Head()
-	if err != nil {
-		t.Fatal(err)
-	}
-	return h.String()
-}
 
 // proc is one run of the omh binary.
 func omhProc(t testing.TB, dir string, env []string, args ...string) result {
@@ -210,7 +176,7 @@ func TestInstalledHooksRefreshTheCache(t *testing.T) {
 			}
 			ok(t, dir, "index")
 			vaulttest.WriteFile(t, filepath.Join(dir, "notes", "narwhal.md"), "# Narwhal\n")
-			head := commitAll(t, dir, "2026-01-03T10:00:00Z", "narwhal")
+			head := vaulttest.CommitAll(t, dir, "2026-01-03T10:00:00Z", "narwhal")
 			if st := status(t, dir); !st.Fresh || st.Indexed == nil || *st.Indexed != head {
 				t.Errorf("after a commit the hook did not refresh: %+v", st)
 			}
@@ -234,7 +200,7 @@ func TestAChainedHookRunsFirstAndOmhStillRefreshes(t *testing.T) {
 	ok(t, r.Dir, "hooks", "install")
 	ok(t, r.Dir, "index")
 	r.Write("notes/heron.md", "# Heron\n")
-	second := commitAll(t, r.Dir, gitDate, "heron")
+	second := vaulttest.CommitAll(t, r.Dir, gitDate, "heron")
 	if res := runGit(t, r.Dir, gitDate, "checkout", "-q", first); res.Status != 1 {
 		t.Errorf("git checkout exited %d, want 1 from the user's failing hook (stderr %q)", res.Status, res.Stderr)
 	}

@@ -255,6 +255,33 @@ func StartGit(t testing.TB, dir, date string, args ...string) (GitResult, func()
 	return res, wait
 }
 
+// MustGit runs git like RunGit and fails the test unless it exits 0,
+// returning its trimmed standard output.
+func MustGit(t testing.TB, dir, date string, args ...string) string {
+	t.Helper()
+	res := RunGit(t, dir, date, args...)
+	if res.Status != 0 {
+		t.Fatalf("git %s: exit %d\n%s%s", strings.Join(args, " "), res.Status, res.Stdout, res.Stderr)
+	}
+	return strings.TrimSpace(res.Stdout)
+}
+
+// CommitAll stages everything in dir and commits it at date through
+// MustGit, so the hooks run as they would for a person, and returns the
+// new commit's id.
+func CommitAll(t testing.TB, dir, date, message string) string {
+	t.Helper()
+	MustGit(t, dir, date, "add", "-A")
+	MustGit(t, dir, date, "commit", "-q", "--allow-empty", "-m", message)
+	return Head(t, dir)
+}
+
+// Head is the id of the commit HEAD names in dir.
+func Head(t testing.TB, dir string) string {
+	t.Helper()
+	return MustGit(t, dir, "", "rev-parse", "HEAD")
+}
+
 // Write creates or replaces a file of the working tree.
 func (r *Repo) Write(path, content string) {
 	r.t.Helper()
