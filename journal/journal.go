@@ -349,7 +349,7 @@ func writeManifest(dir string, m manifest) error {
 	if err := os.Rename(tmp, filepath.Join(dir, manifestName)); err != nil {
 		return fmt.Errorf("writing the journal: %w", err)
 	}
-	syncDir(dir)
+	disk.SyncDir(dir)
 	return nil
 }
 
@@ -581,7 +581,7 @@ func finish(dir string, m manifest, recovering bool, warn func(string)) (staged,
 	if err := os.Remove(filepath.Join(dir, manifestName)); err != nil {
 		return done, fmt.Errorf("%s: %w", m.Command, err)
 	}
-	syncDir(dir)
+	disk.SyncDir(dir)
 	clearPayloads(dir)
 	return done, nil
 }

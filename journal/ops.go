@@ -165,7 +165,7 @@ func (o op) put(payload string) error {
 	crash.Step() // a new note linked in place, its temporary file not yet removed
 	os.Remove(tmp)
 	if err == nil {
-		syncDir(filepath.Dir(o.Path))
+		disk.SyncDir(filepath.Dir(o.Path))
 		os.Remove(payload)
 	}
 	return err
@@ -201,13 +201,6 @@ func writeNew(path string, content []byte, mode fs.FileMode, sync bool) error {
 		os.Remove(path)
 	}
 	return err
-}
-
-func syncDir(dir string) {
-	if f, err := os.Open(dir); err == nil {
-		f.Sync()
-		f.Close()
-	}
 }
 
 var errBusy = errors.New("another omh process is changing the store")

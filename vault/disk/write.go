@@ -33,7 +33,7 @@ func WriteFile(path string, content []byte, mode fs.FileMode) error {
 	if err != nil {
 		return fmt.Errorf("writing %s: %w", path, err)
 	}
-	syncDir(filepath.Dir(path))
+	SyncDir(filepath.Dir(path))
 	return nil
 }
 
@@ -68,7 +68,7 @@ func CreateFile(path string, content []byte, mode fs.FileMode) ([]string, error)
 		}
 		return nil, fmt.Errorf("writing %s: %w", path, err)
 	}
-	syncDir(dir)
+	SyncDir(dir)
 	return created, nil
 }
 
@@ -97,9 +97,9 @@ func writeTemp(path string, content []byte, mode fs.FileMode) (string, error) {
 	return tmp.Name(), nil
 }
 
-// syncDir makes a folder's new entries durable; where a folder cannot be
+// SyncDir makes a folder's new entries durable; where a folder cannot be
 // synced there is nothing more to do.
-func syncDir(dir string) {
+func SyncDir(dir string) {
 	if f, err := os.Open(dir); err == nil {
 		f.Sync()
 		f.Close()
