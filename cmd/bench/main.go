@@ -71,7 +71,7 @@ func parseFlags(args []string) (config, error) {
 	fl.StringVar(&cfg.omh, "omh", "", "the omh binary to measure (default: build ./cmd/omh into WORK/bin)")
 	fl.StringVar(&cfg.base, "base", "", "another omh binary measured beside -omh in the same rounds (the build a change is compared with)")
 	fl.StringVar(&cfg.fts, "fts", "", "the FTS5 peer binary (default: build ./cmd/bench/fts into WORK/bin)")
-	fl.StringVar(&cfg.data, "data", "auto", "the data folder holding vaults/vba-docs.bundle and gold/vba-tune.jsonl; auto: ../shared/data beside the checkout when there; none: skip the real vault")
+	fl.StringVar(&cfg.data, "data", "auto", "the data folder holding vaults/vba-docs.bundle and gold/vba-tune-also.jsonl; auto: ../shared/data beside the checkout when there; none: skip the real vault")
 	fl.StringVar(&cfg.rg, "rg", "rg", "ripgrep; empty to skip it")
 	fl.StringVar(&cfg.src, "src", "", "the omh checkout to build from (default: the module of the current folder)")
 	fl.StringVar(&cfg.work, "work", filepath.Join(os.TempDir(), "omh-bench"), "folder for vaults, databases, the isolated HOME and results")
@@ -149,7 +149,7 @@ func run(cfg config) error {
 	}
 	if data := dataDir(cfg); data != "" {
 		specs = append(specs, targetSpec{name: "vba-docs", bundle: filepath.Join(data, "vaults", "vba-docs.bundle"),
-			gold: filepath.Join(data, "gold", "vba-tune.jsonl")})
+			gold: filepath.Join(data, "gold", "vba-tune-also.jsonl")})
 	}
 	for _, spec := range specs {
 		r, err := benchTarget(cfg, t, m, spec)
@@ -341,6 +341,7 @@ func benchTarget(cfg config, t tools, m machine, spec targetSpec) (*result, erro
 			b.root = "notes"
 			b.repo, res.Vault, err = prepareVault(rn, cfg.work, cfg.seed, spec.n)
 			b.qs = vocab.questions(rand.New(rand.NewPCG(cfg.seed, 3)))
+			vocab.phrasings(rand.New(rand.NewPCG(cfg.seed, 4)), b.qs)
 			return err
 		}
 		b.repo, res.Vault, err = prepareReal(rn, cfg.work, spec.name, spec.bundle)

@@ -223,8 +223,9 @@ func goldQuestions(path string, n int) ([]question, error) {
 	sc.Buffer(nil, 1<<20)
 	for sc.Scan() && len(out) < n {
 		var g struct {
-			ID       string `json:"id"`
-			Question string `json:"question"`
+			ID       string   `json:"id"`
+			Question string   `json:"question"`
+			Also     []string `json:"also"`
 		}
 		if strings.TrimSpace(sc.Text()) == "" {
 			continue
@@ -233,7 +234,7 @@ func goldQuestions(path string, n int) ([]question, error) {
 			return nil, fmt.Errorf("%s: %w", path, err)
 		}
 		words := strings.FieldsFunc(strings.ToLower(g.Question), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
-		out = append(out, question{Words: words, Kind: g.ID})
+		out = append(out, question{Words: words, Kind: g.ID, Also: g.Also})
 	}
 	if err := sc.Err(); err != nil {
 		return nil, err

@@ -8,6 +8,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -23,6 +24,9 @@ const (
 	asOfFind      = " --as-of"
 	headFind      = " at HEAD"
 	statusCall    = " status --json"
+	cardsFind     = " --cards"
+	jsonFind      = " --json"
+	alsoFind      = " --also ×3"
 	versionCall   = " version"
 	toolRg        = "rg"
 	toolFTS       = "fts5"
@@ -365,8 +369,18 @@ type call struct {
 func (b *bench) calls(q question) []call {
 	var out []call
 	for _, o := range b.omhs() {
-		out = append(out, call{o.label, o.path, b.findArgs(q, false), []int{0}},
-			call{o.label + noWorktree, o.path, b.findArgs(q, true), []int{0}})
+		tree := b.findArgs(q, false)
+		out = append(out, call{o.label, o.path, tree, []int{0}},
+			call{o.label + noWorktree, o.path, b.findArgs(q, true), []int{0}},
+			call{o.label + cardsFind, o.path, append([]string{"find", "--cards"}, q.Words...), []int{0}},
+			call{o.label + jsonFind, o.path, append([]string{"--json", "find"}, q.Words...), []int{0}})
+		if len(q.Also) > 0 {
+			args := slices.Clone(tree)
+			for _, a := range q.Also {
+				args = append(args, "--also", a)
+			}
+			out = append(out, call{o.label + alsoFind, o.path, args, []int{0}})
+		}
 	}
 	if b.tools.rg != "" {
 		args := []string{"-l", "-i", "-w"}

@@ -319,6 +319,18 @@ func printSummary(w io.Writer, r *result) {
 	line("`omh find`, nothing changed", func(l string) string { return ms(l) },
 		fmt.Sprintf("FTS5 %s (stat of every file, then bm25) · rg %s", ms(toolFTS), ms(toolRg)))
 	line("`omh find --no-worktree`", func(l string) string { return ms(l + noWorktree) }, "")
+	againstTree := func(variant string) func(l string) string {
+		return func(l string) string {
+			v, tree := r.Overall[l+variant], r.Overall[l]
+			if v.N == 0 || tree.N == 0 {
+				return "-"
+			}
+			return fmt.Sprintf("%s ms (%.2f× the tree)", num(v.Median), ratio(v.Median, tree.Median))
+		}
+	}
+	line("`omh find --cards`", againstTree(cardsFind), "")
+	line("`omh --json find`", againstTree(jsonFind), "")
+	line("`omh find` with three `--also` phrasings", againstTree(alsoFind), "")
 	line("`omh status` (freshness check)", func(l string) string { return ms(l + statusCall) },
 		fmt.Sprintf("`git status` %s", ms(toolGitStatus)))
 	line("first `omh find` after a one-note commit, no hooks", func(l string) string {

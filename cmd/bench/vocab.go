@@ -125,6 +125,9 @@ type question struct {
 	Words []string `json:"words"`
 	Ranks []int    `json:"ranks"` // vocabulary rank of each word (0 = most frequent)
 	Kind  string   `json:"kind"`
+	// Also are other phrasings of the question, as an agent passes them
+	// with --also: a rewording, a keyword query, a guessed answer sentence.
+	Also []string `json:"also,omitempty"`
 }
 
 // questionShapes says, for each question, the vocabulary rank band of each
@@ -182,4 +185,35 @@ func (v *vocabulary) questions(r *rand.Rand) []question {
 		qs = append(qs, q)
 	}
 	return qs
+}
+
+// phrasings gives each question the three extra phrasings an agent writes
+// (a rewording, a keyword query, a guess at the answer's sentence), drawn
+// from the same bands as the question so their cost is of the same kind:
+// the rewording swaps every other word for another of its band, the
+// keywords are the question's rarer words and one more, the sentence
+// wraps the question's words in common and filler ones.
+func (v *vocabulary) phrasings(r *rand.Rand, qs []question) {
+	draw := func(band byte) string {
+		lo, hi := v.rankBand(band)
+		return v.words[lo+r.IntN(hi-lo)]
+	}
+	for i := range qs {
+		q := &qs[i]
+		shape := questionShapes[i%len(questionShapes)].bands
+		var reworded, keywords []string
+		for j, w := range q.Words {
+			if j%2 == 1 {
+				w = draw(shape[j])
+			}
+			reworded = append(reworded, w)
+			if shape[j] != 'c' && shape[j] != 'f' {
+				keywords = append(keywords, q.Words[j])
+			}
+		}
+		keywords = append(keywords, draw('m'))
+		sentence := append([]string{draw('c'), draw('c'), draw('f')}, q.Words...)
+		sentence = append(sentence, draw('f'), draw('m'))
+		q.Also = []string{strings.Join(reworded, " "), strings.Join(keywords, " "), strings.Join(sentence, " ")}
+	}
 }
