@@ -3,6 +3,7 @@ package store
 import (
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path"
@@ -317,7 +318,8 @@ func (p *movePlan) planRewrites(notes []rename.Note) error {
 	files := make([]rename.File, len(p.files))
 	for i, f := range p.files {
 		files[i] = rename.File{Key: f.before, Shown: f.shown, Parsed: f.note.Parsed, Blob: f.note.Note.Blob,
-			Read: func() ([]byte, error) { return os.ReadFile(f.abs) }}
+			Read: func() ([]byte, error) { return os.ReadFile(f.abs) },
+			Open: func() (io.ReadCloser, error) { return os.Open(f.abs) }}
 	}
 	plan, err := rename.PlanRename(notes, files, p.oldKey, p.newKey, p.dialect)
 	if err != nil {

@@ -2,8 +2,11 @@
 package vault
 
 import (
+	"bufio"
 	"bytes"
 	"cmp"
+	"errors"
+	"io"
 	"regexp"
 	"slices"
 	"strings"
@@ -111,22 +114,59 @@ func ParseNote(content []byte) Parsed {
 }
 
 // UnparsedMention finds where name (a key or the last part of one) is
-// written, ignoring case, in a part of content that p, its parse, read as
+// written, ignoring case, in a part of a note that p, its parse, read as
 // plain text: from a markdown-too-costly problem's line on. A link there
 // could not be found, or rewritten. It returns that problem's line, or 0.
-func UnparsedMention(content []byte, p Parsed, name string) int {
-	lower := bytes.ToLower([]byte(name))
-	for _, pr := range p.Problems {
-		if pr.Rule != "markdown-too-costly" {
-			continue
-		}
-		lines := newLineStarts(content)
-		from := lines[min(max(pr.Line, 1), len(lines))-1]
-		if bytes.Contains(bytes.ToLower(content[from:]), lower) {
-			return pr.Line
+// It reads the note from r in pieces, so a note of any size costs a
+// piece's memory.
+func UnparsedMention(r io.Reader, p Parsed, name string) (int, error) {
+	i := slices.IndexFunc(p.Problems, func(pr Problem) bool { return pr.Rule == "markdown-too-costly" })
+	if i < 0 {
+		return 0, nil
+	}
+	line := p.Problems[i].Line
+	br := bufio.NewReaderSize(r, 1<<16)
+	for n := 1; n < line; n++ { // the unparsed part starts at the start of line
+		if _, err := br.ReadSlice('\n'); err == bufio.ErrBufferFull {
+			n-- // the same line goes on
+		} else if err != nil {
+			return 0, readErr(err)
 		}
 	}
-	return 0
+	found, err := containsFold(br, []byte(name))
+	if !found {
+		line = 0
+	}
+	return line, err
+}
+
+// containsFold reports whether r holds needle, ignoring case, reading a
+// piece at a time; consecutive pieces overlap by more than any lowered
+// form of needle, so a match across two pieces is seen.
+func containsFold(r io.Reader, needle []byte) (bool, error) {
+	lower := bytes.ToLower(needle)
+	overlap := 4 * len(needle)
+	buf := make([]byte, 0, 1<<20+overlap)
+	for {
+		n, err := io.ReadFull(r, buf[len(buf):cap(buf)])
+		buf = buf[:len(buf)+n]
+		if bytes.Contains(bytes.ToLower(buf), lower) {
+			return true, nil
+		}
+		if err != nil {
+			return false, readErr(err)
+		}
+		keep := min(overlap, len(buf))
+		buf = buf[:copy(buf, buf[len(buf)-keep:])]
+	}
+}
+
+// readErr is nil for the ends of input io.ReadFull and bufio report.
+func readErr(err error) error {
+	if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
+		return nil
+	}
+	return err
 }
 
 // parseBody reads the markdown after the frontmatter. goldmark sees only the

@@ -275,3 +275,24 @@ func TestCodeBlockAfterTabbedListMarkerAtEndOfFile(t *testing.T) {
 		}
 	}
 }
+
+// A name written past the parsed part of a huge note was looked for by
+// lowering the whole rest of the note in memory; it is now read in pieces,
+// and a name that straddles two pieces is still found.
+func TestUnparsedMentionFindsANameAcrossReadPieces(t *testing.T) {
+	t.Parallel()
+	head := strings.Repeat("plain words here\n", (MaxMarkdownBytes/17)+10)
+	for _, at := range []int{0, 1<<20 - 3, 1<<20 - 1, 1 << 20, 2<<20 + 5} {
+		tail := strings.Repeat("x", at) + "see Target-Note now\n"
+		doc := head + tail
+		p := ParseNote([]byte(doc))
+		line, err := UnparsedMention(strings.NewReader(doc), p, "target-note")
+		if err != nil || line == 0 {
+			t.Errorf("name at %d past the cut: line %d, %v", at, line, err)
+		}
+		line, err = UnparsedMention(strings.NewReader(doc), p, "absent-note")
+		if err != nil || line != 0 {
+			t.Errorf("absent name: line %d, %v", line, err)
+		}
+	}
+}

@@ -7,6 +7,7 @@ package rename
 
 import (
 	"fmt"
+	"io"
 	"path"
 	"slices"
 	"sort"
@@ -33,8 +34,11 @@ type File struct {
 	Parsed vault.Parsed  // what the index read of it
 	Blob   plumbing.Hash // the content the index read
 	// Read returns the file's content now. PlanRename reads only the files
-	// whose links it rewrites and those parsed only in part.
+	// whose links it rewrites.
 	Read func() ([]byte, error)
+	// Open opens the file's content now, for the files parsed only in part,
+	// which PlanRename reads in pieces (they may be of any size).
+	Open func() (io.ReadCloser, error)
 }
 
 // Rewritten is what a rename does to one file.
@@ -209,12 +213,17 @@ func (p *planner) checkUnparsed(f *planned) error {
 	if !slices.ContainsFunc(f.Parsed.Problems, func(pr vault.Problem) bool { return pr.Rule == "markdown-too-costly" }) {
 		return nil
 	}
-	content, err := f.Read()
+	r, err := f.Open()
 	if err != nil {
 		return fmt.Errorf("reading %s: %w", f.Shown, err)
 	}
+	defer r.Close()
 	name := path.Base(p.oldKey)
-	if line := vault.UnparsedMention(content, f.Parsed, name); line > 0 {
+	line, err := vault.UnparsedMention(r, f.Parsed, name)
+	if err != nil {
+		return fmt.Errorf("reading %s: %w", f.Shown, err)
+	}
+	if line > 0 {
 		return refuse("unrewritable", fmt.Errorf("nothing was renamed: %s is parsed as markdown only up to line %d (markdown-too-costly) and names %s after it, where a link could not be rewritten; split the note or edit it by hand first", f.Shown, line, name))
 	}
 	return nil
