@@ -22,16 +22,12 @@ import (
 
 // Serve answers a client on in and out until it goes away.
 func Serve(ctx context.Context, s *store.Store, version string, allowWrite bool, in io.Reader, out io.Writer) error {
-	err := New(s, version, allowWrite).Run(ctx, &mcp.IOTransport{Reader: io.NopCloser(in), Writer: nopCloser{out}})
+	err := New(s, version, allowWrite).Run(ctx, lineTransport{in, out})
 	if errors.Is(err, io.EOF) || errors.Is(err, mcp.ErrConnectionClosed) {
 		return nil // the client went away: the session is over
 	}
 	return err
 }
-
-type nopCloser struct{ io.Writer }
-
-func (nopCloser) Close() error { return nil }
 
 // mcpServer answers tool calls from one open store. Calls take turns: a
 // Store serves one call at a time.
