@@ -298,7 +298,7 @@ func (c *lineConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 	select {
 	case msg, ok := <-c.msgs:
 		if !ok {
-			return nil, c.readErr
+			return nil, c.drained(ctx)
 		}
 		if req, isReq := msg.(*jsonrpc.Request); isReq && req.ID.IsValid() {
 			c.mu.Lock()

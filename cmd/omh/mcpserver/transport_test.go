@@ -7,6 +7,7 @@ import (
 	"errors"
 	"io"
 	"os/exec"
+	"slices"
 	"strings"
 	"testing"
 
@@ -178,5 +179,39 @@ func TestMCPClientCallTooDeepOrTooLongFailsAloneOverStdio(t *testing.T) {
 		if _, _, isErr := callTool(t, cs, "find", map[string]any{"question": "sandbox"}); isErr {
 			t.Errorf("find after the call %s failed", name)
 		}
+	}
+}
+
+// Requests piped in at once, the input closed behind them, are all
+// answered before omh mcp exits, and the note new writes is written.
+// Catches: the server answering initialize only, dropping find and new,
+// and exiting 0 as if it had.
+func TestMCPAnswersEveryRequestReadBeforeTheInputEnded(t *testing.T) {
+	t.Parallel()
+	dir := demoStore(t)
+	srv := startRaw(t, dir, "--allow-write")
+	srv.send(initializeLine, initializedLine,
+		`{"jsonrpc":"2.0","id":"find","method":"tools/call","params":{"name":"find","arguments":{"question":"sandbox"}}}`,
+		`{"jsonrpc":"2.0","id":"new","method":"tools/call","params":{"name":"new","arguments":{"type":"finding","title":"Piped at once"}}}`)
+	srv.stdin.Close()
+	out, err := io.ReadAll(srv.out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ids []string
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		if r := parseReply(t, line); r.Error == nil {
+			ids = append(ids, string(r.ID))
+		}
+	}
+	slices.Sort(ids)
+	if want := []string{`"find"`, `"init"`, `"new"`}; !slices.Equal(ids, want) {
+		t.Errorf("answered %v, want %v:\n%s", ids, want, out)
+	}
+	if err := srv.cmd.Wait(); err != nil {
+		t.Errorf("omh mcp exited with %v", err)
+	}
+	if !strings.Contains(ok(t, dir, "show", "finding/piped-at-once"), "Piped at once") {
+		t.Error("the note new wrote is not there")
 	}
 }
