@@ -100,7 +100,15 @@ func (m *mcpServer) call(fn func(*store.Store) (text string, reply any, err erro
 	if err != nil {
 		return toolError(err)
 	}
-	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: text}}}, reply, nil
+	return &mcp.CallToolResult{Content: textContent(text)}, reply, nil
+}
+
+// textContent is a text reply as the command line prints it: the agent's
+// client may show it on a terminal, so control characters and
+// bidirectional overrides are escaped as on omh's standard output.
+// Structured content, like --json, stays exact.
+func textContent(text string) []mcp.Content {
+	return []mcp.Content{&mcp.TextContent{Text: reply.EscapeControls(text, "\n\t")}}
 }
 
 // toolError is a failed call as the agent sees it: a tool error whose text
@@ -108,8 +116,7 @@ func (m *mcpServer) call(fn func(*store.Store) (text string, reply any, err erro
 // error as structured content.
 func toolError(err error) (*mcp.CallToolResult, any, error) {
 	code := store.Code(err)
-	return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: code + ": " + err.Error()}}},
-		reply.Failure(code, err), nil
+	return &mcp.CallToolResult{IsError: true, Content: textContent(code + ": " + err.Error())}, reply.Failure(code, err), nil
 }
 
 // codeArgumentErrors gives the calls the SDK refuses before a tool runs
@@ -120,7 +127,7 @@ func codeArgumentErrors(next mcp.MethodHandler) mcp.MethodHandler {
 		res, err := next(ctx, method, req)
 		if r, ok := res.(*mcp.CallToolResult); ok && err == nil && r.IsError && r.StructuredContent == nil {
 			msg := textOf(r)
-			r.Content = []mcp.Content{&mcp.TextContent{Text: reply.Usage + ": " + msg}}
+			r.Content = textContent(reply.Usage + ": " + msg)
 			r.StructuredContent = reply.Failure(reply.Usage, errors.New(msg))
 		}
 		return res, err

@@ -391,3 +391,54 @@ func TestMCPServesOverStdioAsABuiltBinary(t *testing.T) {
 		t.Errorf("find over stdio: %v\nwant %v", reply, want)
 	}
 }
+
+// rawControl reports the first control character or bidirectional
+// override, but a line break, in s, or -1.
+func rawControl(s string) int {
+	for i, r := range s {
+		if (r < 0x20 && r != '\n') || r == 0x7f || (r >= 0x80 && r <= 0x9f) || (r >= 0x202a && r <= 0x202e) || (r >= 0x2066 && r <= 0x2069) {
+			return i
+		}
+	}
+	return -1
+}
+
+// A note holding escape sequences (a retitle, a screen clear, OSC 52 that
+// writes the clipboard), a C1 control and bidirectional overrides comes
+// back in show's and find's text escaped exactly as omh prints it, and in
+// the structured content exact, as --json has it. Catches: MCP text
+// passing the sequences raw to the agent's terminal, an override reaching
+// it from either front end.
+func TestMCPTextEscapesControlsAsTheCommandLineDoes(t *testing.T) {
+	t.Parallel()
+	r := vaulttest.New(t)
+	evil := "The walrus \x1b]0;owned\a\x1b[2J tusk \u009b31m clip \x1b]52;c;cm0gLXJmIH4K\a x = 1 \u202e// ;tnemmoc\u202c \u2066iso\u2069 here.\n"
+	r.Write("evil.md", "---\ntitle: \"Evil \u202e title\"\n---\n# Evil\n\n"+evil)
+	r.Commit("2026-01-02T10:00:00Z", "notes")
+	cs := mcpSession(t, r.Dir, false)
+	for _, c := range []struct {
+		tool string
+		args map[string]any
+		cmd  []string
+	}{
+		{"show", map[string]any{"key": "evil"}, []string{"show", "evil"}},
+		{"find", map[string]any{"question": "walrus tusk"}, []string{"find", "--cards", "walrus", "tusk"}},
+	} {
+		text, structured, isErr := callTool(t, cs, c.tool, c.args)
+		if isErr {
+			t.Fatalf("%s: %s", c.tool, text)
+		}
+		if i := rawControl(text); i >= 0 {
+			t.Errorf("%s's text holds a raw control at %d: %q", c.tool, i, text)
+		}
+		if want := ok(t, r.Dir, c.cmd...); text != want {
+			t.Errorf("%s's text differs from omh %v:\n%q\n%q", c.tool, c.cmd, text, want)
+		}
+		if want := decoded(t, ok(t, r.Dir, append([]string{"--json"}, c.cmd...)...)); !reflect.DeepEqual(structured, want) {
+			t.Errorf("%s's structured content differs from --json", c.tool)
+		}
+		if b, _ := json.Marshal(structured); !strings.Contains(string(b), `\u001b]0;owned\u0007`) || !strings.Contains(string(b), "\u202e// ;tnemmoc") {
+			t.Errorf("%s's structured content is not exact: %s", c.tool, b)
+		}
+	}
+}
