@@ -20,9 +20,10 @@ import (
 	"github.com/omh-notes/omh/store/reply"
 )
 
-// Serve answers a client on in and out until it goes away.
-func Serve(ctx context.Context, s *store.Store, version string, allowWrite bool, in io.Reader, out io.Writer) error {
-	err := New(s, version, allowWrite).Run(ctx, lineTransport{in, out})
+// Serve answers a client on in and out until it goes away. Without a
+// store, openErr says why none could be opened, and every call answers it.
+func Serve(ctx context.Context, s *store.Store, openErr error, version string, allowWrite bool, in io.Reader, out io.Writer) error {
+	err := New(s, openErr, version, allowWrite).Run(ctx, lineTransport{in, out})
 	if errors.Is(err, io.EOF) || errors.Is(err, mcp.ErrConnectionClosed) {
 		return nil // the client went away: the session is over
 	}
@@ -32,23 +33,27 @@ func Serve(ctx context.Context, s *store.Store, version string, allowWrite bool,
 // mcpServer answers tool calls from one open store. Calls take turns: a
 // Store serves one call at a time.
 type mcpServer struct {
-	mu sync.Mutex
-	s  *store.Store
+	mu      sync.Mutex
+	s       *store.Store
+	openErr error // why there is no store
 }
 
 // readOnly marks a tool that changes nothing but the cache.
 var readOnly = &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true}
 
 // New builds the server and its tools, offering the tools that write only
-// with allowWrite. The descriptions are short
+// with allowWrite. Without a store (s nil) it still starts, lists its
+// tools and answers each call with openErr: a server that exits before
+// initialize shows the agent's user only "connection closed", never why.
+// The descriptions are short
 // and name the call that follows up, and arguments whose names say it all
 // (question, key, body) go undescribed: the tool list is sent to the
 // agent's context window whole (a test holds it under 4 KB).
-func New(s *store.Store, version string, allowWrite bool) *mcp.Server {
+func New(s *store.Store, openErr error, version string, allowWrite bool) *mcp.Server {
 	srv := mcp.NewServer(&mcp.Implementation{Name: "omh", Version: version}, &mcp.ServerOptions{
 		Instructions: "Notes of this git repository. Ask find first; every reply names each note's layer (team: committed; local: this machine only), date and the commit.",
 	})
-	m := &mcpServer{s: s}
+	m := &mcpServer{s: s, openErr: openErr}
 	mcp.AddTool(srv, &mcp.Tool{Name: "find", Annotations: readOnly, InputSchema: findSchema(),
 		Description: "Notes answering a question, as cards. Follow up with show (key; lines: a passage's range) or links."}, m.find)
 	mcp.AddTool(srv, &mcp.Tool{Name: "show", Annotations: readOnly,
@@ -96,6 +101,9 @@ func findSchema() *jsonschema.Schema {
 func (m *mcpServer) call(fn func(*store.Store) (text string, reply any, err error)) (*mcp.CallToolResult, any, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
+	if m.s == nil {
+		return toolError(m.openErr)
+	}
 	text, reply, err := fn(m.s)
 	if err != nil {
 		return toolError(err)

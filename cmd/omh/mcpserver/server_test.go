@@ -95,7 +95,7 @@ func mcpSession(t *testing.T, dir string, allowWrite bool) *mcp.ClientSession {
 	}
 	serverSide, clientSide := mcp.NewInMemoryTransports()
 	ctx := context.Background()
-	ss, err := New(s, "test", allowWrite).Connect(ctx, serverSide, nil)
+	ss, err := New(s, nil, "test", allowWrite).Connect(ctx, serverSide, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -439,6 +439,49 @@ func TestMCPTextEscapesControlsAsTheCommandLineDoes(t *testing.T) {
 		}
 		if b, _ := json.Marshal(structured); !strings.Contains(string(b), `\u001b]0;owned\u0007`) || !strings.Contains(string(b), "\u202e// ;tnemmoc") {
 			t.Errorf("%s's structured content is not exact: %s", c.tool, b)
+		}
+	}
+}
+
+// Started in a folder that is no git repository, omh mcp initializes,
+// lists its tools and answers each call with the error the command line
+// gives there: the same code, the same sentence. Catches: the server
+// exiting before initialize, the client showing only "connection closed".
+func TestMCPOutsideARepositoryAnswersEachCallWithWhy(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	cli := exec.Command(omhBin, "-C", dir, "--json", "find", "x")
+	var stderr strings.Builder
+	cli.Stderr = &stderr
+	if err := cli.Run(); err == nil {
+		t.Fatal("omh find succeeded outside a repository")
+	}
+	var want struct {
+		Error struct{ Code, Message string }
+	}
+	if err := json.Unmarshal([]byte(stderr.String()), &want); err != nil || want.Error.Code != "not_a_repository" {
+		t.Fatalf("omh --json find outside a repository: %v %s", err, stderr.String())
+	}
+	ctx := context.Background()
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test"}, nil).Connect(ctx,
+		&mcp.CommandTransport{Command: exec.Command(omhBin, "-C", dir, "mcp")}, nil)
+	if err != nil {
+		t.Fatalf("connecting outside a repository: %v", err)
+	}
+	defer cs.Close()
+	if tools, _ := listTools(t, cs); len(tools) != 6 {
+		t.Errorf("%d tools", len(tools))
+	}
+	for _, c := range []struct {
+		tool string
+		args map[string]any
+	}{{"find", map[string]any{"question": "x"}}, {"status", nil}, {"show", map[string]any{"key": "k"}}} {
+		text, structured, isErr := callTool(t, cs, c.tool, c.args)
+		if wantText := want.Error.Code + ": " + want.Error.Message; !isErr || text != wantText {
+			t.Errorf("%s: %v %q, want %q", c.tool, isErr, text, wantText)
+		}
+		if wantJSON := decoded(t, stderr.String()); !reflect.DeepEqual(structured, wantJSON) {
+			t.Errorf("%s: structured %v, want %v", c.tool, structured, wantJSON)
 		}
 	}
 }
