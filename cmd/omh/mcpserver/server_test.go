@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"reflect"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -200,7 +201,7 @@ func TestMCPFindEqualsFindJSON(t *testing.T) {
 		flags []string
 	}{
 		{map[string]any{"question": "why does mounting the credential file fail"}, nil},
-		{map[string]any{"question": "token refresh", "also": []string{"credential rename"}, "roots": 2, "max_chars": 900},
+		{map[string]any{"question": "token refresh", "phrasings": []string{"credential rename"}, "roots": 2, "max_chars": 900},
 			[]string{"--also", "credential rename", "--roots", "2", "--max-chars", "900"}},
 		{map[string]any{"question": "sandbox", "layer": "team", "type": "finding"}, []string{"--layer", "team", "--type", "finding"}},
 		{map[string]any{"question": "credentials", "as_of": "2026-02-01"}, []string{"--as-of", "2026-02-01"}},
@@ -239,6 +240,7 @@ func TestMCPToolsAnswerAsTheirCommands(t *testing.T) {
 		{"links", map[string]any{"key": "topic/credentials", "direction": "in"}, []string{"links", "--in", "topic/credentials"}},
 		{"proof_find", map[string]any{"question": "how does the harness write files"}, []string{"proof", "find", "how", "does", "the", "harness", "write", "files"}},
 		{"proof_find", map[string]any{"question": "harness", "retracted": "only", "as_of": "2026-03-15"}, []string{"proof", "find", "--retracted", "only", "--as-of", "2026-03-15", "harness"}},
+		{"proof_find", map[string]any{"question": "harness", "phrasings": []string{"rewrites files in place", "write"}}, []string{"proof", "find", "--also", "rewrites files in place", "--also", "write", "harness"}},
 		{"proof_show", map[string]any{"key": "finding/sandbox-user-is-uid-1000"}, []string{"proof", "show", "finding/sandbox-user-is-uid-1000"}},
 		{"proof_show", map[string]any{"key": "finding/sandbox-user-is-uid-1000", "as_of": "2025-01-01"}, []string{"proof", "show", "--as-of", "2025-01-01", "finding/sandbox-user-is-uid-1000"}},
 	} {
@@ -483,5 +485,143 @@ func TestMCPOutsideARepositoryAnswersEachCallWithWhy(t *testing.T) {
 		if wantJSON := decoded(t, stderr.String()); !reflect.DeepEqual(structured, wantJSON) {
 			t.Errorf("%s: structured %v, want %v", c.tool, structured, wantJSON)
 		}
+	}
+}
+
+// errorOf is a failed call's code and message, as its structured content
+// has them.
+func errorOf(t *testing.T, cs *mcp.ClientSession, tool string, args map[string]any) (code, msg string) {
+	t.Helper()
+	text, structured, isErr := callTool(t, cs, tool, args)
+	var e struct {
+		Error struct{ Code, Message string }
+	}
+	b, _ := json.Marshal(structured)
+	if err := json.Unmarshal(b, &e); err != nil || !isErr || text != e.Error.Code+": "+e.Error.Message {
+		t.Fatalf("%s %v: %v %q %s", tool, args, isErr, text, b)
+	}
+	return e.Error.Code, e.Error.Message
+}
+
+// A refusal names the tool's own parameters, never a command-line flag,
+// and never suggests one the tool lacks. Catches: "--roots", "--as-of" in
+// a tool error; new saying "use --key or --if-exists"; "roots": "many"
+// answered with the schema validator's words.
+func TestMCPErrorsNameTheToolsParametersNotFlags(t *testing.T) {
+	t.Parallel()
+	dir := demoStore(t)
+	cs := mcpSession(t, dir, true)
+	callTool(t, cs, "new", map[string]any{"type": "finding", "title": "Taken once"})
+	flag := regexp.MustCompile(`--[a-z]`)
+	for _, c := range []struct {
+		tool string
+		args map[string]any
+		code string
+		want string // the message starts with it
+	}{
+		{"find", map[string]any{"question": "x", "roots": -1}, "usage", "roots is how many ranked notes"},
+		{"find", map[string]any{"question": "x", "max_chars": -5}, "usage", "max_chars is the size"},
+		{"find", map[string]any{"question": "x", "roots": "many"}, "usage", `roots is a whole number, not "many"`},
+		{"find", map[string]any{"question": "x", "as_of": "2026-08-19T12:00:00Z"}, "bad_as_of", "as_of 2026-08-19T12:00:00Z: "},
+		{"find", map[string]any{"question": "x", "query": "y"}, "usage", "give question or query, not both"},
+		{"find", map[string]any{"question": "x", "top_k": 3}, "usage", `find has no parameter "top_k"; it takes as_of, layer, max_chars, phrasings, question, roots, type`},
+		{"proof_find", map[string]any{"question": "x", "retracted": "maybe"}, "usage", "retracted takes exclude, include or only"},
+		{"proof_show", map[string]any{"key": "finding/sandbox-user-is-uid-1000", "as_of": "yesterday"}, "bad_as_of", "as_of yesterday: "},
+		{"new", map[string]any{"type": "finding", "title": "Taken once"}, "key_taken", "the key finding/taken-once is taken"},
+		{"new", map[string]any{"type": "finding", "title": "Nowhere", "links": []string{"zzz-no-such-note"}}, "not_found", "links zzz-no-such-note reaches no note"},
+		{"retract", map[string]any{"key": "finding/sandbox-user-is-uid-1000", "reason": "r"}, "team_record", "finding/sandbox-user-is-uid-1000 is a team record"},
+		{"retract", map[string]any{"key": "finding/sandbox-user-is-uid-1000", "reason": "r", "team": "perhaps"}, "usage", `team is true or false, not "perhaps"`},
+	} {
+		code, msg := errorOf(t, cs, c.tool, c.args)
+		if code != c.code || !strings.HasPrefix(msg, c.want) || flag.MatchString(msg) {
+			t.Errorf("%s %v: %s: %s\nwant %s: %s..., naming no flag", c.tool, c.args, code, msg, c.code, c.want)
+		}
+	}
+	if _, msg := errorOf(t, cs, "new", map[string]any{"type": "finding", "title": "Taken once"}); !strings.HasSuffix(msg, "; choose another title") {
+		t.Errorf("new's key_taken suggests %q", msg)
+	}
+	if _, msg := errorOf(t, cs, "retract", map[string]any{"key": "finding/sandbox-user-is-uid-1000", "reason": "r"}); !strings.Contains(msg, "set team to edit it") {
+		t.Errorf("retract's team_record suggests %q", msg)
+	}
+}
+
+// Arguments as agents write them answer as the tool's own: null is the
+// default, a number may come as a string, a list of one as its item, and
+// query, limit and also are question, roots and phrasings. Catches:
+// "roots": null refused as `type: <invalid reflect.Value> has type "null"`,
+// "roots": "2" refused, an alias refused as an unknown parameter.
+func TestMCPArgumentsAsAgentsWriteThemAnswerAsTheToolsOwn(t *testing.T) {
+	t.Parallel()
+	cs := mcpSession(t, demoStore(t), false)
+	q := "why does mounting the credential file fail"
+	for _, c := range []struct {
+		tool       string
+		args, same map[string]any
+	}{
+		{"find", map[string]any{"question": q, "roots": nil, "layer": nil}, map[string]any{"question": q}},
+		{"find", map[string]any{"question": q, "roots": "2", "max_chars": " 900 "}, map[string]any{"question": q, "roots": 2, "max_chars": 900}},
+		{"find", map[string]any{"query": q, "limit": 1}, map[string]any{"question": q, "roots": 1}},
+		{"find", map[string]any{"question": q, "also": []string{"EBUSY rename"}}, map[string]any{"question": q, "phrasings": []string{"EBUSY rename"}}},
+		{"find", map[string]any{"question": q, "phrasings": "EBUSY rename"}, map[string]any{"question": q, "phrasings": []string{"EBUSY rename"}}},
+		{"proof_find", map[string]any{"query": "harness", "also": "write"}, map[string]any{"question": "harness", "phrasings": []string{"write"}}},
+		{"show", map[string]any{"key": "topic/credentials", "lines": nil}, map[string]any{"key": "topic/credentials"}},
+	} {
+		text, structured, isErr := callTool(t, cs, c.tool, c.args)
+		wantText, wantStructured, _ := callTool(t, cs, c.tool, c.same)
+		if isErr || text != wantText || !reflect.DeepEqual(structured, wantStructured) {
+			t.Errorf("%s %v answers otherwise than %v:\n%s\n---\n%s", c.tool, c.args, c.same, text, wantText)
+		}
+	}
+	// The reply names the phrasings asked, the question first.
+	_, structured, _ := callTool(t, cs, "find", map[string]any{"query": q, "also": []string{"EBUSY rename", "token file mount"}})
+	if got := structured.(map[string]any)["question"]; !reflect.DeepEqual(got, []any{q, "EBUSY rename", "token file mount"}) {
+		t.Errorf("the reply's question is %v", got)
+	}
+}
+
+// The tools/list reply as omh mcp --allow-write sends it, the JSON-RPC
+// line whole, stays under 4 KB, and find and proof_find take phrasings,
+// which find's description and the parameter's tell the agent to pass.
+// Catches: the phrasings' guidance grown past the budget, or left out of
+// the schema the agent reads.
+func TestMCPToolListAsSentStaysUnder4KBAndAsksForPhrasings(t *testing.T) {
+	t.Parallel()
+	srv := startRaw(t, demoStore(t), "--allow-write")
+	srv.send(initializeLine, initializedLine, `{"jsonrpc":"2.0","id":"tl","method":"tools/list"}`)
+	srv.recv() // initialize's
+	line := srv.recv()
+	if len(line) > toolListBudget {
+		t.Errorf("tools/list is %d bytes as sent, over the %d budget", len(line), toolListBudget)
+	}
+	t.Logf("tools/list as sent, with --allow-write: %d bytes", len(line))
+	var reply struct {
+		Result struct {
+			Tools []struct {
+				Name, Description string
+				InputSchema       struct {
+					Properties map[string]struct{ Type, Description string }
+				}
+			}
+		}
+	}
+	if err := json.Unmarshal([]byte(line), &reply); err != nil {
+		t.Fatal(err)
+	}
+	var with []string
+	for _, tool := range reply.Result.Tools {
+		p, ok := tool.InputSchema.Properties["phrasings"]
+		if !ok {
+			continue
+		}
+		with = append(with, tool.Name)
+		if p.Type != "array" || !strings.Contains(tool.Description, "hrasings") {
+			t.Errorf("%s: phrasings %+v, description %q", tool.Name, p, tool.Description)
+		}
+		if tool.Name == "find" && p.Description != phrasingsHelp {
+			t.Errorf("find's phrasings say %q", p.Description)
+		}
+	}
+	if !slices.Equal(with, []string{"find", "proof_find"}) {
+		t.Errorf("phrasings taken by %v", with)
 	}
 }
