@@ -529,6 +529,7 @@ func TestMCPErrorsNameTheToolsParametersNotFlags(t *testing.T) {
 		{"proof_show", map[string]any{"key": "finding/sandbox-user-is-uid-1000", "as_of": "yesterday"}, "bad_as_of", "as_of yesterday: "},
 		{"new", map[string]any{"type": "finding", "title": "Taken once"}, "key_taken", "the key finding/taken-once is taken"},
 		{"new", map[string]any{"type": "finding", "title": "Nowhere", "links": []string{"zzz-no-such-note"}}, "not_found", "links zzz-no-such-note reaches no note"},
+		{"new", map[string]any{"type": "finding", "title": "!!!"}, "bad_key", `the title has no letter or digit to make a key from ("!!!"); choose another title`},
 		{"retract", map[string]any{"key": "finding/sandbox-user-is-uid-1000", "reason": "r"}, "team_record", "finding/sandbox-user-is-uid-1000 is a team record"},
 		{"retract", map[string]any{"key": "finding/sandbox-user-is-uid-1000", "reason": "r", "team": "perhaps"}, "usage", `team is true or false, not "perhaps"`},
 	} {
