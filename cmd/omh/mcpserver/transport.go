@@ -31,8 +31,6 @@ const (
 	maxLine = mcp.DefaultMaxLineLength
 	// maxDepth is the deepest nesting the SDK's decoder accepts.
 	maxDepth = 1000
-	// idPrefix is how much of a line too long to read is searched for its id.
-	idPrefix = 64 << 10
 	// maxID is the largest integer id the SDK keeps exactly: it decodes
 	// numbers as float64.
 	maxID = 1 << 53
@@ -93,13 +91,8 @@ func (c *lineConn) readLines(in io.Reader) {
 func readLine(r *bufio.Reader) (line []byte, tooLong bool, err error) {
 	for {
 		chunk, err := r.ReadSlice('\n')
-		if len(line)+len(chunk) <= maxLine+2 { // +2: the line break, \r\n at most
+		if tooLong = tooLong || len(line)+len(chunk) > maxLine+2; !tooLong { // +2: the line break, \r\n at most
 			line = append(line, chunk...)
-		} else {
-			tooLong = true
-			if len(line) < idPrefix {
-				line = append(line, chunk[:min(len(chunk), idPrefix-len(line))]...)
-			}
 		}
 		if !errors.Is(err, bufio.ErrBufferFull) {
 			line = bytes.TrimRight(line, "\r\n")
