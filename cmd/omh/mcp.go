@@ -23,9 +23,12 @@ func (c *McpCmd) Run(e *env) error {
 	s, err := store.Open(e.cli.Dir, store.Options{Warn: func(msg string) { e.warn("%s", msg) }, Progress: e.progress(),
 		Background: background, Watch: true})
 	if err != nil {
-		return err
+		// Agents start the server wherever they run, which may be no
+		// repository: it serves anyway, each call answering why it cannot.
+		e.warn("%s", err)
+	} else {
+		defer s.Close()
 	}
-	defer s.Close()
 	version, _, _ := buildVersion()
-	return mcpserver.Serve(context.Background(), s, version, c.AllowWrite, e.stdin, e.stdout)
+	return mcpserver.Serve(context.Background(), s, err, version, c.AllowWrite, e.stdin, e.stdout)
 }

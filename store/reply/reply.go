@@ -42,14 +42,18 @@ func CountOf(n int, one, many string) string {
 func CountNotes(n int) string { return CountOf(n, "note", "notes") }
 
 // A note's name, title or text may hold control characters: an escape
-// sequence that retitles the terminal, moves the cursor or rewrites what
-// was printed above it. Text output shows every control character as a
-// visible escape instead (ESC as \x1b); JSON output is exact, and JSON's
+// sequence that retitles the terminal, moves the cursor, writes the
+// clipboard or rewrites what was printed above it; or a bidirectional
+// override, which shows text in another order than it is read (a line that
+// looks harmless and is not). Text output shows each as a visible escape
+// instead (ESC as \x1b, U+202E as \u202e); JSON output is exact, and JSON's
 // own escaping keeps it safe.
 
 // EscapeControls writes s with control characters made visible: C0
-// controls but those in keep, DEL, C1 controls and bytes that are not
-// UTF-8.
+// controls but those in keep, DEL, C1 controls, the bidirectional
+// embeddings, overrides and isolates (U+202A-U+202E, U+2066-U+2069), and
+// bytes that are not UTF-8. The marks U+200E and U+200F stay: they reorder
+// nothing beyond the neutral characters beside them.
 func EscapeControls(s, keep string) string {
 	clean := true
 	for i := 0; i < len(s); i++ {
@@ -77,7 +81,7 @@ func EscapeControls(s, keep string) string {
 			b.WriteString(`\r`)
 		case r < 0x20 || r == 0x7f:
 			fmt.Fprintf(&b, `\x%02x`, r)
-		case r >= 0x80 && r <= 0x9f:
+		case r >= 0x80 && r <= 0x9f, bidiControl(r):
 			fmt.Fprintf(&b, `\u%04x`, r)
 		default:
 			b.WriteString(s[i : i+size])
@@ -86,6 +90,10 @@ func EscapeControls(s, keep string) string {
 	}
 	return b.String()
 }
+
+// bidiControl reports whether r is a bidirectional embedding, override or
+// isolate.
+func bidiControl(r rune) bool { return r >= 0x202a && r <= 0x202e || r >= 0x2066 && r <= 0x2069 }
 
 // OneLine is a value printed on one line (a title, a warning, a path):
 // line breaks and tabs are escaped too.

@@ -20,64 +20,78 @@ import (
 	"github.com/omh-notes/omh/store/reply"
 )
 
-// Serve answers a client on in and out until it goes away.
-func Serve(ctx context.Context, s *store.Store, version string, allowWrite bool, in io.Reader, out io.Writer) error {
-	err := New(s, version, allowWrite).Run(ctx, &mcp.IOTransport{Reader: io.NopCloser(in), Writer: nopCloser{out}})
+// Serve answers a client on in and out until it goes away. Without a
+// store, openErr says why none could be opened, and every call answers it.
+func Serve(ctx context.Context, s *store.Store, openErr error, version string, allowWrite bool, in io.Reader, out io.Writer) error {
+	err := New(s, openErr, version, allowWrite).Run(ctx, lineTransport{in, out})
 	if errors.Is(err, io.EOF) || errors.Is(err, mcp.ErrConnectionClosed) {
 		return nil // the client went away: the session is over
 	}
 	return err
 }
 
-type nopCloser struct{ io.Writer }
-
-func (nopCloser) Close() error { return nil }
-
 // mcpServer answers tool calls from one open store. Calls take turns: a
 // Store serves one call at a time.
 type mcpServer struct {
-	mu sync.Mutex
-	s  *store.Store
+	mu      sync.Mutex
+	s       *store.Store
+	openErr error // why there is no store
 }
 
 // readOnly marks a tool that changes nothing but the cache.
 var readOnly = &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true}
 
 // New builds the server and its tools, offering the tools that write only
-// with allowWrite. The descriptions are short
-// and name the call that follows up, and arguments whose names say it all
-// (question, key, body) go undescribed: the tool list is sent to the
-// agent's context window whole (a test holds it under 4 KB).
-func New(s *store.Store, version string, allowWrite bool) *mcp.Server {
+// with allowWrite. Without a store (s nil) it still starts, lists its
+// tools and answers each call with openErr: a server that exits before
+// initialize shows the agent's user only "connection closed", never why.
+// The descriptions are short and name the call that follows up, and
+// arguments whose names say it all (question, key, body) go undescribed:
+// the tool list is sent to the agent's context window whole (a test holds
+// it under 4 KB).
+func New(s *store.Store, openErr error, version string, allowWrite bool) *mcp.Server {
 	srv := mcp.NewServer(&mcp.Implementation{Name: "omh", Version: version}, &mcp.ServerOptions{
 		Instructions: "Notes of this git repository. Ask find first; every reply names each note's layer (team: committed; local: this machine only), date and the commit.",
 	})
-	m := &mcpServer{s: s}
-	mcp.AddTool(srv, &mcp.Tool{Name: "find", Annotations: readOnly, InputSchema: findSchema(),
-		Description: "Notes answering a question, as cards. Follow up with show (key; lines: a passage's range) or links."}, m.find)
-	mcp.AddTool(srv, &mcp.Tool{Name: "show", Annotations: readOnly,
+	m := &mcpServer{s: s, openErr: openErr}
+	schemas := map[string]*jsonschema.Schema{}
+	add(srv, schemas, &mcp.Tool{Name: "find", Annotations: readOnly, InputSchema: findSchema(),
+		Description: "Notes answering a question, as cards. Phrasings are your strongest lever: they lifted first note right from .55 to .87. Follow up with show or links."}, m.find)
+	add(srv, schemas, &mcp.Tool{Name: "show", Annotations: readOnly,
 		Description: "A note: provenance, links both ways, content; lines A-B for part of it."}, m.show)
-	mcp.AddTool(srv, &mcp.Tool{Name: "links", Annotations: readOnly,
+	add(srv, schemas, &mcp.Tool{Name: "links", Annotations: readOnly,
 		Description: "A note's links out and in, with verbs, layers and dates."}, m.links)
-	mcp.AddTool(srv, &mcp.Tool{Name: "proof_find", Annotations: readOnly,
-		Description: "Proof records answering a question, with where each stands. Follow up with proof_show."}, m.proofFind)
-	mcp.AddTool(srv, &mcp.Tool{Name: "proof_show", Annotations: readOnly,
+	add(srv, schemas, &mcp.Tool{Name: "proof_find", Annotations: readOnly, InputSchema: proofFindSchema(),
+		Description: "Proof records answering a question, with where each stands. Pass phrasings as to find. Follow up with proof_show."}, m.proofFind)
+	add(srv, schemas, &mcp.Tool{Name: "proof_show", Annotations: readOnly,
 		Description: "A record's state, the records that decided it, its links and content."}, m.proofShow)
-	mcp.AddTool(srv, &mcp.Tool{Name: "status", Annotations: readOnly,
+	add(srv, schemas, &mcp.Tool{Name: "status", Annotations: readOnly,
 		Description: "What the cache holds, and whether it is fresh (the other tools refresh it)."}, m.status)
 	if allowWrite {
-		mcp.AddTool(srv, &mcp.Tool{Name: "new", Annotations: &mcp.ToolAnnotations{DestructiveHint: new(bool)}, InputSchema: argsSchema[newArgs](),
+		add(srv, schemas, &mcp.Tool{Name: "new", Annotations: &mcp.ToolAnnotations{DestructiveHint: new(bool)},
 			Description: "Write a private note (this machine only) from its type's template; omh promote shares it."}, m.newNote)
-		mcp.AddTool(srv, &mcp.Tool{Name: "retract", Annotations: &mcp.ToolAnnotations{},
+		add(srv, schemas, &mcp.Tool{Name: "retract", Annotations: &mcp.ToolAnnotations{},
 			Description: "Withdraw a proof record: set retracted and retracted_reason."}, m.retract)
 	}
-	srv.AddReceivingMiddleware(codeArgumentErrors)
+	srv.AddReceivingMiddleware(readArguments(schemas))
 	return srv
+}
+
+// add offers a tool taking In, its schema the one derived from In unless
+// given, and keeps the schema for reading its calls' arguments.
+func add[In any](srv *mcp.Server, schemas map[string]*jsonschema.Schema, tool *mcp.Tool, h mcp.ToolHandlerFor[In, any]) {
+	if tool.InputSchema == nil {
+		tool.InputSchema = argsSchema[In]()
+	}
+	schemas[tool.Name] = tool.InputSchema.(*jsonschema.Schema)
+	mcp.AddTool(srv, tool, h)
 }
 
 // argsSchema is the input schema of a tool taking T, with lists typed as
 // arrays rather than as "array or null" (an agent sends a list or leaves it
-// out), which keeps the tool list shorter.
+// out), which keeps the tool list shorter. It leaves out
+// additionalProperties: readArguments refuses a parameter the tool lacks,
+// naming those it has.
 func argsSchema[T any]() *jsonschema.Schema {
 	s, err := jsonschema.For[T](&jsonschema.ForOptions{TypeSchemas: map[reflect.Type]*jsonschema.Schema{
 		reflect.TypeFor[[]string](): {Type: "array", Items: &jsonschema.Schema{Type: "string"}},
@@ -85,14 +99,31 @@ func argsSchema[T any]() *jsonschema.Schema {
 	if err != nil {
 		panic(err) // the argument types themselves are wrong
 	}
+	s.AdditionalProperties = nil
 	return s
 }
+
+// phrasingsHelp says what to pass as phrasings: each is ranked alone and a
+// note keeps its best, so rewordings in the notes' own words find the note
+// the question's words miss (first note right rose from .55 to .87 on real
+// vaults).
+const phrasingsHelp = "2-3 rewordings in the words the notes likely use: one a short keyword query, one a guess at the answer's sentence (alias also)"
 
 // findSchema is find's input schema, its defaults the command line's.
 func findSchema() *jsonschema.Schema {
 	s := argsSchema[findArgs]()
-	s.Properties["roots"].Description = fmt.Sprintf("ranked notes (default %d)", store.DefaultRoots)
+	s.Properties["question"].Description = "alias query"
+	s.Properties["phrasings"].Description = phrasingsHelp
+	s.Properties["roots"].Description = fmt.Sprintf("ranked notes (default %d; alias limit)", store.DefaultRoots)
 	s.Properties["max_chars"].Description = fmt.Sprintf("reply size aimed at (default %d)", store.DefaultMaxChars)
+	return s
+}
+
+// proofFindSchema is proof_find's input schema.
+func proofFindSchema() *jsonschema.Schema {
+	s := argsSchema[proofFindArgs]()
+	s.Properties["question"].Description = "alias query"
+	s.Properties["phrasings"].Description = "as find's (alias also)"
 	return s
 }
 
@@ -100,35 +131,22 @@ func findSchema() *jsonschema.Schema {
 func (m *mcpServer) call(fn func(*store.Store) (text string, reply any, err error)) (*mcp.CallToolResult, any, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
+	if m.s == nil {
+		return toolError(m.openErr)
+	}
 	text, reply, err := fn(m.s)
 	if err != nil {
 		return toolError(err)
 	}
-	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: text}}}, reply, nil
+	return &mcp.CallToolResult{Content: textContent(text)}, reply, nil
 }
 
-// toolError is a failed call as the agent sees it: a tool error whose text
-// starts with omh's stable code, and the JSON --json prints on standard
-// error as structured content.
-func toolError(err error) (*mcp.CallToolResult, any, error) {
-	code := store.Code(err)
-	return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: code + ": " + err.Error()}}},
-		reply.Failure(code, err), nil
-}
-
-// codeArgumentErrors gives the calls the SDK refuses before a tool runs
-// (arguments of the wrong type, a missing question) the code a command
-// line the parser refused gets: usage.
-func codeArgumentErrors(next mcp.MethodHandler) mcp.MethodHandler {
-	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
-		res, err := next(ctx, method, req)
-		if r, ok := res.(*mcp.CallToolResult); ok && err == nil && r.IsError && r.StructuredContent == nil {
-			msg := textOf(r)
-			r.Content = []mcp.Content{&mcp.TextContent{Text: reply.Usage + ": " + msg}}
-			r.StructuredContent = reply.Failure(reply.Usage, errors.New(msg))
-		}
-		return res, err
-	}
+// textContent is a text reply as the command line prints it: the agent's
+// client may show it on a terminal, so control characters and
+// bidirectional overrides are escaped as on omh's standard output.
+// Structured content, like --json, stays exact.
+func textContent(text string) []mcp.Content {
+	return []mcp.Content{&mcp.TextContent{Text: reply.EscapeControls(text, "\n\t")}}
 }
 
 // textOf joins a result's text.
@@ -158,18 +176,18 @@ func orDefault(n, def int) int {
 }
 
 type findArgs struct {
-	Question string   `json:"question"`
-	Also     []string `json:"also,omitempty" jsonschema:"other phrasings"`
-	Roots    int      `json:"roots,omitempty"`
-	Layer    string   `json:"layer,omitempty" jsonschema:"team or local (default both)"`
-	Type     string   `json:"type,omitempty" jsonschema:"only ranked notes of this type"`
-	AsOf     string   `json:"as_of,omitempty" jsonschema:"YYYY-MM-DD or a commit: as of then"`
-	MaxChars int      `json:"max_chars,omitempty"`
+	Question  string   `json:"question"`
+	Phrasings []string `json:"phrasings,omitempty"`
+	Roots     int      `json:"roots,omitempty"`
+	Layer     string   `json:"layer,omitempty" jsonschema:"team or local (default both)"`
+	Type      string   `json:"type,omitempty" jsonschema:"only ranked notes of this type"`
+	AsOf      string   `json:"as_of,omitempty" jsonschema:"YYYY-MM-DD or a commit: as of then"`
+	MaxChars  int      `json:"max_chars,omitempty"`
 }
 
 func (m *mcpServer) find(_ context.Context, _ *mcp.CallToolRequest, a findArgs) (*mcp.CallToolResult, any, error) {
 	return m.call(func(s *store.Store) (string, any, error) {
-		q, err := store.NewQuestion(strings.TrimSpace(a.Question), a.Also, orDefault(a.Roots, store.DefaultRoots), a.Layer, a.Type, "default",
+		q, err := store.NewQuestion(strings.TrimSpace(a.Question), a.Phrasings, orDefault(a.Roots, store.DefaultRoots), a.Layer, a.Type, "default",
 			orDefault(a.MaxChars, store.DefaultMaxChars))
 		if err != nil {
 			return "", nil, err
@@ -236,14 +254,15 @@ func (m *mcpServer) links(_ context.Context, _ *mcp.CallToolRequest, a linksArgs
 }
 
 type proofFindArgs struct {
-	Question  string `json:"question"`
-	AsOf      string `json:"as_of,omitempty" jsonschema:"YYYY-MM-DD or a commit: as of then"`
-	Retracted string `json:"retracted,omitempty" jsonschema:"exclude (default), include or only"`
+	Question  string   `json:"question"`
+	Phrasings []string `json:"phrasings,omitempty"`
+	AsOf      string   `json:"as_of,omitempty" jsonschema:"YYYY-MM-DD or a commit: as of then"`
+	Retracted string   `json:"retracted,omitempty" jsonschema:"exclude (default), include or only"`
 }
 
 func (m *mcpServer) proofFind(_ context.Context, _ *mcp.CallToolRequest, a proofFindArgs) (*mcp.CallToolResult, any, error) {
 	return m.call(func(s *store.Store) (string, any, error) {
-		q, err := store.NewQuestion(strings.TrimSpace(a.Question), nil, store.DefaultRoots, "", "", "default", store.DefaultMaxChars)
+		q, err := store.NewQuestion(strings.TrimSpace(a.Question), a.Phrasings, store.DefaultRoots, "", "", "default", store.DefaultMaxChars)
 		if err != nil {
 			return "", nil, err
 		}

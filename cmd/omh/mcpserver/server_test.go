@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"reflect"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -95,7 +96,7 @@ func mcpSession(t *testing.T, dir string, allowWrite bool) *mcp.ClientSession {
 	}
 	serverSide, clientSide := mcp.NewInMemoryTransports()
 	ctx := context.Background()
-	ss, err := New(s, "test", allowWrite).Connect(ctx, serverSide, nil)
+	ss, err := New(s, nil, "test", allowWrite).Connect(ctx, serverSide, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -200,7 +201,7 @@ func TestMCPFindEqualsFindJSON(t *testing.T) {
 		flags []string
 	}{
 		{map[string]any{"question": "why does mounting the credential file fail"}, nil},
-		{map[string]any{"question": "token refresh", "also": []string{"credential rename"}, "roots": 2, "max_chars": 900},
+		{map[string]any{"question": "token refresh", "phrasings": []string{"credential rename"}, "roots": 2, "max_chars": 900},
 			[]string{"--also", "credential rename", "--roots", "2", "--max-chars", "900"}},
 		{map[string]any{"question": "sandbox", "layer": "team", "type": "finding"}, []string{"--layer", "team", "--type", "finding"}},
 		{map[string]any{"question": "credentials", "as_of": "2026-02-01"}, []string{"--as-of", "2026-02-01"}},
@@ -239,6 +240,7 @@ func TestMCPToolsAnswerAsTheirCommands(t *testing.T) {
 		{"links", map[string]any{"key": "topic/credentials", "direction": "in"}, []string{"links", "--in", "topic/credentials"}},
 		{"proof_find", map[string]any{"question": "how does the harness write files"}, []string{"proof", "find", "how", "does", "the", "harness", "write", "files"}},
 		{"proof_find", map[string]any{"question": "harness", "retracted": "only", "as_of": "2026-03-15"}, []string{"proof", "find", "--retracted", "only", "--as-of", "2026-03-15", "harness"}},
+		{"proof_find", map[string]any{"question": "harness", "phrasings": []string{"rewrites files in place", "write"}}, []string{"proof", "find", "--also", "rewrites files in place", "--also", "write", "harness"}},
 		{"proof_show", map[string]any{"key": "finding/sandbox-user-is-uid-1000"}, []string{"proof", "show", "finding/sandbox-user-is-uid-1000"}},
 		{"proof_show", map[string]any{"key": "finding/sandbox-user-is-uid-1000", "as_of": "2025-01-01"}, []string{"proof", "show", "--as-of", "2025-01-01", "finding/sandbox-user-is-uid-1000"}},
 	} {
@@ -389,5 +391,238 @@ func TestMCPServesOverStdioAsABuiltBinary(t *testing.T) {
 	_, reply, isErr := callTool(t, cs, "find", map[string]any{"question": q})
 	if want := decoded(t, ok(t, dir, append([]string{"--json", "find"}, strings.Fields(q)...)...)); isErr || !reflect.DeepEqual(reply, want) {
 		t.Errorf("find over stdio: %v\nwant %v", reply, want)
+	}
+}
+
+// rawControl reports the first control character or bidirectional
+// override, but a line break, in s, or -1.
+func rawControl(s string) int {
+	for i, r := range s {
+		if (r < 0x20 && r != '\n') || r == 0x7f || (r >= 0x80 && r <= 0x9f) || (r >= 0x202a && r <= 0x202e) || (r >= 0x2066 && r <= 0x2069) {
+			return i
+		}
+	}
+	return -1
+}
+
+// A note holding escape sequences (a retitle, a screen clear, OSC 52 that
+// writes the clipboard), a C1 control and bidirectional overrides comes
+// back in show's and find's text escaped exactly as omh prints it, and in
+// the structured content exact, as --json has it. Catches: MCP text
+// passing the sequences raw to the agent's terminal, an override reaching
+// it from either front end.
+func TestMCPTextEscapesControlsAsTheCommandLineDoes(t *testing.T) {
+	t.Parallel()
+	r := vaulttest.New(t)
+	evil := "The walrus \x1b]0;owned\a\x1b[2J tusk \u009b31m clip \x1b]52;c;cm0gLXJmIH4K\a x = 1 \u202e// ;tnemmoc\u202c \u2066iso\u2069 here.\n"
+	r.Write("evil.md", "---\ntitle: \"Evil \u202e title\"\n---\n# Evil\n\n"+evil)
+	r.Commit("2026-01-02T10:00:00Z", "notes")
+	cs := mcpSession(t, r.Dir, false)
+	for _, c := range []struct {
+		tool string
+		args map[string]any
+		cmd  []string
+	}{
+		{"show", map[string]any{"key": "evil"}, []string{"show", "evil"}},
+		{"find", map[string]any{"question": "walrus tusk"}, []string{"find", "--cards", "walrus", "tusk"}},
+	} {
+		text, structured, isErr := callTool(t, cs, c.tool, c.args)
+		if isErr {
+			t.Fatalf("%s: %s", c.tool, text)
+		}
+		if i := rawControl(text); i >= 0 {
+			t.Errorf("%s's text holds a raw control at %d: %q", c.tool, i, text)
+		}
+		if want := ok(t, r.Dir, c.cmd...); text != want {
+			t.Errorf("%s's text differs from omh %v:\n%q\n%q", c.tool, c.cmd, text, want)
+		}
+		if want := decoded(t, ok(t, r.Dir, append([]string{"--json"}, c.cmd...)...)); !reflect.DeepEqual(structured, want) {
+			t.Errorf("%s's structured content differs from --json", c.tool)
+		}
+		if b, _ := json.Marshal(structured); !strings.Contains(string(b), `\u001b]0;owned\u0007`) || !strings.Contains(string(b), "\u202e// ;tnemmoc") {
+			t.Errorf("%s's structured content is not exact: %s", c.tool, b)
+		}
+	}
+}
+
+// Started in a folder that is no git repository, omh mcp initializes,
+// lists its tools and answers each call with the error the command line
+// gives there: the same code, the same sentence. Catches: the server
+// exiting before initialize, the client showing only "connection closed".
+func TestMCPOutsideARepositoryAnswersEachCallWithWhy(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	cli := exec.Command(omhBin, "-C", dir, "--json", "find", "x")
+	var stderr strings.Builder
+	cli.Stderr = &stderr
+	if err := cli.Run(); err == nil {
+		t.Fatal("omh find succeeded outside a repository")
+	}
+	var want struct {
+		Error struct{ Code, Message string }
+	}
+	if err := json.Unmarshal([]byte(stderr.String()), &want); err != nil || want.Error.Code != "not_a_repository" {
+		t.Fatalf("omh --json find outside a repository: %v %s", err, stderr.String())
+	}
+	ctx := context.Background()
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test"}, nil).Connect(ctx,
+		&mcp.CommandTransport{Command: exec.Command(omhBin, "-C", dir, "mcp")}, nil)
+	if err != nil {
+		t.Fatalf("connecting outside a repository: %v", err)
+	}
+	defer cs.Close()
+	if tools, _ := listTools(t, cs); len(tools) != 6 {
+		t.Errorf("%d tools", len(tools))
+	}
+	for _, c := range []struct {
+		tool string
+		args map[string]any
+	}{{"find", map[string]any{"question": "x"}}, {"status", nil}, {"show", map[string]any{"key": "k"}}} {
+		text, structured, isErr := callTool(t, cs, c.tool, c.args)
+		if wantText := want.Error.Code + ": " + want.Error.Message; !isErr || text != wantText {
+			t.Errorf("%s: %v %q, want %q", c.tool, isErr, text, wantText)
+		}
+		if wantJSON := decoded(t, stderr.String()); !reflect.DeepEqual(structured, wantJSON) {
+			t.Errorf("%s: structured %v, want %v", c.tool, structured, wantJSON)
+		}
+	}
+}
+
+// errorOf is a failed call's code and message, as its structured content
+// has them.
+func errorOf(t *testing.T, cs *mcp.ClientSession, tool string, args map[string]any) (code, msg string) {
+	t.Helper()
+	text, structured, isErr := callTool(t, cs, tool, args)
+	var e struct {
+		Error struct{ Code, Message string }
+	}
+	b, _ := json.Marshal(structured)
+	if err := json.Unmarshal(b, &e); err != nil || !isErr || text != e.Error.Code+": "+e.Error.Message {
+		t.Fatalf("%s %v: %v %q %s", tool, args, isErr, text, b)
+	}
+	return e.Error.Code, e.Error.Message
+}
+
+// A refusal names the tool's own parameters, never a command-line flag,
+// and never suggests one the tool lacks. Catches: "--roots", "--as-of" in
+// a tool error; new saying "use --key or --if-exists"; "roots": "many"
+// answered with the schema validator's words.
+func TestMCPErrorsNameTheToolsParametersNotFlags(t *testing.T) {
+	t.Parallel()
+	dir := demoStore(t)
+	cs := mcpSession(t, dir, true)
+	callTool(t, cs, "new", map[string]any{"type": "finding", "title": "Taken once"})
+	flag := regexp.MustCompile(`--[a-z]`)
+	for _, c := range []struct {
+		tool string
+		args map[string]any
+		code string
+		want string // the message starts with it
+	}{
+		{"find", map[string]any{"question": "x", "roots": -1}, "usage", "roots is how many ranked notes"},
+		{"find", map[string]any{"question": "x", "max_chars": -5}, "usage", "max_chars is the size"},
+		{"find", map[string]any{"question": "x", "roots": "many"}, "usage", `roots is a whole number, not "many"`},
+		{"find", map[string]any{"question": "x", "as_of": "2026-08-19T12:00:00Z"}, "bad_as_of", "as_of 2026-08-19T12:00:00Z: "},
+		{"find", map[string]any{"question": "x", "query": "y"}, "usage", "give question or query, not both"},
+		{"find", map[string]any{"question": "x", "top_k": 3}, "usage", `find has no parameter "top_k"; it takes as_of, layer, max_chars, phrasings, question, roots, type`},
+		{"proof_find", map[string]any{"question": "x", "retracted": "maybe"}, "usage", "retracted takes exclude, include or only"},
+		{"proof_show", map[string]any{"key": "finding/sandbox-user-is-uid-1000", "as_of": "yesterday"}, "bad_as_of", "as_of yesterday: "},
+		{"new", map[string]any{"type": "finding", "title": "Taken once"}, "key_taken", "the key finding/taken-once is taken"},
+		{"new", map[string]any{"type": "finding", "title": "Nowhere", "links": []string{"zzz-no-such-note"}}, "not_found", "links zzz-no-such-note reaches no note"},
+		{"new", map[string]any{"type": "finding", "title": "!!!"}, "bad_key", `the title has no letter or digit to make a key from ("!!!"); choose another title`},
+		{"retract", map[string]any{"key": "finding/sandbox-user-is-uid-1000", "reason": "r"}, "team_record", "finding/sandbox-user-is-uid-1000 is a team record"},
+		{"retract", map[string]any{"key": "finding/sandbox-user-is-uid-1000", "reason": "r", "team": "perhaps"}, "usage", `team is true or false, not "perhaps"`},
+	} {
+		code, msg := errorOf(t, cs, c.tool, c.args)
+		if code != c.code || !strings.HasPrefix(msg, c.want) || flag.MatchString(msg) {
+			t.Errorf("%s %v: %s: %s\nwant %s: %s..., naming no flag", c.tool, c.args, code, msg, c.code, c.want)
+		}
+	}
+	if _, msg := errorOf(t, cs, "new", map[string]any{"type": "finding", "title": "Taken once"}); !strings.HasSuffix(msg, "; choose another title") {
+		t.Errorf("new's key_taken suggests %q", msg)
+	}
+	if _, msg := errorOf(t, cs, "retract", map[string]any{"key": "finding/sandbox-user-is-uid-1000", "reason": "r"}); !strings.Contains(msg, "set team to edit it") {
+		t.Errorf("retract's team_record suggests %q", msg)
+	}
+}
+
+// Arguments as agents write them answer as the tool's own: null is the
+// default, a number may come as a string, a list of one as its item, and
+// query, limit and also are question, roots and phrasings. Catches:
+// "roots": null refused as `type: <invalid reflect.Value> has type "null"`,
+// "roots": "2" refused, an alias refused as an unknown parameter.
+func TestMCPArgumentsAsAgentsWriteThemAnswerAsTheToolsOwn(t *testing.T) {
+	t.Parallel()
+	cs := mcpSession(t, demoStore(t), false)
+	q := "why does mounting the credential file fail"
+	for _, c := range []struct {
+		tool       string
+		args, same map[string]any
+	}{
+		{"find", map[string]any{"question": q, "roots": nil, "layer": nil}, map[string]any{"question": q}},
+		{"find", map[string]any{"question": q, "roots": "2", "max_chars": " 900 "}, map[string]any{"question": q, "roots": 2, "max_chars": 900}},
+		{"find", map[string]any{"query": q, "limit": 1}, map[string]any{"question": q, "roots": 1}},
+		{"find", map[string]any{"question": q, "also": []string{"EBUSY rename"}}, map[string]any{"question": q, "phrasings": []string{"EBUSY rename"}}},
+		{"find", map[string]any{"question": q, "phrasings": "EBUSY rename"}, map[string]any{"question": q, "phrasings": []string{"EBUSY rename"}}},
+		{"proof_find", map[string]any{"query": "harness", "also": "write"}, map[string]any{"question": "harness", "phrasings": []string{"write"}}},
+		{"show", map[string]any{"key": "topic/credentials", "lines": nil}, map[string]any{"key": "topic/credentials"}},
+	} {
+		text, structured, isErr := callTool(t, cs, c.tool, c.args)
+		wantText, wantStructured, _ := callTool(t, cs, c.tool, c.same)
+		if isErr || text != wantText || !reflect.DeepEqual(structured, wantStructured) {
+			t.Errorf("%s %v answers otherwise than %v:\n%s\n---\n%s", c.tool, c.args, c.same, text, wantText)
+		}
+	}
+	// The reply names the phrasings asked, the question first.
+	_, structured, _ := callTool(t, cs, "find", map[string]any{"query": q, "also": []string{"EBUSY rename", "token file mount"}})
+	if got := structured.(map[string]any)["question"]; !reflect.DeepEqual(got, []any{q, "EBUSY rename", "token file mount"}) {
+		t.Errorf("the reply's question is %v", got)
+	}
+}
+
+// The tools/list reply as omh mcp --allow-write sends it, the JSON-RPC
+// line whole, stays under 4 KB, and find and proof_find take phrasings,
+// which find's description and the parameter's tell the agent to pass.
+// Catches: the phrasings' guidance grown past the budget, or left out of
+// the schema the agent reads.
+func TestMCPToolListAsSentStaysUnder4KBAndAsksForPhrasings(t *testing.T) {
+	t.Parallel()
+	srv := startRaw(t, demoStore(t), "--allow-write")
+	srv.send(initializeLine, initializedLine, `{"jsonrpc":"2.0","id":"tl","method":"tools/list"}`)
+	srv.recv() // initialize's
+	line := srv.recv()
+	if len(line) > toolListBudget {
+		t.Errorf("tools/list is %d bytes as sent, over the %d budget", len(line), toolListBudget)
+	}
+	t.Logf("tools/list as sent, with --allow-write: %d bytes", len(line))
+	var reply struct {
+		Result struct {
+			Tools []struct {
+				Name, Description string
+				InputSchema       struct {
+					Properties map[string]struct{ Type, Description string }
+				}
+			}
+		}
+	}
+	if err := json.Unmarshal([]byte(line), &reply); err != nil {
+		t.Fatal(err)
+	}
+	var with []string
+	for _, tool := range reply.Result.Tools {
+		p, ok := tool.InputSchema.Properties["phrasings"]
+		if !ok {
+			continue
+		}
+		with = append(with, tool.Name)
+		if p.Type != "array" || !strings.Contains(tool.Description, "hrasings") {
+			t.Errorf("%s: phrasings %+v, description %q", tool.Name, p, tool.Description)
+		}
+		if tool.Name == "find" && p.Description != phrasingsHelp {
+			t.Errorf("find's phrasings say %q", p.Description)
+		}
+	}
+	if !slices.Equal(with, []string{"find", "proof_find"}) {
+		t.Errorf("phrasings taken by %v", with)
 	}
 }
