@@ -225,35 +225,13 @@ func (rep Recovered) Text(w io.Writer) {
 	}
 }
 
-// A screen: without --rule, lint lists at most screenFindings findings,
-// perRuleShown of each rule, so that a vault with thousands of findings
-// still gets a first page that fits a terminal above the per-rule summary.
-const (
-	screenFindings = 12
-	perRuleShown   = 3
-)
-
 // Text prints the findings: "path:line: severity rule: message", the fix
 // indented below; then, per rule, its counts; then the totals. Unless
-// rules were asked for, a long list is cut to a screen.
+// rules were asked for, a long list is cut to a screen (see screenful).
 func (r LintReport) Text(w io.Writer) {
-	shown := r.Findings
-	if !r.ruled && len(shown) > screenFindings {
-		shown = nil
-		perRule := map[string]int{}
-		for _, f := range r.Findings {
-			if perRule[f.Rule] < perRuleShown && len(shown) < screenFindings {
-				perRule[f.Rule]++
-				shown = append(shown, f)
-			}
-		}
-	}
+	shown := r.screenful()
 	for _, f := range shown {
-		where := f.Path
-		if f.Line > 0 {
-			where = fmt.Sprintf("%s:%d", f.Path, f.Line)
-		}
-		fmt.Fprintf(w, "%s: %s %s: %s\n    fix: %s\n", reply.OneLine(where), f.Severity, f.Rule, reply.OneLine(f.Message), reply.OneLine(f.Fix))
+		io.WriteString(w, findingText(f))
 	}
 	if len(shown) < len(r.Findings) {
 		fmt.Fprintf(w, "(%d of %d findings shown; omh lint --rule ID lists every finding of a rule, --json all of them)\n", len(shown), len(r.Findings))
