@@ -179,6 +179,13 @@ func (rep Written) Text(w io.Writer) {
 		verb = "exists"
 	}
 	fmt.Fprintf(w, "%s %s\npath: %s\n", verb, rep.Key, rep.Path)
+	for _, n := range rep.TeamNamesakes {
+		if n.By == "key" {
+			fmt.Fprintf(w, "the team note %s has this key too; rename one of them before promoting this one\n", n.Key)
+		} else {
+			fmt.Fprintf(w, "the team note %s has this %s; add to it rather than keep two notes, or give this one a title of its own\n", n.Key, n.By)
+		}
+	}
 }
 
 // Text prints what omh promote moved and the command that commits it.
