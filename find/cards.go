@@ -119,6 +119,9 @@ func Build(res retrieve.Result, commit string, store Store, maxChars int, proof 
 				return reply, err
 			default:
 				notes[i] = newNote(string(content), d, h.Note.Title, q)
+				if section, ok := statementSections[h.Note.Type]; ok && proof.IsRecord(h.Doc) {
+					notes[i].leadWith(section)
+				}
 			}
 		}
 		reply.Cards = append(reply.Cards, card)

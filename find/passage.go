@@ -5,6 +5,7 @@ package find
 
 import (
 	"math"
+	"slices"
 	"sort"
 	"strings"
 	"unicode/utf8"
@@ -122,8 +123,11 @@ type note struct {
 	quoted  []int     // indexes into d.Units of the units that can be quoted, in order
 	score   []float64 // by position in quoted
 	any     bool      // some unit holds a question term
-	text    map[int]string
-	paths   map[int]string
+	// lead are the positions in quoted of the units of a record's
+	// statement (its Claim, Decision, ...): the best of them is quoted first.
+	lead  []int
+	text  map[int]string
+	paths map[int]string
 }
 
 // newNote scores the units of content for q; title is the note's title.
@@ -330,11 +334,22 @@ func (n *note) choose(room int, apart bool) []Passage {
 		order[p] = p
 	}
 	sort.SliceStable(order, func(a, b int) bool { return n.score[order[a]] > n.score[order[b]] })
-	if !n.any || n.score[order[0]] <= 0 {
+	best := n.score[order[0]]
+	switch {
+	case len(n.lead) > 0:
+		// A record is read by what it states: its statement's best unit
+		// leads, the rest as they score.
+		first := n.lead[0]
+		for _, p := range n.lead {
+			if n.score[p] > n.score[first] {
+				first = p
+			}
+		}
+		order = append([]int{first}, slices.DeleteFunc(order, func(p int) bool { return p == first })...)
+	case !n.any || best <= 0:
 		order = []int{0} // the opening
 	}
 	var spans []span
-	best := n.score[order[0]]
 	for _, p := range order {
 		if len(spans) > 0 && (!apart || n.score[p] <= 0 || n.score[p] < otherShare*best || n.holds(spans, p)) {
 			continue
@@ -598,3 +613,21 @@ func (n *note) cut(p, room int) Passage {
 // minCutRunes is the least of a unit a card quotes, however small its
 // room.
 const minCutRunes = 40
+
+// statementSections name the section each type of record states itself
+// in: what a card about the record quotes first.
+var statementSections = map[string]string{"finding": "Claim", "decision": "Decision", "issue": "Problem", "citation": "Source"}
+
+// leadWith makes the units under the section named section (and the
+// headings below it) the ones the note's card quotes first.
+func (n *note) leadWith(section string) {
+	parents := headingParents(n.d.Headings)
+	for p, i := range n.quoted {
+		for h := n.d.Units[i].Heading; h >= 0; h = parents[h] {
+			if vault.SameHeading(n.d.Headings[h].Text, section) {
+				n.lead = append(n.lead, p)
+				break
+			}
+		}
+	}
+}

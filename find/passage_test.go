@@ -247,3 +247,30 @@ func TestAGuessedAnswersInventedWordsDoNotPullTheCardAway(t *testing.T) {
 		t.Errorf("quoted %q, want the sentence the question asks for", texts(ps))
 	}
 }
+
+// A record's card quotes its statement first (a finding's Claim), though
+// its Evidence links line and Answers item hold more of the question's
+// words; a card with room for one passage quotes the Claim alone, and
+// without a statement section the best-scoring unit leads as before.
+func TestARecordsCardQuotesItsStatementFirst(t *testing.T) {
+	t.Parallel()
+	content := "---\ntype: finding\n---\n# Cold start is spent in model load\n\n## Claim\n\n" +
+		"Deserialising the model weights takes the time, not reading them from disk.\n\n## Evidence\n\n" +
+		"- supersedes [[finding/cold-start-is-disk-bound]]\n- cites [[citation/profile-run]] showing cold start slow in load\n\n" +
+		"## Answers\n\n- why is cold start slow\n"
+	q := ask("cold", 2.0, "start", 2.0, "slow", 3.0)
+	n := newNote(content, detailOf(content), "Cold start is spent in model load", q)
+	plain := texts(n.choose(1400, false))
+	n.leadWith("Claim")
+	lead := texts(n.choose(1400, false))
+	apart := texts(n.choose(1400, true))
+	if len(plain) != 1 || strings.HasPrefix(plain[0], "Claim:") {
+		t.Errorf("without a statement the best unit leads: %q", plain)
+	}
+	if len(lead) != 1 || lead[0] != "Claim: Deserialising the model weights takes the time, not reading them from disk." {
+		t.Errorf("one passage: %q", lead)
+	}
+	if len(apart) < 2 || apart[0] != lead[0] {
+		t.Errorf("with room for others the Claim still comes first: %q", apart)
+	}
+}

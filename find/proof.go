@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/omh-notes/omh/retrieve"
 	"github.com/omh-notes/omh/vault"
 )
 
@@ -282,4 +283,59 @@ func staleLine(refs []vault.Ref) string {
 		parts = append(parts, fmt.Sprintf("%s retracted %s (%s)", r.Verb, r.Key, r.Retracted))
 	}
 	return "  " + strings.Join(parts, " · ") + "\n"
+}
+
+// DecidersFirst orders the ranked notes of res so that a record another
+// ranked record overturns (supersedes, invalidates, rejects) comes just
+// after the records that overturned it, which take its place: the first
+// card then says where the question stands now, and the overturned record
+// follows, its header naming its successor. The older record often ranks
+// higher, having been written about the question first and cited since.
+// Other notes keep their order, and each ranked note keeps the linked
+// notes under it.
+func (p *Proof) DecidersFirst(res *retrieve.Result) error {
+	type group struct {
+		hits   []retrieve.Hit
+		by     []string // the records that overturned the ranked note
+		placed bool     // or being placed: records that overturn each other stop there
+	}
+	var groups []*group
+	byKey := map[string][]*group{}
+	for _, h := range res.Hits {
+		if h.Depth == 0 || len(groups) == 0 {
+			s, _, err := p.Standing(h.Doc)
+			if err != nil {
+				return err
+			}
+			groups = append(groups, &group{by: s.By})
+			byKey[h.Note.Key] = append(byKey[h.Note.Key], groups[len(groups)-1])
+		}
+		g := groups[len(groups)-1]
+		g.hits = append(g.hits, h)
+	}
+	out := make([]retrieve.Hit, 0, len(res.Hits))
+	var place func(g *group)
+	place = func(g *group) {
+		if g.placed {
+			return
+		}
+		g.placed = true
+		for _, k := range g.by {
+			for _, d := range byKey[k] {
+				place(d)
+			}
+		}
+		root := len(out)
+		for _, h := range g.hits {
+			if h.Depth > 0 {
+				h.Parent = root
+			}
+			out = append(out, h)
+		}
+	}
+	for _, g := range groups {
+		place(g)
+	}
+	res.Hits = out
+	return nil
 }

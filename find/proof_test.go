@@ -6,6 +6,7 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/omh-notes/omh/retrieve"
 	"github.com/omh-notes/omh/vault"
 )
 
@@ -109,5 +110,37 @@ func TestKeepRecordsFollowsTheRetractionMode(t *testing.T) {
 				t.Errorf("%+v in mode %d: kept %v, want %v", c.info, mode, got, want)
 			}
 		}
+	}
+}
+
+// The records that overturned a record ranked above them take its place,
+// along a chain of successors too (c rejects b, which supersedes a), and
+// it follows them; other notes keep their order and each ranked note its
+// linked notes, whose Parent follows it.
+func TestDecidersComeBeforeTheRecordsTheyOverturn(t *testing.T) {
+	t.Parallel()
+	records := []Record{
+		{Doc: 0, Key: "finding/a", Type: "finding", Layer: vault.Team},
+		{Doc: 1, Key: "note/plain", Type: "note", Layer: vault.Team},
+		{Doc: 2, Key: "finding/b", Type: "finding", Layer: vault.Team, Links: []vault.Ref{{Key: "finding/a", Verb: "supersedes"}}},
+		{Doc: 3, Key: "citation/x", Type: "citation", Layer: vault.Team},
+		{Doc: 4, Key: "decision/c", Type: "decision", Layer: vault.Team, Links: []vault.Ref{{Key: "finding/b", Verb: "rejects"}}},
+		{Doc: 5, Key: "finding/d", Type: "finding", Layer: vault.Team, Links: []vault.Ref{{Key: "finding/far", Verb: "supersedes"}}},
+	}
+	store := storeOf(records)
+	hit := func(doc uint32, depth, parent int) retrieve.Hit {
+		return retrieve.Hit{Doc: doc, Note: store.notes[doc], Depth: depth, Parent: parent}
+	}
+	res := retrieve.Result{Hits: []retrieve.Hit{hit(0, 0, -1), hit(3, 1, 0), hit(1, 0, -1), hit(2, 0, -1), hit(5, 0, -1), hit(4, 0, -1)}}
+	if err := NewProof(store, "2026-06-01", IncludeRetracted).DecidersFirst(&res); err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, h := range res.Hits {
+		got = append(got, fmt.Sprintf("%s@%d^%d", h.Note.Key, h.Depth, h.Parent))
+	}
+	want := []string{"decision/c@0^-1", "finding/b@0^-1", "finding/a@0^-1", "citation/x@1^2", "note/plain@0^-1", "finding/d@0^-1"}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("got  %q\nwant %q", got, want)
 	}
 }

@@ -489,7 +489,7 @@ func (rf *refresher) writeInfo(deltas map[string]inboundDelta) error {
 		rf.snap.info = putInfo(rf.snap.info, d.ord, docInfo{
 			present: true, worktree: d.part == partWorktree, layer: uint8(d.layer), typ: typeIndex(d.typ),
 			day: uint32(d.date.Number()), inboundAll: uint32(n.all), inboundBase: uint32(n.base), nameRank: prev.nameRank,
-			words: uint32(b.meta.Words), retracted: uint32(b.meta.Retracted.Number()),
+			words: uint32(b.meta.Words), retracted: uint32(b.meta.Retracted.Number()), scaffold: b.scaffold,
 		})
 		if ch.old == nil {
 			reorder = true

@@ -39,6 +39,9 @@ type blobData struct {
 	id    int64
 	meta  blobMeta
 	terms []byte
+	// scaffold marks a note that is only a template's scaffolding (see
+	// vault.Parsed.Scaffold), read from the full parse slim drops.
+	scaffold bool
 }
 
 // parsedBlob is a blob's content analysed, before its terms have ids.
@@ -268,7 +271,7 @@ func (rf *refresher) storeBlob(path string, oid plumbing.Hash, read func() ([]by
 	rf.nextBlob++
 	rf.blobIDs[oid] = id
 	rf.reportBlob(path, pb.meta)
-	rf.loaded[id] = &blobData{id: id, meta: slim(pb.meta), terms: terms}
+	rf.loaded[id] = &blobData{id: id, meta: slim(pb.meta), terms: terms, scaffold: pb.meta.Scaffold()}
 	return id, true, nil
 }
 
@@ -304,7 +307,7 @@ func (rf *refresher) blob(id int64) (*blobData, error) {
 	if b.meta, err = decodeMeta(meta); err != nil {
 		return nil, fmt.Errorf("blob #%d: %w", id, err)
 	}
-	b.meta = slim(b.meta)
+	b.meta, b.scaffold = slim(b.meta), b.meta.Scaffold()
 	rf.loaded[id] = b
 	return b, nil
 }

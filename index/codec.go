@@ -145,11 +145,13 @@ const infoSize = 27
 const (
 	flagPresent  = 1 << 0
 	flagWorktree = 1 << 1 // the document is an uncommitted working copy
-	layerShift   = 2
+	flagScaffold = 1 << 2 // the note is only a template's scaffolding
+	layerShift   = 3
 )
 
 type docInfo struct {
 	present, worktree bool
+	scaffold          bool // only a template's scaffolding (vault.Parsed.Scaffold)
 	layer             uint8
 	typ               uint16 // index into the snapshot's type names
 	day               uint32 // YYYYMMDD
@@ -172,6 +174,9 @@ func putInfo(b []byte, ord uint32, d docInfo) []byte {
 	}
 	if d.worktree {
 		flags |= flagWorktree
+	}
+	if d.scaffold {
+		flags |= flagScaffold
 	}
 	r[0] = flags | d.layer<<layerShift
 	binary.LittleEndian.PutUint16(r[1:], d.typ)
@@ -203,6 +208,7 @@ func getInfo(b []byte, ord uint32) docInfo {
 	return docInfo{
 		present:     r[0]&flagPresent != 0,
 		worktree:    r[0]&flagWorktree != 0,
+		scaffold:    r[0]&flagScaffold != 0,
 		layer:       r[0] >> layerShift,
 		typ:         binary.LittleEndian.Uint16(r[1:]),
 		day:         binary.LittleEndian.Uint32(r[3:]),

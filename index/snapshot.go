@@ -126,6 +126,7 @@ func (s *Snapshot) Info(doc uint32) vault.DocInfo {
 		NameRank:  int(d.nameRank),
 		Words:     int(d.words),
 		Retracted: int(d.retracted),
+		Scaffold:  d.scaffold,
 	}
 	if s.noWorktree {
 		out.Inbound = int(d.inboundBase)

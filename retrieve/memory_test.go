@@ -18,6 +18,9 @@ type memNote struct {
 	body    string
 	answers []string
 	links   []string
+	// scaffold marks a template's bare scaffolding, as the cache does from
+	// the note's parse.
+	scaffold bool
 }
 
 // memCorpus implements Corpus over a slice, the way the cache does over
@@ -62,7 +65,7 @@ func newCorpus(notes ...memNote) *memCorpus {
 		}
 		words := 0
 		token.EachToken(n.body, func(_, _ int, _ string) { words++ })
-		c.info[i] = vault.DocInfo{Present: true, Layer: n.layer, Type: typ, Day: n.date.Number(), Words: words}
+		c.info[i] = vault.DocInfo{Present: true, Layer: n.layer, Type: typ, Day: n.date.Number(), Words: words, Scaffold: n.scaffold}
 	}
 	// Inbound: distinct notes linking to a key, never a note to its own key.
 	for i := range notes {

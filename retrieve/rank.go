@@ -190,7 +190,7 @@ func Search(c Corpus, q Query) (Result, error) {
 			continue
 		}
 		matches++
-		top.keep(ranked{doc: uint32(doc), score: score, day: info.Day, inbound: info.Inbound, nameRank: info.NameRank}, max(q.Roots, verdictRoots))
+		top.keep(ranked{doc: uint32(doc), score: score, day: info.Day, inbound: info.Inbound, nameRank: info.NameRank, scaffold: info.Scaffold}, max(q.Roots, verdictRoots))
 	}
 	first := make([]ranked, top.Len())
 	for i := len(first) - 1; i >= 0; i-- {
@@ -385,12 +385,19 @@ type ranked struct {
 	score        int64
 	day, inbound int
 	nameRank     int
+	scaffold     bool
 }
 
-// before is the answer's order: score, then the newer note, then the note
-// more of the store links to, then name. Layer only separates notes whose
-// key is the same, and then by a fixed rule, not as a preference.
+// before is the answer's order: a note with content before a template's
+// bare scaffolding, then score, then the newer note, then the note more of
+// the store links to, then name. Layer only separates notes whose key is
+// the same, and then by a fixed rule, not as a preference. Scaffolding
+// comes last whatever its score: it holds the question's words only in its
+// title and headings, the fields that score most, and nothing to read.
 func before(a, b ranked) bool {
+	if a.scaffold != b.scaffold {
+		return b.scaffold
+	}
 	if a.score != b.score {
 		return a.score > b.score
 	}

@@ -624,3 +624,25 @@ func TestAHugeQuestionLooksUpAtMostMaxQueryTerms(t *testing.T) {
 		t.Errorf("hits %v, want sync first", keys(r))
 	}
 }
+
+// A note omh new wrote and nobody filled in holds the question's words in
+// its key, title and headings, the fields that score most, and nothing to
+// read: it ranks below every note with content, however it scores, and
+// scaffolding still ranks among itself by score.
+func TestATemplatesBareScaffoldingRanksBelowNotesWithContent(t *testing.T) {
+	t.Parallel()
+	bare := func(key string) memNote {
+		return memNote{key: key, layer: local, date: "2026-12-02", body: "# " + key + "\n\n## Claim\n\n## Evidence\n", scaffold: true}
+	}
+	notes := []memNote{
+		bare("finding/internal-links"),
+		bare("finding/links"),
+		{key: "Linking notes and files/Internal links", layer: team, date: "2026-07-13", body: "# Internal links\n\nLink notes with [[double brackets]]; internal links update when a note is renamed.\n"},
+		{key: "Plugins/Backlinks", layer: team, date: "2026-03-24", body: "# Backlinks\n\nBacklinks list the links into a note.\n"},
+	}
+	got := keys(ask(t, notes, "internal links"))
+	want := []string{"Linking notes and files/Internal links", "Plugins/Backlinks", "finding/internal-links", "finding/links"}
+	if !slices.Equal(got, want) {
+		t.Errorf("got %q\nwant %q", got, want)
+	}
+}

@@ -110,6 +110,9 @@ func (v *view) ask(q Question) (Answer, error) {
 	if err != nil {
 		return Answer{}, err
 	}
+	if err := proof.DecidersFirst(&res); err != nil {
+		return Answer{}, err
+	}
 	res.AsOf = v.asOf()
 	for i, h := range res.Hits {
 		res.Hits[i].Retracted = proof.Retracted(h.Doc) // the tree marks them as cards do

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/omh-notes/omh/index"
 	"github.com/omh-notes/omh/store/reply"
@@ -25,6 +26,100 @@ type LintReport struct {
 	Findings      []lint.Finding `json:"findings"`
 	// Rules counts the findings of each rule that made some.
 	Rules []lint.RuleCount `json:"rules"`
+	// rows and cols are the terminal's the text is read on; 0 when unknown.
+	rows, cols int
+}
+
+// FitTo sets the terminal the text report is read on, rows by cols (0
+// when unknown): a long report fills that screen.
+func (r *LintReport) FitTo(rows, cols int) { r.rows, r.cols = rows, cols }
+
+// defaultRows is the screen a long report fills when the terminal's rows
+// are unknown (a pipe, a file): the classic 24.
+const defaultRows = 24
+
+// screenful returns the findings the text shows: every one when rules were
+// asked for or all fit; else as many as fill the screen above the lines
+// under them (the shown count, a line per rule, the totals, the failure)
+// and the prompt. They are taken a rule at a time, the first finding of each rule,
+// then the second, so a rule with thousands does not hide the others, and
+// shown in report order.
+func (r LintReport) screenful() []lint.Finding {
+	rows := r.rows
+	if rows <= 0 {
+		rows = defaultRows
+	}
+	under := len(r.Rules) + 1 + 1 // a line per rule, the totals, the prompt
+	if r.Failing() > 0 {
+		under++ // and the line on standard error saying lint failed
+	}
+	heights := make([]int, len(r.Findings))
+	total := 0
+	for i, f := range r.Findings {
+		heights[i] = r.height(findingText(f))
+		total += heights[i]
+	}
+	if r.ruled || total <= rows-under {
+		return r.Findings
+	}
+	room := rows - under - 1 // and the line counting what is shown
+	byRule := map[string][]int{}
+	var order []string
+	for i, f := range r.Findings {
+		if byRule[f.Rule] == nil {
+			order = append(order, f.Rule)
+		}
+		byRule[f.Rule] = append(byRule[f.Rule], i)
+	}
+	picked := make([]bool, len(r.Findings))
+	n := 0
+fill:
+	for round := 0; ; round++ {
+		more := false
+		for _, rule := range order {
+			if round >= len(byRule[rule]) {
+				continue
+			}
+			i := byRule[rule][round]
+			if heights[i] > room && n > 0 {
+				break fill
+			}
+			picked[i], room, n, more = true, room-heights[i], n+1, true
+		}
+		if !more {
+			break
+		}
+	}
+	shown := make([]lint.Finding, 0, n)
+	for i, f := range r.Findings {
+		if picked[i] {
+			shown = append(shown, f)
+		}
+	}
+	return shown
+}
+
+// height counts the rows text takes on the screen, its long lines wrapped
+// at the terminal's width (in runes: lint's text is mostly paths).
+func (r LintReport) height(text string) int {
+	rows := 0
+	for _, line := range strings.Split(strings.TrimSuffix(text, "\n"), "\n") {
+		rows++
+		if w := utf8.RuneCountInString(line); r.cols > 0 && w > r.cols {
+			rows += (w - 1) / r.cols
+		}
+	}
+	return rows
+}
+
+// findingText is one finding as the text report prints it:
+// "path:line: severity rule: message", the fix indented below.
+func findingText(f lint.Finding) string {
+	where := f.Path
+	if f.Line > 0 {
+		where = fmt.Sprintf("%s:%d", f.Path, f.Line)
+	}
+	return fmt.Sprintf("%s: %s %s: %s\n    fix: %s\n", reply.OneLine(where), f.Severity, f.Rule, reply.OneLine(f.Message), reply.OneLine(f.Fix))
 }
 
 // Failing counts the findings that fail lint: errors, and with strict

@@ -44,6 +44,19 @@ type Written struct {
 	Type     string `json:"type"`
 	Created  bool   `json:"created"` // false when IfExists skip found the key taken
 	Template string `json:"template"`
+	// TeamNamesakes are the team notes that have the note's key, or go by
+	// its title or the last part of its key (a name a link would reach
+	// them by): the note may repeat one of them, and a copy of a team note
+	// with no content of its own only gets in the way of the original.
+	TeamNamesakes []Namesake `json:"team_namesakes"`
+}
+
+// Namesake is a team note that goes by a new note's name, and which name:
+// "key" (the same key), "title" or the key's last part ("name").
+type Namesake struct {
+	Key  string `json:"key"`
+	Path string `json:"path"`
+	By   string `json:"by"`
 }
 
 // New writes a note to the private folder from its type's template, under
@@ -111,16 +124,15 @@ func (s *Store) New(d Draft) (Written, error) {
 					return err
 				default:
 					rep.Key, rep.Path, rep.Created = k, path, true
-					if team, _ := v.snap.Find(k, vault.Team); len(team) > 0 {
-						s.warn("a team note has the key %s too; rename one of them before promoting this one", k)
-					}
-					return nil
+					rep.TeamNamesakes, err = teamNamesakes(v, k, title)
+					return err
 				}
 			}
 			switch {
 			case d.IfExists == "skip":
 				rep.Key, rep.Path = k, taken
-				return nil
+				rep.TeamNamesakes, err = teamNamesakes(v, k, title)
+				return err
 			case d.IfExists == "suffix" && n < 1000:
 				continue
 			}
@@ -269,4 +281,49 @@ func takenLocally(v *view, key, privatePath string) (string, error) {
 		return "", err
 	}
 	return n.Path, nil
+}
+
+// teamNamesakes lists the team notes a note written under key with title
+// may repeat: the team note with the same key, then those a link written
+// as the title, or as the key's last part, would reach (by the last part
+// of their key or an alias), each once, in key order.
+func teamNamesakes(v *view, key, title string) ([]Namesake, error) {
+	out := []Namesake{}
+	seen := map[string]bool{}
+	add := func(k, by string) error {
+		if seen[k] {
+			return nil
+		}
+		seen[k] = true
+		docs, err := v.snap.Find(k, vault.Team)
+		if err != nil || len(docs) == 0 {
+			return err
+		}
+		n, err := v.snap.Note(docs[0])
+		if err != nil {
+			return err
+		}
+		out = append(out, Namesake{Key: k, Path: n.Path, By: by})
+		return nil
+	}
+	if err := add(key, "key"); err != nil {
+		return nil, err
+	}
+	for _, name := range []struct{ text, by string }{{title, "title"}, {key[strings.LastIndexByte(key, '/')+1:], "name"}} {
+		found, err := v.snap.Names().Lookup(strings.ToLower(norm.NFC.String(name.text)))
+		if err != nil {
+			return nil, err
+		}
+		var keys []string
+		for _, f := range found {
+			keys = append(keys, f.Key)
+		}
+		slices.Sort(keys)
+		for _, k := range slices.Compact(keys) {
+			if err := add(k, name.by); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return out, nil
 }

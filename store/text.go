@@ -178,6 +178,13 @@ func (rep Written) Text(w io.Writer) {
 		verb = "exists"
 	}
 	fmt.Fprintf(w, "%s %s\npath: %s\n", verb, rep.Key, rep.Path)
+	for _, n := range rep.TeamNamesakes {
+		if n.By == "key" {
+			fmt.Fprintf(w, "the team note %s has this key too; rename one of them before promoting this one\n", n.Key)
+		} else {
+			fmt.Fprintf(w, "the team note %s has this %s; add to it rather than keep two notes, or give this one a title of its own\n", n.Key, n.By)
+		}
+	}
 }
 
 // Text prints what omh promote moved and the command that commits it.
@@ -224,35 +231,13 @@ func (rep Recovered) Text(w io.Writer) {
 	}
 }
 
-// A screen: without --rule, lint lists at most screenFindings findings,
-// perRuleShown of each rule, so that a vault with thousands of findings
-// still gets a first page that fits a terminal above the per-rule summary.
-const (
-	screenFindings = 12
-	perRuleShown   = 3
-)
-
 // Text prints the findings: "path:line: severity rule: message", the fix
 // indented below; then, per rule, its counts; then the totals. Unless
-// rules were asked for, a long list is cut to a screen.
+// rules were asked for, a long list is cut to a screen (see screenful).
 func (r LintReport) Text(w io.Writer) {
-	shown := r.Findings
-	if !r.ruled && len(shown) > screenFindings {
-		shown = nil
-		perRule := map[string]int{}
-		for _, f := range r.Findings {
-			if perRule[f.Rule] < perRuleShown && len(shown) < screenFindings {
-				perRule[f.Rule]++
-				shown = append(shown, f)
-			}
-		}
-	}
+	shown := r.screenful()
 	for _, f := range shown {
-		where := f.Path
-		if f.Line > 0 {
-			where = fmt.Sprintf("%s:%d", f.Path, f.Line)
-		}
-		fmt.Fprintf(w, "%s: %s %s: %s\n    fix: %s\n", reply.OneLine(where), f.Severity, f.Rule, reply.OneLine(f.Message), reply.OneLine(f.Fix))
+		io.WriteString(w, findingText(f))
 	}
 	if len(shown) < len(r.Findings) {
 		fmt.Fprintf(w, "(%d of %d findings shown; omh lint --rule ID lists every finding of a rule, --json all of them)\n", len(shown), len(r.Findings))

@@ -59,6 +59,21 @@ type Parsed struct {
 	Problems         []Problem
 }
 
+// Scaffold reports whether a note is only a template's scaffolding: a
+// title and section headings with nothing under them, no passage to quote
+// (a sentence, an item, a row, code), no declared answer and no
+// description. omh new writes one when it is given no body, and it stays
+// one until someone fills it in; comments and rendered-away placeholders
+// are no content. A note that is a title alone is not scaffolding: there
+// are no sections waiting.
+func (p Parsed) Scaffold() bool {
+	sections := len(p.Headings)
+	if p.TitleFromH1 {
+		sections-- // the heading that titles the note
+	}
+	return sections > 0 && len(p.Units) == 0 && len(p.Answers) == 0 && p.Description == ""
+}
+
 // LooksBinary reports whether content has a NUL byte in its first 8000
 // bytes, the test git uses to tell binary files from text.
 func LooksBinary(content []byte) bool {

@@ -30,6 +30,9 @@ type DocInfo struct {
 	Words    int // words in the note's body
 	// Retracted is the note's own retracted date as YYYYMMDD; 0 when none.
 	Retracted int
+	// Scaffold marks a note that is only a template's scaffolding (see
+	// Parsed.Scaffold): it ranks below every note with content.
+	Scaffold bool
 }
 
 // Ref is one end of a link: a note with its own provenance, and the verb

@@ -1,7 +1,10 @@
 package main
 
 import (
+	"cmp"
 	"fmt"
+	"os"
+	"strconv"
 	"strings"
 
 	"github.com/omh-notes/omh/store"
@@ -20,7 +23,7 @@ type LintCmd struct {
 func (c *LintCmd) Help() string {
 	var b strings.Builder
 	b.WriteString("Lint reads the notes through the cache and resolves links by the dialect in " + store.ConfigPath + ". Exit 0 when there are no errors (warnings are reported), 1 when there are; --strict counts warnings too. ")
-	b.WriteString("Without --rule it lists a screenful of findings and a count per rule. In " + store.ConfigPath + ", lint: disable: [IDs] turns rules off and lint: ignore: [globs] skips links whose target matches (\"/answers/**\"). Rules:\n\n")
+	b.WriteString("Without --rule it lists as many findings as fill the terminal ($LINES rows, else its own, else 24), a rule at a time, then a count per rule. In " + store.ConfigPath + ", lint: disable: [IDs] turns rules off and lint: ignore: [globs] skips links whose target matches (\"/answers/**\"). Rules:\n\n")
 	b.WriteString(store.LintRulesText())
 	return b.String()
 }
@@ -31,6 +34,7 @@ func (c *LintCmd) Run(e *env) error {
 		if err != nil {
 			return err
 		}
+		rep.FitTo(e.screen())
 		if err := e.print(rep); err != nil {
 			return err
 		}
@@ -43,4 +47,30 @@ func (c *LintCmd) Run(e *env) error {
 		}
 		return nil
 	})
+}
+
+// screen is the rows and columns of the terminal standard output is read
+// on: $LINES and $COLUMNS where set, else the terminal's own size; 0 where
+// unknown (a pipe, a file).
+func (e *env) screen() (rows, cols int) {
+	rows, cols = sizeFrom("LINES"), sizeFrom("COLUMNS")
+	out := e.stdout
+	if sw, ok := out.(safeWriter); ok {
+		out = sw.w
+	}
+	if f, ok := out.(*os.File); ok && (rows == 0 || cols == 0) {
+		r, c := terminalSize(f)
+		rows, cols = cmp.Or(rows, r), cmp.Or(cols, c)
+	}
+	return rows, cols
+}
+
+// sizeFrom reads a terminal size from the environment; 0 when it is unset
+// or not a positive number.
+func sizeFrom(name string) int {
+	n, err := strconv.Atoi(os.Getenv(name))
+	if err != nil || n < 0 {
+		return 0
+	}
+	return n
 }

@@ -121,7 +121,7 @@ func TestLintOutputFitsAScreenWithASummaryPerRule(t *testing.T) {
 	if res.status != exitRefused || len(lines) > 24 {
 		t.Errorf("exit %d, %d lines:\n%s", res.status, len(lines), res.stdout)
 	}
-	tail := "(4 of 42 findings shown; omh lint --rule ID lists every finding of a rule, --json all of them)\n" +
+	tail := "(9 of 42 findings shown; omh lint --rule ID lists every finding of a rule, --json all of them)\n" +
 		"invalid-date         1 error in 1 note\ndangling-link        41 errors in 2 notes\n42 errors and 0 warnings in 2 of 2 notes\n"
 	if !strings.HasSuffix(res.stdout, tail) {
 		t.Errorf("%s", res.stdout)

@@ -468,13 +468,13 @@ func (l *linter) linksTo(link vault.Link, keys []string) string {
 
 // danglingFix names the notes a dangling link was likely meant for: those
 // whose last name differs from the link's only in letter case, spaces and
-// punctuation.
+// punctuation, else by one typo.
 func (l *linter) danglingFix(link vault.Link) string {
 	const generic = "correct the link, or write the note it names"
 	if l.near.keys == nil {
 		l.near.build(l.keys)
 	}
-	meant := l.near.keys[looseName(l.opt.Dialect.Written(link))]
+	meant := l.near.meant(l.opt.Dialect.Written(link))
 	if len(meant) == 0 || len(meant) > 3 {
 		return generic
 	}

@@ -469,3 +469,35 @@ func benchNotes() []LintNote {
 	}
 	return append(notes, LintNote{Key: "includes/feedback", Layer: vault.Team, Path: "includes/feedback.md"})
 }
+
+// A dangling link one typo away from a note's name (vba-docs links to
+// Office.FileDialog.Applicationx) is answered with that note, as the
+// dialect would write the link; a link two edits away, or a short name a
+// typo turns into many others, keeps the generic fix.
+func TestLintDanglingLinkFixNamesTheNoteOneTypoAway(t *testing.T) {
+	t.Parallel()
+	opt := LintOptions{Dialect: vault.Dialect{Name: vault.DialectMarkdown, Site: "/office/vba/"}}
+	f := lintStoreWith(t, opt,
+		fx{key: "api/Office.FileDialog.Application", content: "# Application\n\n[a](../a.md)\n"},
+		fx{key: "api/Office.FileDialog.Creator", content: "# Creator\n\n[a](../a.md)\n"},
+		fx{key: "api/Tab", content: "# Tab\n\n[a](../a.md)\n"},
+		fx{key: "F1/chm1001", content: "# Chm\n\n[typo](/office/vba/api/Office.FileDialog.Applicationx) " +
+			"[swap](../api/Office.FileDialog.Cretaor.md) [two](../api/Office.FileDialog.Applicatoinxx.md) [short](../api/Tax.md)\n"})
+	got := map[string]string{}
+	for _, x := range f {
+		if x.Rule != "dangling-link" {
+			t.Fatalf("%+v", x)
+		}
+		got[x.Message] = x.Fix
+	}
+	generic := "correct the link, or write the note it names"
+	want := map[string]string{
+		`the link to "/office/vba/api/Office.FileDialog.Applicationx" reaches no note`: "did you mean (../api/Office.FileDialog.Application.md)? Otherwise " + generic,
+		`the link to "../api/Office.FileDialog.Cretaor" reaches no note`:               "did you mean (../api/Office.FileDialog.Creator.md)? Otherwise " + generic,
+		`the link to "../api/Office.FileDialog.Applicatoinxx" reaches no note`:         generic,
+		`the link to "../api/Tax" reaches no note`:                                     generic,
+	}
+	if !maps.Equal(got, want) {
+		t.Errorf("fixes:\n got %q\nwant %q", got, want)
+	}
+}

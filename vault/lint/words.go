@@ -8,23 +8,86 @@ import (
 	"sort"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/omh-notes/omh/vault"
 )
 
 // nearNames maps a loose form of each note's last name to the notes'
-// keys, built when the first dangling link needs it.
-type nearNames struct{ keys map[string][]string }
+// keys, built when the first dangling link needs it. byLength holds the
+// same loose names by their length in runes, so that a link one edit away
+// from every name (a typo) is compared only with names of its length or
+// one off, not with every note of a 38,000-note store.
+type nearNames struct {
+	keys     map[string][]string
+	byLength map[int][]string
+	typos    map[string][]string // the typo matches of each loose name asked about, found once
+}
 
 func (nn *nearNames) build(keys map[string]*keyInfo) {
-	nn.keys = map[string][]string{}
+	nn.keys, nn.byLength, nn.typos = map[string][]string{}, map[int][]string{}, map[string][]string{}
 	for k := range keys {
 		loose := looseName(k)
+		if nn.keys[loose] == nil {
+			n := utf8.RuneCountInString(loose)
+			nn.byLength[n] = append(nn.byLength[n], loose)
+		}
 		nn.keys[loose] = append(nn.keys[loose], k)
 	}
 	for _, ks := range nn.keys {
 		sort.Strings(ks)
 	}
+}
+
+// minTypoRunes is the shortest loose name a typo is looked for in: one
+// edit turns a short name into too many others for a guess to help.
+const minTypoRunes = 6
+
+// meant lists the keys a link written as name likely meant: those whose
+// loose last name is the link's, else those one edit (an insertion,
+// deletion, substitution or swap of neighbours) away from it.
+func (nn *nearNames) meant(name string) []string {
+	loose := looseName(name)
+	if ks := nn.keys[loose]; len(ks) > 0 {
+		return ks
+	}
+	n := utf8.RuneCountInString(loose)
+	if n < minTypoRunes {
+		return nil
+	}
+	if ks, ok := nn.typos[loose]; ok {
+		return ks
+	}
+	var out []string
+	for length := n - 1; length <= n+1; length++ {
+		for _, other := range nn.byLength[length] {
+			if oneEditApart(loose, other) {
+				out = append(out, nn.keys[other]...)
+			}
+		}
+	}
+	sort.Strings(out)
+	nn.typos[loose] = out
+	return out
+}
+
+// oneEditApart reports whether a and b are one edit apart. The bytes they
+// share at both ends are compared first, without allocating: two names one
+// edit apart differ only in a few bytes between them, so editDistance runs
+// on the rare pair that passes.
+func oneEditApart(a, b string) bool {
+	prefix := 0
+	for prefix < len(a) && prefix < len(b) && a[prefix] == b[prefix] {
+		prefix++
+	}
+	suffix := 0
+	for suffix < len(a)-prefix && suffix < len(b)-prefix && a[len(a)-1-suffix] == b[len(b)-1-suffix] {
+		suffix++
+	}
+	if max(len(a), len(b))-prefix-suffix > 2*utf8.UTFMax {
+		return false
+	}
+	return editDistance(a, b) == 1
 }
 
 // looseName is the last "/"-separated part of a name, lower-cased, with
