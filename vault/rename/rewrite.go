@@ -182,7 +182,7 @@ func (sp nameSpan) text(src []byte, name string) (string, error) {
 func spanOf(d vault.Dialect, src []byte, l vault.Link, r vault.Reading) (nameSpan, error) {
 	var sp nameSpan
 	switch l.Kind {
-	case vault.MarkdownLink:
+	case vault.MarkdownLink, vault.WikiReference:
 		start, end, err := markdownDestSpan(src, l)
 		if err != nil {
 			return sp, err
@@ -408,16 +408,30 @@ func markdownDestSpan(src []byte, l vault.Link) (int, int, error) {
 			label = string(src[i+1 : c2])
 		}
 	}
-	def := regexp.MustCompile(`(?mi)^[ \t]{0,3}\[` + labelPattern(label) + `\]:[ \t]*(?:\r?\n[ \t]*)?(<[^>\n]*>|\S+)`)
-	m := def.FindSubmatchIndex(src)
+	m := definitionPattern(label).FindSubmatchIndex(src)
 	if m == nil {
 		return 0, 0, errors.New("its reference definition was not found")
 	}
-	s, e := m[2], m[3]
+	s, e := m[4], m[5]
 	if src[s] == '<' {
 		s, e = s+1, e-1
 	}
 	return s, e, nil
+}
+
+// definitionPattern matches the definition of a reference label: the
+// label as written, then the destination.
+func definitionPattern(label string) *regexp.Regexp {
+	return regexp.MustCompile(`(?mi)^[ \t]{0,3}\[(` + labelPattern(label) + `)\]:[ \t]*(?:\r?\n[ \t]*)?(<[^>\n]*>|\S+)`)
+}
+
+// definitionLabel finds where the definition of label writes it.
+func definitionLabel(src []byte, label string) (int, int, bool) {
+	m := definitionPattern(label).FindSubmatchIndex(src)
+	if m == nil {
+		return 0, 0, false
+	}
+	return m[2], m[3], true
 }
 
 // labelPattern matches a reference label as markdown compares them:
