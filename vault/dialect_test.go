@@ -231,3 +231,33 @@ func TestAWikiLinkBackedByADefinitionIsOneLink(t *testing.T) {
 		}
 	}
 }
+
+// Dendron's frontmatter tags, one or a list in any YAML form, link to the
+// notes tags.<tag> as #tag does, from where the file writes each tag (for
+// omh mv to rewrite it there); omh's own rules read no tag as a link.
+// Catches: frontmatter tags left out of a note's links, or found at the
+// wrong bytes.
+func TestDendronFrontmatterTagsAreLinks(t *testing.T) {
+	t.Parallel()
+	store := names(map[string][]string{"tags.a.b": nil, "tags.c": nil, "tags.d": nil})
+	for note, want := range map[string][]string{
+		"---\nid: x\ntags: [a.b, c]\n---\n#d\n":         {"a.b@3:tags.a.b", "c@3:tags.c", "#d@5:tags.d"},
+		"---\ntags: a.b c\n---\nx #d\n":                 {"a.b@2:tags.a.b", "c@2:tags.c", "#d@4:tags.d"},
+		"---\ntags:\n  - 'a.b'\n  - \"c\"\n---\n\n#d\n": {"a.b@3:tags.a.b", "c@4:tags.c", "#d@7:tags.d"},
+	} {
+		var got []string
+		for _, l := range Parse([]byte(note)).Links {
+			res, err := Dialect{Name: DialectDendron}.Resolve(l, "n", store)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got = append(got, fmt.Sprintf("%s@%d:%s", note[l.Start:l.End], l.Line, res.Key))
+			if omh, _ := Resolve(l, "n", store); omh.Key != "" {
+				t.Errorf("omh's rules read the tag %q as a link to %s", l.Target, omh.Key)
+			}
+		}
+		if !slices.Equal(got, want) {
+			t.Errorf("%q: links %v, want %v", note, got, want)
+		}
+	}
+}

@@ -76,7 +76,7 @@ func Parse(content []byte) Parsed {
 	switch {
 	case found:
 		p.BodyStart, p.FrontmatterLines = fm.end, fm.lines
-		decodeFrontmatter(fm.yaml, &p)
+		decodeFrontmatter(fm.yaml, fm.start, &p)
 	case unclosed:
 		p.problem(1, "frontmatter-unclosed", `frontmatter opened on line 1 is never closed by a "---" line`)
 	}
@@ -144,13 +144,15 @@ func (p *Parsed) parseBody(content []byte) {
 	for _, h := range nodes.headings {
 		p.addHeading(h, src, lines)
 	}
-	p.Links = findLinks(src, nodes)
-	for i := range p.Links {
-		l := &p.Links[i]
+	body := findLinks(src, nodes)
+	for i := range body {
+		l := &body[i]
 		l.Start += p.BodyStart
 		l.End += p.BodyStart
 		l.Line = lines.line(l.Start)
 	}
+	p.Links = append(p.Links, body...) // after the frontmatter's tags
+
 	p.Answers = append(p.Answers, answersSection(doc, src)...)
 	p.Units = buildUnits(doc, src, p.BodyStart, lines)
 }

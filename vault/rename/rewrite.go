@@ -198,10 +198,14 @@ func spanOf(d vault.Dialect, src []byte, l vault.Link, r vault.Reading) (nameSpa
 		}
 		sp = nameSpan{start: start, end: end, written: decoded, offs: offs, escape: func(s string) (string, error) { return escapeDestination(s), nil }}
 	case vault.TagLink:
-		if l.Start >= len(src) || src[l.Start] != '#' || l.End > len(src) {
+		if l.Start >= len(src) || l.End > len(src) {
 			return sp, errors.New("it does not start where the index says")
 		}
-		sp = nameSpan{start: l.Start + 1, end: l.End, written: string(src[l.Start+1 : l.End]), escape: tagText}
+		start := l.Start
+		if src[start] == '#' {
+			start++ // a frontmatter tag is written without it
+		}
+		sp = nameSpan{start: start, end: l.End, written: string(src[start:l.End]), escape: tagText}
 		if d.String() == vault.DialectDendron {
 			sp.prefix = "tags."
 			sp.written = sp.prefix + sp.written
