@@ -50,7 +50,7 @@ var Dialects = []DialectInfo{
 	{DialectObsidian, "as omh, except that aliases do not resolve links, a markdown link may name a note as a wiki link does, and of several notes with one name the one in the linking note's folder is meant"},
 	{DialectDendron, "[[label|target]] with the label first, dendron://vault/note, note references ![[note#anchor]], and #tag (or tags: [tag] in the frontmatter) for the note tags.tag; aliases do not resolve links"},
 	{DialectFoam, "as omh; the link reference definitions Foam writes at a note's end ([x]: path \"Title\") are the wiki link [[x]] again, which omh mv keeps in step with it"},
-	{DialectLogseq, "[[page]] and #tag for the page pages/tag, namespaces a/b in files a___b.md, journal pages [[Jan 5th, 2024]] in journals/2024_01_05.md; ((block references)) are left alone"},
+	{DialectLogseq, "[[page]] and #tag for the page pages/tag, or the page whose title:: or alias:: property names it, namespaces a/b in files a___b.md, journal pages [[Jan 5th, 2024]] in journals/2024_01_05.md; ((block references)) are left alone"},
 	{DialectZk, "as omh"},
 	{DialectMarkdown, "a markdown site (DocFX and the like): relative and URL-encoded links, site-absolute /x/y links under site:, ~/ for the notes root, [!include[...](path)]; [[...]] is text"},
 }

@@ -261,3 +261,29 @@ func TestDendronFrontmatterTagsAreLinks(t *testing.T) {
 		}
 	}
 }
+
+// A Logseq page's title:: and alias:: properties name it whatever its file
+// is called; title:: is its title, and a [[name]] by any of them reaches it
+// in any letter case. Catches: properties read as body text only, a link by
+// a page's title dangling.
+func TestLogseqPagesAreNamedByTitleAndAlias(t *testing.T) {
+	t.Parallel()
+	store := MemNames{}
+	pages := map[string]string{
+		"pages/aws.s3": "title:: aws/s3\ntags:: cloud\n\n- Buckets\n",
+		"pages/IAM":    "alias:: identity and access, [[IAM policies]]\n\n- Who may read\n",
+		"pages/plain":  "- no properties\nalias:: not one\n",
+	}
+	for key, content := range pages {
+		store.Add(key, Parse([]byte(content)).Aliases)
+	}
+	if got := Parse([]byte(pages["pages/aws.s3"])).Title; got != "aws/s3" {
+		t.Errorf("title %q", got)
+	}
+	checkResolves(t, Dialect{Name: DialectLogseq}, store, []resolveCase{
+		{"journals/2024_01_05", "[[AWS/S3]]", "pages/aws.s3"},
+		{"journals/2024_01_05", "[[Identity and Access]]", "pages/IAM"},
+		{"journals/2024_01_05", "[[iam policies]]", "pages/IAM"},
+		{"journals/2024_01_05", "[[not one]]", ""},
+	})
+}
