@@ -355,6 +355,40 @@ func LinkText(d vault.Dialect, key string, kind vault.LinkKind, from string, nam
 	return shortestName(d, key, false, from, names)
 }
 
+// NewLink is a link to key, whose title is title ("" when it has none of
+// its own), as the dialect's tool writes one in the note from: a markdown
+// link [title](path.md) on a markdown site, the page's name in Logseq, the
+// shortest name that reaches it alone in Obsidian and Foam, and the key in
+// Dendron (its hierarchy), zk (its path) and omh.
+func NewLink(d vault.Dialect, key, title, from string, names vault.Names) string {
+	name := key
+	switch d.String() {
+	case vault.DialectMarkdown:
+		if title == "" {
+			title = path.Base(key)
+		}
+		return "[" + markdownLabel.Replace(title) + "](" + LinkText(d, key, vault.MarkdownLink, from, names) + ")"
+	case vault.DialectLogseq:
+		name = title
+		if name == "" {
+			name = logseqPageName.Replace(path.Base(key))
+		}
+	case vault.DialectObsidian, vault.DialectFoam:
+		name = LinkText(d, key, vault.WikiLink, from, names)
+	}
+	if _, err := wikiText(name); err != nil {
+		name = key
+	}
+	return "[[" + name + "]]"
+}
+
+// markdownLabel escapes what would end a markdown link's text early.
+var markdownLabel = strings.NewReplacer(`\`, `\\`, "[", `\[`, "]", `\]`)
+
+// logseqPageName reads a page's name from its file's: a namespace a/b is
+// kept as a___b, or a%2Fb in older graphs.
+var logseqPageName = strings.NewReplacer("___", "/", "%2F", "/", "%2f", "/")
+
 // markdownDestSpan finds a markdown link's destination: inside the
 // parentheses of an inline link, or on the line that defines a reference
 // link's label.
