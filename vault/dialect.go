@@ -51,7 +51,7 @@ var Dialects = []DialectInfo{
 	{DialectDendron, "[[label|target]] with the label first, dendron://vault/note, note references ![[note#anchor]], and #tag (or tags: [tag] in the frontmatter) for the note tags.tag; aliases do not resolve links"},
 	{DialectFoam, "as omh; the link reference definitions Foam writes at a note's end ([x]: path \"Title\") are the wiki link [[x]] again, which omh mv keeps in step with it"},
 	{DialectLogseq, "[[page]] and #tag for the page pages/tag, or the page whose title:: or alias:: property names it, namespaces a/b in files a___b.md, journal pages [[Jan 5th, 2024]] in journals/2024_01_05.md; ((block references)) are left alone"},
-	{DialectZk, "as omh"},
+	{DialectZk, "as omh, and [[part]] reaches the one note whose file name starts or ends with those whole words (an ID before or after a title)"},
 	{DialectMarkdown, "a markdown site (DocFX and the like): relative and URL-encoded links, site-absolute /x/y links under site:, ~/ for the notes root, [!include[...](path)]; [[...]] is text"},
 }
 
@@ -162,6 +162,8 @@ var (
 	keyOnly       = []NameKind{KeyName}
 	keyOrSuffix   = []NameKind{KeyName, SuffixName}
 	keySuffixOrAs = []NameKind{KeyName, SuffixName, AliasName}
+	// zk reaches a note by any part of its file name no other note has.
+	keySuffixAliasOrPart = []NameKind{KeyName, SuffixName, AliasName, PartName}
 )
 
 // attempts lists the lookups that resolve l from the note from, in order:
@@ -202,6 +204,8 @@ func (d Dialect) attemptsFor(r Reading, from string) []attempt {
 		return []attempt{{name: r.Name, kinds: keyOrSuffix}}
 	case DialectLogseq:
 		return logseqAttempts(r.Name)
+	case DialectZk:
+		return []attempt{{name: r.Name, kinds: keySuffixAliasOrPart}}
 	}
 	return []attempt{{name: r.Name, kinds: keySuffixOrAs}}
 }

@@ -160,14 +160,14 @@ func TestMarkdownSitesResolveByTheirRules(t *testing.T) {
 // Resolve looks up and LinkNames leaves out is a link never updated.
 func TestResolutionDependsOnlyOnLinkNames(t *testing.T) {
 	keys := []string{"a/b", "b", "Obsidian Sync/Security and privacy", "careers.mission", "tags.role", "pages/project___roadmap",
-		"journals/2024_01_05", "api/Excel.Range", "includes/x", "x/y/z"}
+		"journals/2024_01_05", "api/Excel.Range", "includes/x", "x/y/z", "i4w0 planet"}
 	all := MemNames{}
 	for _, k := range keys {
 		all.Add(k, []string{"Alias of " + k})
 	}
 	texts := []string{"[[b]]", "[[B]]", "[[Security and privacy]]", "[[label|careers.mission]]", "[[dendron://v/careers.mission]]",
 		"#role", "[[Project/Roadmap]]", "[[Jan 5th, 2024]]", "[x](../api/Excel.Range.md)", "[x](~/includes/x.md)",
-		"[x](/office/vba/api/Excel.Range)", "[[Alias of b]]", "[[./z]]", "[x](y/z)", "[[nowhere]]"}
+		"[x](/office/vba/api/Excel.Range)", "[[Alias of b]]", "[[./z]]", "[x](y/z)", "[[nowhere]]", "[[i4w0]]"}
 	for _, name := range DialectNames() {
 		d := Dialect{Name: name, Site: "/office/vba/"}
 		for _, text := range texts {
@@ -286,4 +286,35 @@ func TestLogseqPagesAreNamedByTitleAndAlias(t *testing.T) {
 		{"journals/2024_01_05", "[[iam policies]]", "pages/IAM"},
 		{"journals/2024_01_05", "[[not one]]", ""},
 	})
+}
+
+// zk: a wiki link reaches the one note whose file name starts or ends with
+// its whole words (zk's "{{id}} {{title}}" and "{{id}}-{{slug}}" names); a
+// part two notes share is ambiguous; the key, a trailing part and an alias
+// come first. No other dialect reads parts of file names. Catches: an ID
+// link dangling in a zk notebook, a shared part guessed.
+func TestZkReachesANoteByAPartOfItsFileName(t *testing.T) {
+	t.Parallel()
+	store := names(map[string][]string{
+		"i4w0 planet":          nil,
+		"2b7x-moons-of-saturn": nil,
+		"inbox/9q1z moons":     nil,
+		"5t6u_moons":           nil,
+		"moons-of-jupiter":     nil,
+	})
+	zk := Dialect{Name: DialectZk}
+	checkResolves(t, zk, store, []resolveCase{
+		{"x", "[[i4w0]]", "i4w0 planet"},
+		{"x", "[[Planet]]", "i4w0 planet"},
+		{"x", "[[2b7x]]", "2b7x-moons-of-saturn"},
+		{"x", "[[2b7x-moons]]", "2b7x-moons-of-saturn"},
+		{"x", "[[of-saturn]]", "2b7x-moons-of-saturn"},
+		{"x", "[[9q1z]]", "inbox/9q1z moons"},
+		{"x", "[[moons]]", "?"},
+		{"x", "[[moons-of-jupiter]]", "moons-of-jupiter"},
+		{"x", "[[of]]", ""},
+		{"x", "[[i4w]]", ""},
+	})
+	checkResolves(t, Dialect{}, store, []resolveCase{{"x", "[[i4w0]]", ""}})
+	checkResolves(t, Dialect{Name: DialectObsidian}, store, []resolveCase{{"x", "[[i4w0]]", ""}})
 }
