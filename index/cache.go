@@ -32,7 +32,9 @@ import (
 // list, per-document info in chunks, parsed notes' passage units,
 // dialect-read links, and where a parse cut a note: markdown-too-costly,
 // frontmatter-too-large; 10: "ex." no longer ends a passage unit's
-// sentence; 11: per-document info marks a template's bare scaffolding). With the tokenizer's version it names the
+// sentence; 11: per-document info marks a template's bare scaffolding,
+// links other tools' dialects write, [[x]] backed by a definition
+// [x]: path, and frontmatter tags). With the tokenizer's version it names the
 // database file, so a binary that reads differently never opens an older
 // file: it builds its own, and no command pays for a version check.
 const SchemaVersion = 11

@@ -16,6 +16,7 @@ import (
 	"github.com/omh-notes/omh/vault"
 	"github.com/omh-notes/omh/vault/disk"
 	"github.com/omh-notes/omh/vault/gitcli"
+	"github.com/omh-notes/omh/vault/rename"
 	"github.com/omh-notes/omh/vault/template"
 )
 
@@ -82,7 +83,7 @@ func (s *Store) New(d Draft) (Written, error) {
 	}
 	var rep Written
 	err = s.read("", s.readOptions(false), func(v *view) error {
-		links, err := draftLinks(v, d.Links, key)
+		links, err := s.draftLinks(v, d.Links, key)
 		if err != nil {
 			return err
 		}
@@ -216,8 +217,16 @@ func draftBody(b []byte) (string, error) {
 }
 
 // draftLinks resolves each "[VERB:]KEY" to the one key it names, as a wiki
-// link from the new note would.
-func draftLinks(v *view, args []string, from string) ([]template.DraftLink, error) {
+// link from the new note would, and writes the link as the vault's dialect
+// does.
+func (s *Store) draftLinks(v *view, args []string, from string) ([]template.DraftLink, error) {
+	if len(args) == 0 {
+		return nil, nil
+	}
+	cfg, err := s.config()
+	if err != nil {
+		return nil, err
+	}
 	var out []template.DraftLink
 	for _, arg := range args {
 		verb, target := "", strings.TrimSpace(arg)
@@ -237,12 +246,35 @@ func draftLinks(v *view, args []string, from string) ([]template.DraftLink, erro
 		case res.Key == "":
 			return nil, refuse(reply.NotFound, fmt.Errorf("--link %s reaches no note", target))
 		}
-		l := template.DraftLink{Verb: verb, Key: res.Key}
+		title, err := linkTitle(v, res.Key, cfg.Dialect)
+		if err != nil {
+			return nil, err
+		}
+		l := template.DraftLink{Verb: verb, Key: res.Key, Text: rename.NewLink(cfg.Dialect, res.Key, title, from, v.snap.Names())}
 		if !slices.Contains(out, l) {
 			out = append(out, l)
 		}
 	}
 	return out, nil
+}
+
+// linkTitle is the title a link to key is written with: the note's own
+// title, where the dialect writes links with one (a markdown link's text, a
+// Logseq page's name), and not a first heading on Logseq, where only a
+// title property names a page.
+func linkTitle(v *view, key string, d vault.Dialect) (string, error) {
+	if d.String() != vault.DialectMarkdown && d.String() != vault.DialectLogseq {
+		return "", nil
+	}
+	docs, err := v.snap.Find(key, 0)
+	if err != nil || len(docs) == 0 {
+		return "", err
+	}
+	meta, err := v.snap.Meta(docs[0])
+	if err != nil || (meta.TitleFromH1 && d.String() == vault.DialectLogseq) {
+		return "", err
+	}
+	return meta.Title, nil
 }
 
 // source is the source asked for, else $OMH_SOURCE, else git's user as

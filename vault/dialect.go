@@ -48,10 +48,10 @@ type DialectInfo struct {
 var Dialects = []DialectInfo{
 	{DialectOmh, "[[target#heading|label]] and relative markdown links; a name reaches the note with that key, else the one note whose key ends with it on a \"/\", else the one note with that alias"},
 	{DialectObsidian, "as omh, except that aliases do not resolve links, a markdown link may name a note as a wiki link does, and of several notes with one name the one in the linking note's folder is meant"},
-	{DialectDendron, "[[label|target]] with the label first, dendron://vault/note, note references ![[note#anchor]], and #tag for the note tags.tag; aliases do not resolve links"},
-	{DialectFoam, "as omh"},
-	{DialectLogseq, "[[page]] and #tag for the page pages/tag, namespaces a/b in files a___b.md, journal pages [[Jan 5th, 2024]] in journals/2024_01_05.md; ((block references)) are left alone"},
-	{DialectZk, "as omh"},
+	{DialectDendron, "[[label|target]] with the label first, dendron://vault/note, note references ![[note#anchor]], and #tag (or tags: [tag] in the frontmatter) for the note tags.tag; aliases do not resolve links"},
+	{DialectFoam, "as omh; the link reference definitions Foam writes at a note's end ([x]: path \"Title\") are the wiki link [[x]] again, which omh mv keeps in step with it"},
+	{DialectLogseq, "[[page]] and #tag for the page pages/tag, or the page whose title:: or alias:: property names it, namespaces a/b in files a___b.md, journal pages [[Jan 5th, 2024]] in journals/2024_01_05.md; ((block references)) are left alone"},
+	{DialectZk, "as omh, and [[part]] reaches the one note whose file name starts or ends with those whole words (an ID before or after a title)"},
 	{DialectMarkdown, "a markdown site (DocFX and the like): relative and URL-encoded links, site-absolute /x/y links under site:, ~/ for the notes root, [!include[...](path)]; [[...]] is text"},
 }
 
@@ -89,9 +89,15 @@ type Reading struct {
 // site, a wildcard note reference).
 func (d Dialect) Read(l Link) (Reading, bool) {
 	r := Reading{Kind: l.Kind, Name: l.Target}
+	if l.Kind == WikiReference && d.String() != DialectMarkdown {
+		return r, false // the wiki link around it is the link
+	}
 	switch d.String() {
 	case DialectMarkdown:
-		if l.Kind != MarkdownLink {
+		if l.Kind == WikiReference {
+			r.Kind = MarkdownLink // [[x]] is text; its [x] is a reference link
+		}
+		if r.Kind != MarkdownLink {
 			return r, false
 		}
 	case DialectDendron:
@@ -156,6 +162,8 @@ var (
 	keyOnly       = []NameKind{KeyName}
 	keyOrSuffix   = []NameKind{KeyName, SuffixName}
 	keySuffixOrAs = []NameKind{KeyName, SuffixName, AliasName}
+	// zk reaches a note by any part of its file name no other note has.
+	keySuffixAliasOrPart = []NameKind{KeyName, SuffixName, AliasName, PartName}
 )
 
 // attempts lists the lookups that resolve l from the note from, in order:
@@ -196,6 +204,8 @@ func (d Dialect) attemptsFor(r Reading, from string) []attempt {
 		return []attempt{{name: r.Name, kinds: keyOrSuffix}}
 	case DialectLogseq:
 		return logseqAttempts(r.Name)
+	case DialectZk:
+		return []attempt{{name: r.Name, kinds: keySuffixAliasOrPart}}
 	}
 	return []attempt{{name: r.Name, kinds: keySuffixOrAs}}
 }

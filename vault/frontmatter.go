@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"go.yaml.in/yaml/v3"
 )
@@ -13,6 +14,7 @@ import (
 // frontmatter is the YAML block delimited by "---" lines at the top of a note.
 type frontmatter struct {
 	yaml  []byte // the text between the delimiter lines
+	start int    // offset of yaml in the file
 	lines int    // lines occupied, delimiters included
 	end   int    // offset just past the closing delimiter line
 }
@@ -36,7 +38,7 @@ func splitFrontmatter(content []byte, start int) (fm frontmatter, found, unclose
 	for i, n := next, 2; i < len(content); n++ {
 		line, after, _ := lineAt(content, i)
 		if isDelimiter(line, "---") || isDelimiter(line, "...") {
-			return frontmatter{yaml: content[next:i], lines: n, end: after}, true, false
+			return frontmatter{yaml: content[next:i], start: next, lines: n, end: after}, true, false
 		}
 		i = after
 	}
@@ -86,8 +88,9 @@ var yamlParserErrors = map[string]bool{
 }
 
 // decodeFrontmatter fills p's fields from the frontmatter's YAML text,
-// recording a Problem for every part that cannot be used.
-func decodeFrontmatter(text []byte, p *Parsed) {
+// which starts at offset start of the file, recording a Problem for every
+// part that cannot be used.
+func decodeFrontmatter(text []byte, start int, p *Parsed) {
 	var doc yaml.Node
 	// yaml rejects invalid UTF-8 outright; replacing it keeps one stray byte
 	// in a title from discarding every field, and leaves line numbers intact.
@@ -107,7 +110,7 @@ func decodeFrontmatter(text []byte, p *Parsed) {
 			"frontmatter must be a map of fields, not %s", describeNode(root))
 		return
 	}
-	d := fieldDecoder{p: p}
+	d := fieldDecoder{p: p, yaml: text, start: start}
 	for i := 0; i+1 < len(root.Content); i += 2 {
 		d.field(root.Content[i], resolveAlias(root.Content[i+1]))
 	}
@@ -140,6 +143,8 @@ func (p *Parsed) problem(line int, rule, format string, args ...any) {
 // been seen.
 type fieldDecoder struct {
 	p              *Parsed
+	yaml           []byte // the YAML, and where the file has it
+	start          int
 	title          string
 	dated, created Date
 }
@@ -175,7 +180,11 @@ func (d *fieldDecoder) field(key, value *yaml.Node) {
 	case "aliases", "alias":
 		p.Aliases = append(p.Aliases, d.list(name, line, value, nil)...)
 	case "tags", "tag":
-		p.Tags = append(p.Tags, d.list(name, line, value, splitTags)...)
+		tags := d.list(name, line, value, splitTags)
+		p.Tags = append(p.Tags, tags...)
+		if len(tags) > 0 {
+			d.tagLinks(value)
+		}
 	case "answers":
 		p.Answers = append(p.Answers, d.list(name, line, value, nil)...)
 	}
@@ -191,6 +200,47 @@ func (d *fieldDecoder) finish() {
 	case d.created != "":
 		d.p.Dated, d.p.DatedField = d.created, "created"
 	}
+}
+
+// tagLinks adds the tags of a tags field as links where the file writes
+// them: Dendron's tags: [a.b, c] link to tags.a.b and tags.c as #a.b and #c
+// do, and Logseq's name pages. A tag is found on its scalar's line; one
+// that is not (a scalar folded over lines) is a tag but no link.
+func (d *fieldDecoder) tagLinks(n *yaml.Node) {
+	items := []*yaml.Node{n}
+	if n.Kind == yaml.SequenceNode {
+		items = n.Content
+	}
+	lines := newLineStarts(d.yaml)
+	for _, item := range items {
+		item = resolveAlias(item)
+		if item.Kind != yaml.ScalarNode || item.Line < 1 || item.Line > len(lines) {
+			continue
+		}
+		lineStart := lines[item.Line-1]
+		line, _, _ := lineAt(d.yaml, lineStart)
+		at := runeOffset(line, item.Column-1)
+		for _, tag := range splitTags(scalarText(item)) {
+			i := bytes.Index(line[at:], []byte(tag))
+			if i < 0 {
+				break
+			}
+			start := d.start + lineStart + at + i
+			d.p.Links = append(d.p.Links, Link{Kind: TagLink, Target: tag, Start: start, End: start + len(tag), Line: fileLine(item.Line)})
+			at += i + len(tag)
+		}
+	}
+}
+
+// runeOffset is the byte offset of the n-th character of line (yaml counts
+// columns in characters), or the line's length.
+func runeOffset(line []byte, n int) int {
+	at := 0
+	for ; n > 0 && at < len(line); n-- {
+		_, size := utf8.DecodeRune(line[at:])
+		at += size
+	}
+	return at
 }
 
 // text reads a single-valued field. Any scalar is accepted as text, so that

@@ -21,6 +21,11 @@ const (
 	EmbedLink                        // ![[target]]
 	MarkdownLink                     // [text](relative/path.md)
 	TagLink                          // #tag, a page in Logseq and tags.tag in Dendron; no link elsewhere
+	// WikiReference is the [x] inside [[x]] when the note defines [x]: path,
+	// as Foam does at its end so that plain markdown reads [[x]] as a link:
+	// a markdown reference link, the wiki link's double. Only a markdown
+	// site reads it; elsewhere the wiki link is the link.
+	WikiReference
 )
 
 // Link is one reference from a note to another note or a part of one.
@@ -78,16 +83,27 @@ func markdownLinks(src []byte, nodes *bodyNodes) []Link {
 		if texts[block] == nil {
 			texts[block] = newInlineText(src, block)
 		}
-		links = append(links, Link{
+		link := Link{
 			Kind:     MarkdownLink,
 			Target:   validUTF8(target),
 			Fragment: validUTF8(fragment),
 			Label:    PlainText(l, src),
 			Start:    l.Pos(),
 			End:      texts[block].linkEnd(l, nodes.opaque),
-		})
+		}
+		if isWikiReference(src, l, link) {
+			link.Kind = WikiReference
+		}
+		links = append(links, link)
 	}
 	return links
+}
+
+// isWikiReference reports whether the reference link l, read as link,
+// fills the brackets of a wiki link: [[x]] with [x] defined.
+func isWikiReference(src []byte, l *ast.Link, link Link) bool {
+	return l.Reference != nil && l.Reference.Type == ast.ReferenceLinkShortcut &&
+		link.Start > 0 && src[link.Start-1] == '[' && link.End < len(src) && src[link.End] == ']'
 }
 
 func enclosingBlock(n ast.Node) ast.Node {

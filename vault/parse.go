@@ -44,8 +44,8 @@ type Parsed struct {
 	Dated           Date   // frontmatter date, else created
 	DatedField      string // "date" or "created": where Dated came from
 	Retracted       Date
-	RetractedReason string // frontmatter retracted_reason
-	Aliases         []string
+	RetractedReason string   // frontmatter retracted_reason
+	Aliases         []string // frontmatter aliases, and a Logseq page's title:: and alias::
 	Tags            []string // without their leading '#'
 	Answers         []string // frontmatter answers, then the Answers section's items
 	Headings        []Heading
@@ -94,12 +94,51 @@ func Parse(content []byte) Parsed {
 	switch {
 	case found:
 		p.BodyStart, p.FrontmatterLines = fm.end, fm.lines
-		decodeFrontmatter(fm.yaml, &p)
+		decodeFrontmatter(fm.yaml, fm.start, &p)
 	case unclosed:
 		p.problem(1, "frontmatter-unclosed", `frontmatter opened on line 1 is never closed by a "---" line`)
 	}
+	p.readPageProperties(content[p.BodyStart:])
 	p.parseBody(content)
 	return p
+}
+
+// pageProperty matches a line of Logseq's page properties, "name:: value".
+var pageProperty = lazyRegexp(`^([A-Za-z][\w-]*)::[ \t]*(.*?)[ \t\r]*$`)
+
+// readPageProperties reads the page properties a Logseq page starts with:
+// title:: names the page whatever its file is called (a/b in a.b.md, or a
+// title its file name cannot hold), and alias:: gives it other names, so
+// both are names a link reaches it by, as aliases are; title:: is its title.
+func (p *Parsed) readPageProperties(body []byte) {
+	for len(body) > 0 {
+		line, next, _ := lineAt(body, 0)
+		m := pageProperty().FindSubmatch(line)
+		if m == nil {
+			return
+		}
+		value := validUTF8(string(m[2]))
+		switch strings.ToLower(string(m[1])) {
+		case "title":
+			if value != "" {
+				p.Aliases = append(p.Aliases, value)
+				if p.Title == "" {
+					p.Title = value
+				}
+			}
+		case "alias":
+			for _, a := range strings.Split(value, ",") {
+				a = strings.TrimSpace(a)
+				if inner, ok := strings.CutPrefix(a, "[["); ok {
+					a = strings.TrimSpace(strings.TrimSuffix(inner, "]]"))
+				}
+				if a != "" {
+					p.Aliases = append(p.Aliases, a)
+				}
+			}
+		}
+		body = body[next:]
+	}
 }
 
 // MaxMarkdownBytes bounds what ParseNote gives goldmark for headings and
@@ -199,13 +238,15 @@ func (p *Parsed) parseBody(content []byte) {
 	for _, h := range nodes.headings {
 		p.addHeading(h, src, lines)
 	}
-	p.Links = findLinks(src, nodes)
-	for i := range p.Links {
-		l := &p.Links[i]
+	body := findLinks(src, nodes)
+	for i := range body {
+		l := &body[i]
 		l.Start += p.BodyStart
 		l.End += p.BodyStart
 		l.Line = lines.line(l.Start)
 	}
+	p.Links = append(p.Links, body...) // after the frontmatter's tags
+
 	p.Answers = append(p.Answers, answersSection(doc, src)...)
 	p.Units = buildUnits(doc, src, p.BodyStart, lines)
 }

@@ -80,7 +80,7 @@ func TestCodeIsNeverAHeading(t *testing.T) {
 }
 
 func TestCRLFFile(t *testing.T) {
-	doc := "---\r\ntitle: T\r\ntags: [a]\r\n---\r\n" +
+	doc := "---\r\ntitle: T\r\ntags: [crlf]\r\n---\r\n" +
 		"# Heading one\r\n" +
 		"\r\n" +
 		"Setext\r\n" +
@@ -94,7 +94,7 @@ func TestCRLFFile(t *testing.T) {
 		"  continued\r\n" +
 		"- resolves [[issue/x]]\r\n"
 	p := Parse([]byte(doc))
-	if p.BodyStart != strings.Index(doc, "# Heading") || p.FrontmatterLines != 4 || p.Title != "T" || !slices.Equal(p.Tags, []string{"a"}) {
+	if p.BodyStart != strings.Index(doc, "# Heading") || p.FrontmatterLines != 4 || p.Title != "T" || !slices.Equal(p.Tags, []string{"crlf"}) {
 		t.Errorf("frontmatter: BodyStart %d, lines %d, Title %q, Tags %q", p.BodyStart, p.FrontmatterLines, p.Title, p.Tags)
 	}
 	var texts []string
@@ -107,8 +107,8 @@ func TestCRLFFile(t *testing.T) {
 	if got := p.Headings[1]; got.Start != strings.Index(doc, "Setext") || got.Line != 7 {
 		t.Errorf("setext heading at %d line %d", got.Start, got.Line)
 	}
-	wantSyntax := []string{"[[wiki|label]]", "[md](path/to.md)", "[[issue/x]]"}
-	wantLines := []int{10, 10, 16}
+	wantSyntax := []string{"crlf", "[[wiki|label]]", "[md](path/to.md)", "[[issue/x]]"}
+	wantLines := []int{3, 10, 10, 16}
 	if len(p.Links) != len(wantSyntax) {
 		t.Fatalf("links %+v", p.Links)
 	}

@@ -16,6 +16,10 @@ const (
 	KeyName    NameKind = iota + 1 // the key itself
 	SuffixName                     // a trailing part of the key on a "/" boundary
 	AliasName                      // a frontmatter alias
+	// PartName is a run of whole words that starts or ends the key's file
+	// name ("i4w0" and "planet" of "i4w0 planet"): zk reaches a note by any
+	// part of its file name that no other note's has.
+	PartName
 )
 
 // Name is one way of writing a link to Key. Names are looked up lower-cased.
@@ -38,7 +42,8 @@ func NamesOf(key string, aliases []string) map[string]NameKind {
 }
 
 // eachName calls fn once for each name of NamesOf: the key, each trailing
-// part on a "/" boundary, then each alias that is none of those.
+// part on a "/" boundary, each alias that is none of those, then each part
+// of the file name that is none of those.
 func eachName(key string, aliases []string, fn func(string, NameKind)) {
 	lower := strings.ToLower(key)
 	fn(lower, KeyName)
@@ -47,15 +52,41 @@ func eachName(key string, aliases []string, fn func(string, NameKind)) {
 			fn(lower[i+1:], SuffixName)
 		}
 	}
+	taken := func(name string) bool { return name == lower || strings.HasSuffix(lower, "/"+name) }
 	var seen []string
 	for _, a := range aliases {
 		a = nameOf(a)
-		if a == "" || a == lower || strings.HasSuffix(lower, "/"+a) || slices.Contains(seen, a) {
+		if a == "" || taken(a) || slices.Contains(seen, a) {
 			continue
 		}
 		seen = append(seen, a)
 		fn(a, AliasName)
 	}
+	for _, part := range fileNameParts(lower[strings.LastIndexByte(lower, '/')+1:]) {
+		if !taken(part) && !slices.Contains(seen, part) {
+			seen = append(seen, part)
+			fn(part, PartName)
+		}
+	}
+}
+
+// fileNameParts are the runs of whole words (parted by " ", "-" or "_")
+// that start or end a file name, the name itself left out: an ID zk puts
+// before or after a title, and the title.
+func fileNameParts(name string) []string {
+	var out []string
+	for i := 0; i < len(name); i++ {
+		if !strings.ContainsRune(" -_", rune(name[i])) {
+			continue
+		}
+		if head := strings.TrimRight(name[:i], " -_"); head != "" && !slices.Contains(out, head) {
+			out = append(out, head)
+		}
+		if tail := strings.TrimLeft(name[i+1:], " -_"); tail != "" && !slices.Contains(out, tail) {
+			out = append(out, tail)
+		}
+	}
+	return out
 }
 
 // MemNames is an in-memory Names.

@@ -142,11 +142,12 @@ func PlanRename(notes []Note, files []File, oldKey, newKey string, d vault.Diale
 		f.wants = map[int]string{}
 		f.was = make([]string, len(links))
 		for i, l := range links {
-			was, err := d.Resolve(l, f.Key, p.before)
+			ld, l := readAs(d, l)
+			was, err := ld.Resolve(l, f.Key, p.before)
 			if err != nil {
 				return Plan{}, err
 			}
-			now, err := d.Resolve(l, f.after, p.after)
+			now, err := ld.Resolve(l, f.after, p.after)
 			if err != nil {
 				return Plan{}, err
 			}
@@ -178,12 +179,16 @@ func PlanRename(notes []Note, files []File, oldKey, newKey string, d vault.Diale
 		}
 		f.content = content
 		for _, i := range sortedLinks(f.wants) {
-			ed, err := RewriteLink(d, content, links[i], f.was[i], LinkEnds{From: f.after, Names: p.after}, f.wants[i])
+			ld, l := readAs(d, links[i])
+			ed, err := RewriteLink(ld, content, l, f.was[i], LinkEnds{From: f.after, Names: p.after}, f.wants[i])
 			if err != nil {
 				problems = append(problems, fmt.Sprintf("%s:%d: %s: %v", f.Shown, links[i].Line, d.Show(links[i]), err))
 				continue
 			}
 			f.edits = append(f.edits, ed)
+			if def, ok := relabelDefinition(content, links, i, ed); ok {
+				f.edits = append(f.edits, def)
+			}
 		}
 		out, err := ApplyEdits(content, f.edits)
 		if err != nil {
@@ -201,7 +206,7 @@ func PlanRename(notes []Note, files []File, oldKey, newKey string, d vault.Diale
 	}
 	plan := Plan{Notices: p.notices}
 	for _, f := range p.files {
-		plan.Files = append(plan.Files, Rewritten{Content: f.content, Out: f.out, Links: len(f.wants)})
+		plan.Files = append(plan.Files, Rewritten{Content: f.content, Out: f.out, Links: p.counted(f)})
 	}
 	return plan, nil
 }
@@ -263,7 +268,8 @@ func (p *planner) verify() []string {
 				stale = append(stale, fmt.Sprintf("%s:%d: %s would no longer be read as a link", f.Shown, l.Line, p.dialect.Show(l)))
 				continue
 			}
-			got, err := p.dialect.Resolve(reparsed.Links[j], f.after, p.after)
+			ld, rl := readAs(p.dialect, reparsed.Links[j])
+			got, err := ld.Resolve(rl, f.after, p.after)
 			if err != nil || got.Key != want {
 				stale = append(stale, fmt.Sprintf("%s:%d: %s would not reach %s alone", f.Shown, l.Line, p.dialect.Show(l), want))
 			}
@@ -274,12 +280,63 @@ func (p *planner) verify() []string {
 			if matched[j] {
 				continue
 			}
-			if got, err := p.dialect.Resolve(l, f.after, p.before); err == nil && got.Key == p.oldKey {
+			ld, l := readAs(p.dialect, l)
+			if got, err := ld.Resolve(l, f.after, p.before); err == nil && got.Key == p.oldKey {
 				stale = append(stale, fmt.Sprintf("%s:%d: %s still reaches %s", f.Shown, l.Line, p.dialect.Show(l), p.oldKey))
 			}
 		}
 	}
 	return stale
+}
+
+// counted is how many links of the dialect's f's rewrite changes: a
+// definition behind a wiki link is rewritten with it, and not counted again.
+func (p *planner) counted(f *planned) int {
+	n := 0
+	for i := range f.wants {
+		if _, ok := p.dialect.Read(f.Parsed.Links[i]); ok {
+			n++
+		}
+	}
+	return n
+}
+
+// readAs is how a rename reads link l under dialect d. The [x] of [[x]]
+// that a note defines ([x]: path, Foam's link reference definitions) is no
+// link of the dialect's, the wiki link is; but it is what plain markdown
+// reads, so a rename keeps it reaching the note, as a markdown link read
+// by omh's own rules.
+func readAs(d vault.Dialect, l vault.Link) (vault.Dialect, vault.Link) {
+	if l.Kind != vault.WikiReference || d.String() == vault.DialectMarkdown {
+		return d, l
+	}
+	l.Kind = vault.MarkdownLink
+	return vault.Dialect{}, l
+}
+
+// relabelDefinition is the edit that keeps the definition behind the wiki
+// link links[i] (Foam's [x]: path for [[x]]) labelled as the wiki link is
+// once ed rewrites it; false when no definition backs it.
+func relabelDefinition(src []byte, links []vault.Link, i int, ed Edit) (Edit, bool) {
+	wiki := links[i]
+	if wiki.Kind != vault.WikiLink && wiki.Kind != vault.EmbedLink {
+		return Edit{}, false
+	}
+	open := wiki.Start + 2 // where the link's inner text starts
+	if wiki.Kind == vault.EmbedLink {
+		open++
+	}
+	ref := slices.IndexFunc(links, func(l vault.Link) bool { return l.Kind == vault.WikiReference && l.Start == open-1 })
+	if ref < 0 || ed.Start < open || ed.End > wiki.End-2 {
+		return Edit{}, false
+	}
+	inner := string(src[open : wiki.End-2])
+	start, end, ok := definitionLabel(src, inner)
+	if !ok {
+		return Edit{}, false
+	}
+	relabelled := inner[:ed.Start-open] + ed.Text + inner[ed.End-open:]
+	return Edit{Start: start, End: end, Text: relabelled}, true
 }
 
 // shifted is where an offset of a file lands once edits are made.

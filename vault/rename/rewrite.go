@@ -182,7 +182,7 @@ func (sp nameSpan) text(src []byte, name string) (string, error) {
 func spanOf(d vault.Dialect, src []byte, l vault.Link, r vault.Reading) (nameSpan, error) {
 	var sp nameSpan
 	switch l.Kind {
-	case vault.MarkdownLink:
+	case vault.MarkdownLink, vault.WikiReference:
 		start, end, err := markdownDestSpan(src, l)
 		if err != nil {
 			return sp, err
@@ -198,10 +198,14 @@ func spanOf(d vault.Dialect, src []byte, l vault.Link, r vault.Reading) (nameSpa
 		}
 		sp = nameSpan{start: start, end: end, written: decoded, offs: offs, escape: func(s string) (string, error) { return escapeDestination(s), nil }}
 	case vault.TagLink:
-		if l.Start >= len(src) || src[l.Start] != '#' || l.End > len(src) {
+		if l.Start >= len(src) || l.End > len(src) {
 			return sp, errors.New("it does not start where the index says")
 		}
-		sp = nameSpan{start: l.Start + 1, end: l.End, written: string(src[l.Start+1 : l.End]), escape: tagText}
+		start := l.Start
+		if src[start] == '#' {
+			start++ // a frontmatter tag is written without it
+		}
+		sp = nameSpan{start: start, end: l.End, written: string(src[start:l.End]), escape: tagText}
 		if d.String() == vault.DialectDendron {
 			sp.prefix = "tags."
 			sp.written = sp.prefix + sp.written
@@ -351,6 +355,40 @@ func LinkText(d vault.Dialect, key string, kind vault.LinkKind, from string, nam
 	return shortestName(d, key, false, from, names)
 }
 
+// NewLink is a link to key, whose title is title ("" when it has none of
+// its own), as the dialect's tool writes one in the note from: a markdown
+// link [title](path.md) on a markdown site, the page's name in Logseq, the
+// shortest name that reaches it alone in Obsidian and Foam, and the key in
+// Dendron (its hierarchy), zk (its path) and omh.
+func NewLink(d vault.Dialect, key, title, from string, names vault.Names) string {
+	name := key
+	switch d.String() {
+	case vault.DialectMarkdown:
+		if title == "" {
+			title = path.Base(key)
+		}
+		return "[" + markdownLabel.Replace(title) + "](" + LinkText(d, key, vault.MarkdownLink, from, names) + ")"
+	case vault.DialectLogseq:
+		name = title
+		if name == "" {
+			name = logseqPageName.Replace(path.Base(key))
+		}
+	case vault.DialectObsidian, vault.DialectFoam:
+		name = LinkText(d, key, vault.WikiLink, from, names)
+	}
+	if _, err := wikiText(name); err != nil {
+		name = key
+	}
+	return "[[" + name + "]]"
+}
+
+// markdownLabel escapes what would end a markdown link's text early.
+var markdownLabel = strings.NewReplacer(`\`, `\\`, "[", `\[`, "]", `\]`)
+
+// logseqPageName reads a page's name from its file's: a namespace a/b is
+// kept as a___b, or a%2Fb in older graphs.
+var logseqPageName = strings.NewReplacer("___", "/", "%2F", "/", "%2f", "/")
+
 // markdownDestSpan finds a markdown link's destination: inside the
 // parentheses of an inline link, or on the line that defines a reference
 // link's label.
@@ -408,16 +446,30 @@ func markdownDestSpan(src []byte, l vault.Link) (int, int, error) {
 			label = string(src[i+1 : c2])
 		}
 	}
-	def := regexp.MustCompile(`(?mi)^[ \t]{0,3}\[` + labelPattern(label) + `\]:[ \t]*(?:\r?\n[ \t]*)?(<[^>\n]*>|\S+)`)
-	m := def.FindSubmatchIndex(src)
+	m := definitionPattern(label).FindSubmatchIndex(src)
 	if m == nil {
 		return 0, 0, errors.New("its reference definition was not found")
 	}
-	s, e := m[2], m[3]
+	s, e := m[4], m[5]
 	if src[s] == '<' {
 		s, e = s+1, e-1
 	}
 	return s, e, nil
+}
+
+// definitionPattern matches the definition of a reference label: the
+// label as written, then the destination.
+func definitionPattern(label string) *regexp.Regexp {
+	return regexp.MustCompile(`(?mi)^[ \t]{0,3}\[(` + labelPattern(label) + `)\]:[ \t]*(?:\r?\n[ \t]*)?(<[^>\n]*>|\S+)`)
+}
+
+// definitionLabel finds where the definition of label writes it.
+func definitionLabel(src []byte, label string) (int, int, bool) {
+	m := definitionPattern(label).FindSubmatchIndex(src)
+	if m == nil {
+		return 0, 0, false
+	}
+	return m[2], m[3], true
 }
 
 // labelPattern matches a reference label as markdown compares them:

@@ -66,6 +66,7 @@ type Draft struct {
 // DraftLink is one link of a draft: a plain link when Verb is "".
 type DraftLink struct {
 	Verb, Key string
+	Text      string // the link as the vault's dialect writes it; "" writes [[Key]]
 }
 
 // placeholder matches the fields a template can name: {{type}},
@@ -118,9 +119,13 @@ func (d Draft) bodyValues() map[string]string {
 		}
 	}
 	for _, l := range d.Links {
-		item := "- [[" + l.Key + "]]"
+		text := l.Text
+		if text == "" {
+			text = "[[" + l.Key + "]]"
+		}
+		item := "- " + text
 		if l.Verb != "" {
-			item = "- " + l.Verb + " [[" + l.Key + "]]"
+			item = "- " + l.Verb + " " + text
 		}
 		links = append(links, item)
 	}
