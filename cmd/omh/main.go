@@ -150,6 +150,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) (status int) 
 	if err != nil {
 		panic(err) // the CLI definition itself is wrong
 	}
+	withExamples(parser.Model.Node)
 	ctx, err := parser.Parse(joinNegativeNumbers(args))
 	if err != nil {
 		return report(stderr, jsonMode, usage(err), "run omh --help for usage")
