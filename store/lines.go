@@ -15,13 +15,15 @@ import (
 type Lines struct{ Start, End int }
 
 // ParseLines reads a line range as a person or an agent writes it: "A-B",
-// "A-" (from A to the end) or "A" (that line alone).
+// "A-" (from A to the end) or "A" (that line alone), each number with or
+// without the L a card prints before it ("L65-67" as a passage names its
+// lines).
 func ParseLines(s string) (Lines, error) {
 	bad := func() (Lines, error) {
-		return Lines{}, invalid(fmt.Errorf("a line range is written A-B, such as 12-30 (from line 1, both ends included), or A- for line A to the end; got %q", s))
+		return Lines{}, invalid(fmt.Errorf("a line range is written A-B, such as 12-30 or L12-30 as a card prints it (from line 1, both ends included), or A- for line A to the end; got %q", s))
 	}
 	from, to, ranged := strings.Cut(strings.TrimSpace(s), "-")
-	start, err := strconv.Atoi(from)
+	start, err := lineNumber(from)
 	if err != nil || start < 1 {
 		return bad()
 	}
@@ -30,11 +32,22 @@ func ParseLines(s string) (Lines, error) {
 	case ranged && to == "":
 		end = 0 // to the end
 	case ranged:
-		if end, err = strconv.Atoi(to); err != nil || end < start {
+		if end, err = lineNumber(to); err != nil || end < start {
 			return bad()
 		}
 	}
 	return Lines{Start: start, End: end}, nil
+}
+
+// lineNumber reads a line number, "65" or "L65".
+func lineNumber(s string) (int, error) {
+	if strings.HasPrefix(s, "L") || strings.HasPrefix(s, "l") {
+		s = s[1:]
+	}
+	if s == "" || s[0] < '0' || s[0] > '9' { // Atoi takes a sign: "L+5", "L-5"
+		return 0, strconv.ErrSyntax
+	}
+	return strconv.Atoi(s)
 }
 
 // whole reports whether the range asks for the whole note.

@@ -7,18 +7,20 @@ import (
 	"github.com/omh-notes/omh/vault/vaulttest"
 )
 
-// Line ranges are read as written, and everything else is refused with the
-// way to write one. Catches: "30-12" or "0-5" accepted, "12-" read as line
-// 12 alone.
+// Line ranges are read as written, "L65-67" as a card prints a passage's
+// lines too, and everything else is refused with the way to write one.
+// Catches: "30-12" or "0-5" accepted, "12-" read as line 12 alone, the
+// card's own "L65-67" refused.
 func TestParseLinesReadsRangesAndRefusesTheRest(t *testing.T) {
 	t.Parallel()
-	for in, want := range map[string]Lines{"12-30": {12, 30}, "7": {7, 7}, "3-": {3, 0}, " 1-1 ": {1, 1}} {
+	for in, want := range map[string]Lines{"12-30": {12, 30}, "7": {7, 7}, "3-": {3, 0}, " 1-1 ": {1, 1},
+		"L65-67": {65, 67}, "L65-L67": {65, 67}, "l65-67": {65, 67}, "L9": {9, 9}, "L3-": {3, 0}} { // as cards print them
 		got, err := ParseLines(in)
 		if err != nil || got != want {
 			t.Errorf("ParseLines(%q) = %v, %v; want %v", in, got, err, want)
 		}
 	}
-	for _, in := range []string{"", "0-5", "30-12", "a-b", "-4", "1-2-3", "1.5"} {
+	for _, in := range []string{"", "0-5", "30-12", "a-b", "-4", "1-2-3", "1.5", "L", "L-5", "LL5", "Ll5", "L+5", "L0-3", "L12-L", "65-67L", "M65"} {
 		_, err := ParseLines(in)
 		if err == nil || !strings.Contains(err.Error(), "A-B, such as 12-30") {
 			t.Errorf("ParseLines(%q): %v, want a refusal that says how to write a range", in, err)

@@ -24,6 +24,10 @@ func (shown Shown) Text(w io.Writer) {
 			fmt.Fprintln(w)
 		}
 		fmt.Fprintf(w, "%s  %s · %s\n", n.Key, n.Layer, n.Date)
+		if n.LineStart > 0 {
+			n.lines(w)
+			continue
+		}
 		n.fields(w, commit)
 	}
 	fmt.Fprintf(w, "@ %s\n", retrieve.CommitLabel(commit))
@@ -49,9 +53,20 @@ func (n ShownNote) fields(w io.Writer, commit string) {
 	field("blob", n.Blob)
 	refLines(w, "links", n.Links, false)
 	refLines(w, "in", n.In, true)
-	if n.LineStart > 0 {
-		field("lines", fmt.Sprintf("%d-%d of %d", n.LineStart, n.LineEnd, n.LineCount))
-	}
+	n.content(w)
+}
+
+// lines prints a range of a note under only the range it is, named as a
+// card names a passage's lines: whoever asked for lines came from a card
+// and has read the rest of the header there.
+func (n ShownNote) lines(w io.Writer) {
+	fmt.Fprintf(w, "%-8s L%d-%d of %d\n", "lines", n.LineStart, n.LineEnd, n.LineCount)
+	n.content(w)
+}
+
+// content prints the note's text after a blank line, ending it with a
+// line break.
+func (n ShownNote) content(w io.Writer) {
 	fmt.Fprintln(w)
 	fmt.Fprint(w, n.Content)
 	if len(n.Content) > 0 && !strings.HasSuffix(n.Content, "\n") {

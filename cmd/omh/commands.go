@@ -44,15 +44,25 @@ func (c *VersionCmd) Run(e *env) error {
 	if e.cli.JSON {
 		return reply.JSON(e.stdout, map[string]any{"schema_version": reply.SchemaVersion, "version": version, "revision": revision, "modified": modified})
 	}
-	suffix := ""
-	if modified {
-		suffix = " (modified)"
+	rev := "revision " + revision
+	switch {
+	case revision == "unknown":
+		rev = "no revision recorded in this build" // go build -buildvcs=false, or built outside a checkout
+	case modified:
+		rev += " (modified)"
 	}
-	fmt.Fprintf(e.stdout, "omh %s, revision %s%s\n", version, revision, suffix)
+	fmt.Fprintf(e.stdout, "omh %s, %s\n", version, rev)
 	return nil
 }
 
-// buildVersion is the module version and VCS revision go build stamped.
+// stampedVersion and stampedRevision are set by a release build
+// (scripts/release.sh, -ldflags "-X main.stampedVersion=… -X
+// main.stampedRevision=…"): go build records no revision with
+// -buildvcs=false, nor in a linked git worktree, nor from a source archive.
+var stampedVersion, stampedRevision string
+
+// buildVersion is the version and revision a release build stamped, else
+// the module version and VCS revision go build recorded.
 func buildVersion() (version, revision string, modified bool) {
 	version, revision = "(devel)", "unknown"
 	if info, ok := debug.ReadBuildInfo(); ok {
@@ -67,6 +77,12 @@ func buildVersion() (version, revision string, modified bool) {
 				modified = s.Value == "true"
 			}
 		}
+	}
+	if stampedVersion != "" {
+		version = stampedVersion
+	}
+	if stampedRevision != "" {
+		revision = stampedRevision
 	}
 	return version, revision, modified
 }

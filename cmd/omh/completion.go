@@ -41,7 +41,8 @@ func (c *CompletionCmd) Run(e *env) error {
 
 // CompleteCmd is `omh __complete`, what the scripts call.
 type CompleteCmd struct {
-	Words []string `arg:"" optional:"" help:"The words after omh, the last one being completed (empty after a space)."`
+	Bash  bool     `name:"bash" help:"The one word is bash's command line up to the cursor, omh included: split it as bash does and print each candidate as it is to be inserted."`
+	Words []string `arg:"" optional:"" help:"The words after omh, unquoted, the last one being completed (empty after a space)."`
 }
 
 // Run prints one candidate a line, with a tab and a description where
@@ -49,6 +50,12 @@ type CompleteCmd struct {
 // complete paths itself. It never fails: a completion has nowhere to
 // report.
 func (c *CompleteCmd) Run(e *env, k *kong.Context) error {
+	if c.Bash {
+		for _, line := range completeBash(k.Model.Node, strings.Join(c.Words, " "), e.keys) {
+			fmt.Fprintln(e.stdout, line)
+		}
+		return nil
+	}
 	words := c.Words
 	if len(words) == 0 {
 		words = []string{""}
@@ -57,6 +64,115 @@ func (c *CompleteCmd) Run(e *env, k *kong.Context) error {
 		fmt.Fprintln(e.stdout, cand)
 	}
 	return nil
+}
+
+// zsh and fish hand the script the words typed, unquoted, and quote what
+// they insert themselves. Bash hands it the line as typed and inserts
+// what it is given as it is, in place of the part of the last word after
+// its last quote, space or COMP_WORDBREAKS character (readline's word):
+// so omh reads the line's quoting, and quotes each candidate for where it
+// goes. Obsidian's keys hold spaces ("Plugins/Command palette").
+
+// completeBash returns, for bash's line up to the cursor, the text that
+// replaces readline's word for each candidate, or a path marker with the
+// unquoted word after a tab, for compgen.
+func completeBash(root *kong.Node, line string, keys func(dir, prefix string) []string) []string {
+	words, quote, lead := splitBashLine(line)
+	if len(words) < 2 {
+		return nil // the command's own name is bash's to complete
+	}
+	cur := words[len(words)-1]
+	var out []string
+	for _, cand := range complete(root, words[1:], keys) {
+		cand, _, _ = strings.Cut(cand, "\t")
+		switch {
+		case cand == completeFiles || cand == completeDirs:
+			return []string{cand + "\t" + cur}
+		case strings.HasPrefix(cand, cur[:lead]):
+			out = append(out, bashQuote(cand[lead:], quote))
+		}
+	}
+	return out
+}
+
+// splitBashLine splits a command line into words the way bash reads it
+// (spaces between words; backslashes, single and double quotes), and says
+// of the last word whether it is inside a quote still open and how much
+// of it, unquoted, comes before readline's word.
+func splitBashLine(line string) (words []string, quote byte, lead int) {
+	var w strings.Builder
+	inWord, outer := false, 0 // outer: lead before the quote opened
+	for i := 0; i < len(line); i++ {
+		c := line[i]
+		switch {
+		case quote != 0 && c == quote: // readline's word spans a closed quote
+			quote, lead = 0, outer
+			continue
+		case quote == '\'':
+		case quote == '"':
+			if c == '\\' && i+1 < len(line) && strings.IndexByte("$`\"\\", line[i+1]) >= 0 {
+				i++
+				c = line[i]
+			}
+		case c == ' ' || c == '\t' || c == '\n':
+			if inWord {
+				words, inWord, lead = append(words, w.String()), false, 0
+				w.Reset()
+			}
+			continue
+		case c == '\\':
+			if i+1 == len(line) {
+				continue
+			}
+			i++
+			c = line[i]
+		case c == '\'' || c == '"': // readline's word starts inside a quote left open
+			quote, inWord, outer, lead = c, true, lead, w.Len()
+			continue
+		case strings.IndexByte(bashWordBreaks, c) >= 0:
+			w.WriteByte(c)
+			inWord, lead = true, w.Len()
+			continue
+		}
+		w.WriteByte(c)
+		inWord = true
+	}
+	return append(words, w.String()), quote, lead
+}
+
+// bashWordBreaks are the characters of bash's default COMP_WORDBREAKS
+// but the quotes and spaces, which split readline's word where they are
+// not quoted: "--layer=t" completes "t".
+const bashWordBreaks = "><=;|&(:"
+
+// bashQuote writes s as it must be typed: inside the quote open, or
+// with a backslash before each character bash would read otherwise.
+func bashQuote(s string, quote byte) string {
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case quote == '\'':
+			if c == '\'' {
+				b.WriteString(`'\''`) // close, a quoted quote, open again
+				continue
+			}
+		case quote == '"':
+			if strings.IndexByte("$`\"\\", c) >= 0 {
+				b.WriteByte('\\')
+			}
+		case !plainInBash(c):
+			b.WriteByte('\\')
+		}
+		b.WriteByte(c)
+	}
+	return b.String()
+}
+
+// plainInBash reports whether bash reads c as itself outside quotes: letters,
+// digits, a few marks, and every byte of a character beyond ASCII.
+func plainInBash(c byte) bool {
+	return c >= 0x80 || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || strings.IndexByte("/._-+,@%^", c) >= 0
 }
 
 // keys lists note keys starting with prefix in the store at dir, as the
@@ -222,24 +338,26 @@ func firstSentence(help string) string {
 }
 
 // completionScripts hand the words typed so far to omh __complete and
-// offer what it prints. Words are split at spaces, as typed: a key holds
-// none.
+// offer what it prints: zsh and fish unquote the words, bash hands over
+// the line as typed.
 var completionScripts = map[string]string{
 	"bash": `# omh completion for bash: source <(omh completion bash)
 _omh() {
-	local line=${COMP_LINE:0:COMP_POINT} IFS=$'\n' out
-	local -a words
-	IFS=$' \t' read -ra words <<< "$line"
-	[[ $line == *[[:space:]] ]] && words+=("")
-	out=$(omh __complete -- "${words[@]:1}" 2>/dev/null)
-	local cur=${words[${#words[@]}-1]}
+	local out line
+	out=$(omh __complete --bash -- "${COMP_LINE:0:COMP_POINT}" 2>/dev/null)
+	COMPREPLY=()
 	case $out in
-	:dirs) COMPREPLY=($(compgen -d -- "$cur")); return ;;
-	:files) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+	:dirs$'\t'*|:files$'\t'*)
+		compopt -o filenames 2>/dev/null # readline quotes the paths (bash 4 and later)
+		local IFS=$'\n' what=-f
+		[[ $out == :dirs* ]] && what=-d
+		COMPREPLY=($(compgen "$what" -- "${out#*$'\t'}"))
+		return ;;
 	esac
-	COMPREPLY=($(printf '%s\n' "$out" | cut -f1))
-	# bash completes the part after "=" of --flag=value on its own.
-	[[ $cur == -*=* ]] && COMPREPLY=("${COMPREPLY[@]#*=}")
+	# Each line is a candidate as it is to be inserted, quoted already.
+	while IFS= read -r line; do
+		[[ -n $line ]] && COMPREPLY+=("$line")
+	done <<< "$out"
 }
 complete -F _omh omh
 `,
@@ -248,7 +366,7 @@ complete -F _omh omh
 _omh() {
 	local out line
 	local -a cands
-	out=$(omh __complete -- "${(@)words[2,CURRENT]}" 2>/dev/null)
+	out=$(omh __complete -- "${(@Q)words[2,CURRENT-1]}" "${(Q)PREFIX}" 2>/dev/null)
 	case $out in
 	:dirs) _files -/; return ;;
 	:files) _files; return ;;
@@ -267,7 +385,9 @@ compdef _omh omh
 `,
 	"fish": `# omh completion for fish: omh completion fish | source
 function __omh_complete
-	set -l words (commandline -opc) (commandline -ct)
+	# -o unquotes the words before the cursor's; the one being typed is
+	# unquoted here ("Obsidian\ Sync/Ver", "'Obsidian Sync/Ver").
+	set -l words (commandline -opc) (commandline -ct | string unescape)
 	set -l out (omh __complete -- $words[2..-1] 2>/dev/null)
 	switch "$out"
 	case :dirs

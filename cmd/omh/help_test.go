@@ -7,10 +7,13 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"strings"
 	"testing"
 
 	"github.com/alecthomas/kong"
+
+	"github.com/omh-notes/omh/vault/vaulttest"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden help files")
@@ -63,6 +66,41 @@ func TestHelpTextIsTheDocumentedContract(t *testing.T) {
 	}
 }
 
+// Every command's help ends with examples, and each example runs as
+// written in the demo store its lines are written for (a fresh one each,
+// as some write), exiting 0; omh lint exits 1 there, for the sections some
+// demo notes lack. Catches: a command without an example, an example
+// with a flag renamed or a key the demo store lacks.
+func TestHelpExamplesRunInTheDemoStore(t *testing.T) {
+	t.Parallel()
+	parser, err := kong.New(&CLI{}, kong.Name("omh"), vocabulary())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range parser.Model.Leaves(true) {
+		if _, ok := examples[n.Path()]; !ok && n.Path() != "completion" {
+			t.Errorf("omh %s --help has no example", n.Path())
+		}
+	}
+	for path, lines := range examples {
+		for _, line := range lines {
+			words, open, _ := splitBashLine(strings.ReplaceAll(line, "\\\n", ""))
+			if open != 0 || len(words) < 2 || words[0] != "omh" {
+				t.Fatalf("omh %s: the example %q is not an omh command line", path, line)
+			}
+			dir := demoStore(t)
+			vaulttest.WriteFile(t, filepath.Join(dir, "questions.jsonl"),
+				`{"id":"mount","question":"why does the credential mount fail","expect":["surprise/credential-file-mount-returns-ebusy"]}`+"\n")
+			cmd := exec.Command(omhBin, words[1:]...) // in the store, as a person types it
+			cmd.Dir = dir
+			out, err := cmd.CombinedOutput()
+			if lintFound := line == "omh lint" && cmd.ProcessState.ExitCode() == exitRefused; err != nil && !lintFound {
+				t.Errorf("%s: %v\n%s", line, err, out)
+			}
+		}
+	}
+}
+
 // omh version names the commit the binary was built from, as go build
 // stamps it, and says when the build had local changes. Catches: a
 // version line that prints whatever it is given, or "unknown", while the
@@ -107,6 +145,62 @@ func TestVersionNamesTheBuild(t *testing.T) {
 	}
 	if text := version("version"); text != "omh "+v.Version+", revision "+v.Revision+suffix+"\n" {
 		t.Errorf("text %q disagrees with %+v", text, v)
+	}
+}
+
+// A release build (scripts/release.sh) is stamped with the checkout's
+// version and revision, which omh version prints, in text and JSON, where
+// go build's own VCS stamping records nothing (-buildvcs=false, a linked
+// worktree). Catches: a release binary that says "(devel), revision
+// unknown".
+func TestVersionPrintsTheReleaseStamp(t *testing.T) {
+	t.Parallel()
+	head, err := exec.Command("git", "rev-parse", "HEAD").Output()
+	if err != nil {
+		t.Skip("not a git checkout: no revision to stamp")
+	}
+	described, err := exec.Command("git", "describe", "--tags", "--always", "--dirty").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	target := runtime.GOOS + "/" + runtime.GOARCH
+	build := exec.Command("sh", "../../scripts/release.sh", dir, target)
+	build.Env = append(os.Environ(), "GOFLAGS=-buildvcs=false") // as this test's own omh is built
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("release.sh %s: %v\n%s", target, err, out)
+	}
+	bin := filepath.Join(dir, "omh-"+runtime.GOOS+"-"+runtime.GOARCH)
+	if runtime.GOOS == "windows" {
+		bin += ".exe"
+	}
+	out, err := exec.Command(bin, "--json", "version").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var v struct{ Version, Revision string }
+	if err := json.Unmarshal(out, &v); err != nil {
+		t.Fatalf("%v: %q", err, out)
+	}
+	want := struct{ Version, Revision string }{strings.TrimSpace(string(described)), strings.TrimSpace(string(head))}
+	if v != want {
+		t.Errorf("the release binary says %+v, want %+v", v, want)
+	}
+	if out, _ := exec.Command(bin, "version").Output(); string(out) != "omh "+want.Version+", revision "+want.Revision+"\n" {
+		t.Errorf("the release binary prints %q", out)
+	}
+}
+
+// A build that recorded no revision says so rather than naming one.
+// Catches: "revision unknown" read as a revision called unknown.
+func TestVersionWithoutARevisionSaysSo(t *testing.T) {
+	t.Parallel()
+	bin := filepath.Join(t.TempDir(), "omh")
+	if out, err := exec.Command("go", "build", "-buildvcs=false", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	if out, err := exec.Command(bin, "version").Output(); err != nil || string(out) != "omh (devel), no revision recorded in this build\n" {
+		t.Errorf("omh version: %q, %v", out, err)
 	}
 }
 

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -93,8 +92,7 @@ func (c *HooksRunCmd) Run(e *env) error {
 		// A hook never fails git: one line, and exit 0.
 		msg := strings.ReplaceAll(err.Error(), "\n", " ")
 		if e.cli.JSON {
-			b, _ := json.Marshal(reply.Failure(reply.HookFailed, errors.New(msg)))
-			fmt.Fprintf(e.stderr, "%s\n", b)
+			_ = reply.JSONLine(e.stderr, reply.Failure(reply.HookFailed, errors.New(msg)))
 		} else {
 			fmt.Fprintf(e.stderr, "omh: %s hook: %s; the next omh command refreshes the cache\n", c.Name, msg)
 		}

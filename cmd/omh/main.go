@@ -6,7 +6,6 @@
 package main
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -151,6 +150,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) (status int) 
 	if err != nil {
 		panic(err) // the CLI definition itself is wrong
 	}
+	withExamples(parser.Model.Node)
 	ctx, err := parser.Parse(joinNegativeNumbers(args))
 	if err != nil {
 		return report(stderr, jsonMode, usage(err), "run omh --help for usage")
@@ -204,8 +204,7 @@ func isNegativeNumber(s string) bool {
 func report(w io.Writer, jsonMode bool, err error, hint string) int {
 	code, status := errorCode(err)
 	if jsonMode {
-		b, _ := json.Marshal(reply.Failure(code, err))
-		fmt.Fprintf(w, "%s\n", b)
+		_ = reply.JSONLine(w, reply.Failure(code, err))
 		return status
 	}
 	fmt.Fprintf(w, "omh: %v\n", err) // w escapes what git or a file name put in it

@@ -8,7 +8,7 @@ import (
 type ShowCmd struct {
 	Key   string `arg:"" complete:"key" help:"The note's key: its path under the notes root without .md."`
 	Layer string `name:"layer" enum:"team,local," default:"" placeholder:"team|local" help:"Only the note of this layer."`
-	Lines string `name:"lines" placeholder:"A-B" help:"Only these lines of the note, counted from 1 at its first line; A- runs to the end."`
+	Lines string `name:"lines" placeholder:"A-B" help:"Only these lines of the note, counted from 1 at its first line: A-B, or L65-67 as a card names them; A- runs to the end."`
 }
 
 func (c *ShowCmd) Run(e *env) error {

@@ -18,10 +18,19 @@ import (
 const SchemaVersion = 1
 
 // JSON writes v as indented JSON, HTML characters as they are.
-func JSON(w io.Writer, v any) error {
+func JSON(w io.Writer, v any) error { return writeJSON(w, v, "  ") }
+
+// JSONLine writes v as JSON on one line (an error on standard error),
+// HTML characters as they are.
+func JSONLine(w io.Writer, v any) error { return writeJSON(w, v, "") }
+
+// writeJSON keeps <, > and & as they are: JSON for programs is never
+// pasted into a web page, and json.Marshal's \u003c makes an error about
+// "<question>" unreadable to the person reading it through a program.
+func writeJSON(w io.Writer, v any, indent string) error {
 	enc := json.NewEncoder(w)
 	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
+	enc.SetIndent("", indent)
 	return enc.Encode(v)
 }
 
