@@ -348,7 +348,9 @@ func teamNamesakes(v *view, key, title string) ([]Namesake, error) {
 		}
 		var keys []string
 		for _, f := range found {
-			keys = append(keys, f.Key)
+			if f.Kind != vault.PartName { // a part of a file name (zk's) is no namesake
+				keys = append(keys, f.Key)
+			}
 		}
 		slices.Sort(keys)
 		for _, k := range slices.Compact(keys) {
