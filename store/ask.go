@@ -14,7 +14,7 @@ import (
 // Question is a question and how to answer it.
 type Question struct {
 	// Phrasings are the question, then other ways of asking it; each is
-	// scored alone and a note keeps its best.
+	// scored alone and adds to the question's own score, which counts most.
 	Phrasings []string
 	Roots     int         // ranked notes in the answer; the rest are counted
 	Layer     vault.Layer // 0 for both layers

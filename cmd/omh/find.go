@@ -22,7 +22,7 @@ type FindCmd struct {
 
 // Help is the detail under `omh find --help`.
 func (c *FindCmd) Help() string {
-	return `Ranks the notes by the question's words (in a note's key, title, headings, Answers section and text) and prints the best with the notes they link to, each with its layer and date. Each --also is another phrasing of the question, scored alone; a note keeps its best score, so a note written in other words than the question can still be found. Agents should pass two or three: the question in the words the notes would use, a keyword query, and a guess at the sentence that answers it.`
+	return `Ranks the notes by the question's words (in a note's key, title, headings, Answers section and text) and prints the best with the notes they link to, each with its layer and date. Each --also is another phrasing of the question, scored alone and added to the question's own score (scaled so the question counts most), so a note written in other words than the question can still be found. Agents should pass two or three: the question in the words the notes would use, a keyword query, and a guess at the sentence that answers it.`
 }
 
 func (c *FindCmd) Run(e *env) error {
