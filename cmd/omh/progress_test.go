@@ -1,6 +1,7 @@
 package main
 
 import (
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -31,7 +32,7 @@ func TestProgressDrawsOneLineOnlyForLongWork(t *testing.T) {
 	}
 	p(1000, 1000, false)
 	out := long.String()
-	if strings.Count(out, "\n") != 0 || !strings.Contains(out, "\romh: indexing 900/1000 notes") || !strings.HasSuffix(out, "\r\033[K") {
+	if strings.Count(out, "\n") != 0 || !strings.Contains(out, "\romh: indexing 900/1000 notes, 300 a second") || !strings.HasSuffix(out, "\r\033[K") {
 		t.Errorf("long refresh drew %q", out)
 	}
 }
@@ -89,5 +90,29 @@ func TestThousandsAreGroupedByCommas(t *testing.T) {
 		if got := thousands(n); got != want {
 			t.Errorf("thousands(%d) = %q, want %q", n, got, want)
 		}
+	}
+}
+
+// A build that goes on for a minute said one line at its start and then
+// nothing: an agent could not tell a slow call from a stuck one. It now
+// says the count and rate every ten seconds until done.
+func TestLongWorkSaysItsCountEveryTenSeconds(t *testing.T) {
+	t.Parallel()
+	clock := time.Unix(0, 0)
+	now := func() time.Time { return clock }
+	var out strings.Builder
+	p := longWorkNotice(&out, now)
+	for done := 0; done < 30000; done += 1000 {
+		p(done, 30000, true)
+		clock = clock.Add(time.Second)
+	}
+	p(30000, 30000, true)
+	want := []string{
+		"omh: indexing 30,000 notes for the first time…",
+		"omh: indexed 10,000 of 30,000 notes so far, 1,000 a second",
+		"omh: indexed 20,000 of 30,000 notes so far, 1,000 a second",
+	}
+	if got := strings.Split(strings.TrimSuffix(out.String(), "\n"), "\n"); !slices.Equal(got, want) {
+		t.Errorf("a 30 s first build said\n%q\nwant\n%q", got, want)
 	}
 }
