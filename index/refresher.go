@@ -251,6 +251,9 @@ func (rf *refresher) teamChanges(head plumbing.Hash, dir string, exclude []strin
 	}
 	parsing := startParser(todo)
 	defer parsing.close()
+	// A first build whose blobs are all cached (a copied repository, a
+	// second worktree) parses nothing: it is not reported as a first build.
+	firstParse := rf.firstBuild && len(todo) > 0
 	changed := map[string]plumbing.Hash{}
 	for i, ch := range changes {
 		if len(todo) > 0 && ch.New.Blob == todo[0].oid {
@@ -258,7 +261,7 @@ func (rf *refresher) teamChanges(head plumbing.Hash, dir string, exclude []strin
 			todo = todo[1:]
 		}
 		if rf.opt.Progress != nil && i%256 == 0 {
-			rf.opt.Progress(i, len(changes), rf.firstBuild)
+			rf.opt.Progress(i, len(changes), firstParse)
 		}
 		if wt := rf.snap.worktree; wt != nil {
 			if ch.New.Blob.IsZero() {
@@ -273,7 +276,7 @@ func (rf *refresher) teamChanges(head plumbing.Hash, dir string, exclude []strin
 		}
 	}
 	if rf.opt.Progress != nil {
-		rf.opt.Progress(len(changes), len(changes), rf.firstBuild)
+		rf.opt.Progress(len(changes), len(changes), firstParse)
 	}
 	dates, complete, root, err := rf.gitDates(head, plumbing.NewHash(st.Commit), changed)
 	if err != nil {
