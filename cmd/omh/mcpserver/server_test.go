@@ -377,13 +377,7 @@ func TestMCPWritesOnlyWithAllowWrite(t *testing.T) {
 func TestMCPServesOverStdioAsABuiltBinary(t *testing.T) {
 	t.Parallel()
 	dir := demoStore(t)
-	ctx := context.Background()
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test"}, nil).Connect(ctx,
-		&mcp.CommandTransport{Command: exec.Command(omhBin, "-C", dir, "mcp")}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cs.Close()
+	cs := stdioSession(t, dir)
 	if tools, size := listTools(t, cs); len(tools) != 6 || size > toolListBudget {
 		t.Errorf("%d tools, %d bytes", len(tools), size)
 	}
@@ -464,13 +458,7 @@ func TestMCPOutsideARepositoryAnswersEachCallWithWhy(t *testing.T) {
 	if err := json.Unmarshal([]byte(stderr.String()), &want); err != nil || want.Error.Code != "not_a_repository" {
 		t.Fatalf("omh --json find outside a repository: %v %s", err, stderr.String())
 	}
-	ctx := context.Background()
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test"}, nil).Connect(ctx,
-		&mcp.CommandTransport{Command: exec.Command(omhBin, "-C", dir, "mcp")}, nil)
-	if err != nil {
-		t.Fatalf("connecting outside a repository: %v", err)
-	}
-	defer cs.Close()
+	cs := stdioSession(t, dir)
 	if tools, _ := listTools(t, cs); len(tools) != 6 {
 		t.Errorf("%d tools", len(tools))
 	}
@@ -625,4 +613,17 @@ func TestMCPToolListAsSentStaysUnder4KBAndAsksForPhrasings(t *testing.T) {
 	if !slices.Equal(with, []string{"find", "proof_find"}) {
 		t.Errorf("phrasings taken by %v", with)
 	}
+}
+
+// stdioSession starts the built omh mcp in dir and connects the SDK's
+// client to it over the server's standard input and output.
+func stdioSession(t *testing.T, dir string) *mcp.ClientSession {
+	t.Helper()
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test"}, nil).Connect(context.Background(),
+		&mcp.CommandTransport{Command: exec.Command(omhBin, "-C", dir, "mcp")}, nil)
+	if err != nil {
+		t.Fatalf("connecting to omh mcp in %s: %v", dir, err)
+	}
+	t.Cleanup(func() { cs.Close() })
+	return cs
 }

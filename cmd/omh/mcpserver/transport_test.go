@@ -157,12 +157,7 @@ func TestMCPClientCallTooDeepOrTooLongFailsAloneOverStdio(t *testing.T) {
 	t.Parallel()
 	dir := demoStore(t)
 	ctx := context.Background()
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test"}, nil).Connect(ctx,
-		&mcp.CommandTransport{Command: exec.Command(omhBin, "-C", dir, "mcp")}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cs.Close()
+	cs := stdioSession(t, dir)
 	var deep any = "x"
 	for range maxDepth + 1 {
 		deep = []any{deep}
