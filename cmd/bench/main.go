@@ -362,6 +362,7 @@ func benchTarget(cfg config, t tools, m machine, spec targetSpec) (*result, erro
 		{"cache size", func() (err error) { res.Cache, err = b.cacheSizes(); return }},
 		{"fts5 build", b.buildFTS},
 		{"no-change queries", b.noChange},
+		{"mcp", b.mcp},
 		{"as-of", b.asOf},
 		{"start-up", b.startUp},
 		{"after-commit", func() error { return b.afterCommit(res.Vault.LastCommit) }},

@@ -25,11 +25,13 @@ const (
 	headFind      = " at HEAD"
 	statusCall    = " status --json"
 	cardsFind     = " --cards"
+	cardsNoWT     = " --cards --no-worktree"
 	jsonFind      = " --json"
 	alsoFind      = " --also ×3"
 	versionCall   = " version"
 	toolRg        = "rg"
 	toolFTS       = "fts5"
+	toolFTSBare   = "fts5 bare"
 	toolGitStatus = "git status"
 	toolTrue      = "true"
 	toolOmhNoWT   = toolOmh + noWorktree
@@ -373,6 +375,7 @@ func (b *bench) calls(q question) []call {
 		out = append(out, call{o.label, o.path, tree, []int{0}},
 			call{o.label + noWorktree, o.path, b.findArgs(q, true), []int{0}},
 			call{o.label + cardsFind, o.path, append([]string{"find", "--cards"}, q.Words...), []int{0}},
+			call{o.label + cardsNoWT, o.path, append([]string{"find", "--cards", "--no-worktree"}, q.Words...), []int{0}},
 			call{o.label + jsonFind, o.path, append([]string{"--json", "find"}, q.Words...), []int{0}})
 		if len(q.Also) > 0 {
 			args := slices.Clone(tree)
@@ -389,7 +392,8 @@ func (b *bench) calls(q question) []call {
 		}
 		out = append(out, call{toolRg, b.tools.rg, append(args, b.notesPath()), []int{0, 1}}) // 1: no match
 	}
-	return append(out, call{toolFTS, b.tools.fts, []string{"query", "-db", b.ftsDB(), "-root", b.notesPath(), ftsMatch(q)}, []int{0}})
+	return append(out, call{toolFTS, b.tools.fts, []string{"query", "-db", b.ftsDB(), "-root", b.notesPath(), ftsMatch(q)}, []int{0}},
+		call{toolFTSBare, b.tools.fts, []string{"query", "-bare", "-db", b.ftsDB(), "-root", b.notesPath(), ftsMatch(q)}, []int{0}})
 }
 
 // roundCalls are timed once per round, beside the questions.
@@ -418,6 +422,10 @@ func (b *bench) noChange() error {
 	beforeStamp := cacheStamp(b.repo)
 	times := map[string][][]time.Duration{}
 	rss := map[string][]int64{}
+	// The machine is shared: a child's CPU time is what its work costs,
+	// the wall time what it took; agents pay for the bytes of a reply.
+	cpus := map[string][]time.Duration{}
+	replies := map[string][]int64{}
 	b.res.Questions = make([]questionResult, len(b.qs))
 	// One untimed round warms the page cache for every tool and gives the
 	// match counts and each tool's peak memory.
@@ -459,6 +467,8 @@ func (b *bench) noChange() error {
 					times[c.tool] = make([][]time.Duration, len(b.qs))
 				}
 				times[c.tool][qi] = append(times[c.tool][qi], s.wall)
+				cpus[c.tool] = append(cpus[c.tool], s.cpu)
+				replies[c.tool] = append(replies[c.tool], int64(len(s.stdout)))
 			}
 		}
 		for _, c := range b.roundCalls() {
@@ -473,6 +483,11 @@ func (b *bench) noChange() error {
 	}
 	fmt.Fprintln(os.Stderr)
 	b.summarizeNoChange(times, rss)
+	b.res.CPU, b.res.ReplyBytes = map[string]stats{}, map[string]int64{}
+	for tool, ds := range cpus {
+		b.res.CPU[tool] = summarize(ds)
+		b.res.ReplyBytes[tool] = medianInt(replies[tool])
+	}
 	// A question asked of an unchanged store need not write the cache.
 	if changed := stampDiff(beforeStamp, cacheStamp(b.repo)); changed != "" {
 		b.note("omh find", "cache files were modified by no-change calls: %s", changed)
@@ -502,7 +517,8 @@ func stampDiff(before, after map[string]fileStamp) string {
 	return strings.Join(changed, ", ")
 }
 
-// countOmh asks omh once for JSON to learn how many notes matched.
+// countOmh asks omh once for JSON to learn how many notes matched and
+// which came first (the note MCP's show and links are timed on).
 func (b *bench) countOmh(qr *questionResult) error {
 	args := append([]string{"find", "--json"}, qr.Words...)
 	s, err := b.rn.run(b.repo, nil, b.tools.omh, args...)
@@ -514,7 +530,8 @@ func (b *bench) countOmh(qr *questionResult) error {
 	}
 	var reply struct {
 		Hits []struct {
-			Depth int `json:"depth"`
+			Key   string `json:"key"`
+			Depth int    `json:"depth"`
 		} `json:"hits"`
 		Omitted int `json:"omitted"`
 	}
@@ -523,6 +540,9 @@ func (b *bench) countOmh(qr *questionResult) error {
 	}
 	for _, h := range reply.Hits {
 		if h.Depth == 0 {
+			if qr.OmhRoots == 0 {
+				qr.TopKey = h.Key
+			}
 			qr.OmhRoots++
 		}
 	}

@@ -69,6 +69,7 @@ func isolatedEnv(work, local string) ([]string, error) {
 // sample is one finished child process.
 type sample struct {
 	wall     time.Duration
+	cpu      time.Duration // user and system time of the child
 	maxRSSKB int64
 	exit     int    // -1 when a signal ended the child
 	state    string // "exit status 3", "signal: killed", …
@@ -103,6 +104,7 @@ func (rn *runner) run(dir string, extraEnv []string, name string, args ...string
 	s := sample{wall: time.Since(start), stdout: out.Bytes(), stderr: errb.String()}
 	if cmd.ProcessState != nil {
 		s.maxRSSKB = maxRSSKB(cmd.ProcessState)
+		s.cpu = cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
 		s.exit = cmd.ProcessState.ExitCode()
 		s.state = cmd.ProcessState.String()
 	}

@@ -31,7 +31,10 @@ type result struct {
 	Questions   []questionResult              `json:"questions"`
 	Overall     map[string]stats              `json:"no_change"` // by tool, pooled over all questions
 	MedianRSSKB map[string]int64              `json:"no_change_median_rss_kib"`
-	Ratios      map[string]float64            `json:"ratios"` // peer median / omh median
+	CPU         map[string]stats              `json:"no_change_cpu"`         // by tool, user + system time
+	ReplyBytes  map[string]int64              `json:"no_change_reply_bytes"` // by tool, median bytes of standard output
+	MCP         map[string]*mcpResult         `json:"mcp"`                   // by binary
+	Ratios      map[string]float64            `json:"ratios"`                // peer median / omh median
 	AsOfCommit  string                        `json:"as_of_commit"`
 	AfterCommit map[string]*afterCommitResult `json:"after_one_note_commit"`
 	Hook        hookResult                    `json:"post_commit_hook"`
@@ -83,6 +86,7 @@ type questionResult struct {
 	OmhRoots   int              `json:"omh_roots"`
 	OmhHits    int              `json:"omh_hits"`    // roots and their neighbours
 	OmhMatches int              `json:"omh_matches"` // roots printed plus omitted
+	TopKey     string           `json:"top_key"`     // omh's first note
 	RgFiles    int              `json:"rg_files"`
 	FTSRows    int              `json:"fts_rows"`
 	Tools      map[string]stats `json:"tools"`
@@ -325,11 +329,48 @@ func printSummary(w io.Writer, r *result) {
 			if v.N == 0 || tree.N == 0 {
 				return "-"
 			}
-			return fmt.Sprintf("%s ms (%.2f× the tree)", num(v.Median), ratio(v.Median, tree.Median))
+			cell := fmt.Sprintf("%s ms (%.2f× the tree", num(v.Median), ratio(v.Median, tree.Median))
+			if c, t := r.CPU[l+variant], r.CPU[l]; c.N > 0 && t.Median > 0 {
+				cell += fmt.Sprintf("; CPU %.2f×", ratio(c.Median, t.Median))
+			}
+			return cell + ")"
 		}
 	}
 	line("`omh find --cards`", againstTree(cardsFind), "")
 	line("`omh --json find`", againstTree(jsonFind), "")
+	line("`omh find --cards --no-worktree`", func(l string) string {
+		v, bare := r.Overall[l+cardsNoWT], r.Overall[toolFTSBare]
+		if v.N == 0 || bare.N == 0 {
+			return "-"
+		}
+		return fmt.Sprintf("%s ms (%.2f× bare FTS5)", num(v.Median), ratio(v.Median, bare.Median))
+	}, fmt.Sprintf("a bare FTS5 query process %s", ms(toolFTSBare)))
+	line("MCP `find`, warm server (÷ a `--cards` process)", func(l string) string {
+		m, cards := r.MCP[l], r.Overall[l+cardsFind]
+		if m == nil || cards.N == 0 {
+			return "-"
+		}
+		return fmt.Sprintf("%s ms (%.2f×), CPU %s ms", num(m.Wall["find"].Median), ratio(m.Wall["find"].Median, cards.Median), num(m.CPUMS["find"]))
+	}, "")
+	line("MCP `show` · `links` of the first note", func(l string) string {
+		m := r.MCP[l]
+		if m == nil {
+			return "-"
+		}
+		return fmt.Sprintf("%s ms · %s ms", num(m.Wall["show"].Median), num(m.Wall["links"].Median))
+	}, "")
+	line("reply bytes: tree · `--cards` · `--json`", func(l string) string {
+		return fmt.Sprintf("%s · %s · %s", thousands(r.ReplyBytes[l]), thousands(r.ReplyBytes[l+cardsFind]), thousands(r.ReplyBytes[l+jsonFind]))
+	}, "")
+	line("MCP reply bytes: `find` text + structured · `show` · `links`", func(l string) string {
+		m := r.MCP[l]
+		if m == nil {
+			return "-"
+		}
+		f := m.Bytes["find"]
+		return fmt.Sprintf("%s + %s · %s · %s", thousands(f.Text), thousands(f.Structured),
+			thousands(m.Bytes["show"].Line), thousands(m.Bytes["links"].Line))
+	}, "")
 	line("`omh find` with three `--also` phrasings", againstTree(alsoFind), "")
 	line("`omh status` (freshness check)", func(l string) string { return ms(l + statusCall) },
 		fmt.Sprintf("`git status` %s", ms(toolGitStatus)))
@@ -347,7 +388,7 @@ func printSummary(w io.Writer, r *result) {
 		if r.Hook.AddedMS < 0 {
 			sign = ""
 		}
-		return fmt.Sprintf("%s%s ms", sign, num(r.Hook.AddedMS))
+		return fmt.Sprintf("%s%s ms (%.2f× the commit)", sign, num(r.Hook.AddedMS), ratio(r.Hook.AddedMS, r.Hook.Without.Median))
 	}, fmt.Sprintf("`git commit` alone %s ms", num(r.Hook.Without.Median)))
 	line("warm `omh find --as-of` (÷ find at HEAD)", func(l string) string {
 		a, h := r.Overall[l+asOfFind], r.Overall[l+headFind]

@@ -9,6 +9,9 @@
 //	fts ddl                               print the schema it creates
 //	fts build -db FILE -root DIR          index every .md file under DIR afresh
 //	fts query -db FILE -root DIR MATCH    refresh, then print "path<TAB>bm25" lines
+//	fts query -bare -db FILE -root DIR MATCH
+//	                                      the same without the refresh: the floor of
+//	                                      a process that asks SQLite one question
 package main
 
 import (
@@ -48,6 +51,7 @@ func run(args []string) error {
 	fl := flag.NewFlagSet(args[0], flag.ContinueOnError)
 	dbPath := fl.String("db", "", "the SQLite database file")
 	root := fl.String("root", "", "the folder of markdown notes")
+	bare := fl.Bool("bare", false, "query: skip the refresh")
 	if err := fl.Parse(args[1:]); err != nil {
 		return err
 	}
@@ -67,7 +71,7 @@ func run(args []string) error {
 		if *dbPath == "" || *root == "" || fl.NArg() != 1 {
 			return errors.New("query needs -db, -root and one MATCH string")
 		}
-		return query(*dbPath, *root, fl.Arg(0))
+		return query(*dbPath, *root, fl.Arg(0), !*bare)
 	}
 	return fmt.Errorf("unknown mode %q", args[0])
 }
@@ -119,19 +123,22 @@ func build(dbPath, root string) error {
 	return err
 }
 
-// query refreshes the index and prints the best matches.
-func query(dbPath, root, match string) error {
+// query refreshes the index, unless told not to, and prints the best
+// matches.
+func query(dbPath, root, match string, fresh bool) error {
 	db, err := open(dbPath)
 	if err != nil {
 		return err
 	}
 	defer db.Close()
-	changed, err := refresh(db, root)
-	if err != nil {
-		return err
-	}
-	if changed > 0 {
-		fmt.Fprintf(os.Stderr, "fts: re-indexed %d changed files\n", changed)
+	if fresh {
+		changed, err := refresh(db, root)
+		if err != nil {
+			return err
+		}
+		if changed > 0 {
+			fmt.Fprintf(os.Stderr, "fts: re-indexed %d changed files\n", changed)
+		}
 	}
 	rows, err := db.Query(Query, match)
 	if err != nil {
