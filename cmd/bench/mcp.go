@@ -122,16 +122,21 @@ func (s *mcpSession) cpuTime() time.Duration {
 	if err != nil {
 		return 0
 	}
-	// The command name, in parentheses, may hold spaces: count fields
-	// after its closing one. utime and stime are fields 14 and 15.
-	rest := stat[bytes.LastIndexByte(stat, ')')+1:]
-	f := strings.Fields(string(rest))
+	return procCPU(stat)
+}
+
+// procCPU reads utime and stime, fields 14 and 15 of /proc/PID/stat, in
+// clock ticks of 1/100 s. The command name before them, in parentheses,
+// may hold spaces and parentheses itself: fields are counted after the
+// last closing one.
+func procCPU(stat []byte) time.Duration {
+	f := strings.Fields(string(stat[bytes.LastIndexByte(stat, ')')+1:]))
 	if len(f) < 13 {
 		return 0
 	}
 	user, _ := strconv.ParseInt(f[11], 10, 64)
 	sys, _ := strconv.ParseInt(f[12], 10, 64)
-	return time.Duration(user+sys) * time.Second / 100 // USER_HZ is 100 on Linux
+	return time.Duration(user+sys) * time.Second / 100
 }
 
 func (s *mcpSession) close() {
