@@ -625,6 +625,31 @@ func TestAHugeQuestionLooksUpAtMostMaxQueryTerms(t *testing.T) {
 	}
 }
 
+// Cut only at the lookups, a million-word question was still hashed word
+// by word by every later pass (3.6 s, 300 MB) and echoed whole in the
+// reply (10 MB): the question itself is cut where its first term past the
+// bound begins, and the phrasings after that are dropped.
+func TestAHugeQuestionIsCutBeforeItsFirstTermPastTheBound(t *testing.T) {
+	t.Parallel()
+	c := newCorpus(memNote{key: "sync", date: "2026-01-01", layer: vault.Team, body: "sync fails"})
+	words := []string{"sync", "sync"}
+	for i := 0; i < 2*MaxQueryTerms; i++ {
+		words = append(words, fmt.Sprintf("word%dx", i))
+	}
+	r, err := Search(c, Query{Phrasings: []string{strings.Join(words, " "), "another phrasing"}, Roots: DefaultRoots})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := strings.Join(words[:MaxQueryTerms+1], " ") // "sync" twice, then 255 more distinct words
+	if !r.TermsCut || len(r.Question) != 1 || r.Question[0] != want {
+		t.Errorf("cut %v, question %d phrasings, first %d bytes; want the first %d bytes alone", r.TermsCut, len(r.Question), len(r.Question[0]), len(want))
+	}
+	short := []string{"sync fails", "why does sync fail"}
+	if got, cut := boundPhrasings(short); cut || !slices.Equal(got, short) {
+		t.Errorf("boundPhrasings(%q) = %q, %v; want them unchanged", short, got, cut)
+	}
+}
+
 // A note omh new wrote and nobody filled in holds the question's words in
 // its key, title and headings, the fields that score most, and nothing to
 // read: it ranks below every note with content, however it scores, and
