@@ -255,7 +255,7 @@ func (c *Cache) fresh(r *vault.Repo, t target, opt Options) (*Snapshot, Report, 
 		s, err := c.openSnapshot(r, t.name, opt)
 		return s, v.report(Report{}), err
 	}
-	unlock, ok, err := c.lockRefresh(opt.LockWait)
+	unlock, ok, err := c.waitBriefly(opt)
 	if err != nil {
 		return nil, Report{}, err
 	}
@@ -356,6 +356,22 @@ func (c *Cache) lockRefresh(wait time.Duration) (unlock func(), ok bool, err err
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
+}
+
+// waitBriefly takes the refresh lock within opt.LockWait, saying once what
+// the command waits for when that is longer than waitGrace: a find during
+// another process's rebuild waited its two seconds in silence before
+// answering from the snapshot it had.
+func (c *Cache) waitBriefly(opt Options) (unlock func(), ok bool, err error) {
+	if opt.LockWait <= waitGrace || opt.Waiting == nil {
+		return c.lockRefresh(opt.LockWait)
+	}
+	if unlock, ok, err = c.lockRefresh(waitGrace); err != nil || ok {
+		return unlock, ok, err
+	}
+	opt.Waiting(fmt.Sprintf("waiting up to %s for another omh process that is refreshing the cache (it holds %s)",
+		opt.LockWait.Round(time.Second), filepath.Join(c.Dir, "refresh.lock")))
+	return c.lockRefresh(opt.LockWait - waitGrace)
 }
 
 // waitForRefresh takes the refresh lock however long another process holds

@@ -56,3 +56,39 @@ func TestAWaitForAnotherRefreshWithNoSnapshotIsSaidOnce(t *testing.T) {
 		t.Fatalf("said %q while waiting, want one line naming the lock", said)
 	}
 }
+
+// A find whose snapshot is out of date while another process refreshes
+// waits up to its LockWait for a fresh answer before answering from the
+// snapshot it has: it waited two seconds saying nothing. Now it says once,
+// after a short grace, what it waits for and for how long.
+func TestABriefWaitForAnotherRefreshIsSaidOnce(t *testing.T) {
+	t.Parallel()
+	r := seaStore(t)
+	repo := openRepo(t, r.Dir)
+	c := openCache(t, repo.CommonDir)
+	defer c.Close()
+	if snap, _, err := c.Fresh(repo, index.Options{}); err != nil {
+		t.Fatal(err)
+	} else {
+		snap.Close()
+	}
+	r.Write("notes/late.md", "# Late\n\nWritten after the index.\n")
+	lock, err := os.OpenFile(filepath.Join(c.Dir, "refresh.lock"), os.O_CREATE|os.O_RDWR, 0o644)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := disk.LockFile(lock, true, true); err != nil {
+		t.Fatal(err)
+	}
+	var said []string
+	opt := index.Options{LockWait: 2 * time.Second, Waiting: func(why string) { said = append(said, why) }}
+	snap, rep, err := c.Fresh(repo, opt) // the lock stays held: the wait runs out
+	lock.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	snap.Close()
+	if len(said) != 1 || !strings.Contains(said[0], "up to 2s") || !strings.Contains(said[0], "refresh.lock") || !rep.Stale {
+		t.Fatalf("said %q, stale %v; want one line naming the wait and the lock, then the stale answer", said, rep.Stale)
+	}
+}
