@@ -197,13 +197,14 @@ func (m *mcpServer) find(_ context.Context, _ *mcp.CallToolRequest, a findArgs) 
 	})
 }
 
-// ask answers a question as cards, with the JSON reply beside them.
+// ask answers a question as cards, with what they show as structured
+// content: the reply of --json, sized as the cards are (ContextJSON).
 func ask(s *store.Store, q store.Question) (string, any, error) {
 	ans, err := s.Ask(q)
 	if err != nil {
 		return "", nil, err
 	}
-	return ans.Cards(), ans.JSON(), nil
+	return ans.Cards(), ans.ContextJSON(), nil
 }
 
 type showArgs struct {
