@@ -238,6 +238,9 @@ func TestMCPToolsAnswerAsTheirCommands(t *testing.T) {
 		{"show", map[string]any{"key": "topic/credentials", "layer": "team", "lines": "5-7"}, []string{"show", "--layer", "team", "--lines", "5-7", "topic/credentials"}},
 		{"links", map[string]any{"key": "topic/credentials"}, []string{"links", "topic/credentials"}},
 		{"links", map[string]any{"key": "topic/credentials", "direction": "in"}, []string{"links", "--in", "topic/credentials"}},
+		{"links", map[string]any{"key": "topic/credentials", "limit": 1, "offset": 1}, []string{"links", "--limit", "1", "--offset", "1", "topic/credentials"}},
+		{"links", map[string]any{"key": "topic/credentials", "limit": 0}, []string{"links", "--limit", "0", "topic/credentials"}},
+		{"show", map[string]any{"key": "topic/credentials", "max_chars": 100}, []string{"show", "--max-chars", "100", "topic/credentials"}},
 		{"proof_find", map[string]any{"question": "how does the harness write files"}, []string{"proof", "find", "how", "does", "the", "harness", "write", "files"}},
 		{"proof_find", map[string]any{"question": "harness", "retracted": "only", "as_of": "2026-03-15"}, []string{"proof", "find", "--retracted", "only", "--as-of", "2026-03-15", "harness"}},
 		{"proof_find", map[string]any{"question": "harness", "phrasings": []string{"rewrites files in place", "write"}}, []string{"proof", "find", "--also", "rewrites files in place", "--also", "write", "harness"}},
@@ -754,4 +757,27 @@ func must[T any](v T, err error) T {
 		panic(err)
 	}
 	return v
+}
+
+// links and show of a hub (80 links out, 80 in) answer under 16 KB by
+// default, text and structured content together, and say how to page:
+// links where its next page starts. Catches: every link of a hub in one
+// reply (vba-docs: 133 KB for api/Excel.Application(object)).
+func TestMCPLinksAndShowOfAHubStayUnder16KB(t *testing.T) {
+	t.Parallel()
+	dir := hubStore(t)
+	cs := mcpSession(t, dir, false)
+	for _, c := range []struct {
+		tool string
+		want string
+	}{
+		{"links", fmt.Sprintf("  … %d more links out; --offset %d for the next\n", 80-store.DefaultLinksLimit, store.DefaultLinksLimit)},
+		{"show", "         … 72 more links out; omh links --out --offset 8 for the next\n"},
+	} {
+		text, structured, isErr := callTool(t, cs, c.tool, map[string]any{"key": "hub"})
+		b, _ := json.Marshal(structured)
+		if isErr || len(text)+len(b) > 16<<10 || !strings.Contains(text, c.want) {
+			t.Errorf("%s: %d bytes of text and %d of structured content (error %v):\n%s", c.tool, len(text), len(b), isErr, text)
+		}
+	}
 }
