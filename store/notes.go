@@ -158,9 +158,9 @@ func (s *Store) Show(key string, layer vault.Layer, lines Lines, maxChars int) (
 			if err != nil {
 				return err
 			}
-			all := Page{Limit: showRefs}
-			sn.Links, sn.LinksMore = all.cut(sn.Links)
-			sn.In, sn.InMore = all.cut(sn.In)
+			first := Page{Limit: showRefs}
+			sn.Links, sn.LinksMore = first.cut(sn.Links)
+			sn.In, sn.InMore = first.cut(sn.In)
 			out.Notes = append(out.Notes, sn)
 		}
 		return nil
