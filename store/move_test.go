@@ -82,7 +82,7 @@ func TestMoveRenamesATeamNoteAndRewritesLinksInBothLayers(t *testing.T) {
 			t.Errorf("after the rename: %+v", f)
 		}
 	}
-	linked, err := s.Links("guides/secrets/credential-handling", 0, LinksIn)
+	linked, err := s.Links("guides/secrets/credential-handling", 0, LinksIn, Page{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/omh-notes/omh/find"
 	"github.com/omh-notes/omh/retrieve"
@@ -16,16 +17,27 @@ import (
 // where the note lives, its links both ways and its content.
 type ShownNote struct {
 	retrieve.JSONHit
-	Where   string    `json:"where"`  // head, worktree (an uncommitted copy) or private
-	Source  string    `json:"source"` // frontmatter source: who or what wrote it
-	Links   []LinkEnd `json:"links"`
-	In      []LinkEnd `json:"in"`
-	Content string    `json:"content"`
+	Where  string    `json:"where"`  // head, worktree (an uncommitted copy) or private
+	Source string    `json:"source"` // frontmatter source: who or what wrote it
+	Links  []LinkEnd `json:"links"`
+	In     []LinkEnd `json:"in"`
+	// LinksMore and InMore count the links each list leaves out (omh show
+	// lists showRefs each way; omh links pages through them all).
+	LinksMore int    `json:"links_more,omitempty"`
+	InMore    int    `json:"in_more,omitempty"`
+	Content   string `json:"content"`
 	// LineCount is how many lines the note has; LineStart and LineEnd the
-	// lines Content holds when a range was asked for.
+	// lines Content holds when a range was asked for or the size aim cut
+	// it.
 	LineCount int `json:"line_count"`
 	LineStart int `json:"line_start,omitempty"`
 	LineEnd   int `json:"line_end,omitempty"`
+	// Cut: Content holds less than the lines asked for, to keep within the
+	// size aim; NextLines are the lines left out, as --lines takes them
+	// ("" when the cut fell inside the last line asked for).
+	Cut       bool   `json:"cut,omitempty"`
+	NextLines string `json:"next_lines,omitempty"`
+	ranged    bool   // a range was asked for
 }
 
 // LinkEnd is the note at the other end of a link, with its own layer and
@@ -55,6 +67,7 @@ type Shown struct {
 	Commit        *string     `json:"commit"` // null before the first commit
 	Notes         []ShownNote `json:"notes"`
 	SchemaVersion int         `json:"schema_version"`
+	MaxChars      int         `json:"max_chars"` // the most characters of a note's text shown
 }
 
 // LinkedNote is a note with the notes it links to and the notes linking
@@ -67,13 +80,19 @@ type LinkedNote struct {
 	Path  string     `json:"path"`
 	Links *[]LinkEnd `json:"links,omitempty"`
 	In    *[]LinkEnd `json:"in,omitempty"`
+	// LinksMore and InMore count the links after the page each list holds.
+	LinksMore int `json:"links_more,omitempty"`
+	InMore    int `json:"in_more,omitempty"`
 }
 
-// Linked is omh links' reply.
+// Linked is omh links' reply: a page of each list, Offset and Limit as
+// asked (Limit 0: all).
 type Linked struct {
 	Commit        *string      `json:"commit"`
 	Notes         []LinkedNote `json:"notes"`
 	SchemaVersion int          `json:"schema_version"`
+	Offset        int          `json:"offset"`
+	Limit         int          `json:"limit"`
 }
 
 // Direction chooses which links a Links call lists.
@@ -124,16 +143,24 @@ func CommitID(commit *string) string {
 }
 
 // Show gives every note holding key (of one layer, when layer is not 0),
-// with its content: all of it, or the lines asked for.
-func (s *Store) Show(key string, layer vault.Layer, lines Lines) (Shown, error) {
+// with its content: all of it, or the lines asked for, up to maxChars
+// characters cut at a line's end (NextLines says what is left), and the
+// first showRefs links each way.
+func (s *Store) Show(key string, layer vault.Layer, lines Lines, maxChars int) (Shown, error) {
+	if maxChars <= 0 {
+		return Shown{}, invalid(fmt.Errorf("--max-chars is how many characters of the note's text to show, 1 or more (%d by default), not %d", DefaultShowChars, maxChars))
+	}
 	var out Shown
 	err := s.withKey(key, layer, "", func(v *view, docs []uint32) error {
-		out = Shown{Commit: commitOrNull(v.snap.Commit()), SchemaVersion: reply.SchemaVersion}
+		out = Shown{Commit: commitOrNull(v.snap.Commit()), SchemaVersion: reply.SchemaVersion, MaxChars: maxChars}
 		for _, d := range docs {
-			sn, err := s.showNote(v, d, lines)
+			sn, err := s.showNote(v, d, lines, maxChars)
 			if err != nil {
 				return err
 			}
+			first := Page{Limit: showRefs}
+			sn.Links, sn.LinksMore = first.cut(sn.Links)
+			sn.In, sn.InMore = first.cut(sn.In)
 			out.Notes = append(out.Notes, sn)
 		}
 		return nil
@@ -141,11 +168,12 @@ func (s *Store) Show(key string, layer vault.Layer, lines Lines) (Shown, error) 
 	return out, err
 }
 
-// Links gives every note holding key with its links out, in, or both.
-func (s *Store) Links(key string, layer vault.Layer, dir Direction) (Linked, error) {
+// Links gives every note holding key with a page of its links out, in, or
+// both: the page of each list, and how many come after it.
+func (s *Store) Links(key string, layer vault.Layer, dir Direction, page Page) (Linked, error) {
 	var out Linked
 	err := s.withKey(key, layer, "", func(v *view, docs []uint32) error {
-		out = Linked{Commit: commitOrNull(v.snap.Commit()), SchemaVersion: reply.SchemaVersion}
+		out = Linked{Commit: commitOrNull(v.snap.Commit()), SchemaVersion: reply.SchemaVersion, Offset: page.Offset, Limit: page.Limit}
 		for _, d := range docs {
 			n, err := v.snap.Note(d)
 			if err != nil {
@@ -157,11 +185,13 @@ func (s *Store) Links(key string, layer vault.Layer, dir Direction) (Linked, err
 			}
 			ln := LinkedNote{Key: n.Key, Layer: n.Layer.String(), Date: string(n.Date), Path: n.Path}
 			if dir != LinksIn {
-				links := linkEnds(detail.Links)
+				var links []LinkEnd
+				links, ln.LinksMore = page.cut(linkEnds(detail.Links))
 				ln.Links = &links
 			}
 			if dir != LinksOut {
-				in := linkEnds(find.OrderIn(detail.In))
+				var in []LinkEnd
+				in, ln.InMore = page.cut(linkEnds(find.OrderIn(detail.In)))
 				ln.In = &in
 			}
 			out.Notes = append(out.Notes, ln)
@@ -262,8 +292,8 @@ func (v *view) keyOfPath(written string, layer vault.Layer) string {
 }
 
 // showNote gathers what omh show gives of one document, with the lines of
-// its content asked for.
-func (s *Store) showNote(v *view, d uint32, lines Lines) (ShownNote, error) {
+// its content asked for, up to maxChars characters (0: all of them).
+func (s *Store) showNote(v *view, d uint32, lines Lines, maxChars int) (ShownNote, error) {
 	n, err := v.snap.Note(d)
 	if err != nil {
 		return ShownNote{}, err
@@ -290,9 +320,18 @@ func (s *Store) showNote(v *view, d uint32, lines Lines) (ShownNote, error) {
 	if err != nil {
 		return ShownNote{}, fmt.Errorf("%s (%s): %w", n.Key, n.Layer, err)
 	}
-	return ShownNote{JSONHit: retrieve.NoteJSON(n), Where: where(n), Source: meta.Source,
+	sn := ShownNote{JSONHit: retrieve.NoteJSON(n), Where: where(n), Source: meta.Source,
 		Links: linkEnds(detail.Links), In: linkEnds(find.OrderIn(detail.In)),
-		LineCount: count, LineStart: got.Start, LineEnd: got.End, Content: string(part)}, nil
+		LineCount: count, LineStart: got.Start, LineEnd: got.End, ranged: !lines.whole()}
+	if maxChars > 0 && utf8.RuneCount(part) > maxChars {
+		if !sn.ranged {
+			got = Lines{Start: 1, End: count}
+		}
+		part, got, sn.NextLines = fitChars(part, got, count, maxChars)
+		sn.Cut, sn.LineStart, sn.LineEnd = true, got.Start, got.End
+	}
+	sn.Content = string(part)
+	return sn, nil
 }
 
 // maxShown bounds what show prints of one note: a 500 MB note shown in
@@ -318,7 +357,7 @@ func (s *Store) showRecord(v *view, d uint32, proof *find.Proof) (ShownRecord, e
 		return ShownRecord{}, err
 	}
 	retracted := proof.Retracted(d)
-	sn, err := s.showNote(v, d, Lines{})
+	sn, err := s.showNote(v, d, Lines{}, 0)
 	if err != nil {
 		return ShownRecord{}, err
 	}

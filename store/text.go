@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	"github.com/omh-notes/omh/retrieve"
@@ -24,11 +25,12 @@ func (shown Shown) Text(w io.Writer) {
 			fmt.Fprintln(w)
 		}
 		fmt.Fprintf(w, "%s  %s · %s\n", n.Key, n.Layer, n.Date)
-		if n.LineStart > 0 {
+		if n.ranged {
 			n.lines(w)
-			continue
+		} else {
+			n.fields(w, commit)
 		}
-		n.fields(w, commit)
+		n.cutLine(w, shown.MaxChars)
 	}
 	fmt.Fprintf(w, "@ %s\n", retrieve.CommitLabel(commit))
 }
@@ -52,8 +54,37 @@ func (n ShownNote) fields(w io.Writer, commit string) {
 	field("path", n.Path)
 	field("blob", n.Blob)
 	refLines(w, "links", n.Links, false)
+	moreLine(w, n.LinksMore, "links out", "--out")
 	refLines(w, "in", n.In, true)
+	moreLine(w, n.InMore, "links in", "--in")
 	n.content(w)
+}
+
+// moreLine says how many links a list of omh show left out, and where the
+// rest are.
+func moreLine(w io.Writer, more int, what, flag string) {
+	if more > 0 {
+		fmt.Fprintf(w, "%-8s … %d more %s; omh links %s --offset %d for the next\n", "", more, what, flag, showRefs)
+	}
+}
+
+// cutLine says what the size aim left out of the note's text and which
+// lines to ask for next.
+func (n ShownNote) cutLine(w io.Writer, maxChars int) {
+	if !n.Cut {
+		return
+	}
+	fmt.Fprintln(w)
+	if !strings.HasSuffix(n.Content, "\n") {
+		fmt.Fprintf(w, "… line %d is cut at %d characters (git cat-file -p %s prints the note whole)\n", n.LineEnd, maxChars, n.Blob)
+	}
+	if n.NextLines != "" {
+		left := n.NextLines
+		if strings.HasSuffix(left, "-") {
+			left += strconv.Itoa(n.LineCount)
+		}
+		fmt.Fprintf(w, "… lines %s left out to keep the reply near %d characters (--max-chars); --lines %s for the next\n", left, maxChars, n.NextLines)
+	}
 }
 
 // lines prints a range of a note under only the range it is, named as a
@@ -117,7 +148,7 @@ func (linked Linked) Text(w io.Writer) {
 		if i > 0 {
 			fmt.Fprintln(w)
 		}
-		n.text(w)
+		n.text(w, linked.Offset)
 	}
 	fmt.Fprintf(w, "@ %s\n", retrieve.CommitLabel(CommitID(linked.Commit)))
 }
@@ -125,19 +156,29 @@ func (linked Linked) Text(w io.Writer) {
 // text prints a note's header line, then the notes it links to ("verb
 // key", in the order its links appear) and the notes linking to it ("key
 // verb", verdicts first), each with its own layer and date.
-func (n LinkedNote) text(w io.Writer) {
+func (n LinkedNote) text(w io.Writer, offset int) {
 	fmt.Fprintf(w, "%s  %s · %s\n", n.Key, n.Layer, n.Date)
-	section := func(title string, refs []LinkEnd, incoming bool) {
-		fmt.Fprintf(w, "%s (%d):\n", title, len(refs))
+	section := func(title string, refs []LinkEnd, more int, incoming bool) {
+		switch total := offset + len(refs) + more; {
+		case offset == 0 && more == 0:
+			fmt.Fprintf(w, "%s (%d):\n", title, total)
+		case len(refs) == 0:
+			fmt.Fprintf(w, "%s (none past the first %d):\n", title, offset)
+		default:
+			fmt.Fprintf(w, "%s (%d-%d of %d):\n", title, offset+1, offset+len(refs), total)
+		}
 		for _, r := range refs {
 			fmt.Fprintf(w, "  %s  %s · %s\n", refName(r, incoming), r.Layer, r.Date)
 		}
+		if more > 0 {
+			fmt.Fprintf(w, "  … %d more %s; --offset %d for the next\n", more, title, offset+len(refs))
+		}
 	}
 	if n.Links != nil {
-		section("links out", *n.Links, false)
+		section("links out", *n.Links, n.LinksMore, false)
 	}
 	if n.In != nil {
-		section("links in", *n.In, true)
+		section("links in", *n.In, n.InMore, true)
 	}
 }
 

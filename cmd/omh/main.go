@@ -56,6 +56,8 @@ func vocabulary() kong.Vars {
 		"proof_types_or": store.OrList(store.NoteTypes(true)),
 		"roots":          strconv.Itoa(store.DefaultRoots),
 		"max_chars":      strconv.Itoa(store.DefaultMaxChars),
+		"links_limit":    strconv.Itoa(store.DefaultLinksLimit),
+		"show_chars":     strconv.Itoa(store.DefaultShowChars),
 	}
 }
 
@@ -174,7 +176,7 @@ func speaksProtocol(command string) bool {
 
 // numberFlags take a number, which kong reads as a short flag when it is
 // negative ("--roots -1": "expected int value but got -1 (short flag)").
-var numberFlags = []string{"--roots", "--max-chars"}
+var numberFlags = []string{"--roots", "--max-chars", "--limit", "--offset"}
 
 // joinNegativeNumbers writes "--roots -1" as "--roots=-1", so the number
 // reaches the check that says what it must be.

@@ -31,7 +31,7 @@ var paramNames = strings.NewReplacer(
 	"give the key with --key", "choose another title",
 	"give --team to edit it", "set team to edit it",
 	"--also", "phrasings", "--as-of", "as_of", "--max-chars", "max_chars", "--roots", "roots",
-	"--retracted", "retracted", "--layer", "layer", "--type", "type", "--lines", "lines", "--link", "links",
+	"--retracted", "retracted", "--layer", "layer", "--limit", "limit", "--offset", "offset", "--type", "type", "--lines", "lines", "--link", "links",
 )
 
 // readArguments reads a call's arguments as agents write them before the

@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"io"
 	"reflect"
+	"slices"
 	"strings"
 	"sync"
 
@@ -58,9 +59,9 @@ func New(s *store.Store, openErr error, version string, allowWrite bool) *mcp.Se
 	add(srv, schemas, &mcp.Tool{Name: "find", Annotations: readOnly, InputSchema: findSchema(),
 		Description: "Notes answering a question, as cards. Phrasings are your strongest lever: they lifted first note right from .55 to .87. Follow up with show or links."}, m.find)
 	add(srv, schemas, &mcp.Tool{Name: "show", Annotations: readOnly,
-		Description: "A note: provenance, links both ways, content; lines A-B for part of it."}, m.show)
+		Description: fmt.Sprintf("A note: provenance, links, content (max_chars, default %d); lines A-B pages on.", store.DefaultShowChars)}, m.show)
 	add(srv, schemas, &mcp.Tool{Name: "links", Annotations: readOnly,
-		Description: "A note's links out and in, with verbs, layers and dates."}, m.links)
+		Description: fmt.Sprintf("A note's links out and in (verbs, layers, dates): limit each way (default %d; 0 all) from offset.", store.DefaultLinksLimit)}, m.links)
 	add(srv, schemas, &mcp.Tool{Name: "proof_find", Annotations: readOnly, InputSchema: proofFindSchema(),
 		Description: "Proof records answering a question, with where each stands. Pass phrasings as to find. Follow up with proof_show."}, m.proofFind)
 	add(srv, schemas, &mcp.Tool{Name: "proof_show", Annotations: readOnly,
@@ -88,8 +89,9 @@ func add[In any](srv *mcp.Server, schemas map[string]*jsonschema.Schema, tool *m
 }
 
 // argsSchema is the input schema of a tool taking T, with lists typed as
-// arrays rather than as "array or null" (an agent sends a list or leaves it
-// out), which keeps the tool list shorter. It leaves out
+// arrays and a number whose zero is no default (*int) as an integer,
+// rather than as "or null" (an agent sends one or leaves it out, and null
+// is read as left out), which keeps the tool list shorter. It leaves out
 // additionalProperties: readArguments refuses a parameter the tool lacks,
 // naming those it has.
 func argsSchema[T any]() *jsonschema.Schema {
@@ -100,6 +102,11 @@ func argsSchema[T any]() *jsonschema.Schema {
 		panic(err) // the argument types themselves are wrong
 	}
 	s.AdditionalProperties = nil
+	for _, p := range s.Properties {
+		if slices.Equal(p.Types, []string{"null", "integer"}) {
+			p.Type, p.Types = "integer", nil
+		}
+	}
 	return s
 }
 
@@ -197,19 +204,21 @@ func (m *mcpServer) find(_ context.Context, _ *mcp.CallToolRequest, a findArgs) 
 	})
 }
 
-// ask answers a question as cards, with the JSON reply beside them.
+// ask answers a question as cards, with what they show as structured
+// content: the reply of --json, sized as the cards are (ContextJSON).
 func ask(s *store.Store, q store.Question) (string, any, error) {
 	ans, err := s.Ask(q)
 	if err != nil {
 		return "", nil, err
 	}
-	return ans.Cards(), ans.JSON(), nil
+	return ans.Cards(), ans.ContextJSON(), nil
 }
 
 type showArgs struct {
-	Key   string `json:"key"`
-	Layer string `json:"layer,omitempty" jsonschema:"team or local (default both)"`
-	Lines string `json:"lines,omitempty" jsonschema:"A-B: only these lines (from 1)"`
+	Key      string `json:"key"`
+	Layer    string `json:"layer,omitempty" jsonschema:"team or local (default both)"`
+	Lines    string `json:"lines,omitempty" jsonschema:"A-B: only these lines (from 1)"`
+	MaxChars int    `json:"max_chars,omitempty"`
 }
 
 func (m *mcpServer) show(_ context.Context, _ *mcp.CallToolRequest, a showArgs) (*mcp.CallToolResult, any, error) {
@@ -222,7 +231,7 @@ func (m *mcpServer) show(_ context.Context, _ *mcp.CallToolRequest, a showArgs) 
 		if err != nil {
 			return "", nil, err
 		}
-		shown, err := s.Show(a.Key, layer, lines)
+		shown, err := s.Show(a.Key, layer, lines, orDefault(a.MaxChars, store.DefaultShowChars))
 		if err != nil {
 			return "", nil, err
 		}
@@ -235,6 +244,8 @@ func (m *mcpServer) show(_ context.Context, _ *mcp.CallToolRequest, a showArgs) 
 type linksArgs struct {
 	Key       string `json:"key"`
 	Direction string `json:"direction,omitempty" jsonschema:"out, in or both (default)"`
+	Limit     *int   `json:"limit,omitempty"`
+	Offset    int    `json:"offset,omitempty"`
 }
 
 func (m *mcpServer) links(_ context.Context, _ *mcp.CallToolRequest, a linksArgs) (*mcp.CallToolResult, any, error) {
@@ -243,7 +254,15 @@ func (m *mcpServer) links(_ context.Context, _ *mcp.CallToolRequest, a linksArgs
 		if !ok {
 			return "", nil, store.Usage(fmt.Errorf("direction is out, in or both, not %q", a.Direction))
 		}
-		linked, err := s.Links(a.Key, 0, dir)
+		limit := store.DefaultLinksLimit
+		if a.Limit != nil {
+			limit = *a.Limit
+		}
+		page, err := store.NewPage(a.Offset, limit)
+		if err != nil {
+			return "", nil, err
+		}
+		linked, err := s.Links(a.Key, 0, dir, page)
 		if err != nil {
 			return "", nil, err
 		}
