@@ -1,8 +1,11 @@
 package index
 
 import (
+	"cmp"
 	"fmt"
+	"slices"
 	"sort"
+	"strings"
 
 	"github.com/omh-notes/omh/vault"
 	"github.com/omh-notes/omh/vault/token"
@@ -19,6 +22,17 @@ func (rf *refresher) apply() error {
 		return nil
 	}
 	rf.assignOrds()
+	var keys map[string]inboundDelta
+	var err error
+	if rf.firstBuild {
+		// Every note is new and resolves against names held in memory, so
+		// its links are resolved before its row is written, and the row is
+		// written once: rewritten with its links, the doc table's rows grew
+		// in place and left a tenth of its pages empty.
+		if keys, err = rf.resolveLinks(nil); err != nil {
+			return err
+		}
+	}
 	touched, err := rf.writeDocs()
 	if err != nil {
 		return err
@@ -26,9 +40,10 @@ func (rf *refresher) apply() error {
 	if err := rf.writePostings(); err != nil {
 		return err
 	}
-	keys, err := rf.resolveLinks(touched)
-	if err != nil {
-		return err
+	if !rf.firstBuild {
+		if keys, err = rf.resolveLinks(touched); err != nil {
+			return err
+		}
 	}
 	return rf.writeInfo(keys)
 }
@@ -145,14 +160,16 @@ func (rf *refresher) writeDocs() (map[string]bool, error) {
 			return nil, err
 		}
 		for t := range targets {
-			if _, err := rf.tx.Exec(`DELETE FROM rawlink WHERE snap = ? AND target = ? AND ord = ?`, rf.snap.id, t, ch.old.ord); err != nil {
+			if _, err := rf.tx.Exec(`DELETE FROM rawlink WHERE snap = ? AND target = ? AND ord = ?`, rf.snap.id, nameHash(t), ch.old.ord); err != nil {
 				return nil, fmt.Errorf("removing %s: %w", ch.old.path, err)
 			}
 		}
 	}
 	docs := newInserter(rf.tx, "INSERT", "doc", "snap", "ord", "part", "layer", "key", "path", "blob", "git_date", "mtime", "date", "date_source", "title", "type", "links")
-	nameRows := newInserter(rf.tx, "INSERT", "name", "snap", "name", "ord", "kind")
-	linkRows := newInserter(rf.tx, "INSERT", "rawlink", "snap", "target", "ord")
+	// Names and link targets are written in key order: a table keyed by
+	// them and filled in document order left a tenth of its pages empty.
+	var nameRows []nameHolder
+	var linkRows []rawLink
 	for _, ch := range rf.changes {
 		d := ch.new
 		if d == nil {
@@ -167,10 +184,9 @@ func (rf *refresher) writeDocs() (map[string]bool, error) {
 			return nil, err
 		}
 		for n, kind := range names {
-			if err := nameRows.Add(rf.snap.id, n, d.ord, kind); err != nil {
-				return nil, err
-			}
-			if h := (nameHolder{n, d.ord, d.key, kind}); oldNames[h] {
+			h := nameHolder{n, d.ord, d.key, kind}
+			nameRows = append(nameRows, h)
+			if oldNames[h] {
 				delete(oldNames, h)
 			} else {
 				touched[n] = true
@@ -181,15 +197,14 @@ func (rf *refresher) writeDocs() (map[string]bool, error) {
 			return nil, err
 		}
 		for t := range targets {
-			if err := linkRows.Add(rf.snap.id, t, d.ord); err != nil {
-				return nil, err
-			}
+			linkRows = append(linkRows, rawLink{nameHash(t), d.ord})
 		}
 	}
-	for _, in := range []*inserter{docs, nameRows, linkRows} {
-		if err := in.Flush(); err != nil {
-			return nil, err
-		}
+	if err := docs.Flush(); err != nil {
+		return nil, err
+	}
+	if err := rf.writeNames(nameRows, linkRows); err != nil {
+		return nil, err
 	}
 	for h := range oldNames {
 		touched[h.name] = true
@@ -197,12 +212,48 @@ func (rf *refresher) writeDocs() (map[string]bool, error) {
 	return touched, nil
 }
 
+// rawLink is a rawlink row: a name a document's links are resolved by,
+// as nameHash gives it, and the document.
+type rawLink struct {
+	target int64
+	ord    uint32
+}
+
+// writeNames inserts name and rawlink rows in the order of their keys.
+func (rf *refresher) writeNames(names []nameHolder, links []rawLink) error {
+	slices.SortFunc(names, func(a, b nameHolder) int { return cmp.Or(strings.Compare(a.name, b.name), cmp.Compare(a.ord, b.ord)) })
+	rows := newInserter(rf.tx, "INSERT", "name", "snap", "name", "ord", "kind")
+	for _, n := range names {
+		if err := rows.Add(rf.snap.id, n.name, n.ord, n.kind); err != nil {
+			return err
+		}
+	}
+	if err := rows.Flush(); err != nil {
+		return err
+	}
+	slices.SortFunc(links, func(a, b rawLink) int { return cmp.Or(cmp.Compare(a.target, b.target), cmp.Compare(a.ord, b.ord)) })
+	links = slices.Compact(links) // two names of one document may share a hash
+	rows = newInserter(rf.tx, "INSERT", "rawlink", "snap", "target", "ord")
+	for _, l := range links {
+		if err := rows.Add(rf.snap.id, l.target, l.ord); err != nil {
+			return err
+		}
+	}
+	return rows.Flush()
+}
+
 func (rf *refresher) namesOf(d *doc) (map[string]vault.NameKind, error) {
 	b, err := rf.blob(d.blob)
 	if err != nil {
 		return nil, err
 	}
-	return vault.NamesOf(d.key, b.meta.Aliases), nil
+	names := vault.NamesOf(d.key, b.meta.Aliases)
+	for n, kind := range names {
+		if !rf.target.cfg.Dialect.Asks(kind) {
+			delete(names, n)
+		}
+	}
+	return names, nil
 }
 
 func (rf *refresher) linkNames(d *doc) (map[string]bool, error) {

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 
@@ -320,11 +321,11 @@ type termDict struct {
 	empty   bool            // the table held no terms when the refresh began: skip lookups
 	next    int64
 	first   int64 // the first id this refresh hands out
-	added   *inserter
+	added   []string
 }
 
 func newTermDict(tx *txn) (*termDict, error) {
-	d := &termDict{tx: tx, ids: map[string]int64{}, checked: map[string]bool{}, added: newInserter(tx, "INSERT", "term", "text", "id")}
+	d := &termDict{tx: tx, ids: map[string]int64{}, checked: map[string]bool{}}
 	// The table is keyed by text alone, so the last id handed out is kept
 	// as a counter rather than found by reading every term.
 	err := tx.QueryRow(`SELECT n FROM counter WHERE name = ?`, counterTerms).Scan(&d.next)
@@ -337,12 +338,20 @@ func newTermDict(tx *txn) (*termDict, error) {
 	return d, nil
 }
 
-// flush writes the new terms and the last id handed out.
+// flush writes the new terms, in the order of the table's key (written as
+// they came, a tenth of its pages stayed empty), and the last id handed out.
 func (d *termDict) flush() error {
 	if d.next == d.first {
 		return nil // no new term
 	}
-	if err := d.added.Flush(); err != nil {
+	slices.Sort(d.added)
+	rows := newInserter(d.tx, "INSERT", "term", "text", "id")
+	for _, t := range d.added {
+		if err := rows.Add(t, d.ids[t]); err != nil {
+			return err
+		}
+	}
+	if err := rows.Flush(); err != nil {
 		return err
 	}
 	if _, err := d.tx.Exec(`INSERT OR REPLACE INTO counter (name, n) VALUES (?, ?)`, counterTerms, d.next-1); err != nil {
@@ -426,9 +435,7 @@ func (d *termDict) id(text string) (int64, error) {
 		}
 	}
 	id = d.next
-	if err := d.added.Add(text, id); err != nil {
-		return 0, err
-	}
+	d.added = append(d.added, text)
 	d.next++
 	d.ids[text] = id
 	return id, nil

@@ -169,3 +169,29 @@ func TestAnotherVersionsCacheIsRemovedOnlyWhenAbandoned(t *testing.T) {
 		t.Errorf("cache folder holds\n%v\nwant\n%v", got, want)
 	}
 }
+
+// A new cache's pages were SQLite's 4096 bytes whatever the schema asked:
+// the connection turned WAL on before the schema set the size, and WAL
+// fixes it. A refresh's statement journals went to temp files (a twentieth
+// of a cold build's CPU in pwrite); each connection keeps them in memory.
+func TestANewCacheHasTheSchemasPageSizeAndKeepsTempWorkInMemory(t *testing.T) {
+	t.Parallel()
+	c, err := Open(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	for pragma, want := range map[string]int{"page_size": 8192, "temp_store": 2} {
+		var got int
+		if err := c.db.QueryRow(`PRAGMA ` + pragma).Scan(&got); err != nil {
+			t.Fatal(err)
+		}
+		if got != want {
+			t.Errorf("PRAGMA %s = %d, want %d", pragma, got, want)
+		}
+	}
+	var mode string
+	if err := c.db.QueryRow(`PRAGMA journal_mode`).Scan(&mode); err != nil || mode != "wal" {
+		t.Errorf("journal_mode %q (%v), want wal", mode, err)
+	}
+}

@@ -1,6 +1,7 @@
 package index
 
 import (
+	"encoding/binary"
 	"errors"
 	"math/rand"
 	"reflect"
@@ -137,6 +138,25 @@ func BenchmarkDecodePostings(b *testing.B) {
 	for b.Loop() {
 		if out, err := decodePostings(enc); err != nil || len(out) != len(list) {
 			b.Fatalf("decoded %d of %d postings: %v", len(out), len(list), err)
+		}
+	}
+}
+
+// A term once in a note's body took two bytes (its count above seven field
+// bits), in its term vector and its posting list: a seventh of the cache.
+// Every count and field set still comes back, and the entries notes hold
+// most, once in the body or only in other fields, are one byte each.
+func TestATermOnceInTheBodyPacksIntoOneByte(t *testing.T) {
+	for tf := uint32(0); tf < 300; tf++ {
+		for f := token.Field(0); f <= token.AllFields; f++ {
+			v := packTF(tf, f)
+			if gotTF, gotF := unpackTF(v); gotTF != tf || gotF != f {
+				t.Fatalf("tf %d, fields %b came back as %d, %b", tf, f, gotTF, gotF)
+			}
+			natural := (f&token.InBody != 0) == (tf > 0)
+			if short := len(binary.AppendUvarint(nil, v)) == 1; short != (natural && tf <= 1) {
+				t.Errorf("tf %d, fields %b: one byte %v", tf, f, short)
+			}
 		}
 	}
 }

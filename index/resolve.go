@@ -1,8 +1,11 @@
 package index
 
 import (
+	"cmp"
 	"fmt"
+	"slices"
 	"sort"
+	"strings"
 
 	"github.com/omh-notes/omh/vault"
 )
@@ -49,7 +52,7 @@ func (rf *refresher) resolveLinks(touched map[string]bool) (map[string]inboundDe
 	}
 	sort.Strings(changedNames)
 	for _, n := range changedNames {
-		srcs, err := rf.docs(`d.ord IN (SELECT ord FROM rawlink WHERE snap = ? AND target = ?)`, rf.snap.id, n)
+		srcs, err := rf.docs(`d.ord IN (SELECT ord FROM rawlink WHERE snap = ? AND target = ?)`, rf.snap.id, nameHash(n))
 		if err != nil {
 			return nil, err
 		}
@@ -100,7 +103,7 @@ func (rf *refresher) resolveLinks(touched map[string]bool) (map[string]inboundDe
 			}
 		}
 	}
-	back := newInserter(rf.tx, "INSERT OR IGNORE", "backlink", "snap", "target", "src", "verb")
+	var back []backRow
 	for _, o := range ords {
 		d := redo[o]
 		links, err := rf.resolve(d, lookup)
@@ -115,16 +118,16 @@ func (rf *refresher) resolveLinks(touched map[string]bool) (map[string]inboundDe
 			return nil, err
 		}
 		d.links = links
-		if _, err := rf.tx.Exec(`UPDATE doc SET links = ? WHERE snap = ? AND ord = ?`, encodeLinks(links), rf.snap.id, o); err != nil {
-			return nil, fmt.Errorf("writing links of %s: %w", d.path, err)
-		}
-		for _, l := range links {
-			if err := back.Add(rf.snap.id, l.key, o, l.verb); err != nil {
-				return nil, err
+		if !rf.firstBuild { // else the row is written after, with its links
+			if _, err := rf.tx.Exec(`UPDATE doc SET links = ? WHERE snap = ? AND ord = ?`, encodeLinks(links), rf.snap.id, o); err != nil {
+				return nil, fmt.Errorf("writing links of %s: %w", d.path, err)
 			}
 		}
+		for _, l := range links {
+			back = append(back, backRow{l.key, o, l.verb})
+		}
 	}
-	if err := back.Flush(); err != nil {
+	if err := rf.writeBacklinks(back); err != nil {
 		return nil, err
 	}
 	for k, d := range deltas {
@@ -156,4 +159,28 @@ func (rf *refresher) resolve(d *doc, names vault.Names) ([]link, error) {
 		}
 	}
 	return out, nil
+}
+
+// backRow is a backlink row: the key linked to, the linking document, the
+// link's verb.
+type backRow struct {
+	target string
+	src    uint32
+	verb   string
+}
+
+// writeBacklinks inserts reverse links in the order of their keys, so the
+// table's pages fill (in a first build's document order a tenth of them
+// stayed empty).
+func (rf *refresher) writeBacklinks(rows []backRow) error {
+	slices.SortFunc(rows, func(a, b backRow) int {
+		return cmp.Or(strings.Compare(a.target, b.target), cmp.Compare(a.src, b.src), strings.Compare(a.verb, b.verb))
+	})
+	back := newInserter(rf.tx, "INSERT OR IGNORE", "backlink", "snap", "target", "src", "verb")
+	for _, r := range rows {
+		if err := back.Add(rf.snap.id, r.target, r.src, r.verb); err != nil {
+			return err
+		}
+	}
+	return back.Flush()
 }

@@ -27,6 +27,8 @@ package index
 //     incremental and what reverse links are read from: every name a note
 //     can be linked by, every link target written, how many notes link to
 //     each key, and which notes link to it (with the verb of a typed link).
+//     A rawlink's target is the name's hash (see nameHash), and names hold
+//     only the kinds the dialect's lookups ask for (vault.Dialect.Asks).
 //   - step: cached first-parent history steps, for git dates.
 //   - counter: numbers kept across refreshes (see collect).
 const schema = `
@@ -94,7 +96,7 @@ CREATE TABLE name (
 ) WITHOUT ROWID;
 CREATE TABLE rawlink (
 	snap INTEGER NOT NULL,
-	target TEXT NOT NULL,
+	target INTEGER NOT NULL,
 	ord INTEGER NOT NULL,
 	PRIMARY KEY (snap, target, ord)
 ) WITHOUT ROWID;

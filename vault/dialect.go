@@ -166,6 +166,11 @@ var (
 	keySuffixAliasOrPart = []NameKind{KeyName, SuffixName, AliasName, PartName}
 )
 
+// Asks reports whether the dialect's lookups ever ask for a name of this
+// kind: only zk reaches a note by a part of its file name, and a cache that
+// keeps those names for other dialects keeps more names than notes.
+func (d Dialect) Asks(kind NameKind) bool { return kind != PartName || d.String() == DialectZk }
+
 // attempts lists the lookups that resolve l from the note from, in order:
 // the first that reaches a note, or finds several, decides.
 func (d Dialect) attempts(l Link, from string) []attempt {
