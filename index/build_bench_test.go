@@ -95,7 +95,7 @@ func BenchmarkOneNoteCommitRefresh(b *testing.B) {
 		}
 		s.Close()
 	}
-	fresh() // the first build
+	fresh()                       // the first build
 	refresh := func() { fresh() } // profiled apart from the first build
 	// Under the notes root wherever the store keeps it; the content differs
 	// in each run, as b.N grows.
