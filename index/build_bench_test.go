@@ -3,6 +3,7 @@ package index_test
 import (
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -69,5 +70,50 @@ func BenchmarkColdBuild(b *testing.B) {
 		b.StopTimer()
 		c.Close()
 		b.StartTimer()
+	}
+}
+
+// BenchmarkOneNoteCommitRefresh times what the post-commit hook does after
+// a one-note commit: the refresh of the team layer, the working tree left
+// for the next command.
+func BenchmarkOneNoteCommitRefresh(b *testing.B) {
+	dir := benchStore(b, 2000)
+	repo, err := vault.OpenRepo(dir)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer repo.Close()
+	c, err := index.Open(b.TempDir())
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer c.Close()
+	fresh := func() {
+		s, _, err := c.Fresh(repo, index.Options{NoWorktree: true})
+		if err != nil {
+			b.Fatal(err)
+		}
+		s.Close()
+	}
+	fresh()                       // the first build
+	refresh := func() { fresh() } // profiled apart from the first build
+	// Under the notes root wherever the store keeps it; the content differs
+	// in each run, as b.N grows.
+	note := filepath.Join(dir, "omh-bench-commit.md")
+	if _, err := os.Stat(filepath.Join(dir, "notes")); err == nil {
+		note = filepath.Join(dir, "notes", "omh-bench-commit.md")
+	}
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		b.StopTimer()
+		vaulttest.WriteFile(b, note, fmt.Sprintf("# Bench commit %d\n\nA note changed by commit %d.\n", b.N, i))
+		vaulttest.MustGit(b, dir, "2025-12-02T10:00:00Z", "add", note)
+		vaulttest.MustGit(b, dir, "2025-12-02T10:00:00Z", "commit", "-q", "-m", "bench")
+		repo.Close()
+		if repo, err = vault.OpenRepo(dir); err != nil {
+			b.Fatal(err)
+		}
+		b.StartTimer()
+		refresh()
 	}
 }

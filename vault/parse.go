@@ -227,7 +227,10 @@ func readErr(err error) error {
 // body, so every offset it reports is shifted by BodyStart.
 func (p *Parsed) parseBody(content []byte) {
 	src := content[p.BodyStart:]
-	md, budget := newMarkdownParser()
+	mp := markdownParsers.Get().(*markdownParser)
+	defer markdownParsers.Put(mp)
+	md, budget := mp.md, mp.budget
+	budget.reset()
 	doc := md.Parse(text.NewReader(src))
 	nodes := collectNodes(doc, src)
 	lines := newLineStarts(content)

@@ -2,6 +2,7 @@ package vault
 
 import (
 	"bytes"
+	"sync"
 	"unicode"
 
 	"github.com/yuin/goldmark/ast"
@@ -63,6 +64,21 @@ func newMarkdownParser() (parser.Parser, *inlineBudget) {
 		parser.WithParagraphTransformers(transformers...)), budget
 }
 
+// markdownParser is a parser newMarkdownParser made, kept for reuse with
+// the budget its inline parsers charge.
+type markdownParser struct {
+	md     parser.Parser
+	budget *inlineBudget
+}
+
+// markdownParsers keeps parsers between notes: making one per note (every
+// block and inline parser, goldmark's trigger tables) allocated more than
+// parsing a typical note did, an eighth of a cold build's allocations.
+var markdownParsers = sync.Pool{New: func() any {
+	md, budget := newMarkdownParser()
+	return &markdownParser{md, budget}
+}}
+
 // maxContainerDepth bounds nested lists and blockquotes. Each level makes
 // goldmark rescan the line for every block that could open there, so depth
 // costs time in proportion to depth × line length. Notes nest a handful of
@@ -120,6 +136,14 @@ func (b *inlineBudget) enter(block ast.Node) {
 		return
 	}
 	b.block, b.left, b.delimiters = block, blockInlineBudget, 0
+	clear(b.failedRuns)
+	clear(b.openers)
+}
+
+// reset makes the budget a new note's, as newMarkdownParser made it.
+func (b *inlineBudget) reset() {
+	b.note, b.stoppedAt = noteInlineBudget, -1
+	b.block, b.left, b.delimiters = nil, 0, 0
 	clear(b.failedRuns)
 	clear(b.openers)
 }

@@ -271,3 +271,24 @@ func TestMarkdownTooCostlyToParseIsReportedWhereItStops(t *testing.T) {
 		t.Errorf("problems %+v, want one markdown-too-costly on line 5", p.Problems)
 	}
 }
+
+// Parsers are reused between notes; a note parsed after one that spent a
+// budget starts with its own. Catches a budget carried over: the second
+// note reported markdown-too-costly where it had none, and lost links.
+func TestANoteParsedAfterACostlyOneHasItsOwnBudget(t *testing.T) {
+	costly := "# T\n\n" + strings.Repeat("[a](", 20000) + "\n"
+	plain := "# P\n\nSee [[b]] and `code` and [c](c.md).\n"
+	for range 4 {
+		if p := Parse([]byte(costly)); !hasProblem(p, "markdown-too-costly") {
+			t.Fatal("the costly note reports no markdown-too-costly problem")
+		}
+		p := Parse([]byte(plain))
+		var targets []string
+		for _, l := range p.Links {
+			targets = append(targets, l.Target)
+		}
+		if len(p.Problems) != 0 || strings.Join(targets, " ") != "b c" {
+			t.Fatalf("after a costly note: problems %+v, links %q; want none, b and c", p.Problems, targets)
+		}
+	}
+}
