@@ -11,7 +11,6 @@ import (
 	"github.com/go-git/go-git/v5/plumbing"
 
 	"github.com/omh-notes/omh/vault/disk"
-	"github.com/omh-notes/omh/vault/gitcli"
 )
 
 // finishOrUndo finishes m; when a step fails, it undoes what was done
@@ -19,8 +18,16 @@ import (
 // same way) and returns the failure. recovering says another process began
 // the change: a git command it started may still hold the index.
 func finishOrUndo(dir string, m manifest, recovering bool, warn func(string)) error {
+	err := finishOrUndoLocked(dir, m, recovering, warn)
+	// A change left to finish later must not keep git from changing its
+	// index meanwhile: the process that finishes it takes the lock again.
+	releaseIndex(dir)
+	return err
+}
+
+func finishOrUndoLocked(dir string, m manifest, recovering bool, warn func(string)) error {
 	done, err := finish(dir, m, recovering, warn)
-	if err == nil || m.Undoing {
+	if err == nil || m.Undoing || errors.Is(err, errNeedsLock) {
 		return err
 	}
 	if recovering {
@@ -59,10 +66,6 @@ type staged struct{ index, add bool }
 // manifest and the payloads.
 func finish(dir string, m manifest, recovering bool, warn func(string)) (staged, error) {
 	var done staged
-	git := gitcli.Git
-	if recovering {
-		git = gitRetrying
-	}
 	left := map[string]bool{} // paths left as someone else changed them
 	for _, o := range m.Ops {
 		crash.Step()
@@ -77,28 +80,21 @@ func finish(dir string, m manifest, recovering bool, warn func(string)) (staged,
 			}
 		}
 	}
-	if m.Index != "" {
-		crash.Step()
-		if _, err := git(m.Root, m.Index, "update-index", "-z", "--index-info"); err != nil {
-			return done, gitError{err}
-		}
-		done.index = true
-	}
 	var add []string
 	for _, p := range m.Add {
 		if !left[filepath.Join(m.Root, filepath.FromSlash(p))] {
 			add = append(add, p)
 		}
 	}
-	if len(add) > 0 {
-		crash.Step()
-		if _, err := git(m.Root, "", append([]string{"add", "--"}, add...)...); err != nil {
-			return done, gitError{err}
+	if m.Index != "" || len(add) > 0 {
+		var err error
+		if done, err = stageIndex(dir, m, add, recovering); err != nil {
+			return done, err
 		}
-		done.add = true
 	}
-	// The changed folders' entries are on disk before the manifest goes.
-	var folders []string
+	// The changed folders' entries (and git's index, beside the journal's
+	// folder) are on disk before the manifest goes.
+	folders := []string{dir}
 	for _, o := range m.Ops {
 		folders = append(folders, filepath.Dir(o.Path))
 	}
@@ -130,7 +126,7 @@ func (m manifest) inverse(made staged) manifest {
 		case o.Kind == "put" || o.Kind == "remove":
 			u.Ops = append(u.Ops, op{Kind: "put", Path: o.Path, Before: o.After, After: o.Before, Payload: o.Backup, Mode: o.BackupMode})
 		case o.Kind == "move":
-			u.Ops = append(u.Ops, op{Kind: "move", From: o.Path, Path: o.From})
+			u.Ops = append(u.Ops, op{Kind: "move", From: o.Path, Path: o.From, Prune: o.Within})
 		case o.Kind == "mkdir":
 			u.Ops = append(u.Ops, op{Kind: "rmdir", Path: o.Path})
 		}
@@ -153,6 +149,7 @@ func IsGit(err error) bool {
 // clearPayloads removes what a change prepared, once it is finished or
 // was never committed.
 func clearPayloads(dir string) {
+	releaseIndex(dir)
 	entries, _ := os.ReadDir(dir)
 	for _, e := range entries {
 		if name := e.Name(); prepared(name) {

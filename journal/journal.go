@@ -75,11 +75,12 @@ type manifest struct {
 // Txn is a change being prepared. Its methods record what to do; Commit
 // does it. Close releases the journal whether or not Commit ran.
 type Txn struct {
-	dir  string
-	lock *os.File
-	m    manifest
-	n    int // payloads written
-	warn func(string)
+	dir   string
+	lock  *os.File
+	m     manifest
+	n     int         // payloads written
+	moves [][2]string // index entries to move, read once git's index is locked
+	warn  func(string)
 }
 
 // Dir is where the journal of the clone whose common git directory is
@@ -179,10 +180,16 @@ func (t *Txn) Remove(path string, before plumbing.Hash, prune string) {
 	t.m.Ops = append(t.m.Ops, op{Kind: "remove", Path: path, Before: idOf(before), Prune: prune})
 }
 
-// Move renames from to path as it is (a link stays a link), path being
-// free.
-func (t *Txn) Move(from, path string) {
-	t.m.Ops = append(t.m.Ops, op{Kind: "move", From: from, Path: path})
+// Move renames from to path as Rename does, leaving from's folders.
+func (t *Txn) Move(from, path string) { t.Rename(from, path, "") }
+
+// Rename renames the file from to path, which must be free (an existing
+// file is never replaced), creating path's folders; then the folders from
+// leaves empty are removed up to prune (kept), when prune is not "". The
+// file is renamed as it is (a link stays a link), whatever it holds and
+// however large: nothing of it is read or copied.
+func (t *Txn) Rename(from, path, prune string) {
+	t.m.Ops = append(t.m.Ops, op{Kind: "move", From: from, Path: path, Prune: prune})
 }
 
 // Mkdir creates the folder path and its parents.
@@ -197,6 +204,13 @@ func (t *Txn) IndexEntry(path string, mode uint32, blob plumbing.Hash) {
 	t.m.Index += fmt.Sprintf("%o %s\t%s\x00", mode, blob, path)
 }
 
+// MoveIndexEntry moves git's index entry for from to path (both relative
+// to the working tree) as git mv does, reading the entry once the change
+// holds git's index lock.
+func (t *Txn) MoveIndexEntry(from, path string) {
+	t.moves = append(t.moves, [2]string{from, path})
+}
+
 // Add stages paths (relative to the working tree) with git add once the
 // files are in place.
 func (t *Txn) Add(paths ...string) {
@@ -209,8 +223,18 @@ func (t *Txn) Add(paths ...string) {
 // stops everything: nothing changed, and the error wraps ErrChanged
 // (fs.ErrExist for a new file whose name was taken). A step that fails
 // (git refusing to stage, say) undoes the steps before it, and the error
-// says why; IsGit tells a failure of git.
+// says why; IsGit tells a failure of git. A change that stages takes
+// git's index lock first, and refuses with *IndexLockedError when a git
+// command holds it (see lockIndex).
 func (t *Txn) Commit() error {
+	if t.m.Index != "" || len(t.m.Add) > 0 || len(t.moves) > 0 {
+		if err := lockIndex(t.dir, t.m.Root); err != nil {
+			return err
+		}
+		if err := t.moveEntries(); err != nil {
+			return err
+		}
+	}
 	freed := map[string]bool{} // paths an earlier op moves or removes
 	for i := range t.m.Ops {
 		o := &t.m.Ops[i]
@@ -220,7 +244,7 @@ func (t *Txn) Commit() error {
 		freed[o.From] = o.Kind == "move"
 		freed[o.Path] = o.Kind == "remove"
 		if o.state(t.dir) != stateBefore {
-			if o.Kind == "put" && o.Before == "" {
+			if (o.Kind == "put" && o.Before == "") || (o.Kind == "move" && exists(o.Path)) {
 				return fmt.Errorf("%s: %w", o.Path, fs.ErrExist)
 			}
 			return fmt.Errorf("%s %w", o.shown(), ErrChanged)
@@ -228,7 +252,7 @@ func (t *Txn) Commit() error {
 		if err := t.backUp(o); err != nil {
 			return err
 		}
-		if o.Kind == "put" && o.Before == "" {
+		if (o.Kind == "put" && o.Before == "") || o.Kind == "move" {
 			o.Within = existingFolder(filepath.Dir(o.Path))
 		}
 	}
@@ -239,6 +263,21 @@ func (t *Txn) Commit() error {
 		return err
 	}
 	return finishOrUndo(t.dir, t.m, false, t.warn)
+}
+
+// moveEntries turns the index entries to move into the entries to write,
+// as git's index holds them now.
+func (t *Txn) moveEntries() error {
+	for _, mv := range t.moves {
+		entry, err := gitcli.IndexEntry(t.m.Root, mv[0])
+		if err != nil {
+			return gitError{err}
+		}
+		t.IndexEntry(mv[1], entry.Mode, entry.Blob)
+		t.IndexEntry(mv[0], 0, plumbing.ZeroHash)
+	}
+	t.moves = nil
+	return nil
 }
 
 // backUp copies what a put replaces or a remove deletes into the journal,
@@ -400,9 +439,10 @@ func Pending(commonDir string) bool {
 }
 
 // prepared reports whether name is a file a change prepares before its
-// manifest: a payload, or the manifest on its way in.
+// manifest: a payload, the manifest on its way in, or the record of git's
+// index lock.
 func prepared(name string) bool {
-	return strings.HasPrefix(name, "payload-") || name == "manifest.tmp"
+	return strings.HasPrefix(name, "payload-") || name == "manifest.tmp" || name == lockRecord
 }
 
 // finishLeft finishes the change a dead process left, if any, while the

@@ -1,15 +1,18 @@
 package journal
 
 import (
+	"crypto/sha1"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 	"time"
 
-	"github.com/omh-notes/omh/vault"
+	"github.com/go-git/go-git/v5/plumbing"
+
 	"github.com/omh-notes/omh/vault/disk"
 	"github.com/omh-notes/omh/vault/gitcli"
 )
@@ -33,11 +36,32 @@ func contentID(path string) string {
 	if err != nil || !fi.Mode().IsRegular() {
 		return "?"
 	}
-	b, err := os.ReadFile(path)
+	id, err := hashFile(path)
 	if err != nil {
 		return "?"
 	}
-	return vault.HashBytes(b).String()
+	return id.String()
+}
+
+// hashFile is the git blob id of a file, read a piece at a time.
+func hashFile(path string) (plumbing.Hash, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return plumbing.ZeroHash, err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return plumbing.ZeroHash, err
+	}
+	h := sha1.New()
+	fmt.Fprintf(h, "blob %d\x00", fi.Size())
+	if n, err := io.Copy(h, f); err != nil || n != fi.Size() {
+		return plumbing.ZeroHash, fmt.Errorf("%s changed while it was read", path)
+	}
+	var id plumbing.Hash
+	copy(id[:], h.Sum(nil))
+	return id, nil
 }
 
 func exists(path string) bool {
@@ -62,10 +86,12 @@ func (o op) state(dir string) state {
 			return stateBefore
 		}
 	case "move":
-		switch from, to := exists(o.From), exists(o.Path); {
-		case from && !to:
+		from, errFrom := os.Lstat(o.From)
+		to, errTo := os.Lstat(o.Path)
+		switch {
+		case errFrom == nil && (errTo != nil || os.SameFile(from, to)): // linked in place, not yet removed
 			return stateBefore
-		case !from && to:
+		case errFrom != nil && errTo == nil:
 			return stateAfter
 		}
 	case "mkdir":
@@ -100,7 +126,7 @@ func (o op) apply(dir string) (done bool, err error) {
 			os.Remove(filepath.Join(dir, o.Payload))
 		}
 		if o.Prune != "" { // the process that removed the file may have died before this
-			disk.RemoveEmptyParents(filepath.Dir(o.Path), o.Prune)
+			disk.RemoveEmptyParents(filepath.Dir(o.vacated()), o.Prune)
 		}
 		return true, nil
 	case stateOther:
@@ -116,7 +142,7 @@ func (o op) apply(dir string) (done bool, err error) {
 			}
 		}
 	case "move":
-		err = os.Rename(o.From, o.Path)
+		err = o.move()
 	case "mkdir":
 		err = os.MkdirAll(o.Path, 0o755)
 	case "rmdir":
@@ -126,6 +152,55 @@ func (o op) apply(dir string) (done bool, err error) {
 		return false, nil // taken meanwhile
 	}
 	return err == nil, err
+}
+
+// vacated is the file an op takes away: the one removed, or moved from.
+func (o op) vacated() string {
+	if o.Kind == "move" {
+		return o.From
+	}
+	return o.Path
+}
+
+// move links the file in place under its new name, so an existing file is
+// never replaced, then removes the old name and the folders that leaves
+// empty up to Prune. Finishing it again after a crash between the two finds
+// both names on one file and removes the old one. A symbolic link (which
+// some systems' link follows), or a file system that cannot link, is
+// renamed once the new name is seen to be free.
+func (o op) move() error {
+	if _, err := disk.MakeDirs(filepath.Dir(o.Path)); err != nil {
+		return err
+	}
+	if fi, err := os.Lstat(o.From); err == nil && !fi.Mode().IsRegular() && !exists(o.Path) {
+		return o.renamed(os.Rename(o.From, o.Path))
+	}
+	if !exists(o.Path) {
+		err := os.Link(o.From, o.Path)
+		if errors.Is(err, fs.ErrExist) {
+			return err
+		}
+		if err != nil {
+			if exists(o.Path) {
+				return fs.ErrExist
+			}
+			return o.renamed(os.Rename(o.From, o.Path))
+		}
+		crash.Step() // both names on the file
+	}
+	return o.renamed(os.Remove(o.From))
+}
+
+// renamed finishes a move once the file has its new name alone (err nil).
+func (o op) renamed(err error) error {
+	if err != nil {
+		return err
+	}
+	disk.SyncDir(filepath.Dir(o.Path))
+	if o.Prune != "" {
+		disk.RemoveEmptyParents(filepath.Dir(o.From), o.Prune)
+	}
+	return nil
 }
 
 // put moves the payload into place: linked when the path must be new, so an
@@ -224,13 +299,14 @@ func lockDir(dir string, wait bool) (*os.File, error) {
 	return f, nil
 }
 
-// gitRetrying runs git, trying again for a while when another git process
-// holds the index's lock: a git command omh started keeps running after omh
-// is killed, and the process finishing omh's change must wait for it.
-func gitRetrying(root, input string, args ...string) (string, error) {
+// gitRetrying runs git on the copy index of git's index, trying again for
+// a while when another git process holds the copy's lock: a git command omh
+// started keeps running after omh is killed, and the process finishing
+// omh's change must wait for it.
+func gitRetrying(root, index, input string, args ...string) (string, error) {
 	for attempt := 0; ; attempt++ {
-		out, err := gitcli.Git(root, input, args...)
-		if err == nil || attempt == 50 || !strings.Contains(err.Error(), "index.lock") {
+		out, err := gitcli.GitIndex(root, index, input, args...)
+		if err == nil || attempt == 50 || !strings.Contains(err.Error(), ".lock") {
 			return out, err
 		}
 		time.Sleep(100 * time.Millisecond)

@@ -47,7 +47,9 @@ func TestACrashWritingOnAnotherDeviceLeavesNoTemporaryFileBesideANote(t *testing
 	for _, kv := range [][2]string{{"user.name", "Test Author"}, {"user.email", "author@example.com"}, {"commit.gpgsign", "false"}, {"omh.local", filepath.Join(t.TempDir(), "private")}} {
 		git("config", kv[0], kv[1])
 	}
-	vaulttest.WriteFile(t, filepath.Join(dir, "notes", "hub.md"), "# Hub\n")
+	// The hub links to itself, so it is written anew (a note renamed
+	// unchanged is linked in place, with no temporary file).
+	vaulttest.WriteFile(t, filepath.Join(dir, "notes", "hub.md"), "# Hub\n\nThis is [[hub]].\n")
 	for i := 1; i <= 3; i++ {
 		vaulttest.WriteFile(t, filepath.Join(dir, "notes", fmt.Sprintf("s%d.md", i)), "# S\n\n[[hub]]\n")
 	}

@@ -4,9 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
-
-	"github.com/go-git/go-git/v5/plumbing"
 
 	"github.com/omh-notes/omh/journal"
 	"github.com/omh-notes/omh/store/reply"
@@ -36,6 +33,8 @@ func commit(t *journal.Txn, nothing string) error {
 	switch {
 	case err == nil:
 		return nil
+	case errors.As(err, new(*journal.IndexLockedError)):
+		return refuse(reply.GitBusy, fmt.Errorf("%s: %w; run it again once that git command finishes (remove the lock file only if no git process is running)", nothing, err))
 	case errors.Is(err, journal.ErrChanged), errors.Is(err, fs.ErrExist):
 		return refuse(reply.Changed, fmt.Errorf("%s: %w; run it again", nothing, err))
 	case journal.IsGit(err):
@@ -102,21 +101,4 @@ func Recover(dir string, opt Options) (Recovered, error) {
 		return Recovered{}, &Error{Kind: Broken, Code: reply.Journal, Err: err}
 	}
 	return Recovered{SchemaVersion: reply.SchemaVersion, Finished: command}, nil
-}
-
-// fileID is the blob id of a file's content as read, with its permission
-// bits.
-func fileID(path string) ([]byte, plumbing.Hash, fs.FileMode, error) {
-	fi, err := os.Lstat(path)
-	if err != nil {
-		return nil, plumbing.ZeroHash, 0, err
-	}
-	if !fi.Mode().IsRegular() {
-		return nil, plumbing.ZeroHash, 0, fmt.Errorf("%s is not a regular file", path)
-	}
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return nil, plumbing.ZeroHash, 0, err
-	}
-	return b, vault.HashBytes(b), fi.Mode().Perm(), nil
 }

@@ -66,6 +66,12 @@ func storeState(t *testing.T, r *vaulttest.Repo) string {
 			lines = append(lines, "journal "+e.Name())
 		}
 	}
+	// Nor is git kept from its index: no lock, no copy staged through.
+	for _, name := range []string{"index.lock", "index.omh", "index.omh.lock"} {
+		if _, err := os.Lstat(filepath.Join(r.Dir, ".git", name)); err == nil {
+			lines = append(lines, "git "+name)
+		}
+	}
 	walk("private", r.Private, func(string) bool { return false })
 	sort.Strings(lines)
 	return strings.Join(lines, "\n") + "\nindex:\n" + r.Git("ls-files", "--stage")
@@ -143,7 +149,9 @@ func killLoop(t *testing.T, r *vaulttest.Repo, args ...string) {
 // store as before or as after once the next command ran. Catches: links
 // rewritten to a note never renamed; a temporary file in the working
 // tree that git add -A would commit; an index entry moved for a file that
-// was not; a journal that is never finished.
+// was not; a journal that is never finished; the hub, renamed unchanged
+// (linked in place, then its old name removed), left under both names;
+// git's index lock left held.
 func TestACrashDuringMvLeavesTheStoreAsBeforeOrAfter(t *testing.T) {
 	t.Parallel()
 	r := vaulttest.New(t)

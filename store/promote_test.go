@@ -74,15 +74,18 @@ func TestPromoteRefusesAndChangesNothing(t *testing.T) {
 			sameWriteState(t, c.name, before, writeStateOf(t, r))
 		})
 	}
-	// git add fails (another git process holds the index): the copies are
-	// taken back out.
+	// Another git process holds the index: nothing is written, and its
+	// lock is left to it.
 	lock := filepath.Join(r.Dir, ".git", "index.lock")
 	vaulttest.WriteFile(t, lock, "")
 	before := writeStateOf(t, r)
-	if _, err := s.Promote([]string{"surprise/alone", "surprise/pair-one", "surprise/pair-two"}); code(err) != "git_failed" || !strings.Contains(err.Error(), "index.lock") {
+	if _, err := s.Promote([]string{"surprise/alone", "surprise/pair-one", "surprise/pair-two"}); code(err) != "git_busy" || !strings.Contains(err.Error(), "index.lock") {
 		t.Errorf("%v", err)
 	}
-	sameWriteState(t, "git add failing", before, writeStateOf(t, r))
+	sameWriteState(t, "git's index locked", before, writeStateOf(t, r))
+	if _, err := os.Lstat(lock); err != nil {
+		t.Errorf("the other process's index.lock was removed: %v", err)
+	}
 	os.Remove(lock)
 	// The index entry case: staged, then deleted from the working tree.
 	r.Write(".omh/notes/surprise/alone.md", "# staged elsewhere\n")

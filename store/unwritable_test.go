@@ -228,7 +228,8 @@ func TestAFailedMvThatWasUndoneSaysSoNotThatRecoverFinishesIt(t *testing.T) {
 		t.Fatal(err)
 	}
 	vaulttest.WriteFile(t, filepath.Join(journalDir, "lock"), "")
-	for path, mode := range map[string]fs.FileMode{journalDir: 0o777, filepath.Join(journalDir, "lock"): 0o666} {
+	// git's folder too, so that the mv may take git's index lock.
+	for path, mode := range map[string]fs.FileMode{journalDir: 0o777, filepath.Join(journalDir, "lock"): 0o666, filepath.Join(r.Dir, ".git"): 0o777} {
 		if err := os.Chmod(path, mode); err != nil {
 			t.Fatal(err)
 		}

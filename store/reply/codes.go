@@ -43,6 +43,7 @@ const (
 	MissingObjects    = "missing_objects"
 	NoCachePlace      = "no_cache_place"
 	GitFailed         = "git_failed"
+	GitBusy           = "git_busy"           // another git process holds git's index lock: nothing was written
 	Journal           = "journal"            // a change's journal cannot be written or finished
 	JournalUnwritable = "journal_unwritable" // the journal's folder cannot be written: no change may start
 	DamagedCache      = "damaged_cache"      // a command that changes nothing found the cache damaged

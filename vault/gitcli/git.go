@@ -7,6 +7,7 @@ package gitcli
 import (
 	"bytes"
 	"fmt"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
@@ -25,6 +26,17 @@ import (
 // its paths from the standard input, where they are paths anyway.) A
 // failure carries git's own message.
 func Git(dir, input string, args ...string) (string, error) {
+	return run(dir, "", input, args...)
+}
+
+// GitIndex runs git as Git does, with index as git's index file
+// (GIT_INDEX_FILE): how a change that holds git's index lock itself stages
+// through a copy of the index, since git refuses to take a lock held.
+func GitIndex(dir, index, input string, args ...string) (string, error) {
+	return run(dir, index, input, args...)
+}
+
+func run(dir, index, input string, args ...string) (string, error) {
 	sub := "" // the subcommand, after git's own options
 	if i := slices.IndexFunc(args, func(a string) bool { return !strings.HasPrefix(a, "-") }); i >= 0 {
 		sub = args[i]
@@ -34,6 +46,9 @@ func Git(dir, input string, args ...string) (string, error) {
 	}
 	cmd := exec.Command("git", args...)
 	cmd.Dir = dir
+	if index != "" {
+		cmd.Env = append(os.Environ(), "GIT_INDEX_FILE="+index)
+	}
 	cmd.Stdin = strings.NewReader(input)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
@@ -95,6 +110,20 @@ func Ignored(dir string, paths []string) []string {
 // tracks, and the untracked ones it does not ignore.
 func Shown(dir string) ([]string, error) {
 	return listPaths(dir, "ls-files", "-z", "--cached", "--others", "--exclude-standard")
+}
+
+// IndexFile is the file of git's index for the working tree at dir: the
+// worktree's own for a linked worktree, GIT_INDEX_FILE when that is set.
+func IndexFile(dir string) (string, error) {
+	out, err := Git(dir, "", "rev-parse", "--git-path", "index")
+	if err != nil {
+		return "", err
+	}
+	p := strings.TrimSuffix(out, "\n")
+	if !filepath.IsAbs(p) {
+		p = filepath.Join(dir, p)
+	}
+	return p, nil
 }
 
 // Entry is one entry of git's index.
