@@ -69,7 +69,7 @@ func (r Reply) JSON() JSONReply {
 		}
 		h := JSONHit{JSONHit: base.Hits[i], Passages: c.Passages, Matched: c.Matched, Missing: c.Missing,
 			Links: JSONRefs(c.Links[:min(shown, len(c.Links))]), In: JSONRefs(c.In[:min(shown, len(c.In))]),
-			LinksMore: max(0, len(c.Links)-shown), InMore: max(0, len(c.In)-shown), Changed: c.Changed}
+			LinksMore: max(0, len(c.Links)-shown), InMore: max(0, c.InCount-shown), Changed: c.Changed}
 		if h.Passages == nil {
 			h.Passages = []Passage{}
 		}
