@@ -29,7 +29,15 @@ const (
 type Store interface {
 	// Content returns the note's bytes as indexed.
 	Content(doc uint32, n vault.Note) ([]byte, error)
-	Detail(doc uint32) (vault.Detail, error)
+	// CardDetail is the note's detail but its links in.
+	CardDetail(doc uint32) (vault.Detail, error)
+	// LinksIn lists the links into a note, without their keys, in name
+	// order (the linking note's key, layer and path, then the verb): all
+	// of them, or with all false the typed ones only; n counts them all. A
+	// hub has thousands of links in, and a card shows a few.
+	LinksIn(doc uint32, all bool) (in []vault.Ref, n int, err error)
+	// KeyRefs gives each link end its note's key.
+	KeyRefs(refs []vault.Ref) error
 	Note(doc uint32) (vault.Note, error)
 	// LinksOut counts the notes a note links to, up to limit.
 	LinksOut(doc uint32, limit int) (int, error)
@@ -42,7 +50,11 @@ type Card struct {
 	Matched  []string  // question words the note holds
 	Missing  []string  // question words it lacks
 	Links    []vault.Ref
-	In       []vault.Ref
+	// In are the links in that the card and its JSON hit may show, in the
+	// order they show them (OrderIn): every typed link and the newest
+	// plain ones (headIn); InCount counts every link in.
+	In      []vault.Ref
+	InCount int
 	// ShowLinks and ShowIn say whether the links lines made it into the
 	// printed card within the size aim; JSON carries the lists regardless.
 	ShowLinks, ShowIn bool
@@ -87,21 +99,44 @@ func Build(res retrieve.Result, commit string, store Store, maxChars int, proof 
 	}
 	ranked := 0
 	for i, h := range res.Hits {
-		d, err := store.Detail(h.Doc)
+		d, err := store.CardDetail(h.Doc)
 		if err != nil {
 			return reply, err
 		}
-		card := Card{Hit: h, Links: proof.Mark(d.Links), In: proof.Mark(OrderIn(d.In))}
+		// A linked note's card is a header: its links in are counted, and
+		// the typed ones read, for where a proof record stands; unless the
+		// proof hides some, which only reading them all tells.
+		shown := 0
 		if h.Depth == 0 {
 			ranked++
+			shown = refsShown
 		}
+		in, total, err := store.LinksIn(h.Doc, shown > 0 || proof.hides())
+		if err != nil {
+			return reply, err
+		}
+		// Typed links in, few, are keyed all; of the plain ones, only those
+		// the card shows.
+		if err := keyRefs(in, isTyped, store); err != nil {
+			return reply, err
+		}
+		marked := proof.Mark(in)
+		if proof.hides() {
+			total = len(marked)
+		}
+		card := Card{Hit: h, Links: proof.Mark(d.Links), InCount: total}
+		head, cut := headIn(marked, shown)
+		if err := keyRefs(head, isPlain, store); err != nil {
+			return reply, err
+		}
+		card.In = head
 		if h.Depth == 0 && ranked <= fullCards {
-			if card.shownIn, err = hubsLast(card.In, store); err != nil {
+			if card.shownIn, err = shownIn(head, cut, marked, store); err != nil {
 				return reply, err
 			}
 		}
 		if proof.IsRecord(h.Doc) {
-			s := proof.standingFrom(h.Doc, h.Note.Key, d.In)
+			s := proof.standingFrom(h.Doc, h.Note.Key, in)
 			card.Standing, card.Retracted, card.Stale = &s, proof.Retracted(h.Doc), proof.staleSupport(d.Links)
 			if h.Depth == 0 {
 				if card.Blob, err = proof.blobFor(d.Links, quoted, q); err != nil {
@@ -190,7 +225,7 @@ func (r *Reply) fit(notes []*note) {
 		}
 	}
 	for i, c := range r.Cards {
-		if c.Hit.Depth == 0 && len(c.In) > len(r.inRefs(i)) {
+		if _, shown := r.inRefs(i); c.Hit.Depth == 0 && c.InCount > shown {
 			r.Compacted = true
 		}
 		if line := r.inLine(i); line != "" {
@@ -322,7 +357,8 @@ func inRank(verb string) int {
 	return vault.PlainLinkRank + 1
 }
 
-// OrderIn sorts links in for showing: by verb rank, then newest first.
+// OrderIn sorts links in for showing: by verb rank, then newest first,
+// then by name.
 func OrderIn(in []vault.Ref) []vault.Ref {
 	out := append([]vault.Ref(nil), in...)
 	sort.SliceStable(out, func(i, j int) bool {
@@ -341,6 +377,90 @@ func OrderIn(in []vault.Ref) []vault.Ref {
 	})
 	return out
 }
+
+// headIn picks from links in, given in name order, every typed link and
+// the newest n plain links, in OrderIn's order, without sorting them all:
+// OrderIn's order is name order sorted stably by verb rank and date. cut
+// is the index in head where the plain links left out would go, -1 when
+// none was.
+func headIn(in []vault.Ref, n int) (head []vault.Ref, cut int) {
+	var newest []int // the newest plain links so far, newest first, ties in name order
+	plain := 0
+	for i, ref := range in {
+		if ref.Verb != "" {
+			continue
+		}
+		plain++
+		at := sort.Search(len(newest), func(j int) bool { return in[newest[j]].Date < ref.Date })
+		if at < n {
+			newest = append(newest[:at], append([]int{i}, newest[at:min(len(newest), n-1)]...)...)
+		}
+	}
+	picked := make([]bool, len(in))
+	for _, i := range newest {
+		picked[i] = true
+	}
+	for i, ref := range in {
+		if ref.Verb != "" || picked[i] {
+			head = append(head, ref)
+		}
+	}
+	sort.SliceStable(head, func(i, j int) bool {
+		a, b := head[i], head[j]
+		if ra, rb := inRank(a.Verb), inRank(b.Verb); ra != rb {
+			return ra < rb
+		}
+		return a.Date > b.Date
+	})
+	if plain == len(newest) {
+		return head, -1
+	}
+	for cut < len(head) && inRank(head[cut].Verb) <= vault.PlainLinkRank {
+		cut++
+	}
+	return head, cut
+}
+
+// shownIn is what the first card's in: line shows of its links in (see
+// hubsLast): head, the card's own (cut as headIn's), unless tables of
+// contents among the newest plain links push the line past them, when
+// more are read.
+func shownIn(head []vault.Ref, cut int, in []vault.Ref, store Store) ([]vault.Ref, error) {
+	for n := refsShown; ; n *= 2 {
+		out, ok, err := hubsLast(head, cut, store)
+		if ok || err != nil {
+			return out, err
+		}
+		head, cut = headIn(in, 2*n)
+		if err := keyRefs(head, isPlain, store); err != nil {
+			return nil, err
+		}
+	}
+}
+
+// keyRefs gives the refs that want admits their keys, in one call.
+func keyRefs(refs []vault.Ref, want func(vault.Ref) bool, store Store) error {
+	var need []vault.Ref
+	var at []int
+	for i, r := range refs {
+		if want(r) {
+			need, at = append(need, r), append(at, i)
+		}
+	}
+	if len(need) == 0 {
+		return nil
+	}
+	if err := store.KeyRefs(need); err != nil {
+		return err
+	}
+	for j, i := range at {
+		refs[i].Key = need[j].Key
+	}
+	return nil
+}
+
+func isTyped(r vault.Ref) bool { return r.Verb != "" }
+func isPlain(r vault.Ref) bool { return r.Verb == "" }
 
 // Text renders the reply as cards, ending with the commit line.
 func (r Reply) Text() string {
@@ -418,20 +538,21 @@ func (r Reply) Text() string {
 
 // inLine is card i's line of notes linking to it, or "".
 func (r Reply) inLine(i int) string {
-	refs := r.inRefs(i)
-	if len(refs) == 0 {
+	refs, total := r.inRefs(i)
+	if total == 0 {
 		return ""
 	}
-	return "  in: " + refList(refs, r.Cards[i].Hit.Note.Layer, true) + "\n"
+	return "  in: " + refList(refs, total, r.Cards[i].Hit.Note.Layer, true) + "\n"
 }
 
-// inRefs are the links in that card i shows, by its rank: all on the first
-// card, verdicts to verdictCards, none below or on a linked note's card.
-func (r Reply) inRefs(i int) []vault.Ref {
+// inRefs are the links in that card i shows, by its rank, the first of
+// them at least, and how many there are: all on the first card, verdicts
+// to verdictCards, none below or on a linked note's card.
+func (r Reply) inRefs(i int) ([]vault.Ref, int) {
 	c := r.Cards[i]
 	switch n := rank(r.Cards, i); {
 	case c.Hit.Depth != 0 || n > verdictCards:
-		return nil
+		return nil, 0
 	case n > fullCards:
 		var verdicts []vault.Ref
 		for _, ref := range c.In {
@@ -439,9 +560,9 @@ func (r Reply) inRefs(i int) []vault.Ref {
 				verdicts = append(verdicts, ref)
 			}
 		}
-		return verdicts
+		return verdicts, len(verdicts)
 	}
-	return c.shownIn
+	return c.shownIn, c.InCount
 }
 
 // hubsLast moves plain links in from tables of contents (notes linking to
@@ -449,17 +570,22 @@ func (r Reply) inRefs(i int) []vault.Ref {
 // the line shows them: such a note links every note and says nothing
 // about this one. vba-docs' api/TOC sorted among the first two of every
 // api note's links in. Only the links the line could show are counted.
-func hubsLast(in []vault.Ref, store Store) ([]vault.Ref, error) {
+// in may leave plain links out at index cut (headIn); ok is false when the
+// line would have looked that far.
+func hubsLast(in []vault.Ref, cut int, store Store) (out []vault.Ref, ok bool, err error) {
 	var kept, hubs []vault.Ref
 	for i, ref := range in {
 		if len(kept) > maxRefs {
 			kept = append(kept, in[i:]...)
-			break
+			return append(kept, hubs...), true, nil
+		}
+		if i == cut {
+			return nil, false, nil
 		}
 		if ref.Verb == "" {
 			n, err := store.LinksOut(ref.Doc, retrieve.HubLinks+1)
 			if err != nil {
-				return nil, err
+				return nil, false, err
 			}
 			if n > retrieve.HubLinks {
 				hubs = append(hubs, ref)
@@ -468,7 +594,7 @@ func hubsLast(in []vault.Ref, store Store) ([]vault.Ref, error) {
 		}
 		kept = append(kept, ref)
 	}
-	return append(kept, hubs...), nil
+	return append(kept, hubs...), cut != len(in), nil
 }
 
 // linksLine is card i's line of links out that no linked-note header under
@@ -487,7 +613,7 @@ func (r Reply) linksLine(i int) string {
 	if len(links) == 0 {
 		return ""
 	}
-	return "  links: " + refList(links, c.Hit.Note.Layer, false) + "\n"
+	return "  links: " + refList(links, len(links), c.Hit.Note.Layer, false) + "\n"
 }
 
 // shownNeighbours is how many of card i's linked notes get a header line:
@@ -558,13 +684,13 @@ func wordList(words []string) string {
 	return strings.Join(words[:maxWords], " ") + fmt.Sprintf(" +%d", len(words)-maxWords)
 }
 
-// refList shows links: each note once per verb, with its own layer and date
-// when its layer differs from the card's, and typed verbs named.
-func refList(refs []vault.Ref, layer vault.Layer, incoming bool) string {
+// refList shows links, the first of total: each note once per verb, with
+// its own layer and date when its layer differs from the card's, and typed
+// verbs named.
+func refList(refs []vault.Ref, total int, layer vault.Layer, incoming bool) string {
 	var parts []string
 	for i, ref := range refs {
 		if i == maxRefs {
-			parts = append(parts, fmt.Sprintf("+%d more", len(refs)-maxRefs))
 			break
 		}
 		s := ref.Key
@@ -581,6 +707,9 @@ func refList(refs []vault.Ref, layer vault.Layer, incoming bool) string {
 			s += " " + verb
 		}
 		parts = append(parts, s)
+	}
+	if total > maxRefs {
+		parts = append(parts, fmt.Sprintf("+%d more", total-maxRefs))
 	}
 	return strings.Join(parts, ", ")
 }

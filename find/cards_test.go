@@ -3,6 +3,7 @@ package find
 import (
 	"fmt"
 	"reflect"
+	"sort"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -23,8 +24,52 @@ type fakeStore struct {
 func (f fakeStore) Content(doc uint32, _ vault.Note) ([]byte, error) {
 	return []byte(f.content[doc]), nil
 }
-func (f fakeStore) Detail(doc uint32) (vault.Detail, error) { return f.detail[doc], nil }
-func (f fakeStore) Note(doc uint32) (vault.Note, error)     { return f.notes[doc], nil }
+
+func (f fakeStore) CardDetail(doc uint32) (vault.Detail, error) {
+	d := f.detail[doc]
+	d.In = nil
+	return d, nil
+}
+
+// LinksIn serves links in as the cache does: in name order, keyless.
+func (f fakeStore) LinksIn(doc uint32, all bool) ([]vault.Ref, int, error) {
+	var in []vault.Ref
+	for _, r := range f.detail[doc].In {
+		if all || r.Verb != "" {
+			in = append(in, r)
+		}
+	}
+	sort.SliceStable(in, func(i, j int) bool {
+		a, b := in[i], in[j]
+		if a.Key != b.Key {
+			return a.Key < b.Key
+		}
+		if a.Layer != b.Layer {
+			return a.Layer < b.Layer
+		}
+		return a.Verb < b.Verb
+	})
+	for i := range in {
+		in[i].Key = ""
+	}
+	return in, len(f.detail[doc].In), nil
+}
+
+// KeyRefs finds each end's key among the links in the store serves.
+func (f fakeStore) KeyRefs(refs []vault.Ref) error {
+	for i := range refs {
+		for _, d := range f.detail {
+			for _, in := range d.In {
+				if in.Doc == refs[i].Doc {
+					refs[i].Key = in.Key
+				}
+			}
+		}
+	}
+	return nil
+}
+
+func (f fakeStore) Note(doc uint32) (vault.Note, error) { return f.notes[doc], nil }
 func (f fakeStore) LinksOut(doc uint32, limit int) (int, error) {
 	return min(f.linksOut[doc], limit), nil
 }
@@ -221,15 +266,15 @@ func TestInLinksPutVerdictsFirst(t *testing.T) {
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("order %v, want %v", got, want)
 	}
-	if line := refList(OrderIn(in), vault.Team, true); line != "newer supersedes, refuter invalidates, +7 more" {
+	if line := refList(OrderIn(in), len(in), vault.Team, true); line != "newer supersedes, refuter invalidates, +7 more" {
 		t.Errorf("in: line %q", line)
 	}
 	// Reverse verbs are named from the target's side, and a source in
 	// another layer shows its own layer and date.
-	if line := refList(OrderIn(in)[5:7], vault.Team, true); line != "derived derived_by, citing (local · 2026-01-06) cited_by" {
+	if line := refList(OrderIn(in)[5:7], 2, vault.Team, true); line != "derived derived_by, citing (local · 2026-01-06) cited_by" {
 		t.Errorf("in: line %q", line)
 	}
-	if line := refList(OrderIn(in)[7:8], vault.Team, true); line != "attacher attached_by" {
+	if line := refList(OrderIn(in)[7:8], 1, vault.Team, true); line != "attacher attached_by" {
 		t.Errorf("in: line %q", line)
 	}
 }

@@ -108,7 +108,7 @@ func (r Reply) ContextJSON() JSONReply {
 func (r Reply) jsonHit(i int, base retrieve.JSONHit, links, in []vault.Ref) JSONHit {
 	c := r.Cards[i]
 	h := JSONHit{JSONHit: base, Passages: c.Passages, Matched: c.Matched, Missing: c.Missing,
-		Links: JSONRefs(links), In: JSONRefs(in), LinksMore: len(c.Links) - len(links), InMore: len(c.In) - len(in), Changed: c.Changed}
+		Links: JSONRefs(links), In: JSONRefs(in), LinksMore: len(c.Links) - len(links), InMore: c.InCount - len(in), Changed: c.Changed}
 	if h.Passages == nil {
 		h.Passages = []Passage{}
 	}
@@ -142,7 +142,8 @@ func (r Reply) inShown(i int) []vault.Ref {
 	if !r.Cards[i].ShowIn {
 		return nil
 	}
-	return firstRefs(r.inRefs(i))
+	refs, _ := r.inRefs(i)
+	return firstRefs(refs)
 }
 
 // linksShown are the links out that card i's links line shows, when the

@@ -76,11 +76,14 @@ func (p *Proof) Standing(doc uint32) (s Standing, ok bool, err error) {
 	if err != nil {
 		return s, false, err
 	}
-	d, err := p.store.Detail(doc)
+	in, _, err := p.store.LinksIn(doc, false)
 	if err != nil {
 		return s, false, err
 	}
-	return p.standingFrom(doc, n.Key, d.In), true, nil
+	if err := keyRefs(in, isTyped, p.store); err != nil {
+		return s, false, err
+	}
+	return p.standingFrom(doc, n.Key, in), true, nil
 }
 
 // standingFrom runs the lifecycle over a record and the records linking to
@@ -132,6 +135,9 @@ func (p *Proof) KeepRecords(_ uint32, info vault.DocInfo) bool {
 	}
 	return true
 }
+
+// hides reports whether the proof leaves some link ends out (Mark).
+func (p *Proof) hides() bool { return p != nil && p.Mode == ExcludeRetracted }
 
 // showsRef reports whether a link end may be shown on a card's lines.
 func (p *Proof) showsRef(doc uint32) bool {
@@ -206,7 +212,7 @@ func (p *Proof) blobFor(links []vault.Ref, quoted map[uint32]bool, q question) (
 			}
 			continue
 		}
-		d, err := p.store.Detail(l.Doc)
+		d, err := p.store.CardDetail(l.Doc)
 		if err != nil {
 			return nil, err
 		}
@@ -231,7 +237,7 @@ func (p *Proof) blobFor(links []vault.Ref, quoted map[uint32]bool, q question) (
 		if err != nil {
 			return nil, err
 		}
-		d, err := p.store.Detail(c.doc)
+		d, err := p.store.CardDetail(c.doc)
 		if err != nil {
 			return nil, err
 		}

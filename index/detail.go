@@ -1,7 +1,10 @@
 package index
 
 import (
+	"database/sql"
 	"fmt"
+	"sort"
+	"strings"
 
 	"github.com/omh-notes/omh/vault"
 )
@@ -13,35 +16,12 @@ func (s *Snapshot) Content(doc uint32, n vault.Note) ([]byte, error) {
 }
 
 // Detail returns where a note's body starts and its links both ways, each
-// end with its own layer and date.
+// end with its own layer and date, links in in name order (the linking
+// note's key, layer and path, then the verb).
 func (s *Snapshot) Detail(doc uint32) (vault.Detail, error) {
-	var d vault.Detail
-	var meta []byte
-	var key, links string
-	err := s.tx.QueryRow(`SELECT d.key, d.links, b.meta FROM doc d JOIN blob b ON b.id = d.blob WHERE d.snap = ? AND d.ord = ?`,
-		s.row.id, doc).Scan(&key, &links, &meta)
-	if err != nil {
-		return d, fmt.Errorf("reading note #%d: %w", doc, err)
-	}
-	m, err := decodeMeta(meta)
+	d, key, err := s.body(doc)
 	if err != nil {
 		return d, err
-	}
-	d.BodyStart, d.Units, d.Headings = m.BodyStart, m.Units, m.Headings
-	out, err := decodeLinks(links)
-	if err != nil {
-		return d, err
-	}
-	for _, l := range out {
-		ords, err := s.ordsOf(l.key)
-		if err != nil {
-			return d, err
-		}
-		for _, o := range ords {
-			if info := s.Info(o); info.Present {
-				d.Links = append(d.Links, vault.Ref{Doc: o, Key: l.key, Layer: info.Layer, Date: vault.DateFromNumber(info.Day), Verb: l.verb})
-			}
-		}
 	}
 	rows, err := s.tx.Query(`SELECT b.src, d.key, b.verb FROM backlink b JOIN doc d ON d.snap = b.snap AND d.ord = b.src
 		WHERE b.snap = ? AND b.target = ? ORDER BY d.key, d.layer, d.path, b.verb`, s.row.id, key)
@@ -63,6 +43,236 @@ func (s *Snapshot) Detail(doc uint32) (vault.Detail, error) {
 		d.In = append(d.In, ref)
 	}
 	return d, rows.Err()
+}
+
+// CardDetail is Detail as a card reads it, without the links in: LinksIn
+// reads those as far as the card shows them.
+func (s *Snapshot) CardDetail(doc uint32) (vault.Detail, error) {
+	d, _, err := s.body(doc)
+	return d, err
+}
+
+// LinksIn lists the links into a note from present notes other than
+// itself, as Detail does but without the linking notes' keys (KeyRefs adds
+// them to the few a card shows), in the same name order, which the packed
+// info gives (NameRank); with all false only the typed links. n counts
+// every link in either way. vba-docs' includes/feedback-boilerplate has
+// 38,176 links in, and reading each, joined to its note's row to sort by
+// key, was 80% of building cards: a linked note's card only counts them.
+func (s *Snapshot) LinksIn(doc uint32, all bool) (in []vault.Ref, n int, err error) {
+	var key string
+	if err := s.tx.QueryRow(`SELECT key FROM doc WHERE snap = ? AND ord = ?`, s.row.id, doc).Scan(&key); err != nil {
+		return nil, 0, fmt.Errorf("reading note #%d: %w", doc, err)
+	}
+	absent := s.absentDocs()
+	if all || len(absent) > keysBatch {
+		in, err = s.linksIn(doc, key, "")
+		if n = len(in); !all {
+			in = typedOnly(in)
+		}
+		return in, n, err
+	}
+	// Counted inside SQLite, as the rows of notes not present (uncommitted
+	// copies left out, numbers freed) are few and subtracted after.
+	var typed int
+	err = s.tx.QueryRow(`SELECT count(*), count(NULLIF(verb, '')) FROM backlink WHERE snap = ? AND target = ? AND src != ? AND src < ?`,
+		s.row.id, key, doc, s.Span()).Scan(&n, &typed)
+	if err != nil {
+		return nil, 0, fmt.Errorf("counting links to %s: %w", key, err)
+	}
+	if n > 0 && len(absent) > 0 {
+		query := `SELECT count(*) FROM backlink WHERE snap = ? AND target = ? AND src IN (?` + strings.Repeat(", ?", len(absent)-1) + `)`
+		args := append([]any{s.row.id, key}, anys(absent)...)
+		var gone int
+		if err := s.tx.QueryRow(query, args...).Scan(&gone); err != nil {
+			return nil, 0, fmt.Errorf("counting links to %s: %w", key, err)
+		}
+		n -= gone
+	}
+	if typed > 0 {
+		in, err = s.linksIn(doc, key, " AND verb != ''")
+	}
+	return in, n, err
+}
+
+// absentDocs lists the numbers below Span that no present note holds,
+// read from the packed info once per snapshot.
+func (s *Snapshot) absentDocs() []uint32 {
+	if s.absent == nil {
+		s.absent = []uint32{}
+		for d := range uint32(s.Span()) {
+			if !s.Info(d).Present {
+				s.absent = append(s.absent, d)
+			}
+		}
+	}
+	return s.absent
+}
+
+func anys(ords []uint32) []any {
+	out := make([]any, len(ords))
+	for i, o := range ords {
+		out[i] = o
+	}
+	return out
+}
+
+func typedOnly(in []vault.Ref) []vault.Ref {
+	var out []vault.Ref
+	for _, r := range in {
+		if r.Verb != "" {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// body reads what Detail and CardDetail share: the body's start, units and
+// headings, and the links out, each linked key's notes looked up in
+// batches (a table of contents links to thousands).
+func (s *Snapshot) body(doc uint32) (vault.Detail, string, error) {
+	var d vault.Detail
+	var meta []byte
+	var key, links string
+	err := s.tx.QueryRow(`SELECT d.key, d.links, b.meta FROM doc d JOIN blob b ON b.id = d.blob WHERE d.snap = ? AND d.ord = ?`,
+		s.row.id, doc).Scan(&key, &links, &meta)
+	if err != nil {
+		return d, "", fmt.Errorf("reading note #%d: %w", doc, err)
+	}
+	m, err := decodeMeta(meta)
+	if err != nil {
+		return d, "", err
+	}
+	d.BodyStart, d.Units, d.Headings = m.BodyStart, m.Units, m.Headings
+	out, err := decodeLinks(links)
+	if err != nil {
+		return d, "", err
+	}
+	held, err := s.ordsOfKeys(linkedKeys(out))
+	if err != nil {
+		return d, "", err
+	}
+	for _, l := range out {
+		for _, o := range held[l.key] {
+			if info := s.Info(o); info.Present {
+				d.Links = append(d.Links, vault.Ref{Doc: o, Key: l.key, Layer: info.Layer, Date: s.date(info.Day), Verb: l.verb})
+			}
+		}
+	}
+	return d, key, nil
+}
+
+// linksIn lists the links to key of present notes other than doc, keyless,
+// in name order: read from the backlink table's primary key alone. where
+// narrows the rows.
+func (s *Snapshot) linksIn(doc uint32, key, where string) ([]vault.Ref, error) {
+	rows, err := s.tx.Query(`SELECT src, verb FROM backlink WHERE snap = ? AND target = ?`+where, s.row.id, key)
+	if err != nil {
+		return nil, fmt.Errorf("reading links to %s: %w", key, err)
+	}
+	defer rows.Close()
+	var in []vault.Ref
+	var names []int // each link's NameRank, to sort by
+	for rows.Next() {
+		var src uint32
+		var verb sql.RawBytes
+		if err := rows.Scan(&src, &verb); err != nil {
+			return nil, fmt.Errorf("reading links to %s: %w", key, err)
+		}
+		info := s.Info(src)
+		if src == doc || !info.Present {
+			continue
+		}
+		in = append(in, vault.Ref{Doc: src, Layer: info.Layer, Date: s.date(info.Day), Verb: verbOf(verb)})
+		names = append(names, info.NameRank)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("reading links to %s: %w", key, err)
+	}
+	sort.Sort(byName{in, names})
+	return in, nil
+}
+
+// date is vault.DateFromNumber, formatted once per day a snapshot holds:
+// a hub's thousands of links in share a few.
+func (s *Snapshot) date(day int) vault.Date {
+	d, ok := s.dates[day]
+	if !ok {
+		if s.dates == nil {
+			s.dates = map[int]vault.Date{}
+		}
+		d = vault.DateFromNumber(day)
+		s.dates[day] = d
+	}
+	return d
+}
+
+// verbOf copies a verb out of the driver's buffer; a plain link, by far
+// the most common, allocates nothing.
+func verbOf(b []byte) string {
+	if len(b) == 0 {
+		return ""
+	}
+	return string(b)
+}
+
+// byName sorts links in by their notes' NameRank, then verb.
+type byName struct {
+	refs  []vault.Ref
+	names []int
+}
+
+func (b byName) Len() int { return len(b.refs) }
+func (b byName) Less(i, j int) bool {
+	if b.names[i] != b.names[j] {
+		return b.names[i] < b.names[j]
+	}
+	return b.refs[i].Verb < b.refs[j].Verb
+}
+func (b byName) Swap(i, j int) {
+	b.refs[i], b.refs[j] = b.refs[j], b.refs[i]
+	b.names[i], b.names[j] = b.names[j], b.names[i]
+}
+
+// KeyRefs gives each link end its note's key, keysBatch notes a query.
+func (s *Snapshot) KeyRefs(refs []vault.Ref) error {
+	query := `SELECT ord, key FROM doc WHERE snap = ? AND ord IN (?` + strings.Repeat(", ?", keysBatch-1) + `)`
+	args := make([]any, 1+keysBatch)
+	args[0] = s.row.id
+	keys := map[uint32]string{}
+	for start := 0; start < len(refs); start += keysBatch {
+		batch := refs[start:min(len(refs), start+keysBatch)]
+		for i := range keysBatch {
+			args[1+i] = batch[min(i, len(batch)-1)].Doc // the last repeated: one statement for every batch
+		}
+		if err := s.readKeys(query, args, keys); err != nil {
+			return err
+		}
+	}
+	for i := range refs {
+		refs[i].Key = keys[refs[i].Doc]
+	}
+	return nil
+}
+
+func (s *Snapshot) readKeys(query string, args []any, out map[uint32]string) error {
+	rows, err := s.tx.Query(query, args...)
+	if err != nil {
+		return fmt.Errorf("reading the keys of linking notes: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var o uint32
+		var key string
+		if err := rows.Scan(&o, &key); err != nil {
+			return fmt.Errorf("reading the keys of linking notes: %w", err)
+		}
+		out[o] = key
+	}
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("reading the keys of linking notes: %w", err)
+	}
+	return nil
 }
 
 // LinksOut counts the notes a note links to, up to limit: enough to tell

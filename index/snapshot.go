@@ -22,6 +22,8 @@ type Snapshot struct {
 	state      snapState
 	info       []byte
 	noWorktree bool
+	absent     []uint32 // see absentDocs; nil until asked
+	dates      map[int]vault.Date
 }
 
 func newSnapshot(r *vault.Repo, tx *sql.Tx, row *snapRow, opt Options) (*Snapshot, error) {

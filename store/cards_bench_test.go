@@ -49,7 +49,7 @@ func BenchmarkCardsOnARealVault(b *testing.B) {
 			}
 			results = append(results, ans.Result)
 		}
-		read := &readAhead{Store: v.snap, content: map[uint32][]byte{}, detail: map[uint32]vault.Detail{}}
+		read := &readAhead{Store: v.snap, content: map[uint32][]byte{}, detail: map[uint32]vault.Detail{}, in: map[linksInCall]linksInReply{}}
 		for _, r := range results {
 			if _, err := find.Build(r, "", read, find.DefaultMaxChars, nil); err != nil {
 				return err
@@ -84,6 +84,27 @@ type readAhead struct {
 	find.Store
 	content map[uint32][]byte
 	detail  map[uint32]vault.Detail
+	in      map[linksInCall]linksInReply
+}
+
+type linksInCall struct {
+	doc uint32
+	all bool
+}
+
+type linksInReply struct {
+	in []vault.Ref
+	n  int
+}
+
+func (r *readAhead) LinksIn(doc uint32, all bool) ([]vault.Ref, int, error) {
+	call := linksInCall{doc, all}
+	if got, ok := r.in[call]; ok {
+		return append([]vault.Ref(nil), got.in...), got.n, nil
+	}
+	in, n, err := r.Store.LinksIn(doc, all)
+	r.in[call] = linksInReply{append([]vault.Ref(nil), in...), n}
+	return in, n, err
 }
 
 func (r *readAhead) Content(doc uint32, n vault.Note) ([]byte, error) {
@@ -95,11 +116,11 @@ func (r *readAhead) Content(doc uint32, n vault.Note) ([]byte, error) {
 	return c, err
 }
 
-func (r *readAhead) Detail(doc uint32) (vault.Detail, error) {
+func (r *readAhead) CardDetail(doc uint32) (vault.Detail, error) {
 	if d, ok := r.detail[doc]; ok {
 		return d, nil
 	}
-	d, err := r.Store.Detail(doc)
+	d, err := r.Store.CardDetail(doc)
 	r.detail[doc] = d
 	return d, err
 }
