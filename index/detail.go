@@ -107,7 +107,7 @@ func (s *Snapshot) absentDocs() []uint32 {
 	if s.absent == nil {
 		s.absent = []uint32{}
 		for d := range uint32(s.Span()) {
-			if !s.Info(d).Present {
+			if i := getInfo(s.info, d); !i.present || s.noWorktree && i.worktree { // as Info's Present, without its copy
 				s.absent = append(s.absent, d)
 			}
 		}
