@@ -32,10 +32,10 @@ type Store interface {
 	// CardDetail is the note's detail but its links in.
 	CardDetail(doc uint32) (vault.Detail, error)
 	// LinksIn lists the links into a note, without their keys, in name
-	// order (the linking note's key, layer and path, then the verb): all
-	// of them, or with all false the typed ones only; n counts them all. A
+	// order (the linking note's key, layer and path, then the verb): the
+	// plain ones if plain, the typed ones if typed; n counts them all. A
 	// hub has thousands of links in, and a card shows a few.
-	LinksIn(doc uint32, all bool) (in []vault.Ref, n int, err error)
+	LinksIn(doc uint32, plain, typed bool) (in []vault.Ref, n int, err error)
 	// KeyRefs gives each link end its note's key.
 	KeyRefs(refs []vault.Ref) error
 	Note(doc uint32) (vault.Note, error)
@@ -104,14 +104,14 @@ func Build(res retrieve.Result, commit string, store Store, maxChars int, proof 
 			return reply, err
 		}
 		// A linked note's card is a header: its links in are counted, and
-		// the typed ones read, for where a proof record stands; unless the
-		// proof hides some, which only reading them all tells.
+		// the typed ones read where a proof record's standing needs them;
+		// all are read when the proof hides some, which only reading tells.
 		shown := 0
 		if h.Depth == 0 {
 			ranked++
 			shown = refsShown
 		}
-		in, total, err := store.LinksIn(h.Doc, shown > 0 || proof.hides())
+		in, total, err := store.LinksIn(h.Doc, shown > 0 || proof.hides(), shown > 0 || proof.hides() || proof.IsRecord(h.Doc))
 		if err != nil {
 			return reply, err
 		}

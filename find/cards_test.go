@@ -32,10 +32,10 @@ func (f fakeStore) CardDetail(doc uint32) (vault.Detail, error) {
 }
 
 // LinksIn serves links in as the cache does: in name order, keyless.
-func (f fakeStore) LinksIn(doc uint32, all bool) ([]vault.Ref, int, error) {
+func (f fakeStore) LinksIn(doc uint32, plain, typed bool) ([]vault.Ref, int, error) {
 	var in []vault.Ref
 	for _, r := range f.detail[doc].In {
-		if all || r.Verb != "" {
+		if (r.Verb == "" && plain) || (r.Verb != "" && typed) {
 			in = append(in, r)
 		}
 	}

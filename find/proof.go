@@ -76,7 +76,7 @@ func (p *Proof) Standing(doc uint32) (s Standing, ok bool, err error) {
 	if err != nil {
 		return s, false, err
 	}
-	in, _, err := p.store.LinksIn(doc, false)
+	in, _, err := p.store.LinksIn(doc, false, true)
 	if err != nil {
 		return s, false, err
 	}

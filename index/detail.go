@@ -55,41 +55,47 @@ func (s *Snapshot) CardDetail(doc uint32) (vault.Detail, error) {
 // LinksIn lists the links into a note from present notes other than
 // itself, as Detail does but without the linking notes' keys (KeyRefs adds
 // them to the few a card shows), in the same name order, which the packed
-// info gives (NameRank); with all false only the typed links. n counts
-// every link in either way. vba-docs' includes/feedback-boilerplate has
-// 38,176 links in, and reading each, joined to its note's row to sort by
-// key, was 80% of building cards: a linked note's card only counts them.
-func (s *Snapshot) LinksIn(doc uint32, all bool) (in []vault.Ref, n int, err error) {
+// info gives (NameRank): the plain links if plain, the typed ones if
+// typed. n counts every link in either way. vba-docs'
+// includes/feedback-boilerplate has 38,176 links in, and reading each,
+// joined to its note's row to sort by key, was 80% of building cards: a
+// linked note's card only counts them.
+func (s *Snapshot) LinksIn(doc uint32, plain, typed bool) (in []vault.Ref, n int, err error) {
 	var key string
 	if err := s.tx.QueryRow(`SELECT key FROM doc WHERE snap = ? AND ord = ?`, s.row.id, doc).Scan(&key); err != nil {
 		return nil, 0, fmt.Errorf("reading note #%d: %w", doc, err)
 	}
 	absent := s.absentDocs()
-	if all || len(absent) > keysBatch {
-		in, err = s.linksIn(doc, key, "")
-		if n = len(in); !all {
-			in = typedOnly(in)
+	if plain || len(absent) > keysBatch {
+		all, err := s.linksIn(doc, key, "")
+		for _, r := range all {
+			if (r.Verb == "" && plain) || (r.Verb != "" && typed) {
+				in = append(in, r)
+			}
 		}
-		return in, n, err
+		return in, len(all), err
 	}
-	// Counted inside SQLite, as the rows of notes not present (uncommitted
-	// copies left out, numbers freed) are few and subtracted after.
-	var typed int
-	err = s.tx.QueryRow(`SELECT count(*), count(NULLIF(verb, '')) FROM backlink WHERE snap = ? AND target = ? AND src != ? AND src < ?`,
-		s.row.id, key, doc, s.Span()).Scan(&n, &typed)
+	// Counted inside SQLite, less the rows of the note itself and of the
+	// notes not present (uncommitted copies left out, numbers freed), few,
+	// each found by the primary key.
+	if err := s.tx.QueryRow(`SELECT count(*) FROM backlink WHERE snap = ? AND target = ?`, s.row.id, key).Scan(&n); err != nil {
+		return nil, 0, fmt.Errorf("counting links to %s: %w", key, err)
+	}
+	if n == 0 {
+		return nil, 0, nil
+	}
+	left := append([]uint32{doc}, absent...)
+	var gone, past int
+	err = s.tx.QueryRow(`SELECT count(*) FROM backlink WHERE snap = ? AND target = ? AND src IN (?`+strings.Repeat(", ?", len(left)-1)+`)`,
+		append([]any{s.row.id, key}, anys(left)...)...).Scan(&gone)
+	if err == nil {
+		err = s.tx.QueryRow(`SELECT count(*) FROM backlink WHERE snap = ? AND target = ? AND src >= ?`, s.row.id, key, s.Span()).Scan(&past)
+	}
 	if err != nil {
 		return nil, 0, fmt.Errorf("counting links to %s: %w", key, err)
 	}
-	if n > 0 && len(absent) > 0 {
-		query := `SELECT count(*) FROM backlink WHERE snap = ? AND target = ? AND src IN (?` + strings.Repeat(", ?", len(absent)-1) + `)`
-		args := append([]any{s.row.id, key}, anys(absent)...)
-		var gone int
-		if err := s.tx.QueryRow(query, args...).Scan(&gone); err != nil {
-			return nil, 0, fmt.Errorf("counting links to %s: %w", key, err)
-		}
-		n -= gone
-	}
-	if typed > 0 {
+	n -= gone + past
+	if typed {
 		in, err = s.linksIn(doc, key, " AND verb != ''")
 	}
 	return in, n, err
@@ -101,7 +107,7 @@ func (s *Snapshot) absentDocs() []uint32 {
 	if s.absent == nil {
 		s.absent = []uint32{}
 		for d := range uint32(s.Span()) {
-			if !s.Info(d).Present {
+			if i := getInfo(s.info, d); !i.present || s.noWorktree && i.worktree { // as Info's Present, without its copy
 				s.absent = append(s.absent, d)
 			}
 		}
@@ -113,16 +119,6 @@ func anys(ords []uint32) []any {
 	out := make([]any, len(ords))
 	for i, o := range ords {
 		out[i] = o
-	}
-	return out
-}
-
-func typedOnly(in []vault.Ref) []vault.Ref {
-	var out []vault.Ref
-	for _, r := range in {
-		if r.Verb != "" {
-			out = append(out, r)
-		}
 	}
 	return out
 }

@@ -79,7 +79,7 @@ func TestLinksInForACardEqualTheFullRead(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			all, n, err := s.LinksIn(doc, true)
+			all, n, err := s.LinksIn(doc, true, true)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -89,7 +89,14 @@ func TestLinksInForACardEqualTheFullRead(t *testing.T) {
 			if n != len(full.In) || !reflect.DeepEqual(all, full.In) {
 				t.Errorf("%+v note #%d: links in %d %+v, the full read %d %+v", opt, doc, n, all, len(full.In), full.In)
 			}
-			typed, n, err := s.LinksIn(doc, false)
+			_, n, err = s.LinksIn(doc, false, false)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if n != len(full.In) {
+				t.Errorf("%+v note #%d: %d links in counted, the full read %d", opt, doc, n, len(full.In))
+			}
+			typed, n, err := s.LinksIn(doc, false, true)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -88,8 +88,8 @@ type readAhead struct {
 }
 
 type linksInCall struct {
-	doc uint32
-	all bool
+	doc          uint32
+	plain, typed bool
 }
 
 type linksInReply struct {
@@ -97,12 +97,12 @@ type linksInReply struct {
 	n  int
 }
 
-func (r *readAhead) LinksIn(doc uint32, all bool) ([]vault.Ref, int, error) {
-	call := linksInCall{doc, all}
+func (r *readAhead) LinksIn(doc uint32, plain, typed bool) ([]vault.Ref, int, error) {
+	call := linksInCall{doc, plain, typed}
 	if got, ok := r.in[call]; ok {
 		return append([]vault.Ref(nil), got.in...), got.n, nil
 	}
-	in, n, err := r.Store.LinksIn(doc, all)
+	in, n, err := r.Store.LinksIn(doc, plain, typed)
 	r.in[call] = linksInReply{append([]vault.Ref(nil), in...), n}
 	return in, n, err
 }
