@@ -69,6 +69,10 @@ func BenchmarkColdBuild(b *testing.B) {
 		s.Close()
 		b.StopTimer()
 		c.Close()
+		// The cache's size, for the levers that shrink it.
+		if fi, err := os.Stat(c.Path); err == nil {
+			b.ReportMetric(float64(fi.Size()), "cache-B")
+		}
 		b.StartTimer()
 	}
 }

@@ -76,6 +76,8 @@ type refresher struct {
 	// firstBuild: the snapshot held no document when the refresh began, so
 	// there is no old posting list to read.
 	firstBuild bool
+	// releaseMemory lifts a first build's memory limit (see limitMemory).
+	releaseMemory func()
 }
 
 func newRefresher(c *Cache, tx *txn, r *vault.Repo, t target, opt Options) (*refresher, error) {
@@ -147,6 +149,11 @@ func (rf *refresher) run() error {
 		rf.firstBuild = true
 		st.NotesDir, st.ConfigHash = dir, configHash(cfg)
 	}
+	defer func() {
+		if rf.releaseMemory != nil {
+			rf.releaseMemory()
+		}
+	}()
 	if err := rf.startHistory(head); err != nil {
 		return err
 	}
@@ -254,6 +261,9 @@ func (rf *refresher) teamChanges(head plumbing.Hash, dir string, exclude []strin
 	// A first build whose blobs are all cached (a copied repository, a
 	// second worktree) parses nothing: it is not reported as a first build.
 	firstParse := rf.firstBuild && len(todo) > 0
+	if firstParse {
+		rf.releaseMemory = limitMemory(len(todo))
+	}
 	changed := map[string]plumbing.Hash{}
 	for i, ch := range changes {
 		if len(todo) > 0 && ch.New.Blob == todo[0].oid {
