@@ -85,17 +85,21 @@ func lockIndex(dir, root string) error {
 	if err := writeRecord(dir, l); err != nil {
 		return err
 	}
+	// The lock appears holding its marker, linked from a file written
+	// first: a process killed while taking it never leaves an empty lock
+	// that no one would know to be omh's.
+	marked := filepath.Join(dir, lockRecord+".new")
+	if err := writeNew(marked, []byte(l.marker()), 0o644, false); err != nil {
+		return fmt.Errorf("writing the journal: %w", err)
+	}
+	defer os.Remove(marked)
 	for deadline := time.Now().Add(indexLockWait); ; {
-		f, err := os.OpenFile(l.Lock, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+		err := os.Link(marked, l.Lock)
+		if err != nil && !errors.Is(err, fs.ErrExist) {
+			err = createMarked(l) // a file system without links, or the index on another one
+		}
 		if err == nil {
-			_, err = f.WriteString(l.marker())
-			if cerr := f.Close(); err == nil {
-				err = cerr
-			}
-			if err == nil {
-				return nil
-			}
-			os.Remove(l.Lock)
+			return nil
 		}
 		if !errors.Is(err, fs.ErrExist) || time.Now().After(deadline) {
 			os.Remove(filepath.Join(dir, lockRecord))
@@ -107,6 +111,22 @@ func lockIndex(dir, root string) error {
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
+}
+
+// createMarked creates the lock file exclusively, then writes its marker.
+func createMarked(l indexLock) error {
+	f, err := os.OpenFile(l.Lock, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	if err != nil {
+		return err
+	}
+	_, err = f.WriteString(l.marker())
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		os.Remove(l.Lock)
+	}
+	return err
 }
 
 func writeRecord(dir string, l indexLock) error {
@@ -170,6 +190,9 @@ func stageIndex(dir string, m manifest, add []string, recovering bool) (staged, 
 		git = gitRetrying
 	}
 	copied := l.copyPath()
+	if recovering {
+		waitCopyLock(copied)
+	}
 	if err := copyIndex(l.index(), copied); err != nil {
 		return done, err
 	}
@@ -192,6 +215,19 @@ func stageIndex(dir string, m manifest, add []string, recovering bool) (staged, 
 		return done, fmt.Errorf("writing git's index: %w", err)
 	}
 	return done, nil
+}
+
+// waitCopyLock waits for a git command a killed omh started on the copy of
+// the index (it runs on, holding the copy's lock), so that it cannot write
+// the copy once this process has made its own. A lock that outlives the
+// wait is a dead command's: only omh's git commands use the copy, and this
+// process holds both the journal and git's index lock.
+func waitCopyLock(copied string) {
+	lock := copied + ".lock"
+	for deadline := time.Now().Add(5 * time.Second); exists(lock) && time.Now().Before(deadline); {
+		time.Sleep(50 * time.Millisecond)
+	}
+	os.Remove(lock)
 }
 
 // copyIndex copies git's index to the file the steps are made on (a new

@@ -442,7 +442,7 @@ func Pending(commonDir string) bool {
 // manifest: a payload, the manifest on its way in, or the record of git's
 // index lock.
 func prepared(name string) bool {
-	return strings.HasPrefix(name, "payload-") || name == "manifest.tmp" || name == lockRecord
+	return strings.HasPrefix(name, "payload-") || name == "manifest.tmp" || strings.HasPrefix(name, lockRecord)
 }
 
 // finishLeft finishes the change a dead process left, if any, while the

@@ -1,14 +1,20 @@
 #!/bin/sh
-# Kill omh -9 at random moments of mv, promote and proof retract on a
+# Kill omh -9 at random moments of mv, promote, proof retract and new on a
 # 2,000-note store, and check after each kill that the next omh command
-# leaves the store exactly as before the command or as after it.
+# leaves the store exactly as before the command or as after it. Then, per
+# command, crash it at a random journal step (OMH_CRASH_BEFORE_JOURNAL_STEP)
+# and copy the repository (cp -a) or move it to another folder before the
+# next command: the change must finish, or be thrown away, in the copy or
+# the moved folder that runs the next command, and a copy must leave the
+# original as the crash left it (its own next command finishes it there).
 #
 #   scripts/killloop.sh WORK [ROUNDS]
 #
-# WORK is an empty folder of your own; ROUNDS (default 30) kills per
-# command. It prints, per command, how many rounds were killed before the
-# command finished, how many ended as before and as after, and how many
-# ended neither way (half done: the figure that must be 0).
+# WORK is an empty folder of your own; ROUNDS (default 30) rounds per
+# command and kind of round. It prints, per command and kind, how many
+# rounds were cut short before the command finished, how many ended as
+# before and as after, and how many ended neither way (half done: the
+# figure that must be 0).
 set -eu
 work=$1
 rounds=${2:-30}
@@ -60,16 +66,39 @@ restore() {
 	cp -a "$seed" "$repo"
 	cp -a "$work/seed-private" "$private"
 }
-# state prints one line that changes with any file, folder or index entry.
+# tree prints what a repository holds (at $1, default $repo), in paths
+# relative to it so that a copy holding the same compares equal: every
+# file, folder and index entry, a change left to finish, and git's index
+# lock or the copy of the index omh stages through.
+tree() {
+	d=${1:-$repo}
+	waitgit "$d"
+	(cd "$d" && find . -path ./.git -prune -o -print | LC_ALL=C sort)
+	(cd "$d" && find . -path ./.git -prune -o -type f -print0 | xargs -0 sha1sum | LC_ALL=C sort)
+	git -C "$d" ls-files --stage
+	(cd "$d" && ls .git/omh-journal/manifest.json .git/index.lock .git/index.omh 2>/dev/null) || true
+}
+# listing prints everything in the repository (at $1) and the private
+# folder; state one line that changes with any of it, keeping the listing
+# in $work/state.list to say what differs.
+listing() {
+	tree "$@"
+	(cd "$private" && find . -print | LC_ALL=C sort)
+	(cd "$private" && find . -type f -print0 | xargs -0 -r sha1sum | LC_ALL=C sort)
+}
 state() {
-	{
-		(cd "$repo" && find . -path ./.git -prune -o -print | LC_ALL=C sort)
-		(cd "$repo" && find . -path ./.git -prune -o -type f -print0 | xargs -0 sha1sum | LC_ALL=C sort)
-		(cd "$private" && find . -print | LC_ALL=C sort)
-		(cd "$private" && find . -type f -print0 | xargs -0 -r sha1sum | LC_ALL=C sort)
-		git -C "$repo" ls-files --stage
-		ls "$repo/.git/omh-journal/manifest.json" 2>/dev/null || true
-	} | sha1sum | cut -c1-16
+	listing "$@" >"$work/state.list"
+	sha1sum <"$work/state.list" | cut -c1-16
+}
+# keep NAME keeps the last state's listing as NAME; differs NAME prints
+# the first lines by which the last state differs from it.
+keep() { cp "$work/state.list" "$work/$1.list"; }
+differs() { diff "$work/$1.list" "$work/state.list" | head -6 | sed 's/^/    /'; }
+# waitgit waits for a git command a killed omh started, which runs on: while
+# git's index lock is held by anyone but omh (a killed omh's is left for
+# the next omh command to finish and let go).
+waitgit() {
+	while [ -e "$1/.git/index.lock" ] && ! grep -q '^omh journal' "$1/.git/index.lock" 2>/dev/null; do sleep 0.05; done
 }
 now() { date +%s.%N; }
 
@@ -82,6 +111,7 @@ measure() {
 	OMH_LOCAL_DIR=$private "$omh" -C "$repo" "$@" >/dev/null
 	t1=$(now)
 	after=$(state)
+	keep after
 	took=$(echo "$t1 - $t0" | bc)
 	killed=0 asbefore=0 asafter=0 half=0 r=1
 	while [ $r -le "$rounds" ]; do
@@ -96,8 +126,7 @@ measure() {
 		status=0
 		wait $pid || status=$?
 		[ $status -eq 137 ] && killed=$((killed + 1))
-		# A git command omh started runs on after omh is killed.
-		while [ -e "$repo/.git/index.lock" ]; do sleep 0.05; done
+		waitgit "$repo"
 		OMH_LOCAL_DIR=$private "$omh" -C "$repo" status >/dev/null 2>"$work/next.err" || {
 			echo "round $r: the next command failed: $(cat "$work/next.err")"
 		}
@@ -108,14 +137,115 @@ measure() {
 			asafter=$((asafter + 1))
 		else
 			half=$((half + 1))
-			echo "round $r (killed after ${delay}s): half done"
+			echo "round $r (killed after ${delay}s): half done; differs from after by:"
+			differs after
 		fi
 		r=$((r + 1))
 	done
 	echo "$name: ${took}s uninterrupted; $rounds rounds, $killed killed mid-way; as before $asbefore, as after $asafter, half done $half"
 }
 
-measure "mv of a hub" mv topic/hubA topic/hubB
+run() { # run DIR ENV... -- ARGS...: omh in DIR with the environment given
+	d=$1
+	shift
+	env=""
+	while [ "$1" != "--" ]; do
+		env="$env $1"
+		shift
+	done
+	shift
+	# shellcheck disable=SC2086
+	env OMH_LOCAL_DIR="$private" $env "$omh" -C "$d" "$@" >/dev/null 2>&1
+}
+
+# steps prints how many journal steps the change ARGS makes: the least k
+# at which crashing before step k lets it finish (found by halving).
+steps() {
+	lo=1 hi=16384
+	while [ $lo -lt $hi ]; do
+		mid=$(((lo + hi) / 2))
+		restore
+		status=0
+		run "$repo" OMH_CRASH_BEFORE_JOURNAL_STEP=$mid -- "$@" || status=$?
+		if [ $status -eq 0 ]; then hi=$mid; else lo=$((mid + 1)); fi
+	done
+	echo $lo
+}
+
+# relocated crashes the change ARGS at a random step, then copies (how=cp)
+# or moves (how=mv) the repository before the next command, and checks the
+# change finished or was thrown away in the copy or moved folder alone.
+relocated() {
+	name=$1 how=$2
+	shift 2
+	restore
+	before=$(state)
+	run "$repo" -- "$@"
+	after=$(state)
+	keep after
+	n=$(steps "$@")
+	crashed=0 asbefore=0 asafter=0 half=0 r=1
+	while [ $r -le "$rounds" ]; do
+		restore
+		# Odd rounds crash at any step, even ones in the last 40%, where
+		# the manifest is written and the changes are made.
+		k=$(awk -v s="$r" -v n="$n" 'BEGIN { srand(s * 104729); f = rand(); if (s % 2 == 0) f = 0.6 + 0.4 * f; k = int(f * (n - 1)) + 1; print (k < 1 ? 1 : k) }')
+		status=0
+		run "$repo" OMH_CRASH_BEFORE_JOURNAL_STEP="$k" -- "$@" || status=$?
+		[ $status -eq 99 ] && crashed=$((crashed + 1))
+		left=$(tree | sha1sum)
+		other=$work/elsewhere
+		rm -rf "$other"
+		if [ "$how" = cp ]; then cp -a "$repo" "$other"; else mv "$repo" "$other"; fi
+		run "$other" -- status || echo "round $r: the next command in the $how failed"
+		got=$(state "$other")
+		ok=1
+		if [ "$how" = cp ]; then
+			# The original is as the crash left it; its own next
+			# command finishes the change there.
+			if [ "$(tree | sha1sum)" != "$left" ]; then
+				ok=0
+				echo "round $r (crash before step $k of $n): the command in the copy changed the original"
+			fi
+			run "$repo" -- status || echo "round $r: the next command in the original failed"
+			mine=$(state)
+			if [ "$mine" != "$before" ] && [ "$mine" != "$after" ]; then
+				ok=0
+				echo "round $r (crash before step $k of $n): the original is half done after its own next command"
+			fi
+		elif [ -e "$repo" ]; then
+			ok=0
+			echo "round $r (crash before step $k of $n): something was written at the old path"
+			rm -rf "$repo"
+		fi
+		if [ "$got" = "$before" ] && [ $ok -eq 1 ]; then
+			asbefore=$((asbefore + 1))
+		elif [ "$got" = "$after" ] && [ $ok -eq 1 ]; then
+			asafter=$((asafter + 1))
+		else
+			half=$((half + 1))
+			if [ "$got" != "$before" ] && [ "$got" != "$after" ]; then
+				state "$other" >/dev/null
+				echo "round $r (crash before step $k of $n): half done in the $how; differs from after by:"
+				differs after
+			fi
+		fi
+		rm -rf "$other"
+		r=$((r + 1))
+	done
+	echo "$name, $how after a crash: $n steps; $rounds rounds, $crashed crashed mid-way; as before $asbefore, as after $asafter, half done $half"
+}
+
+each() { # each NAME ARGS...: every kind of round for one command
+	name=$1
+	shift
+	measure "$name" "$@"
+	relocated "$name" cp "$@"
+	relocated "$name" mv "$@"
+}
+
+each "mv of a hub" mv topic/hubA topic/hubB
 # shellcheck disable=SC2086
-measure "promote of 40 notes" promote $keys
-measure "retract" proof retract finding/claim --team --reason "the run was wrong"
+each "promote of 40 notes" promote $keys
+each "retract" proof retract finding/claim --team --reason "the run was wrong"
+each "new" new surprise "The crash test" --answers "does a crash leave half a note"
