@@ -21,19 +21,7 @@ import (
 // bytes and stored detail read ahead; "with-reads" adds reading them from
 // git and the cache, as omh find does.
 func BenchmarkCardsOnARealVault(b *testing.B) {
-	dir, goldPath := os.Getenv("OMH_BENCH_VAULT"), os.Getenv("OMH_BENCH_GOLD")
-	if dir == "" || goldPath == "" {
-		b.Skip("set OMH_BENCH_VAULT and OMH_BENCH_GOLD to a vault's clone and its questions")
-	}
-	f, err := os.Open(goldPath)
-	if err != nil {
-		b.Fatal(err)
-	}
-	golds, err := eval.ReadGold(f)
-	f.Close()
-	if err != nil {
-		b.Fatal(err)
-	}
+	dir, golds := realVaultQuestions(b)
 	s, err := Open(dir, Options{})
 	if err != nil {
 		b.Fatal(err)
@@ -132,4 +120,23 @@ func cpuTime() time.Duration {
 		return 0
 	}
 	return time.Duration(u.Utime.Nano() + u.Stime.Nano())
+}
+
+// realVaultQuestions is the clone OMH_BENCH_VAULT names and the questions
+// of OMH_BENCH_GOLD, or skips the benchmark without them.
+func realVaultQuestions(b *testing.B) (string, []eval.Gold) {
+	dir, goldPath := os.Getenv("OMH_BENCH_VAULT"), os.Getenv("OMH_BENCH_GOLD")
+	if dir == "" || goldPath == "" {
+		b.Skip("set OMH_BENCH_VAULT and OMH_BENCH_GOLD to a vault's clone and its questions")
+	}
+	f, err := os.Open(goldPath)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer f.Close()
+	golds, err := eval.ReadGold(f)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return dir, golds
 }

@@ -2,32 +2,18 @@ package store
 
 import (
 	"encoding/json"
-	"os"
 	"testing"
 
 	"github.com/omh-notes/omh/find"
-	"github.com/omh-notes/omh/find/eval"
 	"github.com/omh-notes/omh/retrieve"
 )
 
 // BenchmarkWarmFind answers a real vault's questions as the MCP server's
 // find does: one store opened with a watcher and kept, each reply its
-// cards and its JSON encoded, after one call that warms it. OMH_BENCH_VAULT
+// cards and its structured content (ContextJSON) encoded, after one call that warms it. OMH_BENCH_VAULT
 // names the clone and OMH_BENCH_GOLD its questions; skipped without them.
 func BenchmarkWarmFind(b *testing.B) {
-	dir, goldPath := os.Getenv("OMH_BENCH_VAULT"), os.Getenv("OMH_BENCH_GOLD")
-	if dir == "" || goldPath == "" {
-		b.Skip("set OMH_BENCH_VAULT and OMH_BENCH_GOLD to a vault's clone and its questions")
-	}
-	f, err := os.Open(goldPath)
-	if err != nil {
-		b.Fatal(err)
-	}
-	golds, err := eval.ReadGold(f)
-	f.Close()
-	if err != nil {
-		b.Fatal(err)
-	}
+	dir, golds := realVaultQuestions(b)
 	s, err := Open(dir, Options{Watch: true})
 	if err != nil {
 		b.Fatal(err)
@@ -40,7 +26,7 @@ func BenchmarkWarmFind(b *testing.B) {
 			b.Fatal(err)
 		}
 		_ = ans.Cards()
-		if _, err := json.Marshal(ans.JSON()); err != nil {
+		if _, err := json.Marshal(ans.ContextJSON()); err != nil {
 			b.Fatal(err)
 		}
 	}
