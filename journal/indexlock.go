@@ -185,10 +185,6 @@ func stageIndex(dir string, m manifest, add []string, recovering bool) (staged, 
 		}
 		l, _ = heldIndex(dir)
 	}
-	git := gitcli.GitIndex
-	if recovering {
-		git = gitRetrying
-	}
 	copied := l.copyPath()
 	if recovering {
 		waitCopyLock(copied)
@@ -198,14 +194,14 @@ func stageIndex(dir string, m manifest, add []string, recovering bool) (staged, 
 	}
 	if m.Index != "" {
 		crash.Step()
-		if _, err := git(m.Root, copied, m.Index, "update-index", "-z", "--index-info"); err != nil {
+		if _, err := gitcli.GitIndex(m.Root, copied, m.Index, "update-index", "-z", "--index-info"); err != nil {
 			return done, gitError{err}
 		}
 		done.index = true
 	}
 	if len(add) > 0 {
 		crash.Step()
-		if _, err := git(m.Root, copied, "", append([]string{"add", "--"}, add...)...); err != nil {
+		if _, err := gitcli.GitIndex(m.Root, copied, "", append([]string{"add", "--"}, add...)...); err != nil {
 			return done, gitError{err}
 		}
 		done.add = true

@@ -8,13 +8,10 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"strings"
-	"time"
 
 	"github.com/go-git/go-git/v5/plumbing"
 
 	"github.com/omh-notes/omh/vault/disk"
-	"github.com/omh-notes/omh/vault/gitcli"
 )
 
 // state is where one op stands.
@@ -297,18 +294,4 @@ func lockDir(dir string, wait bool) (*os.File, error) {
 		return nil, fmt.Errorf("locking the journal: %w", err)
 	}
 	return f, nil
-}
-
-// gitRetrying runs git on the copy index of git's index, trying again for
-// a while when another git process holds the copy's lock: a git command omh
-// started keeps running after omh is killed, and the process finishing
-// omh's change must wait for it.
-func gitRetrying(root, index, input string, args ...string) (string, error) {
-	for attempt := 0; ; attempt++ {
-		out, err := gitcli.GitIndex(root, index, input, args...)
-		if err == nil || attempt == 50 || !strings.Contains(err.Error(), ".lock") {
-			return out, err
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
 }
