@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"time"
 
 	"github.com/go-git/go-git/v5/plumbing"
 
@@ -279,12 +280,25 @@ var errBusy = errors.New("another omh process is changing the store")
 
 // lockDir takes the journal's lock, held until the process closes the file
 // or exits, however it exits.
+// busyGrace is how long a lock taken without waiting is tried again
+// before it is called busy.
+const busyGrace = 100 * time.Millisecond
+
 func lockDir(dir string, wait bool) (*os.File, error) {
 	f, err := os.OpenFile(filepath.Join(dir, "lock"), os.O_RDWR|os.O_CREATE, 0o644)
 	if err != nil {
 		return nil, fmt.Errorf("opening the journal's lock: %w", err)
 	}
 	err = disk.LockFile(f, true, wait)
+	// A lock just let go can still be held for a moment by a child this
+	// process is starting (between fork and exec it holds every open file,
+	// the lock's too), so "busy" is said only after a short retry: a test
+	// that let the lock go and recovered at once found it busy and left a
+	// dead change's files in place.
+	for deadline := time.Now().Add(busyGrace); errors.Is(err, disk.ErrLocked) && time.Now().Before(deadline); {
+		time.Sleep(5 * time.Millisecond)
+		err = disk.LockFile(f, true, false)
+	}
 	if errors.Is(err, disk.ErrLocked) {
 		f.Close()
 		return nil, errBusy
