@@ -29,7 +29,7 @@ func (b *bench) afterCommit(lastCommit int64) error {
 				return err
 			}
 			commits = append(commits, d)
-			for _, o := range b.omhs() {
+			for _, o := range b.omhsInTurn(i) {
 				ac := b.res.AfterCommit[o.label]
 				if ac == nil {
 					ac = &afterCommitResult{}

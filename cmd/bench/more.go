@@ -33,7 +33,7 @@ func (b *bench) asOf() error {
 	for run := 0; run < b.cfg.runs; run++ {
 		fmt.Fprintf(os.Stderr, "\r  round %d/%d", run+1, b.cfg.runs)
 		for _, q := range b.qs {
-			for _, o := range b.omhs() {
+			for _, o := range b.omhsInTurn(run) {
 				for _, c := range []call{
 					{o.label + asOfFind, o.path, append([]string{"find", "--as-of", commit}, q.Words...), []int{0}},
 					{o.label + headFind, o.path, b.findArgs(q, false), []int{0}},

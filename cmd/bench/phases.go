@@ -66,6 +66,15 @@ func (b *bench) omhs() []omhBin {
 	return out
 }
 
+// omhsInTurn are the omh binaries in the order round takes them: the one
+// first after a change pays for what the change left cold (new objects,
+// the page cache), so the order turns each round rather than favouring one.
+func (b *bench) omhsInTurn(round int) []omhBin {
+	out := b.omhs()
+	k := round % len(out)
+	return append(out[k:], out[:k]...)
+}
+
 // notesPath is the notes folder as a path argument to git, rg and the peer.
 func (b *bench) notesPath() string {
 	if b.root == "" {
