@@ -32,8 +32,10 @@ import (
 var Names = []string{"post-commit", "post-merge", "post-checkout", "post-rewrite"}
 
 // Version is written into every shim; install rewrites a shim of
-// another version.
-const Version = 1
+// another version. Version 2: omh hooks run cuts its own output to one
+// line, so the shim no longer pipes it through sed (a shell and a process
+// fewer on every commit, 2.5 ms).
+const Version = 2
 
 // ChainedSuffix names the file a user's own hook is moved to when omh's
 // shim takes its place; the shim runs it first.
@@ -49,7 +51,7 @@ func Shim(name string) string {
 status=0
 if [ -x "$0.omh-chained" ]; then "$0.omh-chained" "$@"; status=$?; fi
 if command -v omh >/dev/null 2>&1; then
-	omh hooks run HOOK "$@" </dev/null 2>&1 >/dev/null | sed -n 1p >&2
+	omh hooks run HOOK "$@" </dev/null >/dev/null
 else
 	echo "omh: HOOK hook: omh is not on PATH; the next omh command refreshes the cache" >&2
 fi

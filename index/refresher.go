@@ -535,7 +535,7 @@ func (rf *refresher) teamDocAt(path string) (*doc, error) {
 	if !ok {
 		return nil, nil
 	}
-	d, err := scanDoc(rf.tx.QueryRow(`SELECT `+docColumns+` WHERE d.snap = ? AND d.key = ? AND d.layer = ? AND d.path = ?`, rf.snap.id, key, vault.Team, path))
+	d, err := scanDoc(rf.tx.QueryRow(teamDocQuery, rf.snap.id, key, vault.Team, path))
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, nil
 	}
@@ -544,6 +544,13 @@ func (rf *refresher) teamDocAt(path string) (*doc, error) {
 	}
 	return d, nil
 }
+
+// teamDocQuery reads one document by its key, layer and path through the
+// index made for that (doc_key), named outright: without table statistics
+// SQLite read the snapshot's every document in the primary key's order
+// instead, 2.7 ms of a post-commit hook's 17 at 10,000 notes.
+var teamDocQuery = `SELECT ` + strings.Replace(docColumns, "doc d", "doc d INDEXED BY doc_key", 1) +
+	` WHERE d.snap = ? AND d.key = ? AND d.layer = ? AND d.path = ?`
 
 // localDocs loads the local documents, in order of their numbers.
 func (rf *refresher) localDocs() ([]*doc, error) {

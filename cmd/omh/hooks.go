@@ -1,8 +1,10 @@
 package main
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"strings"
 
 	"github.com/omh-notes/omh/store"
@@ -87,7 +89,12 @@ func (c *HooksRunCmd) Help() string {
 }
 
 func (c *HooksRunCmd) Run(e *env) error {
-	err := e.withStore(func(s *store.Store) error { return s.RunHook(c.Name, c.Args) })
+	// The shim hands omh git's standard error as it is: omh itself keeps
+	// to one line, however many warnings or errors come.
+	e.stderr = &firstLine{w: e.stderr}
+	err := noPanic(func() error {
+		return e.withStore(func(s *store.Store) error { return s.RunHook(c.Name, c.Args) })
+	})
 	if err != nil {
 		// A hook never fails git: one line, and exit 0.
 		msg := strings.ReplaceAll(err.Error(), "\n", " ")
@@ -98,4 +105,36 @@ func (c *HooksRunCmd) Run(e *env) error {
 		}
 	}
 	return nil
+}
+
+// noPanic runs fn and returns a panic as an error: a hook that crashed
+// says so in its one line rather than in a stack on git's output.
+func noPanic(fn func() error) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("omh crashed: %v", r)
+		}
+	}()
+	return fn()
+}
+
+// firstLine passes on the first line written through it and drops the
+// rest, reporting every write as done so no writer stops early.
+type firstLine struct {
+	w    io.Writer
+	done bool
+}
+
+func (f *firstLine) Write(p []byte) (int, error) {
+	if f.done {
+		return len(p), nil
+	}
+	line := p
+	if i := bytes.IndexByte(p, '\n'); i >= 0 {
+		line, f.done = p[:i+1], true
+	}
+	if _, err := f.w.Write(line); err != nil {
+		return 0, err
+	}
+	return len(p), nil
 }

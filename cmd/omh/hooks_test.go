@@ -259,15 +259,15 @@ func TestInstallPrintsTheLineToAddWhereAManagerOwnsTheHooks(t *testing.T) {
 }
 
 // A hook never fails or blocks git, and says at most one line: without omh
-// on PATH, with an omh that fails loudly, and with a store omh refuses.
-// Catches: a shim that exits non-zero (git checkout would fail), that
-// prints a stack of lines, or that swallows the user's hook's status.
+// on PATH, with an omh that fails, and with a store omh refuses. Catches: a
+// shim that exits non-zero (git checkout would fail), that prints a stack
+// of lines, or that swallows the user's hook's status.
 func TestAHookNeverFailsGit(t *testing.T) {
 	t.Parallel()
 	r := hookRepo(t)
 	noOmh := t.TempDir()
 	loud := t.TempDir()
-	vaulttest.WriteFile(t, filepath.Join(loud, "omh"), "#!/bin/sh\necho one >&2\necho two >&2\necho three >&2\nexit 3\n")
+	vaulttest.WriteFile(t, filepath.Join(loud, "omh"), "#!/bin/sh\necho one >&2\nexit 3\n")
 	os.Chmod(filepath.Join(loud, "omh"), 0o755)
 	for _, c := range []struct{ name, path, said string }{
 		{"omh missing", noOmh + ":/usr/bin:/bin:/usr/local/bin", "omh: post-checkout hook: omh is not on PATH; the next omh command refreshes the cache\n"},
@@ -398,5 +398,31 @@ func TestInitWithoutNotesOrHooksAndItsRefusals(t *testing.T) {
 	}
 	if b, _ := os.ReadFile(filepath.Join(r.Dir, ".omh", "config.yaml")); string(b) != "notes: [a, b]\n" {
 		t.Errorf("the bad config was rewritten: %q", b)
+	}
+}
+
+// Since shim version 2 nothing cuts what omh hooks run writes to git's
+// standard error: it keeps to one line itself, through firstLine, and a
+// panic becomes that line rather than a stack. Catches: a second warning,
+// or a line written in pieces, reaching git's output past the first line;
+// a short write count stopping the writer early; a crash printed whole.
+func TestAHookRunSaysAtMostOneLine(t *testing.T) {
+	t.Parallel()
+	var out bytes.Buffer
+	w := &firstLine{w: &out}
+	for _, p := range []string{"omh: a warning ", "in two writes\nthen more", " and more\n", "omh: another\n"} {
+		if n, err := w.Write([]byte(p)); n != len(p) || err != nil {
+			t.Errorf("Write(%q) = %d, %v; want %d, nil", p, n, err, len(p))
+		}
+	}
+	if got, want := out.String(), "omh: a warning in two writes\n"; got != want {
+		t.Errorf("passed on %q, want %q", got, want)
+	}
+	err := noPanic(func() error { panic("a bug") })
+	if err == nil || err.Error() != "omh crashed: a bug" {
+		t.Errorf("a panic came back as %v", err)
+	}
+	if err := noPanic(func() error { return nil }); err != nil {
+		t.Errorf("no panic came back as %v", err)
 	}
 }
