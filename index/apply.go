@@ -411,13 +411,16 @@ func (rf *refresher) ordsIncrease() bool {
 // writeFirstPostings writes the posting lists of a first build. Documents
 // come in increasing order, so each list grows at its end and is kept
 // encoded as it grows (three bytes a posting) instead of as edits to merge:
-// at 100,000 notes, 15 million postings.
+// at 100,000 notes, 15 million postings. Term ids are dense, so a part's
+// lists are a slice indexed by id, which also gives them in the table's
+// key order: kept in a map, finding each posting's list was two fifths of
+// the work.
 func (rf *refresher) writeFirstPostings() error {
 	type growing struct {
 		prev uint32
 		b    []byte
 	}
-	lists := map[listKey]*growing{}
+	var parts [partWorktree + 1][]growing
 	for _, ch := range rf.changes {
 		d := ch.new
 		if d == nil {
@@ -427,26 +430,28 @@ func (rf *refresher) writeFirstPostings() error {
 		if err != nil {
 			return err
 		}
+		// Every id in v is below the dictionary's next; vector may just
+		// have handed out some, for the document's key.
+		lists := parts[d.part]
+		if n := int(rf.dict.next); len(lists) < n {
+			lists = append(lists, make([]growing, n-len(lists))...)
+			parts[d.part] = lists
+		}
 		for id, e := range v {
-			k := listKey{d.part, id}
-			l := lists[k]
-			if l == nil {
-				l = &growing{}
-				lists[k] = l
-			}
+			l := &lists[id]
 			l.b = appendPosting(l.b, d.ord-l.prev, e.TF, e.Fields)
 			l.prev = d.ord
 		}
 	}
-	keys := make([]listKey, 0, len(lists))
-	for k := range lists {
-		keys = append(keys, k)
-	}
-	sortListKeys(keys)
 	out := newInserter(rf.tx, "INSERT", "posting", "key", "list")
-	for _, k := range keys {
-		if err := out.Add(postingKey(rf.snap.id, k.part, k.term), lists[k].b); err != nil {
-			return err
+	for part, lists := range parts {
+		for id, l := range lists {
+			if len(l.b) == 0 {
+				continue
+			}
+			if err := out.Add(postingKey(rf.snap.id, part, int64(id)), l.b); err != nil {
+				return err
+			}
 		}
 	}
 	return out.Flush()
