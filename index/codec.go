@@ -68,8 +68,10 @@ func encodeTerms(v []termEntry) []byte {
 	return b
 }
 
-func decodeTerms(b []byte) ([]termEntry, error) {
-	var out []termEntry
+func decodeTerms(b []byte) ([]termEntry, error) { return appendTerms(nil, b) }
+
+// appendTerms decodes an encoded term vector onto out.
+func appendTerms(out []termEntry, b []byte) ([]termEntry, error) {
 	r := varint.NewReader(b)
 	prev := int64(0)
 	for r.Len() > 0 {
