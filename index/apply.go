@@ -24,6 +24,14 @@ func (rf *refresher) apply() error {
 	rf.assignOrds()
 	var keys map[string]inboundDelta
 	var err error
+	var first *firstLists
+	if rf.firstBuild && rf.ordsIncrease() {
+		// The lists are built on another core while the documents are
+		// written: alone, they were a third of a first build's apply.
+		if first, err = rf.startFirstLists(); err != nil {
+			return err
+		}
+	}
 	if rf.firstBuild {
 		// Every note is new and resolves against names held in memory, so
 		// its links are resolved before its row is written, and the row is
@@ -37,7 +45,12 @@ func (rf *refresher) apply() error {
 	if err != nil {
 		return err
 	}
-	if err := rf.writePostings(); err != nil {
+	if first != nil {
+		err = rf.writeFirstLists(first)
+	} else {
+		err = rf.writePostings()
+	}
+	if err != nil {
 		return err
 	}
 	if !rf.firstBuild {
@@ -270,10 +283,7 @@ func (rf *refresher) linkNames(d *doc) (map[string]bool, error) {
 	return out, nil
 }
 
-// vector is a document's terms: its blob's, plus its key's (the folders
-// apart from the last part) and, when the note has no title of its own, the
-// title it takes from its key. Key terms belong to the document, not the
-// blob, since one content can live under many paths.
+// vector is a document's terms: its blob's, plus its key's (see keyTerms).
 func (rf *refresher) vector(d *doc) (map[int64]termEntry, error) {
 	b, err := rf.blob(d.blob)
 	if err != nil {
@@ -283,39 +293,64 @@ func (rf *refresher) vector(d *doc) (map[int64]termEntry, error) {
 	if err != nil {
 		return nil, err
 	}
-	v := make(map[int64]termEntry, len(terms)+8)
-	for _, e := range terms {
+	key, err := rf.keyTerms(d, b)
+	if err != nil {
+		return nil, err
+	}
+	v := make(map[int64]termEntry, len(terms)+len(key))
+	for _, e := range withKeyTerms(terms, key) {
 		v[e.ID] = e
 	}
-	add := func(text string, f token.Field) error {
-		var err error
+	return v, nil
+}
+
+// keyTerms are the terms of a document's key (the folders apart from the
+// last part, and the last part) and, when the note has no title of its
+// own, of the title it takes from its key, each with the fields it is in
+// there; a term may come more than once. Key terms belong to the document,
+// not the blob, since one content can live under many paths.
+func (rf *refresher) keyTerms(d *doc, b *blobData) ([]termEntry, error) {
+	var out []termEntry
+	var err error
+	add := func(text string, f token.Field) {
 		token.EachToken(text, func(_, _ int, term string) {
 			if err != nil {
 				return
 			}
 			var id int64
 			if id, err = rf.dict.id(term); err == nil {
-				e := v[id]
-				e.ID = id
-				e.Fields |= f
-				v[id] = e
+				out = append(out, termEntry{ID: id, Fields: f})
 			}
 		})
-		return err
 	}
 	folders, name := vault.SplitKey(d.key)
-	if err := add(folders, token.InFolder); err != nil {
-		return nil, err
-	}
-	if err := add(name, token.InKey); err != nil {
-		return nil, err
-	}
+	add(folders, token.InFolder)
+	add(name, token.InKey)
 	if b.meta.Title == "" {
-		if err := add(vault.TitleFromKey(d.key), token.InTitle); err != nil {
-			return nil, err
-		}
+		add(vault.TitleFromKey(d.key), token.InTitle)
 	}
-	return v, nil
+	return out, err
+}
+
+// withKeyTerms adds key terms to a blob's terms (sorted by id, each once):
+// a term of both keeps the blob's counts and gains the key's fields. The
+// result holds each term once, in no particular order.
+func withKeyTerms(terms, key []termEntry) []termEntry {
+	blobTerms := len(terms)
+	for _, k := range key {
+		i, found := slices.BinarySearchFunc(terms[:blobTerms], k.ID, func(e termEntry, id int64) int { return cmp.Compare(e.ID, id) })
+		if !found {
+			i = slices.IndexFunc(terms[blobTerms:], func(e termEntry) bool { return e.ID == k.ID })
+			if i < 0 {
+				terms = append(terms, termEntry{ID: k.ID})
+				i = len(terms) - 1
+			} else {
+				i += blobTerms
+			}
+		}
+		terms[i].Fields |= k.Fields
+	}
+	return terms
 }
 
 type listKey struct {
@@ -340,9 +375,6 @@ type listEdit struct {
 // writePostings updates the posting lists of exactly the terms whose entry
 // for some document changed.
 func (rf *refresher) writePostings() error {
-	if rf.firstBuild && rf.ordsIncrease() {
-		return rf.writeFirstPostings()
-	}
 	edits := map[listKey]*listEdit{}
 	edit := func(k listKey) *listEdit {
 		e := edits[k]
@@ -408,45 +440,90 @@ func (rf *refresher) ordsIncrease() bool {
 	return true
 }
 
-// writeFirstPostings writes the posting lists of a first build. Documents
-// come in increasing order, so each list grows at its end and is kept
-// encoded as it grows (three bytes a posting) instead of as edits to merge:
-// at 100,000 notes, 15 million postings.
-func (rf *refresher) writeFirstPostings() error {
-	type growing struct {
-		prev uint32
-		b    []byte
+// firstLists are the posting lists of a first build. Documents come in
+// increasing order, so each list grows at its end and is kept encoded as it
+// grows (three bytes a posting) instead of as edits to merge: at 100,000
+// notes, 15 million postings. Term ids are dense, so a part's lists are a
+// slice indexed by id, which also gives them in the table's key order:
+// kept in a map, finding each posting's list was two fifths of the work.
+type firstLists struct {
+	done  chan struct{} // closed once parts and err are set
+	parts [partWorktree + 1][]growingList
+	err   error
+}
+
+type growingList struct {
+	prev uint32
+	b    []byte
+}
+
+// startFirstLists builds a first build's posting lists on another
+// goroutine. What needs the refresh's state (each document's blob, the ids
+// of its key terms) is gathered first, on this one.
+func (rf *refresher) startFirstLists() (*firstLists, error) {
+	type docTerms struct {
+		ord   uint32
+		part  int
+		terms []byte // the blob's, encoded
+		key   []termEntry
 	}
-	lists := map[listKey]*growing{}
+	var docs []docTerms
 	for _, ch := range rf.changes {
 		d := ch.new
 		if d == nil {
 			continue
 		}
-		v, err := rf.vector(d)
+		b, err := rf.blob(d.blob)
 		if err != nil {
-			return err
+			return nil, err
 		}
-		for id, e := range v {
-			k := listKey{d.part, id}
-			l := lists[k]
-			if l == nil {
-				l = &growing{}
-				lists[k] = l
+		key, err := rf.keyTerms(d, b)
+		if err != nil {
+			return nil, err
+		}
+		docs = append(docs, docTerms{d.ord, d.part, b.terms, key})
+	}
+	terms := int(rf.dict.next) // every id handed out is below it
+	fl := &firstLists{done: make(chan struct{})}
+	go func() {
+		defer close(fl.done)
+		var buf []termEntry
+		for _, d := range docs {
+			var err error
+			if buf, err = appendTerms(buf[:0], d.terms); err != nil {
+				fl.err = err
+				return
 			}
-			l.b = appendPosting(l.b, d.ord-l.prev, e.TF, e.Fields)
-			l.prev = d.ord
+			lists := fl.parts[d.part]
+			if lists == nil {
+				lists = make([]growingList, terms)
+				fl.parts[d.part] = lists
+			}
+			for _, e := range withKeyTerms(buf, d.key) {
+				l := &lists[e.ID]
+				l.b = appendPosting(l.b, d.ord-l.prev, e.TF, e.Fields)
+				l.prev = d.ord
+			}
 		}
+	}()
+	return fl, nil
+}
+
+// writeFirstLists writes the lists once they are built.
+func (rf *refresher) writeFirstLists(fl *firstLists) error {
+	<-fl.done
+	if fl.err != nil {
+		return fl.err
 	}
-	keys := make([]listKey, 0, len(lists))
-	for k := range lists {
-		keys = append(keys, k)
-	}
-	sortListKeys(keys)
 	out := newInserter(rf.tx, "INSERT", "posting", "key", "list")
-	for _, k := range keys {
-		if err := out.Add(postingKey(rf.snap.id, k.part, k.term), lists[k].b); err != nil {
-			return err
+	for part, lists := range fl.parts {
+		for id, l := range lists {
+			if len(l.b) == 0 {
+				continue
+			}
+			if err := out.Add(postingKey(rf.snap.id, part, int64(id)), l.b); err != nil {
+				return err
+			}
 		}
 	}
 	return out.Flush()

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"runtime"
 	"slices"
-	"sort"
 	"strings"
 	"sync"
 
@@ -79,20 +78,29 @@ func analyze(content []byte, size int64) *parsedBlob {
 // termsOf lists a parsed note's terms by text, with the fields each is in
 // and how often it occurs in the body, and counts the body's words.
 func (pb *parsedBlob) termsOf(content []byte) []textEntry {
-	terms := termMaps.Get().(map[string]termEntry)
+	sc := termScratches.Get().(*termScratch)
 	defer func() {
-		clear(terms)
-		termMaps.Put(terms)
+		clear(sc.at)
+		sc.out = sc.out[:0]
+		termScratches.Put(sc)
 	}()
+	// Each token's term is looked up once: as a map of entries, read and
+	// written back, it was twice.
+	at, out := sc.at, sc.out
 	add := func(text string, f token.Field) {
 		token.EachToken(text, func(_, _ int, term string) {
-			e := terms[term]
+			i, ok := at[term]
+			if !ok {
+				i = len(out)
+				at[term] = i
+				out = append(out, textEntry{text: term})
+			}
+			e := &out[i]
 			e.Fields |= f
 			if f == token.InBody {
 				e.TF++
 				pb.meta.Words++
 			}
-			terms[term] = e
 		})
 	}
 	p := &pb.meta.Parsed
@@ -112,18 +120,21 @@ func (pb *parsedBlob) termsOf(content []byte) []textEntry {
 		add(t, token.InBody)
 	}
 	add(string(content[min(p.BodyStart, len(content)):]), token.InBody)
-	out := make([]textEntry, 0, len(terms))
-	for text, e := range terms {
-		out = append(out, textEntry{text, e})
-	}
-	sort.Slice(out, func(i, j int) bool { return out[i].text < out[j].text })
-	return out
+	sc.out = out
+	slices.SortFunc(out, func(a, b textEntry) int { return strings.Compare(a.text, b.text) })
+	return slices.Clone(out)
 }
 
-// termMaps keeps termsOf's maps between notes: grown anew for each note,
-// a map doubling its way to a few hundred terms was a seventh of a cold
-// build's allocations.
-var termMaps = sync.Pool{New: func() any { return map[string]termEntry{} }}
+// termScratch is what termsOf fills for one note: where each term is in
+// out, and out. Kept between notes: grown anew for each note, a map
+// doubling its way to a few hundred terms was a seventh of a cold build's
+// allocations.
+type termScratch struct {
+	at  map[string]int
+	out []textEntry
+}
+
+var termScratches = sync.Pool{New: func() any { return &termScratch{at: map[string]int{}} }}
 
 // vector gives a parsed blob's terms their ids, handed out in sorted order
 // so that two builds from the same files produce the same database.

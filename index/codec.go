@@ -1,7 +1,9 @@
 package index
 
 import (
+	"cmp"
 	"encoding/binary"
+	"slices"
 	"sort"
 
 	"github.com/omh-notes/omh/internal/varint"
@@ -55,7 +57,7 @@ func unpackTF(v uint64) (uint32, token.Field) {
 // encodeTerms packs a term vector sorted by term id: id delta, then tf and
 // fields packed.
 func encodeTerms(v []termEntry) []byte {
-	sort.Slice(v, func(i, j int) bool { return v[i].ID < v[j].ID })
+	slices.SortFunc(v, func(a, b termEntry) int { return cmp.Compare(a.ID, b.ID) })
 	b := make([]byte, 0, len(v)*3)
 	prev := int64(0)
 	for _, e := range v {
@@ -66,8 +68,10 @@ func encodeTerms(v []termEntry) []byte {
 	return b
 }
 
-func decodeTerms(b []byte) ([]termEntry, error) {
-	var out []termEntry
+func decodeTerms(b []byte) ([]termEntry, error) { return appendTerms(nil, b) }
+
+// appendTerms decodes an encoded term vector onto out.
+func appendTerms(out []termEntry, b []byte) ([]termEntry, error) {
 	r := varint.NewReader(b)
 	prev := int64(0)
 	for r.Len() > 0 {

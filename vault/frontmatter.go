@@ -91,18 +91,22 @@ var yamlParserErrors = map[string]bool{
 // which starts at offset start of the file, recording a Problem for every
 // part that cannot be used.
 func decodeFrontmatter(text []byte, start int, p *Parsed) {
-	var doc yaml.Node
-	// yaml rejects invalid UTF-8 outright; replacing it keeps one stray byte
-	// in a title from discarding every field, and leaves line numbers intact.
-	if err := yaml.Unmarshal(bytes.ToValidUTF8(text, []byte("\uFFFD")), &doc); err != nil {
-		p.addYAMLError(err)
-		return
+	root, simple := simpleFrontmatter(text)
+	if !simple {
+		var doc yaml.Node
+		// yaml rejects invalid UTF-8 outright; replacing it keeps one stray
+		// byte in a title from discarding every field, and leaves line
+		// numbers intact.
+		if err := yaml.Unmarshal(bytes.ToValidUTF8(text, []byte("\uFFFD")), &doc); err != nil {
+			p.addYAMLError(err)
+			return
+		}
+		if len(doc.Content) == 0 {
+			return
+		}
+		root = doc.Content[0]
 	}
-	if len(doc.Content) == 0 {
-		return
-	}
-	root := doc.Content[0]
-	if isNullNode(root) {
+	if root == nil || isNullNode(root) {
 		return
 	}
 	if root.Kind != yaml.MappingNode {

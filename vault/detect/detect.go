@@ -8,6 +8,8 @@ import (
 	"path"
 	"path/filepath"
 	"regexp"
+	"runtime"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -286,27 +288,44 @@ func countForms(dir string, notes []string, sample int) linkForms {
 	return f
 }
 
-// siteLinks lists the site-absolute markdown link paths of every note.
+// siteLinks lists the site-absolute markdown link paths of every note, in
+// the notes' order. The notes are read on every core: read one by one,
+// vba-docs' 38,187 took half a second of its first command.
 func siteLinks(dir string, notes []string) []string {
-	var out []string
-	for _, n := range notes {
-		b, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(n)))
-		if err != nil {
-			continue
-		}
-		for i := bytes.Index(b, []byte("](/")); i >= 0; {
-			rest := b[i+2:]
-			end := bytes.IndexAny(rest, ") \t\n#?")
-			if end < 0 {
-				end = len(rest)
+	workers := min(runtime.GOMAXPROCS(0), max(1, len(notes)/256))
+	found := make([][]string, workers)
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for _, n := range notes[w*len(notes)/workers : (w+1)*len(notes)/workers] {
+				found[w] = appendSiteLinks(found[w], dir, n)
 			}
-			out = append(out, string(rest[:end]))
-			next := bytes.Index(rest, []byte("](/"))
-			if next < 0 {
-				break
-			}
-			i += 2 + next
+		}()
+	}
+	wg.Wait()
+	return slices.Concat(found...)
+}
+
+// appendSiteLinks adds the site-absolute markdown link paths of note to out.
+func appendSiteLinks(out []string, dir, note string) []string {
+	b, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(note)))
+	if err != nil {
+		return out
+	}
+	for i := bytes.Index(b, []byte("](/")); i >= 0; {
+		rest := b[i+2:]
+		end := bytes.IndexAny(rest, ") \t\n#?")
+		if end < 0 {
+			end = len(rest)
 		}
+		out = append(out, string(rest[:end]))
+		next := bytes.Index(rest, []byte("](/"))
+		if next < 0 {
+			break
+		}
+		i += 2 + next
 	}
 	return out
 }

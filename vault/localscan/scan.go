@@ -112,7 +112,7 @@ type scanner struct {
 	rulesChanged bool                    // an ignore file differs from what the state recorded
 	gitIndex     map[string]index.Entry  // git's index, read at most once per scan
 	indexTime    int64                   // its modification time
-	indexRead    bool
+	indexRead    sync.Once               // check's workers ask for it at once
 	// read counts the files whose content was looked at (hashed, or their
 	// blob id taken from git's index) and listed the folders listed: a scan
 	// of an unchanged tree does neither.
@@ -283,13 +283,15 @@ type recRef struct {
 }
 
 // check compares the stat of each referenced file with its record, on
-// every core, and reads again the files whose stat moved (or that were
-// never trusted). Records are changed in place; a file gone loses its
-// presence.
+// every core, and reads again, on every core too, the files whose stat
+// moved (or that were never trusted): a copied or freshly checked out tree
+// whose git index does not vouch for its files is hashed whole, 10,000
+// notes taking most of a second on one core. Records are changed in
+// place; a file gone loses its presence.
 func (sc *scanner) check(st *ScanState, base string, worktree bool, refs []recRef) error {
 	type moved struct {
 		recRef
-		stat FileStat
+		now content
 	}
 	workers := min(runtime.GOMAXPROCS(0), max(1, len(refs)/64))
 	found := make([][]moved, workers)
@@ -310,10 +312,10 @@ func (sc *scanner) check(st *ScanState, base string, worktree bool, refs []recRe
 				switch flags := r[recFlags]; {
 				case !ok:
 					if flags&(flagPresent|flagUnchecked) != 0 {
-						found[w] = append(found[w], moved{ref, FileStat{Size: -1}})
+						found[w] = append(found[w], moved{ref, content{stat: FileStat{Size: -1}}})
 					}
 				case flags&(flagPresent|flagRacy|flagUnchecked) != flagPresent || recStat(r) != stat:
-					found[w] = append(found[w], moved{ref, stat})
+					found[w] = append(found[w], moved{ref, sc.contentOf(base, string(p), worktree && flags&flagPresent == 0, stat)})
 				}
 			}
 		}(w)
@@ -321,49 +323,56 @@ func (sc *scanner) check(st *ScanState, base string, worktree bool, refs []recRe
 	wg.Wait()
 	for _, ms := range found {
 		for _, m := range ms {
-			if err := sc.update(st, base, worktree, m.recRef, m.stat); err != nil {
-				return err
-			}
+			sc.update(worktree, base, m.recRef, m.now)
 		}
 	}
 	return nil
 }
 
-// update records what a file whose stat moved holds now: its blob id from
-// git's index when the index vouches for it, else from reading it. A
-// negative size means the file is gone.
-func (sc *scanner) update(st *ScanState, base string, worktree bool, ref recRef, stat FileStat) error {
+// content is what a file whose stat moved holds now.
+type content struct {
+	blob plumbing.Hash
+	stat FileStat // a negative size: the file is gone
+	err  error    // it could not be read
+}
+
+// contentOf finds the blob id of the file at rel, whose stat is now stat: from
+// git's index when asked to and the index vouches for it, else by hashing
+// the file. It is safe to call from many goroutines.
+func (sc *scanner) contentOf(base, rel string, askIndex bool, stat FileStat) content {
+	if askIndex {
+		if blob, known := sc.fromIndex(rel, stat); known {
+			return content{blob: blob, stat: stat}
+		}
+	}
+	blob, stat, err := hashFile(filepath.Join(base, filepath.FromSlash(rel)))
+	if errors.Is(err, fs.ErrNotExist) {
+		return content{stat: FileStat{Size: -1}}
+	}
+	return content{blob: blob, stat: stat, err: err}
+}
+
+// update records in a file's record what read found it holds now.
+func (sc *scanner) update(worktree bool, base string, ref recRef, now content) {
 	p, r := ref.p, ref.p.rec(ref.i)
 	p.dirty = true
 	r[recFlags] &^= flagUnchecked
-	if stat.Size < 0 {
+	if now.stat.Size < 0 {
 		r[recFlags] &^= flagPresent
-		return nil
+		return
 	}
-	rel := string(p.path(ref.i))
 	sc.read++
-	blob, known := plumbing.ZeroHash, false
-	if worktree && r[recFlags]&flagPresent == 0 {
-		blob, known = sc.fromIndex(rel, stat)
-	}
-	if !known {
-		var err error
-		blob, stat, err = hashFile(filepath.Join(base, filepath.FromSlash(rel)))
-		if errors.Is(err, fs.ErrNotExist) {
-			r[recFlags] &^= flagPresent
-			return nil
+	if now.err != nil { // one note, not the store: left out, and read again next time
+		shown := string(p.path(ref.i))
+		if !worktree {
+			shown = filepath.Join(base, filepath.FromSlash(shown))
 		}
-		if err != nil { // one note, not the store: left out, and read again next time
-			shown := rel
-			if !worktree {
-				shown = filepath.Join(base, filepath.FromSlash(rel))
-			}
-			sc.skips = append(sc.skips, vault.SkipUnreadable(shown, err))
-			r[recFlags] &^= flagPresent
-			r[recFlags] |= flagUnchecked
-			return nil
-		}
+		sc.skips = append(sc.skips, vault.SkipUnreadable(shown, now.err))
+		r[recFlags] &^= flagPresent
+		r[recFlags] |= flagUnchecked
+		return
 	}
+	blob, stat := now.blob, now.stat
 	copy(r[recWork:], blob[:])
 	putStat(r, stat)
 	r[recFlags] |= flagPresent
@@ -371,7 +380,6 @@ func (sc *scanner) update(st *ScanState, base string, worktree bool, ref recRef,
 	if sc.now-stat.Mtime < racyWindow {
 		r[recFlags] |= flagRacy
 	}
-	return nil
 }
 
 // collect adds a tree's local notes to what the scan found: working copies
@@ -516,10 +524,9 @@ func (sc *scanner) list(st *ScanState, abs, rel string, worktree bool) (seenDir,
 // first time a working tree is scanned. An index go-git cannot read (a split
 // or sparse index, a newer format) only means the files are hashed.
 func (sc *scanner) fromIndex(rel string, st FileStat) (plumbing.Hash, bool) {
-	if !sc.indexRead {
-		sc.indexRead = true
+	sc.indexRead.Do(func() {
 		sc.gitIndex, sc.indexTime = readGitIndex(filepath.Join(sc.Repo.GitDir, "index"))
-	}
+	})
 	e, ok := sc.gitIndex[rel]
 	// A merged entry is stage 0 as git writes it and go-git decodes it;
 	// go-git's index.Merged constant is 1, and comparing with it made every

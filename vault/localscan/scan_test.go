@@ -1,6 +1,7 @@
 package localscan
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -339,4 +340,42 @@ func doctorIndex(t *testing.T, f *scanFixture, path string, at time.Time) plumbi
 		t.Fatal(err)
 	}
 	return e.Hash
+}
+
+// A copied tree's files all differ in stat from what git's index recorded,
+// so a first scan hashes each of them, on every core: exactly the files
+// whose content differs from HEAD are local, however the hashing is split.
+func TestAFirstScanOfACopiedTreeHashesEachFile(t *testing.T) {
+	t.Parallel()
+	rp := vaulttest.New(t)
+	const n = 300
+	for i := 0; i < n; i++ {
+		rp.Write(fmt.Sprintf("notes/d%d/n%d.md", i%7, i), fmt.Sprintf("# Note %d\n", i))
+	}
+	rp.Commit("2026-01-01T10:00:00Z", "notes")
+	later := time.Now().Add(-time.Hour)
+	var want []string
+	for i := 0; i < n; i++ {
+		path := filepath.Join(rp.Dir, "notes", fmt.Sprintf("d%d", i%7), fmt.Sprintf("n%d.md", i))
+		if i%50 == 3 {
+			vaulttest.WriteFile(t, path, fmt.Sprintf("# Note %d, edited\n", i))
+			want = append(want, fmt.Sprintf("d%d/n%d=notes/d%d/n%d.md", i%7, i, i%7, i))
+		}
+		if err := os.Chtimes(path, later, later); err != nil { // as cp -a keeps times but not the inode
+			t.Fatal(err)
+		}
+	}
+	r, err := vault.OpenRepo(rp.Dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := &scanFixture{repo: rp, r: r, private: NewScanState(), worktree: NewScanState()}
+	got, sc := f.scanCounting(t, true)
+	sort.Strings(want)
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("first scan found %v, want %v", got, want)
+	}
+	if sc.read != n {
+		t.Errorf("first scan read %d files, want all %d (git's index vouches for none)", sc.read, n)
+	}
 }
