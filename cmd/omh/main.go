@@ -125,6 +125,11 @@ func refuse(code string, err error) error {
 type exitRequest int
 
 func main() {
+	switch commandWord(os.Args[1:]) {
+	case "mcp", "version", "completion": // a server, and commands that read no store
+	default:
+		store.HoldOneProcessor()
+	}
 	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }
 
