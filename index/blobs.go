@@ -4,13 +4,13 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
-	"runtime"
 	"slices"
 	"strings"
 	"sync"
 
 	"github.com/go-git/go-git/v5/plumbing"
 
+	"github.com/omh-notes/omh/internal/procs"
 	"github.com/omh-notes/omh/vault"
 	"github.com/omh-notes/omh/vault/token"
 )
@@ -234,7 +234,7 @@ func startParser(sources []blobSource) *parser {
 			}
 		}
 	}()
-	for w := 0; w < runtime.GOMAXPROCS(0); w++ {
+	for range procs.Workers(len(sources)) {
 		go func() {
 			for j := range jobs {
 				j.out <- analyze(j.content, j.size)

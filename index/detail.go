@@ -61,9 +61,9 @@ func (s *Snapshot) CardDetail(doc uint32) (vault.Detail, error) {
 // joined to its note's row to sort by key, was 80% of building cards: a
 // linked note's card only counts them.
 func (s *Snapshot) LinksIn(doc uint32, plain, typed bool) (in []vault.Ref, n int, err error) {
-	var key string
-	if err := s.tx.QueryRow(`SELECT key FROM doc WHERE snap = ? AND ord = ?`, s.row.id, doc).Scan(&key); err != nil {
-		return nil, 0, fmt.Errorf("reading note #%d: %w", doc, err)
+	key, err := s.key(doc)
+	if err != nil {
+		return nil, 0, err
 	}
 	absent := s.absentDocs()
 	if plain || len(absent) > keysBatch {
@@ -75,24 +75,19 @@ func (s *Snapshot) LinksIn(doc uint32, plain, typed bool) (in []vault.Ref, n int
 		}
 		return in, len(all), err
 	}
-	// Counted inside SQLite, less the rows of the note itself and of the
-	// notes not present (uncommitted copies left out, numbers freed), few,
-	// each found by the primary key.
-	if err := s.tx.QueryRow(`SELECT count(*) FROM backlink WHERE snap = ? AND target = ?`, s.row.id, key).Scan(&n); err != nil {
+	// Counted inside SQLite in one pass over the key's rows, less the rows
+	// of the note itself and of the notes not present (uncommitted copies
+	// left out, numbers freed, numbers past the span), few.
+	left := append([]uint32{doc}, absent...)
+	var gone, past int
+	err = s.tx.QueryRow(`SELECT count(*), coalesce(sum(src IN (?`+strings.Repeat(", ?", len(left)-1)+`)), 0), coalesce(sum(src >= ?), 0)
+		FROM backlink WHERE snap = ? AND target = ?`,
+		append(anys(left), s.Span(), s.row.id, key)...).Scan(&n, &gone, &past)
+	if err != nil {
 		return nil, 0, fmt.Errorf("counting links to %s: %w", key, err)
 	}
 	if n == 0 {
 		return nil, 0, nil
-	}
-	left := append([]uint32{doc}, absent...)
-	var gone, past int
-	err = s.tx.QueryRow(`SELECT count(*) FROM backlink WHERE snap = ? AND target = ? AND src IN (?`+strings.Repeat(", ?", len(left)-1)+`)`,
-		append([]any{s.row.id, key}, anys(left)...)...).Scan(&gone)
-	if err == nil {
-		err = s.tx.QueryRow(`SELECT count(*) FROM backlink WHERE snap = ? AND target = ? AND src >= ?`, s.row.id, key, s.Span()).Scan(&past)
-	}
-	if err != nil {
-		return nil, 0, fmt.Errorf("counting links to %s: %w", key, err)
 	}
 	n -= gone + past
 	if typed {
@@ -135,6 +130,7 @@ func (s *Snapshot) body(doc uint32) (vault.Detail, string, error) {
 	if err != nil {
 		return d, "", fmt.Errorf("reading note #%d: %w", doc, err)
 	}
+	s.keepKey(doc, key)
 	m, err := decodeMeta(meta)
 	if err != nil {
 		return d, "", err

@@ -3,11 +3,11 @@ package index
 import (
 	"fmt"
 	"path/filepath"
-	"runtime"
 	"sync"
 
 	"github.com/go-git/go-git/v5/plumbing"
 
+	"github.com/omh-notes/omh/internal/procs"
 	"github.com/omh-notes/omh/vault"
 )
 
@@ -66,7 +66,7 @@ func (s *Snapshot) Notes() ([]StoredNote, error) {
 		return nil, err
 	}
 	// Decoding the metas is most of the work: spread it over the cores.
-	workers := min(runtime.GOMAXPROCS(0), max(1, len(out)/256))
+	workers := procs.Workers(len(out) / 256)
 	errs := make([]error, workers)
 	var wg sync.WaitGroup
 	for w := 0; w < workers; w++ {

@@ -24,18 +24,18 @@ func BenchmarkAsk(b *testing.B) {
 	if question == "" {
 		question = "why does the option close"
 	}
-	for _, noWorktree := range []bool{false, true} {
-		name := "worktree"
-		if noWorktree {
-			name = "no-worktree"
-		}
-		b.Run(name, func(b *testing.B) {
+	for _, c := range []struct {
+		name              string
+		noWorktree, cards bool
+	}{{"worktree", false, false}, {"no-worktree", true, false}, {"cards-no-worktree", true, true}} {
+		b.Run(c.name, func(b *testing.B) {
 			for b.Loop() {
 				s, err := Open(dir, Options{})
 				if err != nil {
 					b.Fatal(err)
 				}
-				q := Question{Phrasings: []string{question}, Roots: retrieve.DefaultRoots, MaxChars: find.DefaultMaxChars, Ranker: retrieve.DefaultRanker, NoWorktree: noWorktree}
+				q := Question{Phrasings: []string{question}, Roots: retrieve.DefaultRoots, MaxChars: find.DefaultMaxChars, Ranker: retrieve.DefaultRanker,
+					NoWorktree: c.noWorktree, Cards: c.cards}
 				if _, err := s.Ask(q); err != nil {
 					b.Fatal(err)
 				}

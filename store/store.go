@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/omh-notes/omh/index"
+	"github.com/omh-notes/omh/internal/procs"
 	"github.com/omh-notes/omh/retrieve"
 	"github.com/omh-notes/omh/store/reply"
 	"github.com/omh-notes/omh/vault"
@@ -57,6 +58,11 @@ type Store struct {
 // lockWait is how long a command waits for another process's refresh
 // before answering from the last snapshot.
 const lockWait = 2 * time.Second
+
+// HoldOneProcessor runs this process on one processor until a step with
+// work to spread over the cores asks for them (see internal/procs): for a
+// command, whose answer takes milliseconds, not for a server or a test.
+func HoldOneProcessor() { procs.HoldOne() }
 
 // Open opens the store whose working tree holds dir ("" is the current
 // folder). The cache is opened when first needed.

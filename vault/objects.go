@@ -24,19 +24,28 @@ import (
 type Objects struct {
 	*filesystem.Storage
 	packDir string
+	packs   *packs // what it reads itself, before asking go-git
 
-	mu     sync.Mutex
-	looked bool     // the packs were listed at least once
-	packs  []string // the pack files of the last look
+	mu       sync.Mutex
+	looked   bool     // the packs were listed at least once
+	packList []string // the pack files of the last look
 }
 
 func newObjects(s *filesystem.Storage, commonDir string) *Objects {
-	return &Objects{Storage: s, packDir: filepath.Join(commonDir, "objects", "pack")}
+	dir := filepath.Join(commonDir, "objects", "pack")
+	return &Objects{Storage: s, packDir: dir, packs: &packs{dir: dir}}
 }
 
-// EncodedObject reads an object, once more after the packs changed when it
+// EncodedObject reads an object, from the packs by omh's own reader when
+// it serves it, else by go-git, once more after the packs changed when it
 // was not found.
 func (o *Objects) EncodedObject(t plumbing.ObjectType, h plumbing.Hash) (plumbing.EncodedObject, error) {
+	if p, err := o.packs.read(t, h); err == nil {
+		obj := &plumbing.MemoryObject{}
+		obj.SetType(p.typ)
+		obj.Write(p.content)
+		return obj, nil
+	}
 	obj, err := o.Storage.EncodedObject(t, h)
 	if Moved(err) && o.Rescan() {
 		obj, err = o.Storage.EncodedObject(t, h)
@@ -61,13 +70,20 @@ func (o *Objects) Rescan() bool {
 	packs := o.listPacks()
 	o.mu.Lock()
 	defer o.mu.Unlock()
-	if o.looked && slices.Equal(packs, o.packs) {
+	if o.looked && slices.Equal(packs, o.packList) {
 		return false
 	}
-	o.looked, o.packs = true, packs
+	o.looked, o.packList = true, packs
 	o.Storage.Close() // an error closing a pack read from leaves nothing to undo
 	o.Storage.Reindex()
+	o.packs.close()
 	return true
+}
+
+// Close closes the pack files both readers keep open.
+func (o *Objects) Close() error {
+	o.packs.close()
+	return o.Storage.Close()
 }
 
 // listPacks lists the pack files in the pack folder, sorted; an unreadable

@@ -15,7 +15,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"runtime"
 	"slices"
 	"sort"
 	"strings"
@@ -25,6 +24,7 @@ import (
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/format/index"
 
+	"github.com/omh-notes/omh/internal/procs"
 	"github.com/omh-notes/omh/vault"
 )
 
@@ -293,7 +293,7 @@ func (sc *scanner) check(st *ScanState, base string, worktree bool, refs []recRe
 		recRef
 		now content
 	}
-	workers := min(runtime.GOMAXPROCS(0), max(1, len(refs)/64))
+	workers := procs.Workers(len(refs) / 64)
 	found := make([][]moved, workers)
 	var wg sync.WaitGroup
 	for w := 0; w < workers; w++ {
