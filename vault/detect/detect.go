@@ -8,12 +8,12 @@ import (
 	"path"
 	"path/filepath"
 	"regexp"
-	"runtime"
 	"slices"
 	"sort"
 	"strings"
 	"sync"
 
+	"github.com/omh-notes/omh/internal/procs"
 	"github.com/omh-notes/omh/vault"
 	"go.yaml.in/yaml/v3"
 )
@@ -292,7 +292,7 @@ func countForms(dir string, notes []string, sample int) linkForms {
 // the notes' order. The notes are read on every core: read one by one,
 // vba-docs' 38,187 took half a second of its first command.
 func siteLinks(dir string, notes []string) []string {
-	workers := min(runtime.GOMAXPROCS(0), max(1, len(notes)/256))
+	workers := procs.Workers(len(notes) / 256)
 	found := make([][]string, workers)
 	var wg sync.WaitGroup
 	for w := range workers {
