@@ -31,6 +31,22 @@ type Options struct {
 	// process's refresh with no snapshot to answer from meanwhile, so a
 	// long silent wait has a reason on screen.
 	Waiting func(why string)
+	// MaxTeamChanges, when positive, is the most changed team notes a
+	// refresh takes on. Facing more, it changes nothing and returns a
+	// *TooManyChanges: a hook hands such work to a background process, and
+	// learns it from the refresh's own diff of the trees rather than a
+	// second one made beforehand.
+	MaxTeamChanges int
+}
+
+// TooManyChanges is what a refresh returns, having changed nothing, when
+// more team notes changed than Options.MaxTeamChanges allows.
+type TooManyChanges struct {
+	Changes, Max int
+}
+
+func (e *TooManyChanges) Error() string {
+	return fmt.Sprintf("%d team notes changed, more than the %d this refresh takes on", e.Changes, e.Max)
 }
 
 // Report says what bringing the cache up to date did.
@@ -64,7 +80,7 @@ type view struct {
 func (c *Cache) look(q querier, r *vault.Repo, t target, opt Options) (*view, error) {
 	v := &view{cfg: t.cfg, head: t.head}
 	var err error
-	if v.snap, err = loadSnap(q, t.name); err != nil {
+	if v.snap, err = loadSnapState(q, t.name); err != nil {
 		return nil, err
 	}
 	if v.notesDir, err = notesDir(r, t, v.snap); err != nil {
@@ -85,7 +101,11 @@ func (c *Cache) look(q querier, r *vault.Repo, t target, opt Options) (*view, er
 	v.teamFresh = s.state.Commit == commitString(v.head) && s.state.NotesDir == v.notesDir && s.state.ConfigHash == configHash(t.cfg) &&
 		len(s.state.Skipped) == 0
 	if !v.teamFresh {
+		// A refresh follows, which reads the snapshot itself.
 		return v, nil
+	}
+	if err := s.loadRest(q); err != nil {
+		return nil, err
 	}
 	var worktree *localscan.ScanState
 	if t.worktree {
@@ -219,7 +239,18 @@ func (c *Cache) Fresh(r *vault.Repo, opt Options) (*Snapshot, Report, error) {
 	if err != nil {
 		return nil, Report{}, err
 	}
-	return c.fresh(r, t, opt)
+	return c.fresh(r, t, opt, true)
+}
+
+// Refresh brings the working tree's snapshot up to date, as Fresh does,
+// without opening it: what a hook does, which asks nothing of it after.
+func (c *Cache) Refresh(r *vault.Repo, opt Options) (Report, error) {
+	t, err := worktreeTarget(r, opt)
+	if err != nil {
+		return Report{}, err
+	}
+	_, rep, err := c.fresh(r, t, opt, false)
+	return rep, err
 }
 
 // AsOf opens the snapshot of the store as it stood at a moment, building
@@ -230,10 +261,12 @@ func (c *Cache) AsOf(r *vault.Repo, m Moment, opt Options) (*Snapshot, Report, e
 		return nil, Report{}, err
 	}
 	opt.NoWorktree = true
-	return c.fresh(r, t, opt)
+	return c.fresh(r, t, opt, true)
 }
 
-func (c *Cache) fresh(r *vault.Repo, t target, opt Options) (*Snapshot, Report, error) {
+// fresh brings the target's snapshot up to date and, when open, opens it
+// for reading.
+func (c *Cache) fresh(r *vault.Repo, t target, opt Options, open bool) (*Snapshot, Report, error) {
 	tx, err := c.readTx()
 	if err != nil {
 		return nil, Report{}, err
@@ -244,6 +277,10 @@ func (c *Cache) fresh(r *vault.Repo, t target, opt Options) (*Snapshot, Report, 
 		return nil, Report{}, err
 	}
 	if v.fresh && !v.snap.scanChanged() {
+		if !open {
+			tx.Rollback()
+			return nil, v.report(Report{}), nil
+		}
 		s, err := newSnapshot(r, tx, v.snap, opt)
 		return s, v.report(Report{}), err
 	}
@@ -252,7 +289,7 @@ func (c *Cache) fresh(r *vault.Repo, t target, opt Options) (*Snapshot, Report, 
 		// Only stat data moved (a touched file): remember it, so the file is
 		// not read again, when no refresh is writing right now.
 		c.saveScan(v.snap)
-		s, err := c.openSnapshot(r, t.name, opt)
+		s, err := c.maybeOpen(r, t.name, opt, open)
 		return s, v.report(Report{}), err
 	}
 	unlock, ok, err := c.waitBriefly(opt)
@@ -261,7 +298,7 @@ func (c *Cache) fresh(r *vault.Repo, t target, opt Options) (*Snapshot, Report, 
 	}
 	if !ok {
 		if v.snap != nil {
-			s, err := c.openSnapshot(r, t.name, opt)
+			s, err := c.maybeOpen(r, t.name, opt, open)
 			return s, Report{Stale: true}, err
 		}
 		if unlock, err = c.waitForRefresh(opt); err != nil {
@@ -269,18 +306,26 @@ func (c *Cache) fresh(r *vault.Repo, t target, opt Options) (*Snapshot, Report, 
 		}
 	}
 	defer unlock()
-	rep, err := c.refresh(r, t, opt)
+	rep, st, err := c.refresh(r, t, opt)
 	if err != nil {
 		return nil, rep, err
 	}
-	s, err := c.openSnapshot(r, t.name, opt)
+	s, err := c.maybeOpen(r, t.name, opt, open)
 	if err != nil {
 		return nil, rep, err
 	}
 	if !t.past {
-		v.notice = notice(r, t.cfg, s.state)
+		v.notice = notice(r, t.cfg, st)
 	}
 	return s, v.report(rep), nil
+}
+
+// maybeOpen opens the snapshot called name when open, else returns nil.
+func (c *Cache) maybeOpen(r *vault.Repo, name string, opt Options, open bool) (*Snapshot, error) {
+	if !open {
+		return nil, nil
+	}
+	return c.openSnapshot(r, name, opt)
 }
 
 func (v *view) report(rep Report) Report {
@@ -393,25 +438,26 @@ func (c *Cache) waitForRefresh(opt Options) (unlock func(), err error) {
 const waitGrace = 500 * time.Millisecond
 
 // refresh rebuilds what changed of the target's snapshot in one
-// transaction. It runs under the refresh lock.
-func (c *Cache) refresh(r *vault.Repo, t target, opt Options) (Report, error) {
+// transaction, and returns the state it leaves. It runs under the refresh
+// lock.
+func (c *Cache) refresh(r *vault.Repo, t target, opt Options) (Report, snapState, error) {
 	tx, err := c.db.Begin()
 	if err != nil {
-		return Report{}, fmt.Errorf("starting a refresh: %w", err)
+		return Report{}, snapState{}, fmt.Errorf("starting a refresh: %w", err)
 	}
 	defer tx.Rollback()
 	rf, err := newRefresher(c, newTxn(tx), r, t, opt)
 	if err != nil {
-		return Report{}, err
+		return Report{}, snapState{}, err
 	}
 	if err := rf.run(); err != nil {
-		return Report{}, err
+		return Report{}, snapState{}, err
 	}
 	crash.Step()
 	if err := tx.Commit(); err != nil {
-		return Report{}, fmt.Errorf("committing the refresh: %w", err)
+		return Report{}, snapState{}, fmt.Errorf("committing the refresh: %w", err)
 	}
-	return Report{Refreshed: true, Parsed: rf.parsed, Warnings: rf.warnings}, nil
+	return Report{Refreshed: true, Parsed: rf.parsed, Warnings: rf.warnings}, rf.snap.state, nil
 }
 
 // Rebuild discards every snapshot and parsed blob of this cache by starting
@@ -430,38 +476,6 @@ func (c *Cache) Rebuild(r *vault.Repo, opt Options) (*Cache, Report, error) {
 	if err != nil {
 		return next, Report{}, err
 	}
-	rep, err := next.refresh(r, t, opt)
+	rep, _, err := next.refresh(r, t, opt)
 	return next, rep, err
-}
-
-// Lag is how many team notes differ between the working tree's snapshot and
-// HEAD: the work a refresh faces, read from the trees alone (only subtrees
-// whose ids differ are read). A hook uses it to decide whether to refresh in
-// the background.
-func (c *Cache) Lag(r *vault.Repo) (int, error) {
-	t, err := worktreeTarget(r, Options{})
-	if err != nil || t.head.IsZero() {
-		return 0, err
-	}
-	s, err := loadSnapState(c.db, t.name)
-	if err != nil {
-		return 0, err
-	}
-	dir, err := notesDir(r, t, s)
-	if err != nil {
-		return 0, err
-	}
-	var old plumbing.Hash
-	if s != nil && s.state.NotesDir == dir && s.state.ConfigHash == configHash(t.cfg) {
-		if s.state.Commit == t.head.String() {
-			return 0, nil
-		}
-		old = plumbing.NewHash(s.state.Tree)
-	}
-	tree, err := r.NotesTree(t.head, dir)
-	if err != nil {
-		return 0, err
-	}
-	changes, _, err := r.DiffNotes(old, tree, dir, t.cfg.Exclude)
-	return len(changes), err
 }

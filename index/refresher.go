@@ -125,13 +125,6 @@ func (rf *refresher) run() error {
 			return err
 		}
 	}
-	if !t.past {
-		// HEAD's file list is kept up to date even by a refresh that
-		// leaves the working tree out.
-		if err := rf.snap.loadWorktree(rf.tx); err != nil {
-			return err
-		}
-	}
 	rf.storedInfo = rf.snap.info
 	rf.snap.info = slices.Clone(rf.snap.info)
 	rf.firstBuild = rf.snap.span() == 0
@@ -140,14 +133,34 @@ func (rf *refresher) run() error {
 		return err
 	}
 	st := &rf.snap.state
-	if st.NotesDir != dir || st.ConfigHash != configHash(cfg) {
-		// What counts as a note changed: start the snapshot over. Parsed
-		// blobs are kept, so nothing is parsed again.
+	// What counts as a note changed: the snapshot starts over, and every
+	// team note is a change.
+	restart := st.NotesDir != dir || st.ConfigHash != configHash(cfg)
+	from := plumbing.NewHash(st.Tree)
+	if restart {
+		from = plumbing.ZeroHash
+	}
+	team, err := rf.diffTeam(from, head, dir, cfg.Exclude)
+	if err != nil {
+		return err
+	}
+	if max := rf.opt.MaxTeamChanges; max > 0 && len(team.changes) > max {
+		return &TooManyChanges{Changes: len(team.changes), Max: max}
+	}
+	if restart {
+		// Parsed blobs are kept, so nothing is parsed again.
 		if err := rf.clearSnap(); err != nil {
 			return err
 		}
 		rf.firstBuild = true
 		st.NotesDir, st.ConfigHash = dir, configHash(cfg)
+	}
+	if !t.past {
+		// HEAD's file list is kept up to date even by a refresh that
+		// leaves the working tree out.
+		if err := rf.snap.loadWorktree(rf.tx); err != nil {
+			return err
+		}
 	}
 	defer func() {
 		if rf.releaseMemory != nil {
@@ -160,7 +173,7 @@ func (rf *refresher) run() error {
 	if rf.history != nil {
 		defer rf.history.Close()
 	}
-	if err := rf.teamChanges(head, dir, cfg.Exclude); err != nil {
+	if err := rf.teamChanges(head, team, dir); err != nil {
 		return err
 	}
 	if err := rf.localChanges(cfg); err != nil {
@@ -223,22 +236,31 @@ func (rf *refresher) saveSnap() error {
 	return rf.snap.saveScans(rf.tx)
 }
 
-// teamChanges reads what changed in the team layer since the snapshot's
-// commit, walking only the subtrees whose ids differ, and records HEAD's
-// note files in the working tree's state.
-func (rf *refresher) teamChanges(head plumbing.Hash, dir string, exclude []string) error {
-	st := &rf.snap.state
+// teamDiff is what changed in the team layer between the notes tree from
+// and HEAD's, walking only the subtrees whose ids differ.
+type teamDiff struct {
+	tree    plumbing.Hash // HEAD's notes tree; zero when there is none
+	changes []vault.NoteChange
+	skips   []vault.Skip
+}
+
+func (rf *refresher) diffTeam(from, head plumbing.Hash, dir string, exclude []string) (teamDiff, error) {
+	var d teamDiff
 	var err error
-	var tree plumbing.Hash
 	if !head.IsZero() {
-		if tree, err = rf.repo.NotesTree(head, dir); err != nil {
-			return err
+		if d.tree, err = rf.repo.NotesTree(head, dir); err != nil {
+			return d, err
 		}
 	}
-	changes, skips, err := rf.repo.DiffNotes(plumbing.NewHash(st.Tree), tree, dir, exclude)
-	if err != nil {
-		return err
-	}
+	d.changes, d.skips, err = rf.repo.DiffNotes(from, d.tree, dir, exclude)
+	return d, err
+}
+
+// teamChanges records what changed in the team layer since the snapshot's
+// commit, and HEAD's note files in the working tree's state.
+func (rf *refresher) teamChanges(head plumbing.Hash, team teamDiff, dir string) error {
+	st := &rf.snap.state
+	tree, changes, skips := team.tree, team.changes, team.skips
 	for _, s := range skips {
 		rf.warn("%s skipped: %s", s.Path, s.Reason)
 		if s.Unreadable() {

@@ -65,13 +65,21 @@ func loadSnap(q querier, name string) (*snapRow, error) {
 	if s == nil || err != nil {
 		return nil, err
 	}
+	return s, s.loadRest(q)
+}
+
+// loadRest reads what loadSnapState leaves out but the worktree's scan
+// state: the documents' info and the private folder's stat memory.
+func (s *snapRow) loadRest(q querier) error {
+	if s.private != nil {
+		return nil
+	}
+	var err error
 	if s.info, err = loadInfo(q, s.id, s.state.CountAll); err != nil {
-		return nil, err
+		return err
 	}
-	if s.private, err = loadScan(q, s.id, treePrivate); err != nil {
-		return nil, err
-	}
-	return s, nil
+	s.private, err = loadScan(q, s.id, treePrivate)
+	return err
 }
 
 // loadSnapState reads how the snapshot called name was built, and nothing

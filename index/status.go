@@ -70,6 +70,9 @@ func (c *Cache) status(r *vault.Repo) (Status, error) {
 	}
 	st.Parsed, st.Shallow = v.snap.state.Parsed, v.snap.state.Shallow
 	st.Skipped = append(st.Skipped, v.snap.state.Skipped...)
+	if err := v.snap.loadRest(tx); err != nil {
+		return st, err
+	}
 	for o := 0; o < v.snap.span(); o++ {
 		switch info := getInfo(v.snap.info, uint32(o)); {
 		case !info.present:

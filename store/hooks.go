@@ -1,6 +1,7 @@
 package store
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -175,36 +176,28 @@ func (s *Store) RunHook(name string, args []string) error {
 		return err
 	}
 	background := []string{"-C", r.Root, "--quiet", "index"}
-	lag, err := cache.Lag(r)
-	if index.IsDamaged(err) {
-		// omh index replaces a damaged cache; that is a first build.
-		s.warn("the cache %s is damaged; rebuilding it in the background (omh index waits for it)", cache.Path)
-		return s.background(background...)
-	}
-	if err != nil {
-		return classify(err)
-	}
-	if lag > DetachAbove {
-		if err := s.background(background...); err != nil {
-			return err
-		}
-		s.warn("%d notes changed; refreshing the cache in the background (omh index waits for it)", lag)
-		return nil
-	}
 	// Wait for no other refresh: when one holds the lock, a background
 	// omh index queues behind it, so the cache still ends at HEAD. A hook
 	// brings in what git changed, the team layer; the working tree is
 	// checked by the next command, as always, so the hook costs what the
-	// commit changed rather than a stat of every note.
-	snap, rep, err := cache.Fresh(r, index.Options{LockWait: time.Nanosecond, NoWorktree: true})
-	if index.IsDamaged(err) {
+	// commit changed rather than a stat of every note. The refresh itself
+	// says when the commit changed too many notes to wait for.
+	rep, err := cache.Refresh(r, index.Options{LockWait: time.Nanosecond, NoWorktree: true, MaxTeamChanges: DetachAbove})
+	var many *index.TooManyChanges
+	switch {
+	case index.IsDamaged(err):
+		// omh index replaces a damaged cache; that is a first build.
 		s.warn("the cache %s is damaged; rebuilding it in the background (omh index waits for it)", cache.Path)
 		return s.background(background...)
-	}
-	if err != nil {
+	case errors.As(err, &many):
+		if err := s.background(background...); err != nil {
+			return err
+		}
+		s.warn("%d notes changed; refreshing the cache in the background (omh index waits for it)", many.Changes)
+		return nil
+	case err != nil:
 		return classify(err)
 	}
-	snap.Close()
 	if len(rep.Warnings) > 0 {
 		more := ""
 		if n := len(rep.Warnings) - 1; n > 0 {
