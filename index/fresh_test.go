@@ -104,6 +104,11 @@ func TestAfterEachChangeToTheStoreFreshAnswersAsARebuild(t *testing.T) {
 			r.Write(".omh/config.yaml", "notes: notes\nexclude: [walrus.md]\n")
 		}},
 	}
+	// A cache kept as the hooks keep one: the team layer alone refreshed
+	// after every step, the working tree scanned every other step, so its
+	// list of HEAD's files is caught up across refreshes that left it out.
+	hooked := openCache(t, t.TempDir())
+	defer hooked.Close()
 	var before rebuilt
 	for i, step := range steps {
 		step.do()
@@ -143,6 +148,22 @@ func TestAfterEachChangeToTheStoreFreshAnswersAsARebuild(t *testing.T) {
 		}
 		if got, want := withoutCacheFile(st), withoutCacheFile(want.status); !reflect.DeepEqual(got, want) {
 			t.Errorf("%s: status\n%s\nwant the rebuild's\n%s", step.name, jsonOf(t, got), jsonOf(t, want))
+		}
+
+		if d := freshView(t, hooked, repo, index.Options{NoWorktree: true}, seaTerms).diff(want.base); d != "" {
+			t.Errorf("%s: refreshed as a hook does, the cache differs from a rebuild:\n%s", step.name, d)
+		}
+		if i%2 == 0 {
+			continue
+		}
+		if d := freshView(t, hooked, repo, index.Options{}, seaTerms).diff(want.all); d != "" {
+			t.Errorf("%s: after refreshes as a hook does, the working tree's view differs from a rebuild:\n%s", step.name, d)
+		}
+		if st, err = hooked.Status(repo); err != nil {
+			t.Fatal(err)
+		}
+		if got, want := withoutCacheFile(st), withoutCacheFile(want.status); !reflect.DeepEqual(got, want) {
+			t.Errorf("%s: after refreshes as a hook does, status\n%s\nwant the rebuild's\n%s", step.name, jsonOf(t, got), jsonOf(t, want))
 		}
 	}
 }
@@ -270,4 +291,43 @@ func jsonOf(t *testing.T, v any) string {
 		t.Fatal(err)
 	}
 	return string(b)
+}
+
+// Refreshes that leave the working tree out (a hook's) leave its list of
+// HEAD's files at an older tree, which the next scan catches up from. When
+// that tree is gone (an amend, then a gc pruning what nothing reaches), the
+// scan lists HEAD's files afresh and still answers as a rebuild, uncommitted
+// notes seen. Catches: a scan failing on the missing tree, or keeping a file
+// tracked that HEAD no longer holds (its working copy taken for HEAD's).
+func TestTheWorktreeScanCatchesUpFromATreeGitPruned(t *testing.T) {
+	t.Parallel()
+	r := seaStore(t)
+	repo := openRepo(t, r.Dir)
+	c := openCache(t, t.TempDir())
+	defer c.Close()
+	freshView(t, c, repo, index.Options{}, seaTerms)
+	r.Write("notes/heron.md", "# Heron\n\nA heron memory, amended away.\n")
+	r.Write("notes/seal.md", "# Seal\n\nA seal memory that the amend keeps.\n")
+	r.Commit("2025-12-05T10:00:00Z", "a seal")
+	freshView(t, c, repo, index.Options{}, seaTerms) // the list of HEAD's files is at this commit's tree
+	// The heron leaves HEAD but stays in the working tree, untracked: an
+	// uncommitted note, unless the scan still takes it for HEAD's.
+	r.Git("rm", "-q", "--cached", "notes/heron.md")
+	r.GitAt("2025-12-06T10:00:00Z", "commit", "-q", "--amend", "--no-edit")
+	freshView(t, c, repo, index.Options{NoWorktree: true}, seaTerms)
+	r.Git("reflog", "expire", "--expire=now", "--all")
+	r.Git("gc", "-q", "--prune=now")
+	r.Write("notes/otter.md", "# Otter\n\nAn otter edited, not committed.\n")
+	repo = openRepo(t, r.Dir) // go-git keeps no pruned object in memory
+	want := rebuild(t, r.Dir, seaTerms)
+	if d := freshView(t, c, repo, index.Options{}, seaTerms).diff(want.all); d != "" {
+		t.Errorf("the working tree's view differs from a rebuild:\n%s", d)
+	}
+	st, err := c.Status(repo)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := withoutCacheFile(st), withoutCacheFile(want.status); !reflect.DeepEqual(got, want) {
+		t.Errorf("status\n%s\nwant the rebuild's\n%s", jsonOf(t, got), jsonOf(t, want))
+	}
 }

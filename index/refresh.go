@@ -3,6 +3,7 @@ package index
 import (
 	"context"
 	"database/sql"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -110,6 +111,9 @@ func (c *Cache) look(q querier, r *vault.Repo, t target, opt Options) (*view, er
 	var worktree *localscan.ScanState
 	if t.worktree {
 		if err := s.loadWorktree(q); err != nil {
+			return nil, err
+		}
+		if err := s.catchUpTracked(r, t.cfg.Exclude); err != nil {
 			return nil, err
 		}
 		worktree = s.worktree
@@ -356,8 +360,10 @@ func (c *Cache) readTx() (*sql.Tx, error) {
 
 // saveScan saves the stat data a scan learnt, so the files are not read
 // again, unless a refresh has rewritten the snapshot since it was read (its
-// pages would be older than the stored ones) or is writing right now. It
-// is an optimisation: failing costs the next command the same reads.
+// pages would be older than the stored ones) or is writing right now; with
+// a list of HEAD's files caught up, the state that no longer names an older
+// tree goes with it. It is an optimisation: failing costs the next command
+// the same reads.
 func (c *Cache) saveScan(s *snapRow) {
 	unlock, ok, err := c.lockRefresh(time.Millisecond)
 	if err != nil || !ok {
@@ -372,6 +378,15 @@ func (c *Cache) saveScan(s *snapRow) {
 	var seq int64
 	if tx.QueryRow(`SELECT seq FROM snap WHERE id = ?`, s.id).Scan(&seq) != nil || seq != s.seq {
 		return
+	}
+	if s.caughtUp {
+		state, err := json.Marshal(s.state)
+		if err != nil {
+			return
+		}
+		if _, err := tx.Exec(`UPDATE snap SET state = ? WHERE id = ?`, state, s.id); err != nil {
+			return
+		}
 	}
 	if s.saveScans(newTxn(tx)) == nil {
 		crash.Step()

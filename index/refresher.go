@@ -155,12 +155,20 @@ func (rf *refresher) run() error {
 		rf.firstBuild = true
 		st.NotesDir, st.ConfigHash = dir, configHash(cfg)
 	}
-	if !t.past {
-		// HEAD's file list is kept up to date even by a refresh that
-		// leaves the working tree out.
+	switch {
+	case t.past:
+	case t.worktree:
 		if err := rf.snap.loadWorktree(rf.tx); err != nil {
 			return err
 		}
+		if err := rf.snap.catchUpTracked(rf.repo, cfg.Exclude); err != nil {
+			return err
+		}
+	case st.TrackedTree == nil:
+		// The working tree's state, HEAD's files among it, is left as it
+		// is, at the tree this refresh moves on from.
+		tracked := st.Tree
+		st.TrackedTree = &tracked
 	}
 	defer func() {
 		if rf.releaseMemory != nil {
@@ -175,6 +183,9 @@ func (rf *refresher) run() error {
 	}
 	if err := rf.teamChanges(head, team, dir); err != nil {
 		return err
+	}
+	if tt := st.TrackedTree; tt != nil && *tt == st.Tree {
+		st.TrackedTree = nil
 	}
 	if err := rf.localChanges(cfg); err != nil {
 		return err
@@ -257,7 +268,8 @@ func (rf *refresher) diffTeam(from, head plumbing.Hash, dir string, exclude []st
 }
 
 // teamChanges records what changed in the team layer since the snapshot's
-// commit, and HEAD's note files in the working tree's state.
+// commit, and HEAD's note files in the working tree's state when it was
+// read.
 func (rf *refresher) teamChanges(head plumbing.Hash, team teamDiff, dir string) error {
 	st := &rf.snap.state
 	tree, changes, skips := team.tree, team.changes, team.skips

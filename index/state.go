@@ -7,6 +7,9 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/go-git/go-git/v5/plumbing"
+
+	"github.com/omh-notes/omh/vault"
 	"github.com/omh-notes/omh/vault/localscan"
 )
 
@@ -28,6 +31,13 @@ type snapState struct {
 	// read (a blob a partial clone lacks, an unreadable file, one that kept
 	// changing); the next refresh reads them again.
 	Skipped []string `json:"skipped,omitempty"`
+	// TrackedTree, when set, is the notes tree whose files the working
+	// tree's scan state lists as HEAD's ("" for none), because refreshes
+	// that left the working tree out (a hook's) moved Tree on without
+	// reading that state, the largest a snapshot keeps; the next scan of
+	// the working tree brings the list to Tree first (catchUpTracked).
+	// Unset, the list is at Tree.
+	TrackedTree *string `json:"tracked_tree,omitempty"`
 }
 
 // Trees whose scans a snapshot remembers (the scan table's tree column).
@@ -51,6 +61,9 @@ type snapRow struct {
 	info     []byte
 	private  *localscan.ScanState // the private folder's stat memory
 	worktree *localscan.ScanState // HEAD's note files and the working tree's stat memory; nil until loadWorktree
+	// caughtUp: the worktree's list of HEAD's files was brought to Tree
+	// since the state was read, so the state is worth saving.
+	caughtUp bool
 }
 
 // querier is what reading needs of *sql.DB and *sql.Tx alike.
@@ -214,9 +227,43 @@ func (s *snapRow) saveInfo(tx *txn, old []byte) error {
 
 func (s *snapRow) span() int { return len(s.info) / infoSize }
 
-// scanChanged reports whether a scan moved the stat memory.
+// scanChanged reports whether a scan moved the stat memory, or the list of
+// HEAD's files was caught up.
 func (s *snapRow) scanChanged() bool {
-	return s.private.Changed() || (s.worktree != nil && s.worktree.Changed())
+	return s.caughtUp || s.private.Changed() || (s.worktree != nil && s.worktree.Changed())
+}
+
+// catchUpTracked brings the working tree's list of HEAD's files, loaded,
+// from the tree refreshes that left it out left it at to the snapshot's
+// (see TrackedTree): only the notes changed between the two are tracked
+// or untracked. When the old tree cannot be read (collected after a
+// rewrite), the list is made again from the snapshot's tree; the stat
+// memory stays.
+func (s *snapRow) catchUpTracked(r *vault.Repo, exclude []string) error {
+	at := s.state.TrackedTree
+	if at == nil {
+		return nil
+	}
+	wt := s.worktree
+	tree, dir := plumbing.NewHash(s.state.Tree), s.state.NotesDir
+	changes, _, err := r.DiffNotes(plumbing.NewHash(*at), tree, dir, exclude)
+	if err != nil {
+		for _, p := range wt.TrackedPaths() {
+			wt.Untrack(p)
+		}
+		if changes, _, err = r.DiffNotes(plumbing.ZeroHash, tree, dir, exclude); err != nil {
+			return err
+		}
+	}
+	for _, ch := range changes {
+		if ch.New.Blob.IsZero() {
+			wt.Untrack(ch.New.Path)
+		} else {
+			wt.Track(ch.New.Path, ch.New.Blob)
+		}
+	}
+	s.state.TrackedTree, s.caughtUp = nil, true
+	return nil
 }
 
 func isNoRows(err error) bool { return errors.Is(err, sql.ErrNoRows) }
