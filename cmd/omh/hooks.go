@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"runtime/debug"
 	"strings"
 
 	"github.com/omh-notes/omh/store"
@@ -92,6 +93,7 @@ func (c *HooksRunCmd) Run(e *env) error {
 	// The shim hands omh git's standard error as it is: omh itself keeps
 	// to one line, however many warnings or errors come.
 	e.stderr = &firstLine{w: e.stderr}
+	defer collectLess()()
 	err := noPanic(func() error {
 		return e.withStore(func(s *store.Store) error { return s.RunHook(c.Name, c.Args) })
 	})
@@ -105,6 +107,25 @@ func (c *HooksRunCmd) Run(e *env) error {
 		}
 	}
 	return nil
+}
+
+// hookMemory is the heap a hook may reach before Go collects garbage at
+// all: a one-note commit's refresh at 10,000 notes peaks at 25 MB resident.
+const hookMemory = 128 << 20
+
+// collectLess turns the garbage collector off, up to hookMemory, until the
+// returned func puts the settings back: a hook is short and allocates
+// little, and collecting cost it a tenth of its CPU on a core git and the
+// shell compete for (3.7 ms of CPU, 1.5 ms of wall per one-note commit at
+// 10,000 notes).
+func collectLess() (restore func()) {
+	limit := debug.SetMemoryLimit(-1)
+	debug.SetMemoryLimit(min(limit, hookMemory))
+	percent := debug.SetGCPercent(-1)
+	return func() {
+		debug.SetGCPercent(percent)
+		debug.SetMemoryLimit(limit)
+	}
 }
 
 // noPanic runs fn and returns a panic as an error: a hook that crashed
