@@ -45,8 +45,9 @@ type Repo struct {
 	// answers which paths changed before git's core.fsmonitor is asked.
 	Watcher Watcher
 
-	// stepTrees are the trees the last StepOf read: walking history back,
-	// a commit's parent tree is the next step's own, so each is read once.
+	// stepTrees are the trees the last StepOf or DiffNotes read: walking
+	// history back, a commit's parent tree is the next step's own, so each
+	// is read once.
 	stepMu    sync.Mutex
 	stepTrees map[plumbing.Hash][]byte
 }

@@ -74,9 +74,16 @@ type NoteChange struct {
 // Only subtrees whose ids differ are read, so the cost follows the size of
 // the change, not of the store. dir is the notes root relative to the
 // repository root; exclude holds the config's globs.
+//
+// The trees it reads are kept for the next StepOf, as a step's are: a
+// refresh's diff and the history step of the commit it came to read the
+// same folder trees.
 func (r *Repo) DiffNotes(old, new plumbing.Hash, dir string, exclude []string) ([]NoteChange, []Skip, error) {
-	w := treeDiff{repo: r, dir: dir, exclude: exclude}
+	r.stepMu.Lock()
+	defer r.stepMu.Unlock()
+	w := treeDiff{repo: r, dir: dir, exclude: exclude, known: r.stepTrees, read: map[plumbing.Hash][]byte{}}
 	err := w.diff(old, new, "")
+	r.stepTrees = w.read
 	return w.changes, w.skips, err
 }
 
@@ -105,6 +112,12 @@ func (w *treeDiff) rawTree(h plumbing.Hash) ([]byte, error) {
 			w.read[h] = b
 		}
 		return b, nil
+	}
+	if b, ok, err := w.repo.Objects.looseTree(h); ok {
+		if err == nil && w.read != nil {
+			w.read[h] = b
+		}
+		return b, err
 	}
 	obj, err := w.repo.Objects.EncodedObject(plumbing.TreeObject, h)
 	if err != nil {

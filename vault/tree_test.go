@@ -142,3 +142,95 @@ func TestAMalformedTreeEntryIsAnError(t *testing.T) {
 		t.Errorf("got %+v %q %v", e, rest, err)
 	}
 }
+
+// A diff reads loose trees itself, not through go-git (see looseTree): each
+// reads as go-git reads it, a packed one is left to go-git, and a loose file
+// that is not a whole tree is an error. Catches: a tree cut short or read
+// past its size, a checksum left unchecked, another kind of object taken
+// for a tree, a packed tree reported missing.
+func TestALooseTreeReadsAsGoGitReadsIt(t *testing.T) {
+	t.Parallel()
+	r := vaulttest.New(t)
+	r.Write("notes/a.md", "# A\n")
+	r.Write("notes/deep/b.md", "# B\n")
+	r.Commit("2026-01-01T10:00:00Z", "notes")
+	repo, err := OpenRepo(r.Dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer repo.Close()
+	var trees []plumbing.Hash
+	for _, spec := range []string{"HEAD^{tree}", "HEAD:notes", "HEAD:notes/deep"} {
+		trees = append(trees, plumbing.NewHash(r.Git("rev-parse", spec)))
+	}
+	goGit := func(repo *Repo, h plumbing.Hash) []byte {
+		t.Helper()
+		obj, err := repo.Objects.EncodedObject(plumbing.TreeObject, h)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rd, err := obj.Reader()
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer rd.Close()
+		b, err := io.ReadAll(rd)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}
+	for _, h := range trees {
+		b, ok, err := repo.Objects.looseTree(h)
+		if !ok || err != nil || string(b) != string(goGit(repo, h)) {
+			t.Errorf("loose tree %s: ok %v, %v, %q; want go-git's %q", h, ok, err, b, goGit(repo, h))
+		}
+	}
+	loose := func(h plumbing.Hash) string {
+		return filepath.Join(r.Dir, ".git", "objects", h.String()[:2], h.String()[2:])
+	}
+	blob := plumbing.NewHash(r.Git("rev-parse", "HEAD:notes/a.md"))
+	if _, ok, err := repo.Objects.looseTree(blob); !ok || err == nil {
+		t.Errorf("a blob read as a tree: ok %v, %v", ok, err)
+	}
+	whole, err := os.ReadFile(loose(trees[1]))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, damage := range []struct {
+		name string
+		data []byte
+	}{
+		{"cut short", whole[:len(whole)-6]},
+		{"checksum wrong", append(whole[:len(whole)-1:len(whole)-1], whole[len(whole)-1]^1)},
+	} {
+		path := loose(trees[1])
+		os.Chmod(path, 0o644)
+		if err := os.WriteFile(path, damage.data, 0o444); err != nil {
+			t.Fatal(err)
+		}
+		if _, ok, err := repo.Objects.looseTree(trees[1]); !ok || err == nil {
+			t.Errorf("a loose tree %s: ok %v, %v", damage.name, ok, err)
+		}
+	}
+	os.Chmod(loose(trees[1]), 0o644)
+	if err := os.WriteFile(loose(trees[1]), whole, 0o444); err != nil {
+		t.Fatal(err)
+	}
+
+	r.Git("gc", "-q", "--prune=now")
+	packed, err := OpenRepo(r.Dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer packed.Close()
+	for _, h := range trees {
+		if _, ok, _ := packed.Objects.looseTree(h); ok {
+			t.Errorf("packed tree %s read as loose", h)
+		}
+		w := treeDiff{repo: packed}
+		if b, err := w.rawTree(h); err != nil || string(b) != string(goGit(packed, h)) {
+			t.Errorf("packed tree %s: %v, %q", h, err, b)
+		}
+	}
+}
