@@ -228,15 +228,16 @@ func (b byName) Swap(i, j int) {
 
 // KeyRefs gives each link end its note's key, keysBatch notes a query.
 func (s *Snapshot) KeyRefs(refs []vault.Ref) error {
-	query := `SELECT ord, key FROM doc WHERE snap = ? AND ord IN (?` + strings.Repeat(", ?", keysBatch-1) + `)`
-	args := make([]any, 1+keysBatch)
-	args[0] = s.row.id
 	keys := map[uint32]string{}
 	for start := 0; start < len(refs); start += keysBatch {
 		batch := refs[start:min(len(refs), start+keysBatch)]
-		for i := range keysBatch {
+		n := slots(len(batch))
+		args := make([]any, 1+n)
+		args[0] = s.row.id
+		for i := range n {
 			args[1+i] = batch[min(i, len(batch)-1)].Doc // the last repeated: one statement for every batch
 		}
+		query := `SELECT ord, key FROM doc WHERE snap = ? AND ord IN (?` + strings.Repeat(", ?", n-1) + `)`
 		if err := s.readKeys(query, args, keys); err != nil {
 			return err
 		}

@@ -209,6 +209,14 @@ const keysBatch = 64
 // notes have: SQLite looked up all 64 slots of a batch, repeats too.
 const fewKeys = 8
 
+// slots is how many values the statement for a batch of n takes.
+func slots(n int) int {
+	if n <= fewKeys {
+		return fewKeys
+	}
+	return keysBatch
+}
+
 // ordsOfKeys is ordsOf for many keys, keysBatch at a time. What it found
 // is kept for the snapshot's transaction: building cards asks again for
 // the links ranking followed, half of its 37 queries for one reply at
@@ -228,16 +236,13 @@ func (s *Snapshot) ordsOfKeys(keys []string) (map[string][]uint32, error) {
 	for rest := ask; len(rest) > 0; {
 		batch := rest[:min(len(rest), keysBatch)]
 		rest = rest[len(batch):]
-		slots := keysBatch
-		if len(batch) <= fewKeys {
-			slots = fewKeys
-		}
-		args := make([]any, 1+slots)
+		n := slots(len(batch))
+		args := make([]any, 1+n)
 		args[0] = s.row.id
-		for i := range slots {
+		for i := range n {
 			args[1+i] = batch[min(i, len(batch)-1)] // the last repeated: one statement for every batch
 		}
-		query := `SELECT key, ord FROM doc WHERE snap = ? AND key IN (?` + strings.Repeat(", ?", slots-1) + `) ORDER BY key, layer, path`
+		query := `SELECT key, ord FROM doc WHERE snap = ? AND key IN (?` + strings.Repeat(", ?", n-1) + `) ORDER BY key, layer, path`
 		if err := s.readOrds(query, args, out); err != nil {
 			return nil, err
 		}

@@ -31,16 +31,27 @@ type packs struct {
 	mu     sync.Mutex
 	listed bool
 	list   []*pack
+	bases  bases // shared by the packs listed
 }
 
 // pack is one pack file and its index.
 type pack struct {
 	idx, data *os.File
 	fanout    [256]uint32
+	bases     *bases
+}
 
-	mu    sync.Mutex
-	bases map[int64]packed // objects a delta chain read, by offset
-	held  int              // their bytes
+// bases are objects delta chains went through, by pack and offset, at
+// most basesHeld bytes of them in all.
+type bases struct {
+	mu   sync.Mutex
+	objs map[baseAt]packed
+	held int // their bytes
+}
+
+type baseAt struct {
+	p   *pack
+	off int64
 }
 
 // packed is an object's type and content.
@@ -49,9 +60,9 @@ type packed struct {
 	content []byte
 }
 
-// basesHeld bounds the bytes of each pack's cache of objects met on delta
-// chains: reading notes one after another walks chains that share their
-// bases, as go-git's object cache spares it.
+// basesHeld bounds the bytes of the objects kept from delta chains:
+// reading notes one after another walks chains that share their bases, as
+// go-git's object cache spares it.
 const basesHeld = 8 << 20
 
 // maxChain bounds a delta chain (git writes at most 4,095 deep).
@@ -93,6 +104,7 @@ func (ps *packs) packs() []*pack {
 		for _, e := range entries {
 			if name, ok := strings.CutSuffix(e.Name(), ".pack"); ok {
 				if p, err := openPack(filepath.Join(ps.dir, name)); err == nil {
+					p.bases = &ps.bases
 					ps.list = append(ps.list, p)
 				}
 			}
@@ -110,6 +122,9 @@ func (ps *packs) close() {
 		p.data.Close()
 	}
 	ps.list, ps.listed = nil, false
+	ps.bases.mu.Lock()
+	ps.bases.objs, ps.bases.held = nil, 0
+	ps.bases.mu.Unlock()
 }
 
 // Layout of a version 2 pack index: a header, 256 cumulative counts by
@@ -323,10 +338,11 @@ func (p *pack) header(off int64) (typ int, size, start, baseOff int64, err error
 
 // base is an object kept from an earlier delta chain.
 func (p *pack) base(off int64) (packed, bool) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	b, ok := p.bases[off]
-	return b, ok
+	b := p.bases
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	obj, ok := b.objs[baseAt{p, off}]
+	return obj, ok
 }
 
 // keep holds the object at off for other chains through it, forgetting
@@ -335,14 +351,15 @@ func (p *pack) keep(off int64, obj packed) {
 	if len(obj.content) > basesHeld/4 {
 		return
 	}
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if p.held+len(obj.content) > basesHeld || p.bases == nil {
-		p.bases, p.held = map[int64]packed{}, 0
+	b := p.bases
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.held+len(obj.content) > basesHeld || b.objs == nil {
+		b.objs, b.held = map[baseAt]packed{}, 0
 	}
-	if _, ok := p.bases[off]; !ok {
-		p.bases[off] = obj
-		p.held += len(obj.content)
+	if _, ok := b.objs[baseAt{p, off}]; !ok {
+		b.objs[baseAt{p, off}] = obj
+		b.held += len(obj.content)
 	}
 }
 

@@ -154,3 +154,40 @@ func TestObjectsNotInAPackOrTooLargeAreGoGits(t *testing.T) {
 		t.Errorf("HEAD~1 read as %q", body)
 	}
 }
+
+// BenchmarkReadBlob reads a note's blob in a repository opened anew, as
+// a command does: by omh's pack reader, and by go-git alone.
+func BenchmarkReadBlob(b *testing.B) {
+	dir := b.TempDir()
+	for _, args := range [][]string{{"init", "-q"}, {"config", "user.name", "b"}, {"config", "user.email", "b@example.com"}} {
+		vaulttest.MustGit(b, dir, "", args...)
+	}
+	var ids []plumbing.Hash
+	for i := range 2000 {
+		content := fmt.Sprintf("# note %d\n\n%s\n", i, strings.Repeat(fmt.Sprintf("line of note %d\n", i), 20))
+		vaulttest.WriteFile(b, filepath.Join(dir, fmt.Sprintf("n%04d.md", i)), content)
+		ids = append(ids, HashBytes([]byte(content)))
+	}
+	vaulttest.CommitAll(b, dir, "2026-01-01T12:00:00Z", "notes")
+	vaulttest.MustGit(b, dir, "", "repack", "-adq")
+	for _, reader := range []string{"omh", "go-git"} {
+		b.Run(reader, func(b *testing.B) {
+			for i := 0; b.Loop(); i++ {
+				repo, err := OpenRepo(dir)
+				if err != nil {
+					b.Fatal(err)
+				}
+				id := ids[i%len(ids)]
+				if reader == "omh" {
+					_, err = repo.Objects.EncodedObject(plumbing.BlobObject, id)
+				} else {
+					_, err = repo.Objects.Storage.EncodedObject(plumbing.BlobObject, id)
+				}
+				if err != nil {
+					b.Fatal(err)
+				}
+				repo.Close()
+			}
+		})
+	}
+}

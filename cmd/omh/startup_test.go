@@ -158,3 +158,25 @@ func TestCommandNamesAreKongs(t *testing.T) {
 		t.Errorf("kong names the commands %q, commandName %q", kongs, ours)
 	}
 }
+
+// BenchmarkParse parses a find command line with the one-command grammar
+// and with the whole CLI's, which every command built before.
+func BenchmarkParse(b *testing.B) {
+	line := []string{"find", "--cards", "--no-worktree", "why", "does", "the", "token", "refresh", "fail"}
+	b.Run("one-command", func(b *testing.B) {
+		for b.Loop() {
+			var cli CLI
+			if ctx, _ := parseOne(&cli, line, io.Discard, io.Discard); ctx == nil {
+				b.Fatal("not parsed")
+			}
+		}
+	})
+	b.Run("whole", func(b *testing.B) {
+		for b.Loop() {
+			var cli CLI
+			if _, err := newParser(&cli, io.Discard, io.Discard).Parse(line); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}
