@@ -35,10 +35,10 @@ import (
 // sentence; 11: per-document info marks a template's bare scaffolding,
 // links other tools' dialects write, [[x]] backed by a definition
 // [x]: path, and frontmatter tags; 12: rawlink targets as hashes, names of
-// the kinds the dialect asks for alone, 8192-byte pages; 13: the working
-// tree's list of HEAD's files may be behind the team layer, at the
-// snapshot's tracked_tree, which a binary that does not know it would
-// never catch up). With the tokenizer's version it names the
+// the kinds the dialect asks for alone, 8192-byte pages; 13: HEAD's files
+// a hook's refresh found changed may wait in the snapshot's pending_track
+// rather than the working tree's scan state, which a binary that does not
+// know it would never record). With the tokenizer's version it names the
 // database file, so a binary that reads differently never opens an older
 // file: it builds its own, and no command pays for a version check.
 const SchemaVersion = 13

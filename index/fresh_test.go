@@ -293,13 +293,13 @@ func jsonOf(t *testing.T, v any) string {
 	return string(b)
 }
 
-// Refreshes that leave the working tree out (a hook's) leave its list of
-// HEAD's files at an older tree, which the next scan catches up from. When
-// that tree is gone (an amend, then a gc pruning what nothing reaches), the
-// scan lists HEAD's files afresh and still answers as a rebuild, uncommitted
-// notes seen. Catches: a scan failing on the missing tree, or keeping a file
-// tracked that HEAD no longer holds (its working copy taken for HEAD's).
-func TestTheWorktreeScanCatchesUpFromATreeGitPruned(t *testing.T) {
+// Refreshes that leave the working tree out (a hook's) leave HEAD's changed
+// files pending for the next scan, which needs no tree to record them: after
+// an amend and a gc pruning what nothing reaches, the scan answers as a
+// rebuild, uncommitted notes seen. Catches: a scan that reads the pruned
+// tree, or keeps a file tracked that HEAD no longer holds (its working copy
+// taken for HEAD's).
+func TestPendingFilesAreRecordedAfterGitPrunedTheirTree(t *testing.T) {
 	t.Parallel()
 	r := seaStore(t)
 	repo := openRepo(t, r.Dir)
@@ -309,7 +309,7 @@ func TestTheWorktreeScanCatchesUpFromATreeGitPruned(t *testing.T) {
 	r.Write("notes/heron.md", "# Heron\n\nA heron memory, amended away.\n")
 	r.Write("notes/seal.md", "# Seal\n\nA seal memory that the amend keeps.\n")
 	r.Commit("2025-12-05T10:00:00Z", "a seal")
-	freshView(t, c, repo, index.Options{}, seaTerms) // the list of HEAD's files is at this commit's tree
+	freshView(t, c, repo, index.Options{}, seaTerms)
 	// The heron leaves HEAD but stays in the working tree, untracked: an
 	// uncommitted note, unless the scan still takes it for HEAD's.
 	r.Git("rm", "-q", "--cached", "notes/heron.md")

@@ -113,9 +113,7 @@ func (c *Cache) look(q querier, r *vault.Repo, t target, opt Options) (*view, er
 		if err := s.loadWorktree(q); err != nil {
 			return nil, err
 		}
-		if err := s.catchUpTracked(r, t.cfg.Exclude); err != nil {
-			return nil, err
-		}
+		s.trackPending()
 		worktree = s.worktree
 	}
 	scan := localscan.LocalScan{Repo: r, NotesDir: v.notesDir, Exclude: t.cfg.Exclude, Private: v.private}
@@ -361,8 +359,8 @@ func (c *Cache) readTx() (*sql.Tx, error) {
 // saveScan saves the stat data a scan learnt, so the files are not read
 // again, unless a refresh has rewritten the snapshot since it was read (its
 // pages would be older than the stored ones) or is writing right now; with
-// a list of HEAD's files caught up, the state that no longer names an older
-// tree goes with it. It is an optimisation: failing costs the next command
+// the pending files of HEAD's recorded, the state that no longer lists them
+// goes with it. It is an optimisation: failing costs the next command
 // the same reads.
 func (c *Cache) saveScan(s *snapRow) {
 	unlock, ok, err := c.lockRefresh(time.Millisecond)

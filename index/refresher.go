@@ -155,20 +155,14 @@ func (rf *refresher) run() error {
 		rf.firstBuild = true
 		st.NotesDir, st.ConfigHash = dir, configHash(cfg)
 	}
-	switch {
-	case t.past:
-	case t.worktree:
+	// HEAD's changed files go into the working tree's scan state, read
+	// only when the working tree is scanned or too many are pending; else
+	// they wait in the snapshot's state (PendingTrack).
+	if !t.past && (t.worktree || len(st.PendingTrack)+len(team.changes) > pendingMax) {
 		if err := rf.snap.loadWorktree(rf.tx); err != nil {
 			return err
 		}
-		if err := rf.snap.catchUpTracked(rf.repo, cfg.Exclude); err != nil {
-			return err
-		}
-	case st.TrackedTree == nil:
-		// The working tree's state, HEAD's files among it, is left as it
-		// is, at the tree this refresh moves on from.
-		tracked := st.Tree
-		st.TrackedTree = &tracked
+		rf.snap.trackPending()
 	}
 	defer func() {
 		if rf.releaseMemory != nil {
@@ -183,9 +177,6 @@ func (rf *refresher) run() error {
 	}
 	if err := rf.teamChanges(head, team, dir); err != nil {
 		return err
-	}
-	if tt := st.TrackedTree; tt != nil && *tt == st.Tree {
-		st.TrackedTree = nil
 	}
 	if err := rf.localChanges(cfg); err != nil {
 		return err
@@ -268,8 +259,8 @@ func (rf *refresher) diffTeam(from, head plumbing.Hash, dir string, exclude []st
 }
 
 // teamChanges records what changed in the team layer since the snapshot's
-// commit, and HEAD's note files in the working tree's state when it was
-// read.
+// commit, and HEAD's changed files in the working tree's state, or as
+// pending when that was not read.
 func (rf *refresher) teamChanges(head plumbing.Hash, team teamDiff, dir string) error {
 	st := &rf.snap.state
 	tree, changes, skips := team.tree, team.changes, team.skips
@@ -307,12 +298,13 @@ func (rf *refresher) teamChanges(head plumbing.Hash, team teamDiff, dir string) 
 		if rf.opt.Progress != nil && i%256 == 0 {
 			rf.opt.Progress(i, len(changes), firstParse)
 		}
-		if wt := rf.snap.worktree; wt != nil {
-			if ch.New.Blob.IsZero() {
-				wt.Untrack(ch.New.Path)
-			} else {
-				wt.Track(ch.New.Path, ch.New.Blob)
-			}
+		switch wt := rf.snap.worktree; {
+		case wt != nil && ch.New.Blob.IsZero():
+			wt.Untrack(ch.New.Path)
+		case wt != nil:
+			wt.Track(ch.New.Path, ch.New.Blob)
+		case !rf.target.past:
+			st.pend(ch.New.Path, ch.New.Blob)
 		}
 		changed[ch.New.Path] = ch.New.Blob
 		if err := rf.teamChange(ch); err != nil {

@@ -9,7 +9,6 @@ import (
 
 	"github.com/go-git/go-git/v5/plumbing"
 
-	"github.com/omh-notes/omh/vault"
 	"github.com/omh-notes/omh/vault/localscan"
 )
 
@@ -31,13 +30,14 @@ type snapState struct {
 	// read (a blob a partial clone lacks, an unreadable file, one that kept
 	// changing); the next refresh reads them again.
 	Skipped []string `json:"skipped,omitempty"`
-	// TrackedTree, when set, is the notes tree whose files the working
-	// tree's scan state lists as HEAD's ("" for none), because refreshes
-	// that left the working tree out (a hook's) moved Tree on without
-	// reading that state, the largest a snapshot keeps; the next scan of
-	// the working tree brings the list to Tree first (catchUpTracked).
-	// Unset, the list is at Tree.
-	TrackedTree *string `json:"tracked_tree,omitempty"`
+	// PendingTrack are the files of HEAD's that refreshes leaving the
+	// working tree out (a hook's) found changed, path to blob id ("" for a
+	// file HEAD no longer holds), not yet recorded in the working tree's
+	// scan state, the largest value a snapshot keeps and which such a
+	// refresh does not read; the next scan of the working tree records them
+	// first (trackPending). A refresh that would leave more than
+	// pendingMax records them all itself.
+	PendingTrack map[string]string `json:"pending_track,omitempty"`
 }
 
 // Trees whose scans a snapshot remembers (the scan table's tree column).
@@ -61,8 +61,8 @@ type snapRow struct {
 	info     []byte
 	private  *localscan.ScanState // the private folder's stat memory
 	worktree *localscan.ScanState // HEAD's note files and the working tree's stat memory; nil until loadWorktree
-	// caughtUp: the worktree's list of HEAD's files was brought to Tree
-	// since the state was read, so the state is worth saving.
+	// caughtUp: the pending files were recorded in the worktree's scan
+	// state since the state was read, so the state is worth saving.
 	caughtUp bool
 }
 
@@ -227,43 +227,43 @@ func (s *snapRow) saveInfo(tx *txn, old []byte) error {
 
 func (s *snapRow) span() int { return len(s.info) / infoSize }
 
-// scanChanged reports whether a scan moved the stat memory, or the list of
-// HEAD's files was caught up.
+// scanChanged reports whether a scan moved the stat memory, or the pending
+// files of HEAD's were recorded.
 func (s *snapRow) scanChanged() bool {
 	return s.caughtUp || s.private.Changed() || (s.worktree != nil && s.worktree.Changed())
 }
 
-// catchUpTracked brings the working tree's list of HEAD's files, loaded,
-// from the tree refreshes that left it out left it at to the snapshot's
-// (see TrackedTree): only the notes changed between the two are tracked
-// or untracked. When the old tree cannot be read (collected after a
-// rewrite), the list is made again from the snapshot's tree; the stat
-// memory stays.
-func (s *snapRow) catchUpTracked(r *vault.Repo, exclude []string) error {
-	at := s.state.TrackedTree
-	if at == nil {
-		return nil
+// pendingMax is the most changed files of HEAD's a snapshot keeps pending
+// (PendingTrack): each command reads them with the snapshot's state, and a
+// one-note commit adds one.
+const pendingMax = 128
+
+// pend records that a refresh leaving the working tree out found HEAD's
+// file at path changed to blob (zero: gone).
+func (st *snapState) pend(path string, blob plumbing.Hash) {
+	if st.PendingTrack == nil {
+		st.PendingTrack = map[string]string{}
 	}
-	wt := s.worktree
-	tree, dir := plumbing.NewHash(s.state.Tree), s.state.NotesDir
-	changes, _, err := r.DiffNotes(plumbing.NewHash(*at), tree, dir, exclude)
-	if err != nil {
-		for _, p := range wt.TrackedPaths() {
-			wt.Untrack(p)
-		}
-		if changes, _, err = r.DiffNotes(plumbing.ZeroHash, tree, dir, exclude); err != nil {
-			return err
-		}
+	st.PendingTrack[path] = ""
+	if !blob.IsZero() {
+		st.PendingTrack[path] = blob.String()
 	}
-	for _, ch := range changes {
-		if ch.New.Blob.IsZero() {
-			wt.Untrack(ch.New.Path)
+}
+
+// trackPending records the pending files in the working tree's scan
+// state, loaded.
+func (s *snapRow) trackPending() {
+	if len(s.state.PendingTrack) == 0 {
+		return
+	}
+	for path, blob := range s.state.PendingTrack {
+		if blob == "" {
+			s.worktree.Untrack(path)
 		} else {
-			wt.Track(ch.New.Path, ch.New.Blob)
+			s.worktree.Track(path, plumbing.NewHash(blob))
 		}
 	}
-	s.state.TrackedTree, s.caughtUp = nil, true
-	return nil
+	s.state.PendingTrack, s.caughtUp = nil, true
 }
 
 func isNoRows(err error) bool { return errors.Is(err, sql.ErrNoRows) }

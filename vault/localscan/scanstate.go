@@ -134,20 +134,6 @@ func (s *ScanState) Track(path string, blob plumbing.Hash) {
 	s.pending[path] = &f
 }
 
-// TrackedPaths lists the files recorded as HEAD's, in the state's order.
-func (s *ScanState) TrackedPaths() []string {
-	s.flush()
-	var paths []string
-	for _, p := range s.pages {
-		for i := 0; i < p.count(); i++ {
-			if p.rec(i)[recFlags]&flagTracked != 0 {
-				paths = append(paths, string(p.path(i)))
-			}
-		}
-	}
-	return paths
-}
-
 // Untrack records that HEAD no longer holds the file at path.
 func (s *ScanState) Untrack(path string) {
 	f, ok := s.lookup(path)
