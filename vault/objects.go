@@ -2,6 +2,7 @@ package vault
 
 import (
 	"bufio"
+	"bytes"
 	"compress/zlib"
 	"errors"
 	"fmt"
@@ -134,10 +135,15 @@ func (o *Objects) looseTree(h plumbing.Hash) (b []byte, ok bool, err error) {
 	if err != nil {
 		return nil, true, fmt.Errorf("loose object %s: not a tree (%q): %w", hex, header, errBadTree)
 	}
-	b = make([]byte, size)
-	if _, err := io.ReadFull(br, b); err != nil {
-		return nil, true, fmt.Errorf("loose object %s: %w", hex, err)
+	// The header's size is only believed as far as the stream bears it out:
+	// a damaged one could name terabytes, and the buffer grows past
+	// largeObject only as the bytes arrive.
+	var buf bytes.Buffer
+	buf.Grow(min(size, largeObject))
+	if n, err := io.CopyN(&buf, br, int64(size)); err != nil {
+		return nil, true, fmt.Errorf("loose object %s: %d of the %d bytes its header says: %w", hex, n, size, err)
 	}
+	b = buf.Bytes()
 	// Reading on to the end checks the stream's checksum.
 	if _, err := br.ReadByte(); err != io.EOF {
 		return nil, true, fmt.Errorf("loose object %s: not %d bytes as its header says (%v)", hex, size, err)

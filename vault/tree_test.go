@@ -1,6 +1,9 @@
 package vault
 
 import (
+	"bytes"
+	"compress/zlib"
+	"fmt"
 	"io"
 	"maps"
 	"os"
@@ -232,5 +235,33 @@ func TestALooseTreeReadsAsGoGitReadsIt(t *testing.T) {
 		if b, err := w.rawTree(h); err != nil || string(b) != string(goGit(packed, h)) {
 			t.Errorf("packed tree %s: %v, %q", h, err, b)
 		}
+	}
+}
+
+// A loose tree's header names its size, and a damaged one can name any:
+// the read must end where the stream does, not first make room for what
+// the header claims (1 PiB here made the process panic).
+func TestALooseTreeWhoseHeaderOverstatesItsSizeIsAnErrorNotAnAllocation(t *testing.T) {
+	t.Parallel()
+	r := vaulttest.New(t)
+	r.Write("notes/a.md", "# A\n")
+	r.Commit("2026-01-01T10:00:00Z", "notes")
+	repo, err := OpenRepo(r.Dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer repo.Close()
+	h := plumbing.NewHash(r.Git("rev-parse", "HEAD:notes"))
+	path := filepath.Join(r.Dir, ".git", "objects", h.String()[:2], h.String()[2:])
+	var z bytes.Buffer
+	w := zlib.NewWriter(&z)
+	fmt.Fprintf(w, "tree %d\x00100644 a.md\x00%s", int64(1)<<50, strings.Repeat("x", 20))
+	w.Close()
+	os.Chmod(path, 0o644)
+	if err := os.WriteFile(path, z.Bytes(), 0o444); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok, err := repo.Objects.looseTree(h); !ok || err == nil {
+		t.Fatalf("a tree whose header says 1 PiB: ok %v, %v; want an error", ok, err)
 	}
 }
