@@ -191,3 +191,24 @@ func BenchmarkReadBlob(b *testing.B) {
 		})
 	}
 }
+
+// A delta comes from a pack on disk, which may be damaged: whatever its
+// bytes, applying it returns an error or an object of exactly the size it
+// names, never a panic or a read past its base.
+func FuzzApplyDelta(f *testing.F) {
+	f.Add([]byte("hello, world"), []byte{12, 5, 0x91, 0, 5, 3, '!', '!', '!'})
+	f.Add([]byte("abc"), []byte{3, 3, 0x90, 3})
+	f.Add([]byte(""), []byte{0, 2, 2, 'h', 'i'})
+	f.Add([]byte("base"), []byte{4, 0x80, 0x80, 0x80, 0x01})
+	f.Fuzz(func(t *testing.T, base, delta []byte) {
+		out, err := applyDelta(base, delta)
+		if err != nil || out == nil {
+			return
+		}
+		_, rest, _ := deltaSize(delta)
+		want, _, _ := deltaSize(rest)
+		if uint64(len(out)) != want {
+			t.Fatalf("an object of %d bytes from a delta naming %d", len(out), want)
+		}
+	})
+}
