@@ -60,16 +60,17 @@ type textEntry struct {
 }
 
 // analyze parses content (at most maxNoteBytes of a file of size bytes) into
-// its meta and terms, sorted, and encodes the meta. It is pure, so blobs are
+// its meta and terms, sorted, and encodes the meta; words are the terms of
+// the words of the notes analysed before on the same goroutine. It is pure, so blobs are
 // analysed on every core; what is left for the one goroutine that stores
 // them is handing out term ids.
-func analyze(content []byte, size int64) *parsedBlob {
+func analyze(content []byte, size int64, words *token.Words) *parsedBlob {
 	pb := &parsedBlob{meta: blobMeta{Size: size, Cut: size > int64(len(content))}}
 	if vault.LooksBinary(content) {
 		pb.meta.Binary = true
 	} else {
 		pb.meta.Parsed = vault.ParseNote(content)
-		pb.terms = pb.termsOf(content)
+		pb.terms = pb.termsOf(content, words)
 	}
 	pb.metaBytes = encodeMeta(pb.meta)
 	return pb
@@ -77,7 +78,7 @@ func analyze(content []byte, size int64) *parsedBlob {
 
 // termsOf lists a parsed note's terms by text, with the fields each is in
 // and how often it occurs in the body, and counts the body's words.
-func (pb *parsedBlob) termsOf(content []byte) []textEntry {
+func (pb *parsedBlob) termsOf(content []byte, words *token.Words) []textEntry {
 	sc := termScratches.Get().(*termScratch)
 	defer func() {
 		clear(sc.at)
@@ -88,7 +89,7 @@ func (pb *parsedBlob) termsOf(content []byte) []textEntry {
 	// written back, it was twice.
 	at, out := sc.at, sc.out
 	add := func(text string, f token.Field) {
-		token.EachToken(text, func(_, _ int, term string) {
+		words.EachToken(text, func(_, _ int, term string) {
 			i, ok := at[term]
 			if !ok {
 				i = len(out)
@@ -240,8 +241,9 @@ func startParser(sources []blobSource) *parser {
 	}()
 	for range procs.Workers(len(sources)) {
 		go func() {
+			words := token.NewWords()
 			for j := range jobs {
-				j.out <- analyze(j.content, j.size)
+				j.out <- analyze(j.content, j.size, words)
 			}
 		}()
 	}
@@ -279,7 +281,7 @@ func (rf *refresher) storeBlob(path string, oid plumbing.Hash, read func() ([]by
 		if err != nil {
 			return 0, false, fmt.Errorf("%w: %w", errUnreadable, err)
 		}
-		pb = analyze(content, size)
+		pb = analyze(content, size, token.NewWords())
 	}
 	delete(rf.prepared, oid)
 	if pb.err != nil {

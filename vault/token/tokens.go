@@ -43,7 +43,41 @@ const maxTermBytes = 96
 // question in the user's own words meets a note on the pairs they share.
 // Where such a run touches letters of another script ("Obsidianの設定") the
 // two are separate runs.
-func EachToken(text string, fn func(start, end int, term string)) {
+func EachToken(text string, fn func(start, end int, term string)) { eachToken(text, Term, fn) }
+
+// Words remembers the terms of the words it has seen, so that a word seen
+// again is not folded and stemmed again: a note's words repeat, and most
+// of a store's are a few thousand. A cold build tokenizes every note
+// through one per core. Not safe for concurrent use.
+type Words struct{ terms map[string]string }
+
+// maxWords bounds what Words remembers: past it, it starts over.
+const maxWords = 1 << 16
+
+// NewWords returns an empty Words.
+func NewWords() *Words { return &Words{terms: map[string]string{}} }
+
+// Term is Term(word), remembered.
+func (w *Words) Term(word string) string {
+	if t, ok := w.terms[word]; ok {
+		return t
+	}
+	if len(w.terms) >= maxWords {
+		clear(w.terms)
+	}
+	// Copies: a word and its term are parts of a text the cache must not
+	// keep alive.
+	t := strings.Clone(Term(word))
+	w.terms[strings.Clone(word)] = t
+	return t
+}
+
+// EachToken is EachToken, the terms of words taken from w.
+func (w *Words) EachToken(text string, fn func(start, end int, term string)) {
+	eachToken(text, w.Term, fn)
+}
+
+func eachToken(text string, term func(string) string, fn func(start, end int, term string)) {
 	start, cjk := -1, false
 	for i := 0; i < len(text); {
 		var inWord, isCJK bool
@@ -60,7 +94,7 @@ func EachToken(text string, fn func(start, end int, term string)) {
 			isCJK = inWord && (mark && start >= 0 && cjk || isUnspaced(r))
 		}
 		if start >= 0 && (!inWord || isCJK != cjk) {
-			emitRun(text, start, i, cjk, fn)
+			emitRun(text, start, i, cjk, term, fn)
 			start = -1
 		}
 		if inWord && start < 0 {
@@ -69,7 +103,7 @@ func EachToken(text string, fn func(start, end int, term string)) {
 		i += size
 	}
 	if start >= 0 {
-		emitRun(text, start, len(text), cjk, fn)
+		emitRun(text, start, len(text), cjk, term, fn)
 	}
 }
 
@@ -87,9 +121,9 @@ func isUnspaced(r rune) bool {
 }
 
 // emitRun yields a word, or a CJK run's character pairs.
-func emitRun(text string, start, end int, cjk bool, fn func(start, end int, term string)) {
+func emitRun(text string, start, end int, cjk bool, term func(string) string, fn func(start, end int, term string)) {
 	if !cjk {
-		fn(start, end, Term(text[start:end]))
+		fn(start, end, term(text[start:end]))
 		return
 	}
 	// Character starts: a character is a letter and the marks after it, or
@@ -105,12 +139,12 @@ func emitRun(text string, start, end int, cjk bool, fn func(start, end int, term
 		i += size
 	}
 	if len(starts) == 1 {
-		fn(start, end, Term(text[start:end]))
+		fn(start, end, term(text[start:end]))
 		return
 	}
 	starts = append(starts, end)
 	for k := 0; k+2 < len(starts); k++ {
-		fn(starts[k], starts[k+2], Term(text[starts[k]:starts[k+2]]))
+		fn(starts[k], starts[k+2], term(text[starts[k]:starts[k+2]]))
 	}
 }
 
