@@ -52,6 +52,7 @@ type Cache struct {
 	gen  int    // Path's generation
 	db   *sql.DB
 	use  *os.File // shared lock held while this process uses Path
+	warm warmRow
 }
 
 // ErrNoCachePlace means neither the repository nor the user's cache folder

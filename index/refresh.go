@@ -105,6 +105,9 @@ func (c *Cache) look(q querier, r *vault.Repo, t target, opt Options) (*view, er
 		// A refresh follows, which reads the snapshot itself.
 		return v, nil
 	}
+	if !t.past {
+		c.warm.take(s)
+	}
 	if err := s.loadRest(q); err != nil {
 		return nil, err
 	}
@@ -279,6 +282,9 @@ func (c *Cache) fresh(r *vault.Repo, t target, opt Options, open bool) (*Snapsho
 		return nil, Report{}, err
 	}
 	if v.fresh && !v.snap.scanChanged() {
+		if !t.past {
+			c.warm.keep(v.snap)
+		}
 		if !open {
 			tx.Rollback()
 			return nil, v.report(Report{}), nil
@@ -357,8 +363,9 @@ func (c *Cache) readTx() (*sql.Tx, error) {
 }
 
 // saveScan saves the stat data a scan learnt, so the files are not read
-// again, unless a refresh has rewritten the snapshot since it was read (its
-// pages would be older than the stored ones) or is writing right now; with
+// again, unless a refresh or another save has rewritten the snapshot since
+// it was read (its pages would be older than the stored ones) or one is
+// writing right now; with
 // the pending files of HEAD's recorded, the state that no longer lists them
 // goes with it. It is an optimisation: failing costs the next command
 // the same reads.
@@ -377,14 +384,17 @@ func (c *Cache) saveScan(s *snapRow) {
 	if tx.QueryRow(`SELECT seq FROM snap WHERE id = ?`, s.id).Scan(&seq) != nil || seq != s.seq {
 		return
 	}
+	state := s.raw
 	if s.caughtUp {
-		state, err := json.Marshal(s.state)
-		if err != nil {
+		if state, err = json.Marshal(s.state); err != nil {
 			return
 		}
-		if _, err := tx.Exec(`UPDATE snap SET state = ? WHERE id = ?`, state, s.id); err != nil {
-			return
-		}
+	}
+	// The seq moves, so another process's save of a state it read before
+	// this one is refused, as a refresh's is: its pages would overwrite or
+	// overlap these.
+	if _, err := tx.Exec(`UPDATE snap SET state = ?, seq = seq + 1 WHERE id = ?`, state, s.id); err != nil {
+		return
 	}
 	if s.saveScans(newTxn(tx)) == nil {
 		crash.Step()

@@ -8,8 +8,9 @@ package index
 //   - term: the dictionary of terms, so posting lists and term vectors hold
 //     small integers; keyed by text, which is stored once.
 //   - snap: one row per snapshot (a working tree, or a past commit): how it
-//     was built, and seq, which every refresh bumps, so a command that only
-//     saves stat data it read saves it onto the state it read it from.
+//     was built, and seq, which every refresh and every save of stat data
+//     bumps, so a command that only saves stat data it read saves it onto
+//     the state it read it from.
 //   - info: the snapshot's packed per-document info that ranking reads on
 //     every question, in chunks of infoChunk documents, so a refresh
 //     rewrites only the chunks holding the documents it changed.

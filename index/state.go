@@ -58,6 +58,7 @@ type snapRow struct {
 	id       int64
 	seq      int64
 	state    snapState
+	raw      []byte // state as stored
 	info     []byte
 	private  *localscan.ScanState // the private folder's stat memory
 	worktree *localscan.ScanState // HEAD's note files and the working tree's stat memory; nil until loadWorktree
@@ -98,16 +99,15 @@ func (s *snapRow) loadRest(q querier) error {
 // loadSnapState reads how the snapshot called name was built, and nothing
 // else of it, or nil when there is none.
 func loadSnapState(q querier, name string) (*snapRow, error) {
-	var stateJSON []byte
 	s := &snapRow{}
-	err := q.QueryRow(`SELECT id, seq, state FROM snap WHERE name = ?`, name).Scan(&s.id, &s.seq, &stateJSON)
+	err := q.QueryRow(`SELECT id, seq, state FROM snap WHERE name = ?`, name).Scan(&s.id, &s.seq, &s.raw)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, nil
 	}
 	if err != nil {
 		return nil, fmt.Errorf("reading snapshot %s: %w", name, err)
 	}
-	if err := json.Unmarshal(stateJSON, &s.state); err != nil {
+	if err := json.Unmarshal(s.raw, &s.state); err != nil {
 		return nil, fmt.Errorf("snapshot %s: %w", name, errDamaged)
 	}
 	return s, nil

@@ -1,0 +1,43 @@
+package index
+
+import (
+	"bytes"
+	"sync"
+)
+
+// warmRow keeps, between the answers of one process, the largest values
+// reading the working tree's snapshot decodes: its documents' info and the
+// scan states. A server answers many questions while nothing changes, and
+// on vba-docs (38,187 notes) reading and decoding them again was a tenth of
+// each warm MCP find.
+//
+// What is kept is the snapshot's as of one seq, which every refresh and
+// every save of scan state bumps, and no answer changed it since: a scan
+// edits its states in place, so one that did is dropped (its edits went to
+// the cache, or were lost with a busy lock) and the next answer reads the
+// stored states. An answer takes the row, so two at once never share one.
+type warmRow struct {
+	mu  sync.Mutex
+	row *snapRow
+}
+
+// take fills s's info and scan states from the kept row when that is the
+// same snapshot at the same seq, and empties the keeping either way.
+func (w *warmRow) take(s *snapRow) {
+	w.mu.Lock()
+	kept := w.row
+	w.row = nil
+	w.mu.Unlock()
+	if kept == nil || kept.id != s.id || kept.seq != s.seq || !bytes.Equal(kept.raw, s.raw) {
+		return
+	}
+	s.info, s.private, s.worktree = kept.info, kept.private, kept.worktree
+}
+
+// keep keeps s for the next answer: s was read and scanned, and the scan
+// changed none of it.
+func (w *warmRow) keep(s *snapRow) {
+	w.mu.Lock()
+	w.row = s
+	w.mu.Unlock()
+}
