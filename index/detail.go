@@ -75,22 +75,17 @@ func (s *Snapshot) LinksIn(doc uint32, plain, typed bool) (in []vault.Ref, n int
 		}
 		return in, len(all), err
 	}
-	// Counted inside SQLite, less the rows of the note itself and of the
-	// notes not present (uncommitted copies left out, numbers freed,
-	// numbers past the span), few.
-	left := append([]uint32{doc}, absent...)
-	n, gone, past, err := s.countLinksIn(key, left, getInfo(s.info, doc).inboundAll)
+	c, err := s.countLinksIn(doc, key, absent)
 	if err != nil {
 		return nil, 0, fmt.Errorf("counting links to %s: %w", key, err)
 	}
-	if n == 0 {
+	if c.rows == 0 {
 		return nil, 0, nil
 	}
-	n -= gone + past
 	if typed {
 		in, err = s.linksIn(doc, key, " AND verb != ''")
 	}
-	return in, n, err
+	return in, c.notes, err
 }
 
 // hubLinksIn is how many notes linking to a key make it a hub, whose
@@ -99,16 +94,24 @@ func (s *Snapshot) LinksIn(doc uint32, plain, typed bool) (in []vault.Ref, n int
 // took 7-12 ms of every reply whose cards name it (a bare count 3).
 const hubLinksIn = 512
 
-// countLinksIn counts the backlink rows of key: all of them, those whose
-// source is in left, and those whose source is past the span. notes, how
-// many notes link to key as the info has it, chooses the way.
-func (s *Snapshot) countLinksIn(key string, left []uint32, notes uint32) (n, gone, past int, err error) {
+// countLinksIn counts the backlink rows of doc's key, and of them those
+// from notes present (not absent, not past the span) other than doc, inside
+// SQLite. How many notes link to the key as the info has it chooses the
+// way; a hub's counts are kept with the snapshot's row, for the answers
+// after.
+func (s *Snapshot) countLinksIn(doc uint32, key string, absent []uint32) (hubCount, error) {
+	left := append([]uint32{doc}, absent...)
 	in := `src IN (?` + strings.Repeat(", ?", len(left)-1) + `)`
-	if notes < hubLinksIn {
-		err = s.tx.QueryRow(`SELECT count(*), coalesce(sum(`+in+`), 0), coalesce(sum(src >= ?), 0)
+	var n, gone, past int
+	if getInfo(s.info, doc).inboundAll < hubLinksIn {
+		err := s.tx.QueryRow(`SELECT count(*), coalesce(sum(`+in+`), 0), coalesce(sum(src >= ?), 0)
 			FROM backlink WHERE snap = ? AND target = ?`,
 			append(anys(left), s.Span(), s.row.id, key)...).Scan(&n, &gone, &past)
-		return n, gone, past, err
+		return hubCount{rows: n, notes: n - gone - past}, err
+	}
+	k := hubKey{doc: doc, noWorktree: s.noWorktree}
+	if c, ok := s.row.derived.hub(k); ok {
+		return c, nil
 	}
 	for _, c := range []struct {
 		where string
@@ -119,26 +122,28 @@ func (s *Snapshot) countLinksIn(key string, left []uint32, notes uint32) (n, gon
 		{" AND " + in, anys(left), &gone},
 		{" AND src >= ?", []any{s.Span()}, &past},
 	} {
-		if err = s.tx.QueryRow(`SELECT count(*) FROM backlink WHERE snap = ? AND target = ?`+c.where,
+		if err := s.tx.QueryRow(`SELECT count(*) FROM backlink WHERE snap = ? AND target = ?`+c.where,
 			append([]any{s.row.id, key}, c.args...)...).Scan(c.n); err != nil {
-			return 0, 0, 0, err
+			return hubCount{}, err
 		}
 	}
-	return n, gone, past, nil
+	c := hubCount{rows: n, notes: n - gone - past}
+	s.row.derived.keepHub(k, c)
+	return c, nil
 }
 
 // absentDocs lists the numbers below Span that no present note holds,
 // read from the packed info once per snapshot.
 func (s *Snapshot) absentDocs() []uint32 {
-	if s.absent == nil {
-		s.absent = []uint32{}
+	return s.row.derived.absentDocs(s.noWorktree, func() []uint32 {
+		absent := []uint32{}
 		for d := range uint32(s.Span()) {
 			if i := getInfo(s.info, d); !i.present || s.noWorktree && i.worktree { // as Info's Present, without its copy
-				s.absent = append(s.absent, d)
+				absent = append(absent, d)
 			}
 		}
-	}
-	return s.absent
+		return absent
+	})
 }
 
 func anys(ords []uint32) []any {

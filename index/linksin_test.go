@@ -57,8 +57,11 @@ func changeHubStore(t *testing.T, r *vaulttest.Repo, c *index.Cache, repo *vault
 // joining every one to its note and sorting by key, in the same order; the
 // typed ones alone and the count agree too, with and without the working
 // tree, for a hub counted row by row and one counted by seeks (600 notes
-// link to it). Catches: NameRank order drifting from (key, layer, path),
-// an absent note's links counted, a self-link kept.
+// link to it), each state read twice by the same cache (the second answer
+// reuses what the first kept of the snapshot), and again after more
+// changes. Catches: NameRank order drifting from (key, layer, path), an
+// absent note's links counted, a self-link kept, a hub's count kept from
+// before a change.
 func TestLinksInForACardEqualTheFullRead(t *testing.T) {
 	t.Parallel()
 	for _, linkers := range []int{120, 600} {
@@ -75,6 +78,19 @@ func linksInEqualTheFullRead(t *testing.T, linkers int) {
 	c := openCache(t, repo.CommonDir)
 	defer c.Close()
 	changeHubStore(t, r, c, repo)
+	r.Settle()
+	linksInAgreeWithDetail(t, c, repo, linkers)
+	linksInAgreeWithDetail(t, c, repo, linkers)
+	r.Write("notes/new.md", "# New\n\nAn untracked [[hub]] link.\n")
+	r.Remove("notes/n001.md")
+	r.Commit("2025-12-03T10:00:00Z", "one linker fewer")
+	r.Settle()
+	linksInAgreeWithDetail(t, c, repo, linkers)
+	linksInAgreeWithDetail(t, c, repo, linkers)
+}
+
+func linksInAgreeWithDetail(t *testing.T, c *index.Cache, repo *vault.Repo, linkers int) {
+	t.Helper()
 	for _, opt := range []index.Options{{}, {NoWorktree: true}} {
 		s, _, err := c.Fresh(repo, opt)
 		if err != nil {

@@ -206,7 +206,7 @@ func (rf *refresher) createSnap(name string) (*snapRow, error) {
 		return nil, fmt.Errorf("creating snapshot %s: %w", name, err)
 	}
 	id, err := res.LastInsertId()
-	return &snapRow{id: id, info: []byte{}, private: localscan.NewScanState()}, err
+	return &snapRow{id: id, info: []byte{}, private: localscan.NewScanState(), derived: &derived{}}, err
 }
 
 func (rf *refresher) clearSnap() error {

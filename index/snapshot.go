@@ -22,7 +22,6 @@ type Snapshot struct {
 	state      snapState
 	info       []byte
 	noWorktree bool
-	absent     []uint32            // see absentDocs; nil until asked
 	ords       map[string][]uint32 // see ordsOfKeys
 	keys       map[uint32]string   // see key
 	dates      map[int]vault.Date

@@ -62,6 +62,7 @@ type snapRow struct {
 	info     []byte
 	private  *localscan.ScanState // the private folder's stat memory
 	worktree *localscan.ScanState // HEAD's note files and the working tree's stat memory; nil until loadWorktree
+	derived  *derived // what answers computed from it
 	// caughtUp: the pending files were recorded in the worktree's scan
 	// state since the state was read, so the state is worth saving.
 	caughtUp bool
@@ -99,7 +100,7 @@ func (s *snapRow) loadRest(q querier) error {
 // loadSnapState reads how the snapshot called name was built, and nothing
 // else of it, or nil when there is none.
 func loadSnapState(q querier, name string) (*snapRow, error) {
-	s := &snapRow{}
+	s := &snapRow{derived: &derived{}}
 	err := q.QueryRow(`SELECT id, seq, state FROM snap WHERE name = ?`, name).Scan(&s.id, &s.seq, &s.raw)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, nil

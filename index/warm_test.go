@@ -55,20 +55,12 @@ func repoAt(t *testing.T, dir string) *vault.Repo {
 }
 
 // backdate sets a file's times an hour back plus offset seconds, a change
-// only a scan's stat memory sees. (A file changed within the last moments
-// is checked again by every scan, whose state then always changes.)
+// only a scan's stat memory sees.
 func backdate(t *testing.T, path string, offset int) {
 	t.Helper()
-	at := time.Now().Add(-time.Hour + time.Duration(offset)*time.Second)
+	at := time.Now().Add(-time.Hour + time.Duration(offset+1)*time.Second)
 	if err := os.Chtimes(path, at, at); err != nil {
 		t.Fatal(err)
-	}
-}
-
-// settle backdates threeNotes' notes.
-func settle(t *testing.T, dir string) {
-	for i, name := range []string{"a.md", "b.md", "c.md"} {
-		backdate(t, filepath.Join(dir, name), -10-i)
 	}
 }
 
@@ -81,7 +73,7 @@ func settle(t *testing.T, dir string) {
 func TestAnAnswerWhileNothingChangedReusesTheLastOnesScanState(t *testing.T) {
 	t.Parallel()
 	r, repo, c := threeNotes(t)
-	settle(t, r.Dir)
+	r.Settle()
 	refreshAt(t, c, r.Dir) // the first build
 	first := freshRow(t, c, r.Dir)
 	again := freshRow(t, c, r.Dir)
@@ -120,7 +112,7 @@ func TestAnAnswerWhileNothingChangedReusesTheLastOnesScanState(t *testing.T) {
 func TestAStatSaveFromAStateReadBeforeAnotherSaveIsRefused(t *testing.T) {
 	t.Parallel()
 	r, _, c := threeNotes(t)
-	settle(t, r.Dir)
+	r.Settle()
 	refreshAt(t, c, r.Dir)
 	backdate(t, filepath.Join(r.Dir, "a.md"), 0)
 	early := lookAt(t, c, r.Dir)

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 )
 
 // Repo is a git working tree made for one test.
@@ -286,6 +287,29 @@ func Head(t testing.TB, dir string) string {
 func (r *Repo) Write(path, content string) {
 	r.t.Helper()
 	WriteFile(r.t, filepath.Join(r.Dir, filepath.FromSlash(path)), content)
+}
+
+// Settle dates every file of the working tree and of the private folder
+// an hour back, as in a vault last edited a while ago: a scan checks a file
+// changed within the last moments again every time (its stat data cannot
+// yet tell a later change), so its memory never settles.
+func (r *Repo) Settle() {
+	r.t.Helper()
+	at := time.Now().Add(-time.Hour)
+	for _, dir := range []string{r.Dir, r.Private} {
+		err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+			if err != nil || d.IsDir() && d.Name() == ".git" {
+				return err
+			}
+			if d.IsDir() {
+				return nil
+			}
+			return os.Chtimes(path, at, at)
+		})
+		if err != nil && !os.IsNotExist(err) {
+			r.t.Fatal(err)
+		}
+	}
 }
 
 // Remove deletes a file of the working tree.
