@@ -62,7 +62,7 @@ type snapRow struct {
 	info     []byte
 	private  *localscan.ScanState // the private folder's stat memory
 	worktree *localscan.ScanState // HEAD's note files and the working tree's stat memory; nil until loadWorktree
-	derived  *derived // what answers computed from it
+	derived  *derived             // what answers computed from it
 	// caughtUp: the pending files were recorded in the worktree's scan
 	// state since the state was read, so the state is worth saving.
 	caughtUp bool
