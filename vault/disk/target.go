@@ -7,7 +7,6 @@ import (
 	"path/filepath"
 	"strings"
 
-	"golang.org/x/text/cases"
 	"golang.org/x/text/unicode/norm"
 )
 
@@ -60,20 +59,23 @@ func twinIn(dir, name string, foldCase bool) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("listing %s: %w", dir, err)
 	}
-	fold := func(s string) string {
-		s = norm.NFC.String(s)
+	// Case is compared by Unicode's simple folding (strings.EqualFold), as
+	// NTFS's case table does: full folding (x/text/cases) also made "ß"
+	// and "ss" one name, and linking it cost every command 0.5-1 ms of
+	// package initialisation (its language tables).
+	same := func(a, b string) bool {
 		if foldCase {
-			s = cases.Fold().String(s)
+			return strings.EqualFold(a, b)
 		}
-		return s
+		return a == b
 	}
-	want := fold(name)
+	want := norm.NFC.String(name)
 	twin := ""
 	for _, e := range entries {
 		switch {
 		case e.Name() == name:
 			return "", nil
-		case twin == "" && fold(e.Name()) == want:
+		case twin == "" && same(norm.NFC.String(e.Name()), want):
 			twin = e.Name()
 		}
 	}
