@@ -12,9 +12,8 @@ import (
 
 // freshRow opens the working tree's snapshot as Fresh does and returns
 // the row it answered from.
-func freshRow(t *testing.T, c *Cache, dir string) *snapRow {
+func freshRow(t *testing.T, c *Cache, repo *vault.Repo) *snapRow {
 	t.Helper()
-	repo := repoAt(t, dir)
 	s, _, err := c.Fresh(repo, Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -25,9 +24,8 @@ func freshRow(t *testing.T, c *Cache, dir string) *snapRow {
 
 // lookAt reads and scans the working tree's snapshot as Fresh does, and
 // saves nothing.
-func lookAt(t *testing.T, c *Cache, dir string) *snapRow {
+func lookAt(t *testing.T, c *Cache, repo *vault.Repo) *snapRow {
 	t.Helper()
-	repo := repoAt(t, dir)
 	tgt, err := worktreeTarget(repo, Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -42,16 +40,6 @@ func lookAt(t *testing.T, c *Cache, dir string) *snapRow {
 		t.Fatal(err)
 	}
 	return v.snap
-}
-
-func repoAt(t *testing.T, dir string) *vault.Repo {
-	t.Helper()
-	r, err := vault.OpenRepo(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { r.Close() })
-	return r
 }
 
 // backdate sets a file's times an hour back plus offset seconds, a change
@@ -75,18 +63,18 @@ func TestAnAnswerWhileNothingChangedReusesTheLastOnesScanState(t *testing.T) {
 	r, repo, c := threeNotes(t)
 	r.Settle()
 	refreshAt(t, c, r.Dir) // the first build
-	first := freshRow(t, c, r.Dir)
-	again := freshRow(t, c, r.Dir)
+	first := freshRow(t, c, repo)
+	again := freshRow(t, c, repo)
 	if again.worktree != first.worktree || again.private != first.private || &again.info[0] != &first.info[0] {
 		t.Fatal("the second answer read the scan states again though nothing changed")
 	}
 
 	backdate(t, filepath.Join(r.Dir, "a.md"), 0)
-	freshRow(t, c, r.Dir)
+	freshRow(t, c, repo)
 	if c.warm.row != nil {
 		t.Error("the state a scan changed (and saved) was kept, though the stored one has other rows")
 	}
-	freshRow(t, c, r.Dir)
+	freshRow(t, c, repo)
 	kept := c.warm.row
 	if kept == nil {
 		t.Fatal("the state read after the save was not kept")
@@ -98,8 +86,8 @@ func TestAnAnswerWhileNothingChangedReusesTheLastOnesScanState(t *testing.T) {
 	}
 	defer other.Close()
 	backdate(t, filepath.Join(r.Dir, "b.md"), 1)
-	freshRow(t, other, r.Dir) // another process saves b's stat data
-	if after := lookAt(t, c, r.Dir); after.worktree == kept.worktree {
+	freshRow(t, other, repo) // another process saves b's stat data
+	if after := lookAt(t, c, repo); after.worktree == kept.worktree {
 		t.Error("after another cache saved the scan state, the answer reused the state it read before")
 	}
 }
@@ -111,13 +99,13 @@ func TestAnAnswerWhileNothingChangedReusesTheLastOnesScanState(t *testing.T) {
 // records overlap).
 func TestAStatSaveFromAStateReadBeforeAnotherSaveIsRefused(t *testing.T) {
 	t.Parallel()
-	r, _, c := threeNotes(t)
+	r, repo, c := threeNotes(t)
 	r.Settle()
 	refreshAt(t, c, r.Dir)
 	backdate(t, filepath.Join(r.Dir, "a.md"), 0)
-	early := lookAt(t, c, r.Dir)
+	early := lookAt(t, c, repo)
 	backdate(t, filepath.Join(r.Dir, "b.md"), 1)
-	late := lookAt(t, c, r.Dir)
+	late := lookAt(t, c, repo)
 	if !early.scanChanged() || !late.scanChanged() {
 		t.Fatal("the scans after the touches changed nothing")
 	}
