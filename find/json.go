@@ -90,8 +90,9 @@ const refsShown = 8
 // context window (MCP's structured content): each hit lists the passages
 // and link ends its card shows and counts the rest, a ranked note is
 // followed by the linked notes its card names (the others counted in
-// more_linked), and the reply stays within JSONRoom(MaxChars) bytes, the
-// ranked notes that do not fit counted in hits_omitted.
+// more_linked), and the reply stays within JSONRoom(MaxChars) bytes (less
+// what the cards took beyond MaxChars), the ranked notes that do not fit
+// counted in hits_omitted.
 func (r Reply) ContextJSON() JSONReply {
 	base := retrieve.ToJSON(r.Result, r.Commit)
 	out := JSONReply{JSONReply: base, Hits: []JSONHit{}, PassagesOmitted: r.PassagesOmitted, MaxChars: r.MaxChars}
@@ -179,7 +180,11 @@ func JSONRoom(maxChars int) int { return maxChars + maxChars/3 }
 // more_linked. used is the size of the reply without hits. --explain's
 // scores are not counted: who asks for them asks for them all.
 func (r Reply) fitJSON(hits []JSONHit, used int) ([]JSONHit, int) {
-	room := JSONRoom(r.MaxChars)
+	// The cards' headers are never cut, so their text may pass the aim
+	// (twenty one-line cards at 1,000 characters): what it took beyond the
+	// aim comes out of the JSON's room, and the two stay within the aim
+	// and the room together.
+	room := JSONRoom(r.MaxChars) - max(0, len(r.Text())-r.MaxChars)
 	admit := func(h JSONHit, first bool) bool {
 		h.Explain = nil
 		cost := jsonSize(h) + 1 // and its comma

@@ -138,7 +138,8 @@ func TestJSONListsWhatTheCardsShowAndCountsTheRest(t *testing.T) {
 }
 
 // Across size aims, a JSON reply on hub notes stays within its room
-// (JSONRoom), or holds the first ranked note alone; the ranked notes it
+// (JSONRoom, less what the cards' text took beyond the aim: headers are
+// never cut), or holds the first ranked note alone; the ranked notes it
 // lists are the first by rank and hits_omitted counts the others. At the
 // default aim it costs no more than 8 kB or 1.5 times its cards, and at
 // 1,000 characters cards and JSON together stay under 3 kB. Catches: JSON
@@ -146,7 +147,15 @@ func TestJSONListsWhatTheCardsShowAndCountsTheRest(t *testing.T) {
 // skips a rank, hits dropped without a count.
 func TestJSONStaysWithinItsRoomAcrossSizeAims(t *testing.T) {
 	t.Parallel()
-	res, store := hubAnswer(8)
+	// Twenty ranked notes: their headers alone are more than 1,000
+	// characters of cards.
+	for _, ranks := range []int{8, 20} {
+		jsonWithinRoom(t, ranks)
+	}
+}
+
+func jsonWithinRoom(t *testing.T, ranks int) {
+	res, store := hubAnswer(ranks)
 	for _, maxChars := range []int{1, 50, 200, 500, 1000, 1500, 2500, 4000, DefaultMaxChars, 9000, 20000} {
 		reply, err := Build(res, "abc", store, maxChars, nil)
 		if err != nil {
@@ -165,18 +174,18 @@ func TestJSONStaysWithinItsRoomAcrossSizeAims(t *testing.T) {
 		for i := range len(ranked) {
 			want = append(want, fmt.Sprintf("note-%d", i))
 		}
-		if len(ranked) == 0 || !slices.Equal(ranked, want) || len(ranked)+j.HitsOmitted != 8 {
-			t.Errorf("max_chars %d: ranked hits %v, %d omitted", maxChars, ranked, j.HitsOmitted)
-		}
-		if len(ranked) > 1 && size > JSONRoom(maxChars) {
-			t.Errorf("max_chars %d: %d bytes of JSON, room %d", maxChars, size, JSONRoom(maxChars))
+		if len(ranked) == 0 || !slices.Equal(ranked, want) || len(ranked)+j.HitsOmitted != ranks {
+			t.Errorf("%d ranked, max_chars %d: ranked hits %v, %d omitted", ranks, maxChars, ranked, j.HitsOmitted)
 		}
 		text := len(reply.Text())
+		if room := JSONRoom(maxChars) - max(0, text-maxChars); len(ranked) > 1 && size > room {
+			t.Errorf("%d ranked, max_chars %d: %d bytes of JSON beside %d of cards, room %d", ranks, maxChars, size, text, room)
+		}
 		if maxChars <= DefaultMaxChars && size > max(8<<10, text*3/2) {
-			t.Errorf("max_chars %d: %d bytes of JSON beside %d of cards", maxChars, size, text)
+			t.Errorf("%d ranked, max_chars %d: %d bytes of JSON beside %d of cards", ranks, maxChars, size, text)
 		}
 		if maxChars == 1000 && size+text > 3<<10 {
-			t.Errorf("max_chars 1000: %d bytes of JSON and %d of cards", size, text)
+			t.Errorf("%d ranked, max_chars 1000: %d bytes of JSON and %d of cards", ranks, size, text)
 		}
 		if b, _ := json.Marshal(j); len(b) != size {
 			t.Fatal("jsonSize is not the size json.Marshal gives")
