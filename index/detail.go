@@ -133,7 +133,8 @@ func (s *Snapshot) countLinksIn(doc uint32, key string, absent []uint32) (hubCou
 }
 
 // absentDocs lists the numbers below Span that no present note holds,
-// read from the packed info once per snapshot.
+// read from the packed info once per snapshot row (a server's answers
+// share the row while it is kept: see derived).
 func (s *Snapshot) absentDocs() []uint32 {
 	return s.row.derived.absentDocs(s.noWorktree, func() []uint32 {
 		absent := []uint32{}
