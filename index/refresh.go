@@ -365,10 +365,9 @@ func (c *Cache) readTx() (*sql.Tx, error) {
 // saveScan saves the stat data a scan learnt, so the files are not read
 // again, unless a refresh or another save has rewritten the snapshot since
 // it was read (its pages would be older than the stored ones) or one is
-// writing right now; with
-// the pending files of HEAD's recorded, the state that no longer lists them
-// goes with it. It is an optimisation: failing costs the next command
-// the same reads.
+// writing right now; with the pending files of HEAD's recorded, the state
+// that no longer lists them goes with it. It is an optimisation: failing
+// costs the next command the same reads.
 func (c *Cache) saveScan(s *snapRow) {
 	unlock, ok, err := c.lockRefresh(time.Millisecond)
 	if err != nil || !ok {

@@ -42,8 +42,8 @@ func lookAt(t *testing.T, c *Cache, repo *vault.Repo) *snapRow {
 	return v.snap
 }
 
-// backdate sets a file's times an hour back plus offset seconds, a change
-// only a scan's stat memory sees.
+// backdate sets a file's times to offset+1 seconds after the hour back
+// that Settle gives every file: a change only a scan's stat memory sees.
 func backdate(t *testing.T, path string, offset int) {
 	t.Helper()
 	at := time.Now().Add(-time.Hour + time.Duration(offset+1)*time.Second)
