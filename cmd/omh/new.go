@@ -27,7 +27,7 @@ func (c *NewCmd) Help() string {
 	return strings.Replace(newHelp, "SECTIONS", store.TypeSections(), 1)
 }
 
-const newHelp = `The note goes to the private folder (OMH_LOCAL_DIR, else git config omh.local, else $XDG_DATA_HOME/omh/<root commit>/) under the key <type>/<slug>: the title's letters and digits, lower-cased, every other run of characters one "-", cut near 80 characters at a "-". Its frontmatter says type, recorded (today, local time) and source; its sections come from the type's template, .omh/templates/<type>.md in the working tree when there is one, else omh's own. Placeholders: {{title}} {{type}} {{key}} {{recorded}} {{source}} {{body}} {{answers}} {{links}}.
+const newHelp = `The note goes to the private folder (OMH_LOCAL_DIR, else git config omh.local, else $XDG_DATA_HOME/omh/<root commit>/) under the key <type>/<slug>: the title's letters and digits, lower-cased, every other run of characters one "-", cut near 80 characters at a "-". The title and each answer are one line of text: a run of white space is one space, and any other control character is refused. Its frontmatter says type, recorded (today, local time) and source; its sections come from the type's template, .omh/templates/<type>.md in the working tree when there is one, else omh's own. Placeholders: {{title}} {{type}} {{key}} {{recorded}} {{source}} {{body}} {{answers}} {{links}}.
 
 Sections each type must have (omh lint checks them): SECTIONS.
 
