@@ -246,7 +246,7 @@ type teamDiff struct {
 	skips   []vault.Skip
 }
 
-func (rf *refresher) diffTeam(from, head plumbing.Hash, dir string, exclude []string) (teamDiff, error) {
+func (rf *refresher) diffTeam(from, head plumbing.Hash, dir string, exclude vault.Excludes) (teamDiff, error) {
 	var d teamDiff
 	var err error
 	if !head.IsZero() {

@@ -177,7 +177,7 @@ func (s *Store) planMove(v *view, oldArg, newKey string) (*movePlan, error) {
 		p.to = filepath.Join(private, filepath.FromSlash(newKey)+vault.NoteExt)
 		p.fromShown, p.toShown, p.how = p.from, p.to, "rename"
 	} else {
-		if vault.Excluded(cfg.Exclude, newKey+vault.NoteExt) {
+		if cfg.Exclude.Match(newKey + vault.NoteExt) {
 			return nil, refuse(reply.Excluded, fmt.Errorf("nothing was renamed: %s would be excluded from the store by %s", rel(newKey), vault.ConfigPath))
 		}
 		p.fromShown, p.toShown = rel(p.oldKey), rel(newKey)

@@ -159,7 +159,7 @@ func (s *Store) planPromotion(v *view, keys []string, notes []index.StoredNote, 
 		case team[key]:
 			refuseOne(reply.KeyTaken, "%s is a team note already; rename the private one with omh mv first", key)
 			continue
-		case vault.Excluded(cfg.Exclude, rel):
+		case cfg.Exclude.Match(rel):
 			refuseOne(reply.Excluded, "%s would be excluded from the store by %s", to, vault.ConfigPath)
 			continue
 		}

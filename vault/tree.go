@@ -78,7 +78,7 @@ type NoteChange struct {
 // The trees it reads are kept for the next StepOf, as a step's are: a
 // refresh's diff and the history step of the commit it came to read the
 // same folder trees.
-func (r *Repo) DiffNotes(old, new plumbing.Hash, dir string, exclude []string) ([]NoteChange, []Skip, error) {
+func (r *Repo) DiffNotes(old, new plumbing.Hash, dir string, exclude Excludes) ([]NoteChange, []Skip, error) {
 	r.stepMu.Lock()
 	defer r.stepMu.Unlock()
 	w := treeDiff{repo: r, dir: dir, exclude: exclude, known: r.stepTrees, read: map[plumbing.Hash][]byte{}}
@@ -90,7 +90,7 @@ func (r *Repo) DiffNotes(old, new plumbing.Hash, dir string, exclude []string) (
 type treeDiff struct {
 	repo    *Repo
 	dir     string
-	exclude []string
+	exclude Excludes
 	keepOmh bool // history walks see every note path, omh's folder included
 	changes []NoteChange
 	skips   []Skip
@@ -295,7 +295,7 @@ func (w *treeDiff) note(e object.TreeEntry, rel string, report bool) TeamFile {
 		w.skip(report, full, "its name cannot be a key (control character or empty part)")
 		return TeamFile{Path: full}
 	}
-	if Excluded(w.exclude, rel) {
+	if w.exclude.Match(rel) {
 		return TeamFile{Path: full}
 	}
 	return TeamFile{Path: full, Key: key, Blob: e.Hash}

@@ -76,7 +76,7 @@ func TestDiffNotesEqualsTheDifferenceOfFullListings(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		changes, _, err := repo.DiffNotes(prev, tree, "", nil)
+		changes, _, err := repo.DiffNotes(prev, tree, "", Excludes{})
 		if err != nil {
 			t.Fatal(err)
 		}

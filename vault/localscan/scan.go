@@ -59,9 +59,9 @@ type LocalFile struct {
 // LocalScan says where to look for local notes.
 type LocalScan struct {
 	Repo     *vault.Repo
-	NotesDir string   // notes root relative to the repository root
-	Exclude  []string // config globs
-	Private  string   // the private folder; "" for none
+	NotesDir string         // notes root relative to the repository root
+	Exclude  vault.Excludes // config globs
+	Private  string         // the private folder; "" for none
 }
 
 // Run finds the local notes: the private folder's, remembered in private,
@@ -509,7 +509,7 @@ func (sc *scanner) list(st *ScanState, abs, rel string, worktree bool) (seenDir,
 			}
 			sc.skips = append(sc.skips, vault.Skip{Path: where, Reason: "a symbolic link; omh never follows links"})
 		case e.Type().IsRegular():
-			if worktree && (sc.ignored(st, child, false) || vault.Excluded(sc.Exclude, sc.notesRel(child))) {
+			if worktree && (sc.ignored(st, child, false) || sc.Exclude.Match(sc.notesRel(child))) {
 				continue
 			}
 			names = append(names, name)

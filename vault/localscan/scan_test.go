@@ -47,13 +47,22 @@ func (f *scanFixture) track(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	changes, _, err := f.r.DiffNotes(plumbing.ZeroHash, tree, "notes", []string{"README.md"})
+	changes, _, err := f.r.DiffNotes(plumbing.ZeroHash, tree, "notes", readmeExcluded(t))
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, c := range changes {
 		f.worktree.Track(c.New.Path, c.New.Blob)
 	}
+}
+
+// readmeExcluded is a config's exclude: README.md.
+func readmeExcluded(t *testing.T) vault.Excludes {
+	e, err := vault.CompileExcludes([]string{"README.md"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return e
 }
 
 // scan runs a scan as of a moment well after every write, so no file is
@@ -69,7 +78,7 @@ func (f *scanFixture) scan(t *testing.T, worktree bool) []string {
 func (f *scanFixture) scanCounting(t *testing.T, worktree bool) ([]string, *scanner) {
 	t.Helper()
 	f.track(t)
-	ls := LocalScan{Repo: f.r, NotesDir: "notes", Exclude: []string{"README.md"}, Private: f.repo.Private}
+	ls := LocalScan{Repo: f.r, NotesDir: "notes", Exclude: readmeExcluded(t), Private: f.repo.Private}
 	wt := f.worktree
 	if !worktree {
 		wt = nil
@@ -248,7 +257,7 @@ func TestARacyFileIsReadAgain(t *testing.T) {
 	vaulttest.WriteFile(t, path, "# one\n")
 	fi, _ := os.Stat(path)
 	f.track(t)
-	ls := LocalScan{Repo: f.r, NotesDir: "notes", Exclude: []string{"README.md"}}
+	ls := LocalScan{Repo: f.r, NotesDir: "notes", Exclude: readmeExcluded(t)}
 	first, _, err := ls.Run(f.private, f.worktree, fi.ModTime())
 	if err != nil || len(first) != 1 {
 		t.Fatalf("%v %v", first, err)
