@@ -16,7 +16,8 @@ const NoteExt = ".md"
 // KeyOf turns a note file's path relative to its layer root ("/"-separated)
 // into its key: the path without ".md", in Unicode NFC so that a name typed
 // on one system matches the same name stored decomposed by another. It
-// reports false for paths that are not notes or cannot be keys.
+// reports false for paths that are not notes or cannot be keys, and for
+// those in a folder named as git's own (IsGitFolder).
 //
 // A name that is not valid UTF-8 gets every byte that is not, and every
 // "%", written as %XX (bad\xff.md is bad%FF): a key of its own from which
@@ -34,7 +35,7 @@ func KeyOf(rel string) (string, bool) {
 		name = escapeInvalid(name)
 	}
 	key := norm.NFC.String(name)
-	if CheckKey(key) != nil {
+	if CheckKey(key) != nil || inGitFolder(key) {
 		return "", false
 	}
 	return key, true
@@ -80,6 +81,41 @@ func CheckKey(key string) error {
 		return fmt.Errorf("key %q is not a clean path", key)
 	}
 	return nil
+}
+
+// inGitFolder reports whether a folder on a key's way is named as git's
+// own: no file there is a note.
+func inGitFolder(key string) bool {
+	folders, _ := SplitKey(key)
+	for f := range strings.SplitSeq(folders, "/") {
+		if IsGitFolder(f) {
+			return true
+		}
+	}
+	return false
+}
+
+// IsGitFolder reports whether a name is git's own folder's on some system
+// git runs on, as git itself refuses such a path in a tree it checks out
+// (core.protectNTFS, core.protectHFS): ".git" in any letter case (the
+// file systems of macOS and Windows ignore it), with trailing dots or
+// spaces (Windows drops them), its short name "git~1" (Windows), or with
+// the invisible characters macOS leaves out of names (a zero-width joiner,
+// say). A tree made with git's plumbing can hold such a path anyway.
+func IsGitFolder(name string) bool {
+	trimmed := strings.TrimRight(strings.Map(func(r rune) rune {
+		if hfsIgnored(r) {
+			return -1
+		}
+		return r
+	}, name), ". ")
+	return strings.EqualFold(trimmed, ".git") || strings.EqualFold(name, "git~1")
+}
+
+// hfsIgnored reports whether macOS's file system leaves r out of a name
+// when it compares names (git's is_hfs_dotgit lists the same).
+func hfsIgnored(r rune) bool {
+	return r >= 0x200c && r <= 0x200f || r >= 0x202a && r <= 0x202e || r >= 0x206a && r <= 0x206f || r == 0xfeff
 }
 
 // TitleFromKey is a note's title of last resort: the last part of its key.

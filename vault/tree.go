@@ -257,6 +257,12 @@ func (w *treeDiff) entry(ea, eb object.TreeEntry, rel string) error {
 		return nil // omh's own folder holds no notes unless it holds the notes root
 	}
 	child := path.Join(rel, name)
+	if IsGitFolder(name) {
+		// Only git's plumbing makes such a tree, and a checkout would
+		// write it into git's own folder: nothing under it is a note.
+		w.skip(!eb.Hash.IsZero(), path.Join(w.dir, child), "named as git's own folder; nothing under it is a note")
+		return nil
+	}
 	if err := w.diff(dirHash(ea), dirHash(eb), child); err != nil {
 		return err
 	}

@@ -491,8 +491,8 @@ func (sc *scanner) list(st *ScanState, abs, rel string, worktree bool) (seenDir,
 		child := joinRel(rel, name)
 		switch {
 		case e.IsDir():
-			if name == ".git" || (worktree && rel == "" && name == ".omh" && sc.NotesDir == "") {
-				continue // omh's own folder holds no notes unless it holds the notes root
+			if vault.IsGitFolder(name) || (worktree && rel == "" && name == ".omh" && sc.NotesDir == "") {
+				continue // git's folder, by any name git gives it, and omh's own (unless it holds the notes root) hold no notes
 			}
 			if _, err := os.Lstat(filepath.Join(abs, name, ".git")); err == nil {
 				continue // another repository (a submodule): its notes are its own
