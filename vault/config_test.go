@@ -125,4 +125,3 @@ func TestMatchSegmentsAgreesWithBacktracking(t *testing.T) {
 		}
 	}
 }
-

@@ -14,10 +14,10 @@ import (
 
 // CheckTarget refuses to write the new file rel ("/"-separated) under root
 // when any folder on its way is a symbolic link or not a folder, when it
-// lies in git's own folder (by any name vault.IsGitFolder knows), or when a part of it names an existing file
-// differently only in Unicode normalisation (or, with foldCase, in case):
-// on macOS and Windows such names are one file, and on Linux two notes
-// nobody can tell apart.
+// lies in git's own folder (by any name vault.IsGitFolder knows), or when
+// a part of it names an existing file differently only in Unicode
+// normalisation (or, with foldCase, in case): on macOS and Windows such
+// names are one file, and on Linux two notes nobody can tell apart.
 func CheckTarget(root, rel string, foldCase bool) error {
 	parts := strings.Split(rel, "/")
 	for _, p := range parts {
