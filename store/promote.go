@@ -147,8 +147,16 @@ func (s *Store) planPromotion(v *view, keys []string, notes []index.StoredNote, 
 			continue
 		}
 		seen[key] = true
+		files := filesOf(notes, key, true)
+		if len(files) > 1 {
+			refuseOne(reply.Ambiguous, "%s", normalisationTwins(key, files))
+			continue
+		}
 		from := filepath.Join(private, filepath.FromSlash(key)+vault.NoteExt)
-		content, err := vault.ReadInside(private, key+vault.NoteExt, maxPromoted)
+		if len(files) == 1 {
+			from = files[0] // its own name, which may be spelt decomposed
+		}
+		content, err := vault.ReadInside(private, filepath.ToSlash(strings.TrimPrefix(from, private+string(filepath.Separator))), maxPromoted)
 		if err != nil {
 			refuseOne(reply.NotFound, "the private note %s cannot be read: %v", key, err)
 			continue
