@@ -82,7 +82,7 @@ func (r *Repo) DiffNotes(old, new plumbing.Hash, dir string, exclude Excludes) (
 	r.stepMu.Lock()
 	defer r.stepMu.Unlock()
 	w := treeDiff{repo: r, dir: dir, exclude: exclude, known: r.stepTrees, read: map[plumbing.Hash][]byte{}}
-	err := w.diff(old, new, "")
+	err := w.diff(old, new, "", 0)
 	r.stepTrees = w.read
 	return w.changes, w.skips, err
 }
@@ -199,8 +199,9 @@ func (e rawEntry) treeEntry() object.TreeEntry {
 }
 
 // diff walks two trees' entries together, as git stores them sorted, and
-// descends only where ids differ.
-func (w *treeDiff) diff(old, new plumbing.Hash, rel string) error {
+// descends only where ids differ. The trees are those of folder rel,
+// depth folders below the root.
+func (w *treeDiff) diff(old, new plumbing.Hash, rel string, depth int) error {
 	if old == new {
 		return nil
 	}
@@ -236,16 +237,16 @@ func (w *treeDiff) diff(old, new plumbing.Hash, rel string) error {
 				continue
 			}
 		}
-		if err := w.entry(oldSide.treeEntry(), newSide.treeEntry(), rel); err != nil {
+		if err := w.entry(oldSide.treeEntry(), newSide.treeEntry(), rel, depth); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-// entry compares one name's entry in the old and new tree; a zero entry is
-// absent on that side.
-func (w *treeDiff) entry(ea, eb object.TreeEntry, rel string) error {
+// entry compares one name's entry in the old and new tree of folder rel,
+// depth folders below the root; a zero entry is absent on that side.
+func (w *treeDiff) entry(ea, eb object.TreeEntry, rel string, depth int) error {
 	if ea.Hash == eb.Hash && ea.Mode == eb.Mode {
 		return nil
 	}
@@ -263,7 +264,11 @@ func (w *treeDiff) entry(ea, eb object.TreeEntry, rel string) error {
 		w.skip(!eb.Hash.IsZero(), path.Join(w.dir, child), "named as git's own folder; nothing under it is a note")
 		return nil
 	}
-	if err := w.diff(dirHash(ea), dirHash(eb), child); err != nil {
+	if depth == MaxFolderDepth && (ea.Mode == filemode.Dir || eb.Mode == filemode.Dir) {
+		w.skip(eb.Mode == filemode.Dir, path.Join(w.dir, child), fmt.Sprintf("a folder deeper than %d; nothing under it is a note", MaxFolderDepth))
+		return nil
+	}
+	if err := w.diff(dirHash(ea), dirHash(eb), child, depth+1); err != nil {
 		return err
 	}
 	oldNote, newNote := w.note(ea, child, false), w.note(eb, child, true)

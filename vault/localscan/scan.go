@@ -14,6 +14,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"slices"
 	"sort"
@@ -415,6 +416,15 @@ func (sc *scanner) collect(st *ScanState, base string, worktree bool) {
 	}
 }
 
+// shown is how a skip names the entry child of folder abs: by its path in
+// the working tree, absolute in the private folder.
+func (sc *scanner) shown(abs, child string, worktree bool) string {
+	if worktree {
+		return child
+	}
+	return filepath.Join(abs, path.Base(child))
+}
+
 // notesRel is a repository-relative path relative to the notes root.
 func (sc *scanner) notesRel(p string) string {
 	if sc.NotesDir == "" {
@@ -500,14 +510,19 @@ func (sc *scanner) list(st *ScanState, abs, rel string, worktree bool) (seenDir,
 			if worktree && sc.ignored(st, child, true) {
 				continue
 			}
+			under := child // the folder's path under its layer root
+			if worktree {
+				under = sc.notesRel(child)
+			}
+			if strings.Count(under, "/") >= vault.MaxFolderDepth {
+				sc.skips = append(sc.skips, vault.Skip{Path: sc.shown(abs, child, worktree),
+					Reason: fmt.Sprintf("a folder deeper than %d; nothing under it is a note", vault.MaxFolderDepth)})
+				continue
+			}
 			d.Dirs = append(d.Dirs, name)
 		case !strings.HasSuffix(name, vault.NoteExt):
 		case e.Type()&fs.ModeSymlink != 0:
-			where := filepath.Join(abs, name)
-			if worktree {
-				where = child
-			}
-			sc.skips = append(sc.skips, vault.Skip{Path: where, Reason: "a symbolic link; omh never follows links"})
+			sc.skips = append(sc.skips, vault.Skip{Path: sc.shown(abs, child, worktree), Reason: "a symbolic link; omh never follows links"})
 		case e.Type().IsRegular():
 			if worktree && (sc.ignored(st, child, false) || sc.Exclude.Match(sc.notesRel(child))) {
 				continue

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"sort"
+	"strings"
 	"testing"
 	"time"
 
@@ -386,5 +387,24 @@ func TestAFirstScanOfACopiedTreeHashesEachFile(t *testing.T) {
 	}
 	if sc.read != n {
 		t.Errorf("first scan read %d files, want all %d (git's index vouches for none)", sc.read, n)
+	}
+}
+
+// Folders on disk deeper than vault.MaxFolderDepth are not entered: the
+// note at the bound is found, the folder past it is a skip said once.
+// Catches: a scan walking any depth a hostile tree makes, where a path
+// past the system's limit fails to open.
+func TestTheScanStopsAtTheFolderDepthBound(t *testing.T) {
+	t.Parallel()
+	f := newScanFixture(t)
+	chain := strings.Repeat("d/", vault.MaxFolderDepth)
+	vaulttest.WriteFile(t, filepath.Join(f.repo.Private, chain+"last.md"), "# At the bound\n")
+	vaulttest.WriteFile(t, filepath.Join(f.repo.Private, chain+"d", "past.md"), "# Past it\n")
+	got, sc := f.scanCounting(t, false)
+	if want := []string{"private:" + chain + "last=" + chain + "last.md"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("found %.200q", got)
+	}
+	if len(sc.skips) != 1 || sc.skips[0].Path != filepath.Join(f.repo.Private, chain+"d") || !strings.Contains(sc.skips[0].Reason, "deeper than") {
+		t.Errorf("skips: %.300v", sc.skips)
 	}
 }
