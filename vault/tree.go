@@ -39,29 +39,56 @@ func (s Skip) Unreadable() bool { return strings.HasPrefix(s.Reason, unreadableR
 
 // NotesTree returns the id of the tree at dir ("" for the repository root)
 // in commit's tree, or the zero hash when the commit has no such folder.
+// A dir reached through a symbolic link the commit holds is an error
+// (ErrBadConfig) naming the link: omh never follows one, and read as no
+// folder it gave a store of 0 notes without a word.
 func (r *Repo) NotesTree(commit plumbing.Hash, dir string) (plumbing.Hash, error) {
 	c, err := r.Commit(commit)
 	if err != nil {
 		return plumbing.ZeroHash, err
 	}
+	id := c.TreeHash
 	if dir == "" {
-		return c.TreeHash, nil
+		return id, nil
 	}
-	root, err := object.GetTree(r.Objects, c.TreeHash)
-	if err != nil {
-		return plumbing.ZeroHash, fmt.Errorf("reading the tree of %s: %w", commit, err)
+	parts := strings.Split(dir, "/")
+	for i, name := range parts {
+		tree, err := object.GetTree(r.Objects, id)
+		if err != nil {
+			return plumbing.ZeroHash, fmt.Errorf("reading the tree of %s in %s: %w", path.Join(parts[:i]...), commit, err)
+		}
+		entry, err := tree.FindEntry(name)
+		if errors.Is(err, object.ErrEntryNotFound) || errors.Is(err, object.ErrDirectoryNotFound) {
+			return plumbing.ZeroHash, nil
+		}
+		if err != nil {
+			return plumbing.ZeroHash, fmt.Errorf("finding %s in %s: %w", dir, commit, err)
+		}
+		switch entry.Mode {
+		case filemode.Dir:
+			id = entry.Hash
+		case filemode.Symlink:
+			return plumbing.ZeroHash, r.notesRootLink(dir, path.Join(parts[:i+1]...), entry.Hash, commit)
+		default:
+			return plumbing.ZeroHash, nil
+		}
 	}
-	entry, err := root.FindEntry(dir)
-	if errors.Is(err, object.ErrEntryNotFound) || errors.Is(err, object.ErrDirectoryNotFound) {
-		return plumbing.ZeroHash, nil
+	return id, nil
+}
+
+// notesRootLink is the error for a notes root dir reached through the
+// symbolic link at link (its blob, the target, is read to be named).
+func (r *Repo) notesRootLink(dir, link string, blob, commit plumbing.Hash) error {
+	target := "?"
+	if b, _, err := r.ReadBlob(blob, 4096); err == nil {
+		target = string(b)
 	}
-	if err != nil {
-		return plumbing.ZeroHash, fmt.Errorf("finding %s in %s: %w", dir, commit, err)
+	how := "is reached through " + link + ", a symbolic link"
+	if link == dir {
+		how = "is a symbolic link"
 	}
-	if entry.Mode != filemode.Dir {
-		return plumbing.ZeroHash, nil
-	}
-	return entry.Hash, nil
+	return fmt.Errorf("%w: the notes root %s %s to %s in commit %.12s; omh never follows links: name the folder itself in %s (notes:)",
+		ErrBadConfig, dir, how, target, commit, ConfigPath)
 }
 
 // NoteChange is one note file that differs between two trees.
