@@ -68,14 +68,7 @@ func TestDiffNotesEqualsTheDifferenceOfFullListings(t *testing.T) {
 		if repo, err = OpenRepo(r.Dir); err != nil {
 			t.Fatal(err)
 		}
-		head, err := repo.Head()
-		if err != nil {
-			t.Fatal(err)
-		}
-		tree, err := repo.NotesTree(head, "")
-		if err != nil {
-			t.Fatal(err)
-		}
+		tree := headTree(t, repo)
 		changes, _, err := repo.DiffNotes(prev, tree, "", Excludes{})
 		if err != nil {
 			t.Fatal(err)
@@ -284,15 +277,7 @@ func TestADeepCommittedTreeIsReadToTheBoundOnly(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	head, err := repo.Head()
-	if err != nil {
-		t.Fatal(err)
-	}
-	tree, err := repo.NotesTree(head, "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	changes, skips, err := repo.DiffNotes(plumbing.ZeroHash, tree, "", Excludes{})
+	changes, skips, err := repo.DiffNotes(plumbing.ZeroHash, headTree(t, repo), "", Excludes{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -312,4 +297,18 @@ func TestADeepCommittedTreeIsReadToTheBoundOnly(t *testing.T) {
 	if _, ok := KeyOf(chain(MaxFolderDepth+1) + "x.md"); ok {
 		t.Errorf("a path %d folders deep is a key", MaxFolderDepth+1)
 	}
+}
+
+// headTree is the tree of repo's HEAD.
+func headTree(t *testing.T, repo *Repo) plumbing.Hash {
+	t.Helper()
+	head, err := repo.Head()
+	if err != nil {
+		t.Fatal(err)
+	}
+	tree, err := repo.NotesTree(head, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tree
 }
