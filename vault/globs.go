@@ -21,7 +21,6 @@ import (
 // wildcard, so a note is tried only against the globs filed under its own
 // folders (and those that start with a wildcard).
 type Excludes struct {
-	globs    []string        // as written, for messages
 	names    map[string]bool // globs without "/" or wildcards: file names
 	patterns []string        // globs without "/", with wildcards: for file names
 	anchored excludeNode     // globs with "/", by their leading literal folders
@@ -46,7 +45,7 @@ type anchoredGlob struct {
 // CompileExcludes compiles globs; a glob path.Match cannot read is an
 // error naming it.
 func CompileExcludes(globs []string) (Excludes, error) {
-	e := Excludes{globs: globs}
+	var e Excludes
 	for _, written := range globs {
 		g := strings.TrimSpace(written)
 		anchored := strings.Contains(g, "/")
@@ -106,9 +105,6 @@ const wildcards = `*?[\`
 func hasWildcard(g string) bool {
 	return strings.ContainsAny(g, wildcards)
 }
-
-// Globs is the list as written.
-func (e Excludes) Globs() []string { return e.globs }
 
 // Match reports whether the note file at rel (relative to the notes root)
 // is excluded.
