@@ -15,7 +15,7 @@ import (
 // hubAnswer is answer(n) where every ranked note is a hub: 30 links out,
 // the first five of them linked notes of the reply, and 40 links in, two
 // of them verdicts.
-func hubAnswer(n int) (retrieve.Result, fakeStore) {
+func hubAnswer(n int) (retrieve.Result, fakeSnapshot) {
 	res, store := answer(n)
 	var hits []retrieve.Hit
 	for i, h := range res.Hits {

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/omh-notes/omh/find"
+	"github.com/omh-notes/omh/proof"
 	"github.com/omh-notes/omh/retrieve"
 	"github.com/omh-notes/omh/store/reply"
 	"github.com/omh-notes/omh/vault"
@@ -39,7 +40,7 @@ type Question struct {
 	// do with withdrawn ones; otherwise every note is asked and retracted
 	// records are shown marked.
 	Records   bool
-	Retracted find.Retraction
+	Retracted proof.Retraction
 }
 
 // Answer is what the store answers: the ranked notes with their
@@ -97,25 +98,25 @@ func (s *Store) Ask(q Question) (Answer, error) {
 func (v *view) ask(q Question) (Answer, error) {
 	// Proof records among the hits show where they stand. A plain question
 	// hides nothing: retracted records are marked.
-	mode := find.IncludeRetracted
+	mode := proof.IncludeRetracted
 	if q.Records {
 		mode = q.Retracted
 	}
-	proof := find.NewProof(v.snap, v.proofDay(), mode)
+	proofs := proof.NewProof(v.snap, v.proofDay(), mode)
 	rq := retrieve.Query{Phrasings: q.Phrasings, Roots: q.Roots, Layer: q.Layer, Type: q.Type, Ranker: q.Ranker, Explain: q.Explain}
 	if q.Records {
-		rq.Keep = proof.KeepRecords
+		rq.Keep = proofs.KeepRecords
 	}
 	res, err := retrieve.Search(v.snap, rq)
 	if err != nil {
 		return Answer{}, err
 	}
-	if err := proof.DecidersFirst(&res); err != nil {
+	if err := proofs.DecidersFirst(&res); err != nil {
 		return Answer{}, err
 	}
 	res.AsOf = v.asOf()
 	for i, h := range res.Hits {
-		res.Hits[i].Retracted = proof.Retracted(h.Doc) // the tree marks them as cards do
+		res.Hits[i].Retracted = proofs.Retracted(h.Doc) // the tree marks them as cards do
 	}
 	ans := Answer{Result: res, Commit: v.snap.Commit()}
 	if q.Records && len(res.Hits) == 0 && res.Omitted == 0 && !res.StoreEmpty && !v.holdsRecords() {
@@ -124,7 +125,7 @@ func (v *view) ask(q Question) (Answer, error) {
 		return ans, nil
 	}
 	if q.Cards {
-		reply, err := find.Build(res, ans.Commit, v.snap, q.MaxChars, proof)
+		reply, err := find.Build(res, ans.Commit, v.snap, q.MaxChars, proofs)
 		if err != nil {
 			return Answer{}, err
 		}

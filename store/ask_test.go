@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/omh-notes/omh/find"
+	"github.com/omh-notes/omh/proof"
 	"github.com/omh-notes/omh/retrieve"
 	"github.com/omh-notes/omh/vault/vaulttest"
 )
@@ -22,7 +22,7 @@ func TestProofFindWithoutRecordsSaysThereAreNone(t *testing.T) {
 	s, _ := open(t, r.Dir)
 	ask := func(words string) Answer {
 		t.Helper()
-		ans, err := s.Ask(Question{Phrasings: []string{words}, Roots: 8, MaxChars: 6000, Cards: true, Records: true, Retracted: find.ExcludeRetracted})
+		ans, err := s.Ask(Question{Phrasings: []string{words}, Roots: 8, MaxChars: 6000, Cards: true, Records: true, Retracted: proof.ExcludeRetracted})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -10,9 +10,10 @@ import (
 // its own server; the note model (vault) imports no other package of omh,
 // its rooms (vault/*) only vault, each other and omh's internal helpers
 // (internal/*, which import nothing of omh), vault/token nothing of
-// omh; ranking and cards (retrieve, find) never import the cache or the
-// application layer, only declare the interfaces the cache implements; the
-// cache (index) imports neither; only commands import the application
+// omh; ranking, the proof lifecycle, cards and eval (retrieve, proof,
+// find, eval) never import the cache or the application layer, only
+// declare the interfaces the cache implements, and each imports only those
+// before it in that order; the cache (index) imports none of them; only commands import the application
 // layer, and omh's command and its MCP server import nothing else.
 // Catches: a shortcut that ties the note model to the cache, a command's
 // logic creeping back below the command line, or a command reaching past
@@ -26,12 +27,13 @@ func TestDependenciesPointOneWay(t *testing.T) {
 	forbidden := map[string][]string{ // package → what it must not import (prefixes)
 		"vault":       {""},
 		"vault/token": {""},
-		"retrieve":    {"index", "store", "find", "hooks"},
-		"find":        {"index", "store", "hooks"},
-		"find/eval":   {"index", "store", "hooks"},
-		"index":       {"store", "hooks", "find", "retrieve"},
-		"hooks":       {"index", "store", "retrieve", "find", "journal"},
-		"journal":     {"index", "store", "retrieve", "find", "hooks"},
+		"retrieve":    {"index", "store", "proof", "find", "eval", "hooks"},
+		"proof":       {"index", "store", "find", "eval", "hooks"},
+		"find":        {"index", "store", "eval", "hooks"},
+		"eval":        {"index", "store", "hooks"},
+		"index":       {"store", "hooks", "retrieve", "proof", "find", "eval"},
+		"hooks":       {"index", "store", "retrieve", "proof", "find", "eval", "journal"},
+		"journal":     {"index", "store", "retrieve", "proof", "find", "eval", "hooks"},
 	}
 	// only: package → the only packages of omh it may import (prefixes).
 	only := map[string][]string{

@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/omh-notes/omh/find"
+	"github.com/omh-notes/omh/proof"
 	"github.com/omh-notes/omh/retrieve"
 	"github.com/omh-notes/omh/store/reply"
 	"github.com/omh-notes/omh/vault"
@@ -206,17 +207,17 @@ func (s *Store) Links(key string, layer vault.Layer, dir Direction, page Page) (
 func (s *Store) ProofShow(key string, layer vault.Layer, asOf string) (Records, error) {
 	var out Records
 	err := s.withKey(key, layer, asOf, func(v *view, docs []uint32) error {
-		proof := find.NewProof(v.snap, v.proofDay(), find.IncludeRetracted)
+		proofs := proof.NewProof(v.snap, v.proofDay(), proof.IncludeRetracted)
 		out = Records{AsOf: string(v.asOf()), Commit: commitOrNull(v.snap.Commit()), SchemaVersion: reply.SchemaVersion}
 		for _, d := range docs {
-			if !proof.IsRecord(d) {
+			if !proofs.IsRecord(d) {
 				n, err := v.snap.Note(d)
 				if err != nil {
 					return err
 				}
 				return notARecord(n)
 			}
-			r, err := s.showRecord(v, d, proof)
+			r, err := s.showRecord(v, d, proofs)
 			if err != nil {
 				return err
 			}
@@ -351,12 +352,12 @@ func where(n vault.Note) string {
 }
 
 // showRecord gathers what omh proof show gives of one record.
-func (s *Store) showRecord(v *view, d uint32, proof *find.Proof) (ShownRecord, error) {
-	standing, _, err := proof.Standing(d)
+func (s *Store) showRecord(v *view, d uint32, proofs *proof.Proof) (ShownRecord, error) {
+	standing, _, err := proofs.Standing(d)
 	if err != nil {
 		return ShownRecord{}, err
 	}
-	retracted := proof.Retracted(d)
+	retracted := proofs.Retracted(d)
 	sn, err := s.showNote(v, d, Lines{}, 0)
 	if err != nil {
 		return ShownRecord{}, err
@@ -370,7 +371,7 @@ func (s *Store) showRecord(v *view, d uint32, proof *find.Proof) (ShownRecord, e
 		return ShownRecord{}, err
 	}
 	// Link ends carry their own retraction dates.
-	sn.Links, sn.In = linkEnds(proof.Mark(detail.Links)), linkEnds(proof.Mark(find.OrderIn(detail.In)))
+	sn.Links, sn.In = linkEnds(proofs.Mark(detail.Links)), linkEnds(proofs.Mark(find.OrderIn(detail.In)))
 	r := ShownRecord{ShownNote: sn, State: string(standing.State), By: []LinkEnd{}, Retracted: string(retracted)}
 	if retracted != "" {
 		r.RetractedReason = meta.RetractedReason
