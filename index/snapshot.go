@@ -83,6 +83,11 @@ func (s *Snapshot) Postings(term string) ([]token.Posting, error) {
 	if err != nil {
 		return nil, fmt.Errorf("looking up %q: %w", term, err)
 	}
+	return s.postingsOf(id, term)
+}
+
+// postingsOf reads the lists of the term with this id.
+func (s *Snapshot) postingsOf(id int64, term string) ([]token.Posting, error) {
 	// The uncommitted part, when there is one, is small and copied; the
 	// committed part, as large as the term is common (38,000 postings for
 	// "the" in vba-docs), is decoded where the driver left it, into a list
