@@ -65,6 +65,15 @@ type Query struct {
 	// Keep, when set, decides which notes may appear at all, ranked or
 	// linked (proof records hide what is retracted).
 	Keep func(doc uint32, info vault.DocInfo) bool
+	// Only, when set, decides which notes may be ranked, as Type does (a
+	// filter on tags, folder or time); linked notes are shown wherever
+	// they are. Rarity is still the whole store's.
+	Only func(doc uint32) bool
+}
+
+// ranks reports whether an admitted note may be ranked.
+func (q Query) ranks(doc uint32, info vault.DocInfo) bool {
+	return (q.Type == "" || info.Type == q.Type) && (q.Only == nil || q.Only(doc))
 }
 
 // admits reports whether a note may appear in the answer at all.
@@ -186,7 +195,7 @@ func Search(c Corpus, q Query) (Result, error) {
 			continue
 		}
 		info := c.Info(uint32(doc))
-		if !q.admits(uint32(doc), info) || (q.Type != "" && info.Type != q.Type) {
+		if !q.admits(uint32(doc), info) || !q.ranks(uint32(doc), info) {
 			if info.Present {
 				res.FilteredOut++
 			}

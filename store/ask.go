@@ -41,6 +41,8 @@ type Question struct {
 	// records are shown marked.
 	Records   bool
 	Retracted proof.Retraction
+	// Filter narrows which notes are ranked (tags, folder, changed since).
+	Filter Filter
 }
 
 // Answer is what the store answers: the ranked notes with their
@@ -81,8 +83,11 @@ func (s *Store) Ask(q Question) (Answer, error) {
 	}
 	var ans Answer
 	err := s.read(q.AsOf, s.readOptions(q.NoWorktree), func(v *view) error {
-		var err error
-		ans, err = v.ask(q)
+		sel, err := s.selectNotes(v, q.Filter, q.Layer, q.Type)
+		if err != nil {
+			return err
+		}
+		ans, err = v.ask(q, sel)
 		return err
 	})
 	if err == nil && ans.Result.TermsCut {
@@ -94,8 +99,14 @@ func (s *Store) Ask(q Question) (Answer, error) {
 	return ans, err
 }
 
-// ask answers q from an open snapshot.
-func (v *view) ask(q Question) (Answer, error) {
+// ask answers q from an open snapshot, ranking only the notes sel admits.
+func (v *view) ask(q Question, sel selection) (Answer, error) {
+	if sel.none != "" && v.snap.Count() > 0 {
+		// Nothing to rank: the reply names the filter that left nothing,
+		// not the store.
+		return Answer{Result: retrieve.Result{Question: q.Phrasings, Count: v.snap.Count(), Verdict: retrieve.NoMatch, AsOf: v.asOf()},
+			Commit: v.snap.Commit(), Absent: sel.none}, nil
+	}
 	// Proof records among the hits show where they stand. A plain question
 	// hides nothing: retracted records are marked.
 	mode := proof.IncludeRetracted
@@ -103,7 +114,7 @@ func (v *view) ask(q Question) (Answer, error) {
 		mode = q.Retracted
 	}
 	proofs := proof.NewProof(v.snap, v.proofDay(), mode)
-	rq := retrieve.Query{Phrasings: q.Phrasings, Roots: q.Roots, Layer: q.Layer, Type: q.Type, Ranker: q.Ranker, Explain: q.Explain}
+	rq := retrieve.Query{Phrasings: q.Phrasings, Roots: q.Roots, Layer: q.Layer, Type: q.Type, Ranker: q.Ranker, Explain: q.Explain, Only: sel.only()}
 	if q.Records {
 		rq.Keep = proofs.KeepRecords
 	}

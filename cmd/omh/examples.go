@@ -18,6 +18,7 @@ var examples = map[string][]string{
     --also "credential file mount returns EBUSY" \
     --also "rename bind mount token" \
     --also "Renaming over the mounted credential file fails with EBUSY."`,
+		`omh find credential mount --path topic --since 2026-03-01`,
 	},
 	"show": {
 		`omh show topic/credentials --layer team`,
