@@ -50,9 +50,9 @@ type Parsed struct {
 	// PageTags are a Logseq page's tags:: property; its words are in the
 	// body already.
 	PageTags []string
-	Answers         []string // frontmatter answers, then the Answers section's items
-	Headings        []Heading
-	Links           []Link // in order of Start
+	Answers  []string // frontmatter answers, then the Answers section's items
+	Headings []Heading
+	Links    []Link // in order of Start
 	// Units are the body's passage units in order, for quoting it.
 	Units     []Unit
 	BodyStart int // offset where the markdown body starts
