@@ -7,8 +7,8 @@ import (
 
 	"github.com/omh-notes/omh/find"
 	"github.com/omh-notes/omh/proof"
+	"github.com/omh-notes/omh/reply"
 	"github.com/omh-notes/omh/retrieve"
-	"github.com/omh-notes/omh/store/reply"
 	"github.com/omh-notes/omh/vault"
 )
 
@@ -179,27 +179,36 @@ func (a Answer) Tree() string {
 	return retrieve.RenderTree(a.Result, a.Commit)
 }
 
-// Cards renders the answer for agents, one card per note. The question
-// must have asked for cards.
+// Cards renders the answer for agents, one card per note; an answer
+// built without cards (the question did not ask for them) renders as the
+// tree.
 func (a Answer) Cards() string {
 	if a.Absent != "" {
 		return a.absence()
 	}
+	if a.Reply == nil {
+		return a.Tree()
+	}
 	return a.Reply.Text()
 }
 
-// JSON is the answer for programs (schema_version 1). The question must
-// have asked for cards.
-func (a Answer) JSON() any {
-	if a.Absent != "" {
-		out := retrieve.ToJSON(a.Result, a.Commit)
-		out.SchemaVersion, out.Note, out.Incomplete = reply.SchemaVersion, a.Absent, a.Incomplete
+// JSON is the answer for programs (schema_version 1): with cards when the
+// question asked for them, else the ranked notes and their neighbours; an
+// absent answer says why in its note.
+func (a Answer) JSON() reply.Cards {
+	var out reply.Cards
+	switch {
+	case a.Absent != "":
+		out.Answer = find.AnswerJSON(a.Result, a.Commit)
+		out.Note, out.Incomplete = a.Absent, a.Incomplete
 		if day := vault.Date(a.asked); day.Valid() {
 			out.AsOf = string(day)
 		}
-		return out
+	case a.Reply == nil:
+		out.Answer = find.AnswerJSON(a.Result, a.Commit)
+	default:
+		out = a.Reply.JSON()
 	}
-	out := a.Reply.JSON()
 	out.SchemaVersion = reply.SchemaVersion
 	return out
 }
