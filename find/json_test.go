@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/omh-notes/omh/reply"
 	"github.com/omh-notes/omh/retrieve"
 	"github.com/omh-notes/omh/vault"
 )
@@ -77,7 +78,7 @@ func cardLines(text string) map[string][3][]string {
 	return out
 }
 
-func refKeys(refs []JSONRef) []string {
+func refKeys(refs []reply.Ref) []string {
 	var keys []string
 	for _, r := range refs {
 		keys = append(keys, r.Key)

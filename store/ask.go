@@ -7,8 +7,8 @@ import (
 
 	"github.com/omh-notes/omh/find"
 	"github.com/omh-notes/omh/proof"
+	"github.com/omh-notes/omh/reply"
 	"github.com/omh-notes/omh/retrieve"
-	"github.com/omh-notes/omh/store/reply"
 	"github.com/omh-notes/omh/vault"
 )
 
@@ -56,7 +56,8 @@ type Answer struct {
 	// (then Incomplete). It is an answer, not a failure.
 	Absent     string
 	Incomplete bool
-	asked      string // the --as-of of an absent answer
+	asked      string        // the --as-of of an absent answer
+	filter     *reply.Filter // the filters asked for, for the JSON answer
 }
 
 // Check refuses a malformed question; Ask checks too, and a front end may
@@ -105,7 +106,7 @@ func (v *view) ask(q Question, sel selection) (Answer, error) {
 		// Nothing to rank: the reply names the filter that left nothing,
 		// not the store.
 		return Answer{Result: retrieve.Result{Question: q.Phrasings, Count: v.snap.Count(), Verdict: retrieve.NoMatch, AsOf: v.asOf()},
-			Commit: v.snap.Commit(), Absent: sel.none}, nil
+			Commit: v.snap.Commit(), Absent: sel.none, filter: sel.echo}, nil
 	}
 	// Proof records among the hits show where they stand. A plain question
 	// hides nothing: retracted records are marked.
@@ -129,7 +130,7 @@ func (v *view) ask(q Question, sel selection) (Answer, error) {
 	for i, h := range res.Hits {
 		res.Hits[i].Retracted = proofs.Retracted(h.Doc) // the tree marks them as cards do
 	}
-	ans := Answer{Result: res, Commit: v.snap.Commit()}
+	ans := Answer{Result: res, Commit: v.snap.Commit(), filter: sel.echo}
 	if q.Records && len(res.Hits) == 0 && res.Omitted == 0 && !res.StoreEmpty && !v.holdsRecords() {
 		ans.Absent = "the store holds no proof records yet (notes of the types " + vault.OrList(vault.TypeNames(true)) +
 			"); omh new finding TITLE writes one"
@@ -190,28 +191,37 @@ func (a Answer) Tree() string {
 	return retrieve.RenderTree(a.Result, a.Commit)
 }
 
-// Cards renders the answer for agents, one card per note. The question
-// must have asked for cards.
+// Cards renders the answer for agents, one card per note; an answer
+// built without cards (the question did not ask for them) renders as the
+// tree.
 func (a Answer) Cards() string {
 	if a.Absent != "" {
 		return a.absence()
 	}
+	if a.Reply == nil {
+		return a.Tree()
+	}
 	return a.Reply.Text()
 }
 
-// JSON is the answer for programs (schema_version 1). The question must
-// have asked for cards.
-func (a Answer) JSON() any {
-	if a.Absent != "" {
-		out := retrieve.ToJSON(a.Result, a.Commit)
-		out.SchemaVersion, out.Note, out.Incomplete = reply.SchemaVersion, a.Absent, a.Incomplete
+// JSON is the answer for programs (schema_version 1): with cards when the
+// question asked for them, else the ranked notes and their neighbours; an
+// absent answer says why in its note.
+func (a Answer) JSON() reply.Cards {
+	var out reply.Cards
+	switch {
+	case a.Absent != "":
+		out.Answer = find.AnswerJSON(a.Result, a.Commit)
+		out.Note, out.Incomplete = a.Absent, a.Incomplete
 		if day := vault.Date(a.asked); day.Valid() {
 			out.AsOf = string(day)
 		}
-		return out
+	case a.Reply == nil:
+		out.Answer = find.AnswerJSON(a.Result, a.Commit)
+	default:
+		out = a.Reply.JSON()
 	}
-	out := a.Reply.JSON()
-	out.SchemaVersion = reply.SchemaVersion
+	out.SchemaVersion, out.Filter = reply.SchemaVersion, a.filter
 	return out
 }
 

@@ -11,8 +11,8 @@ import (
 
 	"github.com/go-git/go-git/v5/plumbing"
 
+	"github.com/omh-notes/omh/reply"
 	"github.com/omh-notes/omh/retrieve"
-	"github.com/omh-notes/omh/store/reply"
 	"github.com/omh-notes/omh/vault"
 	"github.com/omh-notes/omh/vault/gitcli"
 )
@@ -135,7 +135,7 @@ func (s *Store) Changes(sinceSpec string, page Page) (Changes, error) {
 			return out, err
 		}
 		if !from.commit.IsZero() {
-			out.From = commitOrNull(from.commit.String())
+			out.From = orNull(from.commit.String())
 		}
 		if from.commit != head {
 			commits, err := gitcli.Log(s.Repo, from.commit, head, dir)
@@ -145,7 +145,7 @@ func (s *Store) Changes(sinceSpec string, page Page) (Changes, error) {
 			for _, c := range commits {
 				for _, f := range c.Files {
 					if ch, ok := notes.change(f); ok {
-						ch.Commit, ch.Author, ch.Date = commitOrNull(c.ID.String()), c.Author, string(c.Date)
+						ch.Commit, ch.Author, ch.Date = orNull(c.ID.String()), c.Author, string(c.Date)
 						all = append(all, ch)
 					}
 				}

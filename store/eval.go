@@ -9,8 +9,8 @@ import (
 
 	"github.com/omh-notes/omh/eval"
 	"github.com/omh-notes/omh/index"
+	"github.com/omh-notes/omh/reply"
 	"github.com/omh-notes/omh/retrieve"
-	"github.com/omh-notes/omh/store/reply"
 	"github.com/omh-notes/omh/vault/token"
 )
 

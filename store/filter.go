@@ -7,6 +7,7 @@ import (
 	"github.com/go-git/go-git/v5/plumbing"
 	"golang.org/x/text/unicode/norm"
 
+	"github.com/omh-notes/omh/reply"
 	"github.com/omh-notes/omh/vault"
 )
 
@@ -37,6 +38,9 @@ type selection struct {
 	// none names what no note matched ("no note is tagged `x`"); "" when
 	// some note is admitted.
 	none string
+	// echo is the filter as the JSON answer names it, with the count of
+	// notes admitted; nil without a filter.
+	echo *reply.Filter
 }
 
 // only is the selection as a ranking filter; nil when it admits every note.
@@ -83,7 +87,7 @@ func (s *Store) selectNotes(v *view, f Filter, layer vault.Layer, typ string) (s
 	if layer != 0 {
 		noun = layer.String() + " note"
 	}
-	sel := selection{admit: make([]bool, span)}
+	sel := selection{admit: make([]bool, span), echo: &reply.Filter{Tags: f.Tags, Path: f.Path, Since: f.Since}}
 	if len(empty) > 0 {
 		// Name the parts that matched nothing at all: "no note is tagged
 		// `x` or under `y`" is true of each.
@@ -99,6 +103,7 @@ func (s *Store) selectNotes(v *view, f Filter, layer vault.Layer, typ string) (s
 			}
 		}
 	}
+	sel.echo.Notes = admitted
 	if admitted == 0 {
 		says := make([]string, len(parts))
 		for i, p := range parts {

@@ -9,7 +9,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/omh-notes/omh/retrieve"
 	"github.com/omh-notes/omh/vault"
 	"github.com/omh-notes/omh/vault/vaulttest"
 )
@@ -287,8 +286,8 @@ func TestAFilterThatMatchesNothingSaysWhich(t *testing.T) {
 		if tree, cards := ans.Tree(), ans.Cards(); tree != c.want+"\n"+tail || cards != tree {
 			t.Errorf("%+v: tree %q, cards %q, want %q", c.q.Filter, tree, cards, c.want)
 		}
-		if note := ans.JSON().(retrieve.JSONReply).Note; note != strings.TrimSuffix(strings.ToLower(c.want[:1])+c.want[1:], ".") {
-			t.Errorf("%+v: JSON note %q", c.q.Filter, note)
+		if j := ans.JSON(); j.Note != strings.TrimSuffix(strings.ToLower(c.want[:1])+c.want[1:], ".") || j.Filter == nil || j.Filter.Notes != 0 {
+			t.Errorf("%+v: JSON note %q, filter %+v", c.q.Filter, j.Note, j.Filter)
 		}
 	}
 	// Notes tagged cache exist; none holds "flaky", which one other does.
@@ -299,6 +298,9 @@ func TestAFilterThatMatchesNothingSaysWhich(t *testing.T) {
 	}
 	if tree := ans.Tree(); !strings.HasPrefix(tree, "No note the filters let through contains any meaningful word of `flaky`; 1 note does outside the filters.") {
 		t.Errorf("filters matching notes that do not answer: %q", tree)
+	}
+	if j := ans.JSON(); j.Filter == nil || j.Filter.Notes != 2 || !slices.Equal(j.Filter.Tags, []string{"cache"}) || j.Note != "" {
+		t.Errorf("their JSON: filter %+v, note %q", j.Filter, j.Note)
 	}
 }
 
