@@ -15,7 +15,7 @@ func (c *ChangesCmd) Help() string {
 }
 
 func (c *ChangesCmd) Run(e *env) error {
-	page, err := store.NewPage(c.Offset, c.Limit)
+	page, err := store.NewChangesPage(c.Offset, c.Limit)
 	if err != nil {
 		return err
 	}

@@ -326,7 +326,7 @@ func (m *mcpServer) changes(_ context.Context, _ *mcp.CallToolRequest, a changes
 		if a.Limit != nil {
 			limit = *a.Limit
 		}
-		page, err := store.NewPage(a.Offset, limit)
+		page, err := store.NewChangesPage(a.Offset, limit)
 		if err != nil {
 			return "", nil, err
 		}
