@@ -65,7 +65,9 @@ func TestFindTakesTheFilterFlags(t *testing.T) {
 		t.Errorf("proof find --path: %q", out)
 	}
 	res := omh(t, r.Dir, "--json", "find", "--since", "last week", "release")
-	var e struct{ Error struct{ Code, Message string } }
+	var e struct {
+		Error struct{ Code, Message string }
+	}
 	if json.Unmarshal([]byte(res.stderr), &e) != nil || e.Error.Code != "bad_since" || res.status != exitRefused {
 		t.Errorf("a bad --since: exit %d, %s", res.status, res.stderr)
 	}
