@@ -97,19 +97,8 @@ func (s *Snapshot) ChangedSince(keys []string, since int64) ([]uint32, error) {
 
 // presentRows reads a query's document numbers and keeps the present ones.
 func (s *Snapshot) presentRows(rows *sql.Rows) ([]uint32, error) {
-	defer rows.Close()
-	var out []uint32
-	for rows.Next() {
-		var o uint32
-		if err := rows.Scan(&o); err != nil {
-			return nil, err
-		}
-		out = append(out, o)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, err
-	}
-	return s.present(out), nil
+	ords, err := scanOrds(rows)
+	return s.present(ords), err
 }
 
 // present sorts docs, drops repeats and keeps the documents the snapshot

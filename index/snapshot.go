@@ -286,6 +286,11 @@ func (s *Snapshot) ordsOf(key string) ([]uint32, error) {
 	if err != nil {
 		return nil, fmt.Errorf("finding notes of %s: %w", key, err)
 	}
+	return scanOrds(rows)
+}
+
+// scanOrds reads a query's document numbers, in its order, and closes it.
+func scanOrds(rows *sql.Rows) ([]uint32, error) {
 	defer rows.Close()
 	var out []uint32
 	for rows.Next() {

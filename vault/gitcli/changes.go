@@ -2,7 +2,6 @@ package gitcli
 
 import (
 	"bufio"
-	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -69,10 +68,6 @@ func Log(r *vault.Repo, from, to plumbing.Hash, dir string) ([]Commit, error) {
 // ended by NUL, then a newline and one raw entry per file (":oldmode
 // newmode oldid newid status" NUL path NUL, and a second path for R and C).
 func readLog(r *bufio.Reader) ([]Commit, error) {
-	field := func() (string, error) {
-		s, err := r.ReadString(0)
-		return strings.TrimSuffix(s, "\x00"), err
-	}
 	var out []Commit
 	b, err := r.ReadByte()
 	for err == nil {
@@ -80,26 +75,19 @@ func readLog(r *bufio.Reader) ([]Commit, error) {
 			return nil, fmt.Errorf("git log: unexpected %q where a commit starts", b)
 		}
 		var id, author, date string
-		if id, err = field(); err == nil {
-			if author, err = field(); err == nil {
-				date, err = field()
+		if id, err = readField(r); err == nil {
+			if author, err = readField(r); err == nil {
+				date, err = readField(r)
 			}
 		}
 		if err != nil {
 			return nil, fmt.Errorf("git log: a commit's header cut short: %w", err)
 		}
 		c := Commit{ID: plumbing.NewHash(id), Author: author, Date: logDate(date)}
-		for {
-			if b, err = r.ReadByte(); err != nil || b == 1 {
+		for more := true; more; {
+			var meta, path string
+			if meta, path, more, err = readEntry(r); !more {
 				break
-			}
-			if b == '\n' {
-				continue
-			}
-			meta, err1 := field()
-			path, err2 := field()
-			if err := errors.Join(err1, err2); err != nil {
-				return nil, fmt.Errorf("git log: an entry of %s cut short: %w", id, err)
 			}
 			f, err := rawEntry(meta)
 			if err != nil {
@@ -108,16 +96,17 @@ func readLog(r *bufio.Reader) ([]Commit, error) {
 			f.Path = path
 			if f.Status == 'R' || f.Status == 'C' {
 				f.OldPath = path
-				if f.Path, err = field(); err != nil {
+				if f.Path, err = readField(r); err != nil {
 					return nil, fmt.Errorf("git log: an entry of %s cut short: %w", id, err)
 				}
 			}
 			c.Files = append(c.Files, f)
 		}
 		out = append(out, c)
+		b = 1 // readEntry read the next commit's \x01, or err says why not
 	}
 	if err != io.EOF {
-		return nil, err
+		return nil, fmt.Errorf("git log: %w", err)
 	}
 	return out, nil
 }
