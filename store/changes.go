@@ -339,22 +339,25 @@ func firstLines(content []byte) string {
 // change (key, what happened, date, author, commit) with its excerpt
 // indented under it, how many more, then the commit.
 func (c Changes) Text(w io.Writer) {
-	since := c.Since
-	if c.Default {
+	since := " since " + c.Since
+	switch {
+	case c.Since == "": // no commit yet: only the working tree
+		since = ""
+	case c.Default:
 		since += fmt.Sprintf(" (the %d days up to the last commit)", DefaultChangesDays)
 	}
 	total := c.Offset + len(c.List) + c.More
 	switch {
 	case total == 0:
-		fmt.Fprintf(w, "No note was added, changed, renamed or removed since %s.\n", since)
+		fmt.Fprintf(w, "No note was added, changed, renamed or removed%s.\n", since)
 	case len(c.List) == 0:
-		fmt.Fprintf(w, "None of the %d changes since %s is past the first %d.\n", total, since, c.Offset)
+		fmt.Fprintf(w, "None of the %d changes%s is past the first %d.\n", total, since, c.Offset)
 	case c.Offset == 0 && c.More == 0 && total == 1:
-		fmt.Fprintf(w, "1 change since %s:\n", since)
+		fmt.Fprintf(w, "1 change%s:\n", since)
 	case c.Offset == 0 && c.More == 0:
-		fmt.Fprintf(w, "%d changes since %s, newest first:\n", total, since)
+		fmt.Fprintf(w, "%d changes%s, newest first:\n", total, since)
 	default:
-		fmt.Fprintf(w, "Changes %d-%d of %d since %s, newest first:\n", c.Offset+1, c.Offset+len(c.List), total, since)
+		fmt.Fprintf(w, "Changes %d-%d of %d%s, newest first:\n", c.Offset+1, c.Offset+len(c.List), total, since)
 	}
 	for _, ch := range c.List {
 		what := string(ch.Kind)

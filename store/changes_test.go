@@ -160,6 +160,17 @@ func TestChangesListUncommittedFirst(t *testing.T) {
 			t.Errorf("%+v: a date only where a file is, an excerpt always", ch)
 		}
 	}
+	// Before the first commit, every note is an uncommitted addition.
+	empty := vaulttest.New(t)
+	empty.Write("first.md", "The first note.\n")
+	s, _ = open(t, empty.Dir)
+	got, err = s.Changes("", Page{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(listed(got), []string{" added first"}) || got.Commit != nil || got.Since != "" || got.From != nil {
+		t.Errorf("before the first commit: %q %+v", listed(got), got)
+	}
 }
 
 // Without --since the reply lists the week of commits up to the last

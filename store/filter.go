@@ -155,7 +155,7 @@ func (s *Store) filterParts(v *view, f Filter) ([]filterPart, error) {
 		if err != nil {
 			return nil, err
 		}
-		parts = append(parts, filterPart{"added or changed since " + f.Since, docs})
+		parts = append(parts, filterPart{"new or changed since " + f.Since, docs})
 	}
 	return parts, nil
 }

@@ -275,7 +275,7 @@ func TestAFilterThatMatchesNothingSaysWhich(t *testing.T) {
 		{Question{Filter: Filter{Tags: []string{"build"}, Path: "topic"}}, "No note is tagged `build` and under `topic`."},
 		{Question{Type: "decision", Filter: Filter{Tags: []string{"build"}}}, "No note of type `decision` is tagged `build`."},
 		{Question{Layer: vault.Local, Filter: Filter{Tags: []string{"cache"}}}, "No local note is tagged `cache`."},
-		{Question{Filter: Filter{Since: "2026-02-01"}}, "No note is added or changed since 2026-02-01."},
+		{Question{Filter: Filter{Since: "2026-02-01"}}, "No note is new or changed since 2026-02-01."},
 	} {
 		c.q.Phrasings, c.q.Roots, c.q.MaxChars, c.q.Cards = []string{"cache"}, 8, 6000, true
 		ans, err := s.Ask(c.q)
