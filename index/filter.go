@@ -68,19 +68,32 @@ func (s *Snapshot) Under(folder, nesting string) ([]uint32, error) {
 }
 
 // ChangedSince lists the documents changed since a moment: the team notes
-// at keys (what a diff of the team layer found added or changed), every
-// uncommitted working copy, and the private notes whose file was modified
-// at or after since (Unix nanoseconds), which git's history never holds.
-func (s *Snapshot) ChangedSince(keys []string, since int64) ([]uint32, error) {
-	held, err := s.ordsOfKeys(keys)
-	if err != nil {
-		return nil, err
-	}
+// at keys (what a diff of the team layer found added or changed), or every
+// team note with all (a moment before the first commit); every uncommitted
+// working copy; and the private notes whose file was modified at or after
+// since (Unix nanoseconds), which git's history never holds.
+func (s *Snapshot) ChangedSince(keys []string, all bool, since int64) ([]uint32, error) {
 	var out []uint32
-	for _, ords := range held {
-		for _, o := range ords {
-			if s.Info(o).Layer == vault.Team {
-				out = append(out, o)
+	if all {
+		for d := range s.Span() {
+			if s.Info(uint32(d)).Layer == vault.Team {
+				out = append(out, uint32(d))
+			}
+		}
+	} else {
+		// Looked up keysBatch at a time: on vba-docs, 4,096 keys took 13
+		// ms, where reading every team note's key once took 140-180 ms
+		// (38,187 keys, 390 ms: a change of every note is rare, and a
+		// moment before the first commit is all).
+		held, err := s.ordsOfKeys(keys)
+		if err != nil {
+			return nil, err
+		}
+		for _, ords := range held {
+			for _, o := range ords {
+				if s.Info(o).Layer == vault.Team {
+					out = append(out, o)
+				}
 			}
 		}
 	}

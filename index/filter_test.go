@@ -1,6 +1,7 @@
 package index_test
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -50,6 +51,11 @@ func TestFilterReadsOfASnapshot(t *testing.T) {
 	repo := openRepo(t, r.Dir)
 	c := openCache(t, repo.CommonDir)
 	defer c.Close()
+	// More keys than one batch looks up.
+	var manyKeys []string
+	for i := range 600 {
+		manyKeys = append(manyKeys, fmt.Sprintf("nowhere/%d", i))
+	}
 	for _, noWorktree := range []bool{false, true} {
 		s, _, err := c.Fresh(repo, index.Options{NoWorktree: noWorktree})
 		if err != nil {
@@ -75,8 +81,12 @@ func TestFilterReadsOfASnapshot(t *testing.T) {
 			{read(s.Tagged("mammal", "/")), append(slices.Clone(edited), "seal@team")},
 			{read(s.Tagged("bird", ".")), []string{"seal@team"}},
 			{read(s.Under("deep", "/")), []string{"deep/krill@team"}},
-			{read(s.ChangedSince([]string{"heron", "deep/krill"}, time.Date(2025, 6, 1, 0, 0, 0, 0, time.UTC).UnixNano())),
+			{read(s.ChangedSince([]string{"heron", "deep/krill"}, false, time.Date(2025, 6, 1, 0, 0, 0, 0, time.UTC).UnixNano())),
 				append([]string{"deep/krill@team", "fresh@local", "heron@team"}, edited...)},
+			{read(s.ChangedSince(append(manyKeys, "heron"), false, time.Date(2026, 6, 1, 0, 0, 0, 0, time.UTC).UnixNano())),
+				append([]string{"fresh@local", "heron@team"}, edited...)},
+			{read(s.ChangedSince(nil, true, time.Date(2026, 6, 1, 0, 0, 0, 0, time.UTC).UnixNano())),
+				append([]string{"deep/krill@team", "deeper@team", "fresh@local", "heron@team", "mine@team", "otter@team", "seal@team", "walrus@team"}, edited...)},
 		} {
 			slices.Sort(c.want)
 			if !slices.Equal(c.got, c.want) {

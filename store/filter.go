@@ -187,14 +187,14 @@ func (s *Store) changedSince(v *view, spec string, exclude []string) ([]uint32, 
 	if err != nil {
 		return nil, err
 	}
+	// Before the first commit, every team note is new.
+	all := from.commit.IsZero() && !head.IsZero()
 	var keys []string
-	if !head.IsZero() && from.commit != head {
+	if !all && from.commit != head {
 		dir := v.snap.NotesDir()
-		oldTree := plumbing.ZeroHash
-		if !from.commit.IsZero() {
-			if oldTree, err = s.Repo.NotesTree(from.commit, dir); err != nil {
-				return nil, err
-			}
+		oldTree, err := s.Repo.NotesTree(from.commit, dir)
+		if err != nil {
+			return nil, err
 		}
 		newTree, err := s.Repo.NotesTree(head, dir)
 		if err != nil {
@@ -210,5 +210,5 @@ func (s *Store) changedSince(v *view, spec string, exclude []string) ([]uint32, 
 			}
 		}
 	}
-	return v.snap.ChangedSince(keys, from.nanos)
+	return v.snap.ChangedSince(keys, all, from.nanos)
 }
