@@ -7,6 +7,7 @@ import (
 	"github.com/omh-notes/omh/proof"
 	"github.com/omh-notes/omh/retrieve"
 	"github.com/omh-notes/omh/vault"
+	"github.com/omh-notes/omh/vault/corpus"
 )
 
 // maxRefs bounds the links shown on one line, and maxNeighbours the
@@ -125,13 +126,13 @@ func (r Reply) inLine(i int) string {
 // inRefs are the links in that card i shows, by its rank, the first of
 // them at least, and how many there are: all on the first card, verdicts
 // to verdictCards, none below or on a linked note's card.
-func (r Reply) inRefs(i int) ([]vault.Ref, int) {
+func (r Reply) inRefs(i int) ([]corpus.Ref, int) {
 	c := r.Cards[i]
 	switch n := rank(r.Cards, i); {
 	case c.Hit.Depth != 0 || n > verdictCards:
 		return nil, 0
 	case n > fullCards:
-		var verdicts []vault.Ref
+		var verdicts []corpus.Ref
 		for _, ref := range c.In {
 			if ref.Verb != "" {
 				verdicts = append(verdicts, ref)
@@ -183,8 +184,8 @@ func (r Reply) neighbours(i int) []Card {
 }
 
 // unshown drops the links a neighbour card already shows.
-func unshown(links []vault.Ref, shown map[string]bool) []vault.Ref {
-	var out []vault.Ref
+func unshown(links []corpus.Ref, shown map[string]bool) []corpus.Ref {
+	var out []corpus.Ref
 	for _, l := range links {
 		if !shown[l.Key] {
 			out = append(out, l)
@@ -232,7 +233,7 @@ func wordList(words []string) string {
 // refList shows links, the first of total: each note once per verb, with
 // its own layer and date when its layer differs from the card's, and typed
 // verbs named.
-func refList(refs []vault.Ref, total int, layer vault.Layer, incoming bool) string {
+func refList(refs []corpus.Ref, total int, layer vault.Layer, incoming bool) string {
 	var parts []string
 	for i, ref := range refs {
 		if i == maxRefs {
@@ -294,7 +295,7 @@ func blobLine(q *BlobQuote) string {
 }
 
 // staleLine names the retracted records a card's record rests on.
-func staleLine(refs []vault.Ref) string {
+func staleLine(refs []corpus.Ref) string {
 	var parts []string
 	for _, r := range refs {
 		parts = append(parts, fmt.Sprintf("%s retracted %s (%s)", r.Verb, r.Key, r.Retracted))

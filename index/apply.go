@@ -7,8 +7,8 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/omh-notes/omh/token"
 	"github.com/omh-notes/omh/vault"
-	"github.com/omh-notes/omh/vault/token"
 )
 
 // apply writes the recorded changes into the snapshot: document rows,

@@ -15,6 +15,7 @@ import (
 
 	"github.com/omh-notes/omh/vault"
 	"github.com/omh-notes/omh/vault/gitcli"
+	"github.com/omh-notes/omh/vault/gitrepo"
 	"github.com/omh-notes/omh/vault/localscan"
 )
 
@@ -52,7 +53,7 @@ type docChange struct {
 type refresher struct {
 	c        *Cache
 	tx       *txn
-	repo     *vault.Repo
+	repo     *gitrepo.Repo
 	target   target
 	opt      Options
 	snap     *snapRow
@@ -80,7 +81,7 @@ type refresher struct {
 	releaseMemory func()
 }
 
-func newRefresher(c *Cache, tx *txn, r *vault.Repo, t target, opt Options) (*refresher, error) {
+func newRefresher(c *Cache, tx *txn, r *gitrepo.Repo, t target, opt Options) (*refresher, error) {
 	dict, err := newTermDict(tx)
 	if err != nil {
 		return nil, err
@@ -242,8 +243,8 @@ func (rf *refresher) saveSnap() error {
 // and HEAD's, walking only the subtrees whose ids differ.
 type teamDiff struct {
 	tree    plumbing.Hash // HEAD's notes tree; zero when there is none
-	changes []vault.NoteChange
-	skips   []vault.Skip
+	changes []gitrepo.NoteChange
+	skips   []gitrepo.Skip
 }
 
 func (rf *refresher) diffTeam(from, head plumbing.Hash, dir string, exclude []string) (teamDiff, error) {
@@ -334,7 +335,7 @@ func (rf *refresher) teamChanges(head plumbing.Hash, team teamDiff, dir string) 
 // not read and that HEAD's notes tree still holds unchanged: read them
 // again. A path the tree no longer holds, or that cannot be looked up, is
 // dropped: the diff reports it if it comes back.
-func (rf *refresher) retrySkipped(skipped []string, changes []vault.NoteChange, tree plumbing.Hash, dir string) []vault.NoteChange {
+func (rf *refresher) retrySkipped(skipped []string, changes []gitrepo.NoteChange, tree plumbing.Hash, dir string) []gitrepo.NoteChange {
 	if len(skipped) == 0 || tree.IsZero() {
 		return nil
 	}
@@ -346,7 +347,7 @@ func (rf *refresher) retrySkipped(skipped []string, changes []vault.NoteChange, 
 	for _, ch := range changes {
 		changed[ch.New.Path] = true
 	}
-	var again []vault.NoteChange
+	var again []gitrepo.NoteChange
 	for _, p := range skipped {
 		rel := p
 		if dir != "" {
@@ -357,7 +358,7 @@ func (rf *refresher) retrySkipped(skipped []string, changes []vault.NoteChange, 
 			continue
 		}
 		if key, ok := vault.KeyOf(rel); ok {
-			again = append(again, vault.NoteChange{Old: vault.TeamFile{Path: p}, New: vault.TeamFile{Path: p, Key: key, Blob: e.Hash}})
+			again = append(again, gitrepo.NoteChange{Old: gitrepo.TeamFile{Path: p}, New: gitrepo.TeamFile{Path: p, Key: key, Blob: e.Hash}})
 		}
 	}
 	return again
@@ -365,7 +366,7 @@ func (rf *refresher) retrySkipped(skipped []string, changes []vault.NoteChange, 
 
 // teamChange records one changed team file. Its git date is filled in by
 // applyGitDates.
-func (rf *refresher) teamChange(ch vault.NoteChange) error {
+func (rf *refresher) teamChange(ch gitrepo.NoteChange) error {
 	old, err := rf.teamDocAt(ch.New.Path)
 	if err != nil {
 		return err
@@ -487,7 +488,7 @@ func (rf *refresher) localChanges(cfg vault.Config) error {
 		}
 		oid := f.Blob
 		nd, err := rf.newDoc(old, part, vault.Local, f.Path, f.Key, oid, func() ([]byte, int64, error) {
-			id, content, size, err := vault.ReadFile(abs, maxNoteBytes)
+			id, content, size, err := gitrepo.ReadFile(abs, maxNoteBytes)
 			if err == nil && id != oid {
 				err = fmt.Errorf("%s changed while being indexed", abs)
 			}

@@ -4,14 +4,11 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path"
 	"path/filepath"
 	"slices"
 	"strings"
 
-	"github.com/go-git/go-git/v5/plumbing"
-	"github.com/go-git/go-git/v5/plumbing/object"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -66,44 +63,6 @@ func LoadConfig(root string) (Config, error) {
 		return Config{Worktree: true}, fmt.Errorf("reading %s: %w", ConfigPath, err)
 	}
 	return ParseConfig(raw, root)
-}
-
-// LoadConfig reads the repository's config: ConfigPath in the working
-// tree, else the settings detected for it (Detected), else the default.
-func (r *Repo) LoadConfig() (Config, error) {
-	if len(r.Detected) > 0 {
-		if _, err := os.Lstat(filepath.Join(r.Root, filepath.FromSlash(ConfigPath))); errors.Is(err, fs.ErrNotExist) {
-			return ParseConfig(r.Detected, r.Root)
-		}
-	}
-	return LoadConfig(r.Root)
-}
-
-// ConfigAt reads the config as it was committed in commit's tree. A commit
-// without one is read with today's config (LoadConfig): the notes root and
-// the dialect chosen since (by hand, or detected by omh for a vault without
-// a config) read the past as they read the present, so a note has one key
-// now and then.
-func (r *Repo) ConfigAt(commit plumbing.Hash) (Config, error) {
-	if commit.IsZero() {
-		return r.LoadConfig()
-	}
-	c, err := r.Commit(commit)
-	if err != nil {
-		return Config{}, err
-	}
-	f, err := c.File(ConfigPath)
-	if errors.Is(err, object.ErrFileNotFound) {
-		return r.LoadConfig()
-	}
-	if err != nil {
-		return Config{}, fmt.Errorf("reading %s at %s: %w", ConfigPath, commit, err)
-	}
-	raw, err := f.Contents()
-	if err != nil {
-		return Config{}, fmt.Errorf("reading %s at %s: %w", ConfigPath, commit, err)
-	}
-	return ParseConfig([]byte(raw), r.Root)
 }
 
 // ParseConfig reads a config file's bytes; root is the working tree it
@@ -207,8 +166,8 @@ func parseLintConfig(n *yaml.Node, warnings *[]string) (LintConfig, error) {
 				return lc, fmt.Errorf("%w: %s line %d: lint.disable must be a list of rule IDs", ErrBadConfig, ConfigPath, value.Line)
 			}
 			for _, id := range list {
-				if _, known := LookupRule(id); !known {
-					return lc, fmt.Errorf("%w: %s line %d: lint.disable: %q is no rule; the rules are %s", ErrBadConfig, ConfigPath, value.Line, id, strings.Join(RuleIDs(), ", "))
+				if !slices.Contains(LintRuleIDs, id) {
+					return lc, fmt.Errorf("%w: %s line %d: lint.disable: %q is no rule; the rules are %s", ErrBadConfig, ConfigPath, value.Line, id, strings.Join(LintRuleIDs, ", "))
 				}
 			}
 			lc.Disable = list

@@ -1,4 +1,3 @@
-// Package vault reads a git repository of markdown notes.
 package vault
 
 import (

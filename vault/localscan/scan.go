@@ -26,6 +26,7 @@ import (
 
 	"github.com/omh-notes/omh/internal/procs"
 	"github.com/omh-notes/omh/vault"
+	"github.com/omh-notes/omh/vault/gitrepo"
 )
 
 // The local layer is found the way git finds a dirty working tree: by
@@ -58,7 +59,7 @@ type LocalFile struct {
 
 // LocalScan says where to look for local notes.
 type LocalScan struct {
-	Repo     *vault.Repo
+	Repo     *gitrepo.Repo
 	NotesDir string   // notes root relative to the repository root
 	Exclude  []string // config globs
 	Private  string   // the private folder; "" for none
@@ -70,7 +71,7 @@ type LocalScan struct {
 // hold, remembered in worktree. It updates the states in place and never
 // writes to the file system. Where git has a file system monitor
 // (core.fsmonitor), only what it reports changed is looked at.
-func (ls LocalScan) Run(private, worktree *ScanState, now time.Time) ([]LocalFile, []vault.Skip, error) {
+func (ls LocalScan) Run(private, worktree *ScanState, now time.Time) ([]LocalFile, []gitrepo.Skip, error) {
 	sc, err := ls.run(private, worktree, now)
 	if err != nil {
 		return nil, nil, err
@@ -107,7 +108,7 @@ type scanner struct {
 	LocalScan
 	now          int64
 	found        []LocalFile
-	skips        []vault.Skip
+	skips        []gitrepo.Skip
 	patterns     map[string]*ignoreRules // by folder, this run only
 	rulesChanged bool                    // an ignore file differs from what the state recorded
 	gitIndex     map[string]index.Entry  // git's index, read at most once per scan
@@ -367,7 +368,7 @@ func (sc *scanner) update(worktree bool, base string, ref recRef, now content) {
 		if !worktree {
 			shown = filepath.Join(base, filepath.FromSlash(shown))
 		}
-		sc.skips = append(sc.skips, vault.SkipUnreadable(shown, now.err))
+		sc.skips = append(sc.skips, gitrepo.SkipUnreadable(shown, now.err))
 		r[recFlags] &^= flagPresent
 		r[recFlags] |= flagUnchecked
 		return
@@ -406,7 +407,7 @@ func (sc *scanner) collect(st *ScanState, base string, worktree bool) {
 			}
 			key, ok := vault.KeyOf(keyPath)
 			if !ok {
-				sc.skips = append(sc.skips, vault.Skip{Path: f.Path, Reason: "its name cannot be a key (control character or empty part)"})
+				sc.skips = append(sc.skips, gitrepo.Skip{Path: f.Path, Reason: "its name cannot be a key (control character or empty part)"})
 				continue
 			}
 			f.Key = key
@@ -443,7 +444,7 @@ func (sc *scanner) walk(st *ScanState, base, rel string, worktree, recurse bool)
 	if !ok || d.FileStat != stat {
 		listed, names, err := sc.list(st, abs, rel, worktree)
 		if err != nil {
-			sc.skips = append(sc.skips, vault.SkipUnreadable(abs, err)) // a folder, not the store
+			sc.skips = append(sc.skips, gitrepo.SkipUnreadable(abs, err)) // a folder, not the store
 			return nil
 		}
 		listed.FileStat = stat
@@ -507,7 +508,7 @@ func (sc *scanner) list(st *ScanState, abs, rel string, worktree bool) (seenDir,
 			if worktree {
 				where = child
 			}
-			sc.skips = append(sc.skips, vault.Skip{Path: where, Reason: "a symbolic link; omh never follows links"})
+			sc.skips = append(sc.skips, gitrepo.Skip{Path: where, Reason: "a symbolic link; omh never follows links"})
 		case e.Type().IsRegular():
 			if worktree && (sc.ignored(st, child, false) || vault.Excluded(sc.Exclude, sc.notesRel(child))) {
 				continue
@@ -577,7 +578,7 @@ func hashFile(abs string) (plumbing.Hash, FileStat, error) {
 			f.Close()
 			return plumbing.ZeroHash, FileStat{}, fmt.Errorf("stat %s: %w", abs, err)
 		}
-		if id, ok, err := vault.HugeBinaryID(f, fi.Size()); err != nil || ok {
+		if id, ok, err := gitrepo.HugeBinaryID(f, fi.Size()); err != nil || ok {
 			f.Close()
 			if err != nil {
 				return plumbing.ZeroHash, FileStat{}, fmt.Errorf("reading %s: %w", abs, err)
