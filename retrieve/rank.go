@@ -222,8 +222,6 @@ func Search(c Corpus, q Query) (Result, error) {
 	return res, nil
 }
 
-// readLists reads the posting list of every distinct term of every
-// phrasing once, and records the terms in res.
 // MaxQueryTerms bounds the distinct terms of a question and its phrasings
 // that are looked up: a question of a million distinct words took a minute
 // and 900 MB, one lookup each. Real questions, extras included, hold a few
@@ -261,6 +259,8 @@ func boundPhrasings(phrasings []string) ([]string, bool) {
 	return phrasings, false
 }
 
+// readLists reads the posting list of every distinct term of every
+// phrasing once, and records the terms in res.
 func readLists(c Corpus, res *Result) (map[string][]token.Posting, error) {
 	lists := map[string][]token.Posting{}
 	for _, phrasing := range res.Question {

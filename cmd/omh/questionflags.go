@@ -26,5 +26,6 @@ func (e *env) question(f QuestionFlags, typ, rankerName string) (store.Question,
 	if err != nil {
 		return store.Question{}, err
 	}
-	return store.NewQuestion(text, f.Also, f.Reply.Roots, f.Layer, typ, rankerName, f.Reply.MaxChars)
+	return store.NewQuestion(store.QuestionArgs{Text: text, Also: f.Also, Roots: f.Reply.Roots, Layer: f.Layer, Type: typ, Ranker: rankerName,
+		MaxChars: f.Reply.MaxChars})
 }
