@@ -5,8 +5,10 @@ import (
 	"strings"
 
 	"github.com/omh-notes/omh/proof"
+	"github.com/omh-notes/omh/reply"
 	"github.com/omh-notes/omh/retrieve"
 	"github.com/omh-notes/omh/vault"
+	"github.com/omh-notes/omh/vault/corpus"
 )
 
 // maxRefs bounds the links shown on one line, and maxNeighbours the
@@ -74,14 +76,14 @@ func (r Reply) Text() string {
 			if shown == 0 {
 				and = ""
 			}
-			fmt.Fprintf(&b, "  ↳ %s%d more linked %s\n", and, more, plural(more, "note", "notes"))
+			fmt.Fprintf(&b, "  ↳ %s%s\n", and, reply.CountOf(more, "more linked note", "more linked notes"))
 		}
 	}
 	if res.Omitted > 0 || r.PassagesOmitted > 0 || r.LinesOmitted > 0 || r.Compacted {
 		b.WriteByte('\n')
 	}
 	if res.Omitted > 0 {
-		fmt.Fprintf(&b, "… %d more %s; ask a narrower question.\n", res.Omitted, plural(res.Omitted, "match", "matches"))
+		fmt.Fprintf(&b, "… %s; ask a narrower question.\n", reply.CountOf(res.Omitted, "more match", "more matches"))
 	}
 	if r.PassagesOmitted > 0 || r.LinesOmitted > 0 {
 		b.WriteString(leftOutLine(r.PassagesOmitted, r.LinesOmitted, r.MaxChars))
@@ -97,10 +99,10 @@ func (r Reply) Text() string {
 func leftOutLine(passages, lines, maxChars int) string {
 	var left []string
 	if passages > 0 {
-		left = append(left, fmt.Sprintf("%d %s", passages, plural(passages, "passage", "passages")))
+		left = append(left, reply.CountOf(passages, "passage", "passages"))
 	}
 	if lines > 0 {
-		left = append(left, fmt.Sprintf("%d %s", lines, plural(lines, "links line", "links lines")))
+		left = append(left, reply.CountOf(lines, "links line", "links lines"))
 	}
 	return fmt.Sprintf("… %s left out to keep the reply near %d characters (--max-chars).\n", strings.Join(left, " and "), maxChars)
 }
@@ -125,13 +127,13 @@ func (r Reply) inLine(i int) string {
 // inRefs are the links in that card i shows, by its rank, the first of
 // them at least, and how many there are: all on the first card, verdicts
 // to verdictCards, none below or on a linked note's card.
-func (r Reply) inRefs(i int) ([]vault.Ref, int) {
+func (r Reply) inRefs(i int) ([]corpus.Ref, int) {
 	c := r.Cards[i]
 	switch n := rank(r.Cards, i); {
 	case c.Hit.Depth != 0 || n > verdictCards:
 		return nil, 0
 	case n > fullCards:
-		var verdicts []vault.Ref
+		var verdicts []corpus.Ref
 		for _, ref := range c.In {
 			if ref.Verb != "" {
 				verdicts = append(verdicts, ref)
@@ -183,8 +185,8 @@ func (r Reply) neighbours(i int) []Card {
 }
 
 // unshown drops the links a neighbour card already shows.
-func unshown(links []vault.Ref, shown map[string]bool) []vault.Ref {
-	var out []vault.Ref
+func unshown(links []corpus.Ref, shown map[string]bool) []corpus.Ref {
+	var out []corpus.Ref
 	for _, l := range links {
 		if !shown[l.Key] {
 			out = append(out, l)
@@ -232,7 +234,7 @@ func wordList(words []string) string {
 // refList shows links, the first of total: each note once per verb, with
 // its own layer and date when its layer differs from the card's, and typed
 // verbs named.
-func refList(refs []vault.Ref, total int, layer vault.Layer, incoming bool) string {
+func refList(refs []corpus.Ref, total int, layer vault.Layer, incoming bool) string {
 	var parts []string
 	for i, ref := range refs {
 		if i == maxRefs {
@@ -257,13 +259,6 @@ func refList(refs []vault.Ref, total int, layer vault.Layer, incoming bool) stri
 		parts = append(parts, fmt.Sprintf("+%d more", total-maxRefs))
 	}
 	return strings.Join(parts, ", ")
-}
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
 }
 
 // stateLabel is what a proof card's header adds after the date: the
@@ -294,7 +289,7 @@ func blobLine(q *BlobQuote) string {
 }
 
 // staleLine names the retracted records a card's record rests on.
-func staleLine(refs []vault.Ref) string {
+func staleLine(refs []corpus.Ref) string {
 	var parts []string
 	for _, r := range refs {
 		parts = append(parts, fmt.Sprintf("%s retracted %s (%s)", r.Verb, r.Key, r.Retracted))

@@ -25,6 +25,7 @@ import (
 
 	"github.com/omh-notes/omh/vault"
 	"github.com/omh-notes/omh/vault/gitcli"
+	"github.com/omh-notes/omh/vault/gitrepo"
 )
 
 // Names are the hooks omh installs: the operations that move HEAD or
@@ -154,7 +155,7 @@ type Place struct {
 // FindPlace asks git where it runs hooks from (git rev-parse --git-path
 // hooks honours core.hooksPath, local or global, and linked worktrees) and
 // decides whether the folder is omh's to write in.
-func FindPlace(r *vault.Repo) (*Place, error) {
+func FindPlace(r *gitrepo.Repo) (*Place, error) {
 	out, err := git(r.Root, "rev-parse", "--git-path", "hooks")
 	if err != nil {
 		return nil, err
@@ -328,7 +329,7 @@ func (p *Place) Install(w Writer) (*Report, error) {
 			h.Note = "a link to omh's shim that you made; left as it is"
 		case isShim(f.content):
 			if string(f.content) != want {
-				if err := w.Put(path, vault.HashBytes(f.content), []byte(want), 0o755); err != nil {
+				if err := w.Put(path, gitrepo.HashBytes(f.content), []byte(want), 0o755); err != nil {
 					return nil, err
 				}
 				h.Change = Updated
@@ -386,12 +387,12 @@ func (p *Place) Uninstall(w Writer) (*Report, error) {
 		case isShim(f.content) && !f.regular:
 			h.Note = "a link to omh's shim that you made; left as it is"
 		case isShim(f.content) && hookPathExists(chained):
-			w.Remove(path, vault.HashBytes(f.content), "")
+			w.Remove(path, gitrepo.HashBytes(f.content), "")
 			w.Move(chained, path)
 			h.Change, h.State, h.Chained = Restored, Missing, ""
 			h.Note = "your own hook is back in place"
 		case isShim(f.content):
-			w.Remove(path, vault.HashBytes(f.content), "")
+			w.Remove(path, gitrepo.HashBytes(f.content), "")
 			h.Change, h.State = Removed, Missing
 		case hookPathExists(chained):
 			h.Change = Refused

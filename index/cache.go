@@ -23,8 +23,8 @@ import (
 	"modernc.org/sqlite"
 	sqlite3 "modernc.org/sqlite/lib"
 
+	"github.com/omh-notes/omh/token"
 	"github.com/omh-notes/omh/vault/disk"
-	"github.com/omh-notes/omh/vault/token"
 )
 
 // SchemaVersion changes whenever the tables or any stored encoding change

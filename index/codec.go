@@ -7,7 +7,7 @@ import (
 	"sort"
 
 	"github.com/omh-notes/omh/internal/varint"
-	"github.com/omh-notes/omh/vault/token"
+	"github.com/omh-notes/omh/token"
 )
 
 // termEntry is one term of a document: how often it occurs in the body and

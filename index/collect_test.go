@@ -10,12 +10,13 @@ import (
 	"github.com/go-git/go-git/v5/plumbing"
 
 	"github.com/omh-notes/omh/vault"
+	"github.com/omh-notes/omh/vault/gitrepo"
 	"github.com/omh-notes/omh/vault/vaulttest"
 )
 
 func refreshAt(t *testing.T, c *Cache, dir string) {
 	t.Helper()
-	r, err := vault.OpenRepo(dir)
+	r, err := gitrepo.Open(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -29,7 +30,7 @@ func refreshAt(t *testing.T, c *Cache, dir string) {
 
 // threeNotes commits notes a, b and c and opens the repository and its
 // cache, closed when the test ends.
-func threeNotes(t *testing.T) (*vaulttest.Repo, *vault.Repo, *Cache) {
+func threeNotes(t *testing.T) (*vaulttest.Repo, *gitrepo.Repo, *Cache) {
 	t.Helper()
 	r := vaulttest.New(t)
 	for _, n := range []string{"a", "b", "c"} {
@@ -170,9 +171,9 @@ func TestOnlyTheNewestPastSnapshotsAreKept(t *testing.T) {
 
 // openStore opens the repository at dir and its cache for an in-package
 // test; both are closed when the test ends.
-func openStore(t *testing.T, dir string) (*vault.Repo, *Cache) {
+func openStore(t *testing.T, dir string) (*gitrepo.Repo, *Cache) {
 	t.Helper()
-	repo, err := vault.OpenRepo(dir)
+	repo, err := gitrepo.Open(dir)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,18 +7,19 @@ import (
 	"strings"
 
 	"github.com/omh-notes/omh/vault"
+	"github.com/omh-notes/omh/vault/corpus"
 )
 
 // Content returns a note's bytes as indexed, up to the indexing limit: the
 // blob the snapshot names, never a file changed since (vault.ErrChangedSince).
-func (s *Snapshot) Content(doc uint32, n vault.Note) ([]byte, error) {
+func (s *Snapshot) Content(doc uint32, n corpus.Note) ([]byte, error) {
 	return s.repo.ReadIndexed(n.Layer, n.Path, n.Blob, maxNoteBytes)
 }
 
 // Detail returns where a note's body starts and its links both ways, each
 // end with its own layer and date, links in in name order (the linking
 // note's key, layer and path, then the verb).
-func (s *Snapshot) Detail(doc uint32) (vault.Detail, error) {
+func (s *Snapshot) Detail(doc uint32) (corpus.Detail, error) {
 	d, key, err := s.body(doc)
 	if err != nil {
 		return d, err
@@ -31,7 +32,7 @@ func (s *Snapshot) Detail(doc uint32) (vault.Detail, error) {
 	defer rows.Close()
 	for rows.Next() {
 		var src uint32
-		var ref vault.Ref
+		var ref corpus.Ref
 		if err := rows.Scan(&src, &ref.Key, &ref.Verb); err != nil {
 			return d, err
 		}
@@ -47,7 +48,7 @@ func (s *Snapshot) Detail(doc uint32) (vault.Detail, error) {
 
 // CardDetail is Detail as a card reads it, without the links in: LinksIn
 // reads those as far as the card shows them.
-func (s *Snapshot) CardDetail(doc uint32) (vault.Detail, error) {
+func (s *Snapshot) CardDetail(doc uint32) (corpus.Detail, error) {
 	d, _, err := s.body(doc)
 	return d, err
 }
@@ -60,7 +61,7 @@ func (s *Snapshot) CardDetail(doc uint32) (vault.Detail, error) {
 // includes/feedback-boilerplate has 38,176 links in, and reading each,
 // joined to its note's row to sort by key, was 80% of building cards: a
 // linked note's card only counts them.
-func (s *Snapshot) LinksIn(doc uint32, plain, typed bool) (in []vault.Ref, n int, err error) {
+func (s *Snapshot) LinksIn(doc uint32, plain, typed bool) (in []corpus.Ref, n int, err error) {
 	key, err := s.key(doc)
 	if err != nil {
 		return nil, 0, err
@@ -158,8 +159,8 @@ func anys(ords []uint32) []any {
 // body reads what Detail and CardDetail share: the body's start, units and
 // headings, and the links out, each linked key's notes looked up in
 // batches (a table of contents links to thousands).
-func (s *Snapshot) body(doc uint32) (vault.Detail, string, error) {
-	var d vault.Detail
+func (s *Snapshot) body(doc uint32) (corpus.Detail, string, error) {
+	var d corpus.Detail
 	var meta []byte
 	var key, links string
 	err := s.tx.QueryRow(`SELECT d.key, d.links, b.meta FROM doc d JOIN blob b ON b.id = d.blob WHERE d.snap = ? AND d.ord = ?`,
@@ -184,7 +185,7 @@ func (s *Snapshot) body(doc uint32) (vault.Detail, string, error) {
 	for _, l := range out {
 		for _, o := range held[l.key] {
 			if info := s.Info(o); info.Present {
-				d.Links = append(d.Links, vault.Ref{Doc: o, Key: l.key, Layer: info.Layer, Date: s.date(info.Day), Verb: l.verb})
+				d.Links = append(d.Links, corpus.Ref{Doc: o, Key: l.key, Layer: info.Layer, Date: s.date(info.Day), Verb: l.verb})
 			}
 		}
 	}
@@ -194,13 +195,13 @@ func (s *Snapshot) body(doc uint32) (vault.Detail, string, error) {
 // linksIn lists the links to key of present notes other than doc, keyless,
 // in name order: read from the backlink table's primary key alone. where
 // narrows the rows.
-func (s *Snapshot) linksIn(doc uint32, key, where string) ([]vault.Ref, error) {
+func (s *Snapshot) linksIn(doc uint32, key, where string) ([]corpus.Ref, error) {
 	rows, err := s.tx.Query(`SELECT src, verb FROM backlink WHERE snap = ? AND target = ?`+where, s.row.id, key)
 	if err != nil {
 		return nil, fmt.Errorf("reading links to %s: %w", key, err)
 	}
 	defer rows.Close()
-	var in []vault.Ref
+	var in []corpus.Ref
 	var names []int // each link's NameRank, to sort by
 	for rows.Next() {
 		var src uint32
@@ -212,7 +213,7 @@ func (s *Snapshot) linksIn(doc uint32, key, where string) ([]vault.Ref, error) {
 		if src == doc || !info.Present {
 			continue
 		}
-		in = append(in, vault.Ref{Doc: src, Layer: info.Layer, Date: s.date(info.Day), Verb: verbOf(verb)})
+		in = append(in, corpus.Ref{Doc: src, Layer: info.Layer, Date: s.date(info.Day), Verb: verbOf(verb)})
 		names = append(names, info.NameRank)
 	}
 	if err := rows.Err(); err != nil {
@@ -247,7 +248,7 @@ func verbOf(b []byte) string {
 
 // byName sorts links in by their notes' NameRank, then verb.
 type byName struct {
-	refs  []vault.Ref
+	refs  []corpus.Ref
 	names []int
 }
 
@@ -264,7 +265,7 @@ func (b byName) Swap(i, j int) {
 }
 
 // KeyRefs gives each link end its note's key, keysBatch notes a query.
-func (s *Snapshot) KeyRefs(refs []vault.Ref) error {
+func (s *Snapshot) KeyRefs(refs []corpus.Ref) error {
 	keys := map[uint32]string{}
 	for start := 0; start < len(refs); start += keysBatch {
 		batch := refs[start:min(len(refs), start+keysBatch)]

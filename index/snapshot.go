@@ -7,8 +7,10 @@ import (
 
 	"github.com/zeebo/blake3"
 
+	"github.com/omh-notes/omh/token"
 	"github.com/omh-notes/omh/vault"
-	"github.com/omh-notes/omh/vault/token"
+	"github.com/omh-notes/omh/vault/corpus"
+	"github.com/omh-notes/omh/vault/gitrepo"
 )
 
 // Snapshot is one consistent state of the store, read for answering inside
@@ -16,7 +18,7 @@ import (
 // find.Snapshot, the interfaces ranking, the proof lifecycle and cards
 // declare (implements_test.go holds it to them). Close it when done.
 type Snapshot struct {
-	repo       *vault.Repo
+	repo       *gitrepo.Repo
 	tx         *txn
 	row        *snapRow
 	state      snapState
@@ -27,7 +29,7 @@ type Snapshot struct {
 	dates      map[int]vault.Date
 }
 
-func newSnapshot(r *vault.Repo, tx *sql.Tx, row *snapRow, opt Options) (*Snapshot, error) {
+func newSnapshot(r *gitrepo.Repo, tx *sql.Tx, row *snapRow, opt Options) (*Snapshot, error) {
 	if row == nil {
 		tx.Rollback()
 		return nil, fmt.Errorf("opening the snapshot: %w", errDamaged)
@@ -35,7 +37,7 @@ func newSnapshot(r *vault.Repo, tx *sql.Tx, row *snapRow, opt Options) (*Snapsho
 	return &Snapshot{repo: r, tx: newTxn(tx), row: row, state: row.state, info: row.info, noWorktree: opt.NoWorktree}, nil
 }
 
-func (c *Cache) openSnapshot(r *vault.Repo, name string, opt Options) (*Snapshot, error) {
+func (c *Cache) openSnapshot(r *gitrepo.Repo, name string, opt Options) (*Snapshot, error) {
 	tx, err := c.readTx()
 	if err != nil {
 		return nil, err
@@ -124,9 +126,9 @@ func (s *Snapshot) postingsOf(id int64, term string) ([]token.Posting, error) {
 	return appendPostings(out, work)
 }
 
-func (s *Snapshot) Info(doc uint32) vault.DocInfo {
+func (s *Snapshot) Info(doc uint32) corpus.DocInfo {
 	d := getInfo(s.info, doc)
-	out := vault.DocInfo{
+	out := corpus.DocInfo{
 		Present:   d.present && !(s.noWorktree && d.worktree),
 		Layer:     vault.Layer(d.layer),
 		Day:       int(d.day),
@@ -147,8 +149,8 @@ func (s *Snapshot) Info(doc uint32) vault.DocInfo {
 
 func (s *Snapshot) DocWords(doc uint32) int { return int(infoWords(s.info, doc)) }
 
-func (s *Snapshot) Note(doc uint32) (vault.Note, error) {
-	var n vault.Note
+func (s *Snapshot) Note(doc uint32) (corpus.Note, error) {
+	var n corpus.Note
 	var oid []byte
 	err := s.tx.QueryRow(`SELECT d.key, d.layer, d.path, d.date, d.date_source, d.title, d.type, b.oid
 		FROM doc d JOIN blob b ON b.id = d.blob WHERE d.snap = ? AND d.ord = ?`, s.row.id, doc).

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/omh-notes/omh/vault"
+	"github.com/omh-notes/omh/vault/gitrepo"
 )
 
 // Status is what the cache holds and whether it is current.
@@ -23,7 +24,7 @@ type Status struct {
 // Status reports on the working tree's snapshot without changing anything:
 // a damaged cache is an error naming its file, left for a command that
 // reads the notes to rebuild.
-func (c *Cache) Status(r *vault.Repo) (Status, error) {
+func (c *Cache) Status(r *gitrepo.Repo) (Status, error) {
 	st, err := c.status(r)
 	if IsDamaged(err) {
 		err = fmt.Errorf("the cache %s is damaged: %w", c.Path, err)
@@ -31,7 +32,7 @@ func (c *Cache) Status(r *vault.Repo) (Status, error) {
 	return st, err
 }
 
-func (c *Cache) status(r *vault.Repo) (Status, error) {
+func (c *Cache) status(r *gitrepo.Repo) (Status, error) {
 	tx, err := c.readTx()
 	if err != nil {
 		return Status{}, err

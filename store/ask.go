@@ -10,6 +10,7 @@ import (
 	"github.com/omh-notes/omh/reply"
 	"github.com/omh-notes/omh/retrieve"
 	"github.com/omh-notes/omh/vault"
+	"github.com/omh-notes/omh/vault/gitrepo"
 )
 
 // Question is a question and how to answer it.
@@ -172,9 +173,9 @@ func (v *view) proofDay() vault.Date {
 func absentAnswer(err error, question []string, asOf string) (Answer, bool) {
 	a := Answer{Result: retrieve.Result{Question: question, StoreEmpty: true}, asked: asOf}
 	switch {
-	case errors.Is(err, vault.ErrBeforeHistory):
+	case errors.Is(err, gitrepo.ErrBeforeHistory):
 		a.Absent = "the store did not exist yet on " + asOf
-	case errors.Is(err, vault.ErrPastShallow):
+	case errors.Is(err, gitrepo.ErrPastShallow):
 		a.Absent, a.Incomplete = "the history of "+asOf+" is not in this clone: it is shallow", true
 	default:
 		return Answer{}, false

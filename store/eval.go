@@ -11,7 +11,7 @@ import (
 	"github.com/omh-notes/omh/index"
 	"github.com/omh-notes/omh/reply"
 	"github.com/omh-notes/omh/retrieve"
-	"github.com/omh-notes/omh/vault/token"
+	"github.com/omh-notes/omh/token"
 )
 
 // EvalOptions say how omh eval asks each question: as omh find --cards

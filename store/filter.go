@@ -9,6 +9,7 @@ import (
 
 	"github.com/omh-notes/omh/reply"
 	"github.com/omh-notes/omh/vault"
+	"github.com/omh-notes/omh/vault/corpus"
 )
 
 // Filter narrows which notes an answer ranks, as --type does; the notes
@@ -118,7 +119,7 @@ func (s *Store) selectNotes(v *view, f Filter, layer vault.Layer, typ string) (s
 }
 
 // inLayer reports whether a note is present in the answer's layer (0: both).
-func inLayer(info vault.DocInfo, layer vault.Layer) bool {
+func inLayer(info corpus.DocInfo, layer vault.Layer) bool {
 	return info.Present && (layer == 0 || info.Layer == layer)
 }
 

@@ -165,8 +165,8 @@ func (s *Store) Lint(keys []string, strict bool, rules ...string) (LintReport, e
 		}
 	}
 	for _, r := range rules {
-		if _, ok := vault.LookupRule(r); !ok {
-			return LintReport{}, invalid(fmt.Errorf("--rule %s: there is no such rule; the rules are %s", r, strings.Join(vault.RuleIDs(), ", ")))
+		if _, ok := lint.LookupRule(r); !ok {
+			return LintReport{}, invalid(fmt.Errorf("--rule %s: there is no such rule; the rules are %s", r, strings.Join(vault.LintRuleIDs, ", ")))
 		}
 	}
 	cfg, err := s.config()
@@ -220,7 +220,7 @@ func (s *Store) Lint(keys []string, strict bool, rules ...string) (LintReport, e
 		rep = LintReport{SchemaVersion: reply.SchemaVersion, Commit: orNull(v.snap.Commit()), Checked: checked,
 			ruled: len(rules) > 0, Strict: strict, Dialect: cfg.Dialect.String(), Findings: findingsJSON(findings), Rules: ruleCountsJSON(lint.Summarize(findings))}
 		for _, f := range findings {
-			if f.Severity == vault.SevError {
+			if f.Severity == lint.SevError {
 				rep.Errors++
 			} else {
 				rep.Warnings++

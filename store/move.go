@@ -19,6 +19,7 @@ import (
 	"github.com/omh-notes/omh/vault"
 	"github.com/omh-notes/omh/vault/disk"
 	"github.com/omh-notes/omh/vault/gitcli"
+	"github.com/omh-notes/omh/vault/gitrepo"
 	"github.com/omh-notes/omh/vault/rename"
 )
 
@@ -346,7 +347,7 @@ func (p *movePlan) apply(t *journal.Txn) error {
 		if err != nil {
 			return fmt.Errorf("%s: %w", nothing, err)
 		}
-		if err := t.Put(f.abs, vault.HashBytes(f.content), f.out, fi.Mode().Perm()); err != nil {
+		if err := t.Put(f.abs, gitrepo.HashBytes(f.content), f.out, fi.Mode().Perm()); err != nil {
 			return fmt.Errorf("%s: %w", nothing, err)
 		}
 	}
@@ -366,7 +367,7 @@ func (p *movePlan) apply(t *journal.Txn) error {
 		if err := t.Put(p.to, plumbing.ZeroHash, p.moved.out, fi.Mode().Perm()); err != nil {
 			return fmt.Errorf("%s: %w", nothing, err)
 		}
-		t.Remove(p.from, vault.HashBytes(p.moved.content), prune)
+		t.Remove(p.from, gitrepo.HashBytes(p.moved.content), prune)
 	}
 	if p.how == "git mv" {
 		t.MoveIndexEntry(p.fromShown, p.toShown)

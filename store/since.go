@@ -9,6 +9,7 @@ import (
 
 	"github.com/omh-notes/omh/reply"
 	"github.com/omh-notes/omh/vault"
+	"github.com/omh-notes/omh/vault/gitrepo"
 )
 
 // since is the moment --since names, from which changes count.
@@ -38,9 +39,9 @@ func (s *Store) sinceOf(spec string, head plumbing.Hash) (since, error) {
 		}
 		c, err := r.CommitOnDay(head, vault.DateOf(midnight.AddDate(0, 0, -1)))
 		switch {
-		case errors.Is(err, vault.ErrBeforeHistory):
+		case errors.Is(err, gitrepo.ErrBeforeHistory):
 			return out, nil
-		case errors.Is(err, vault.ErrPastShallow):
+		case errors.Is(err, gitrepo.ErrPastShallow):
 			return since{}, refuse(reply.BadSince, fmt.Errorf("--since %s: the history before it is not in this clone: it is shallow (git fetch --unshallow brings it)", spec))
 		case err != nil:
 			return since{}, err

@@ -1,4 +1,3 @@
-// Package vault reads a git repository of markdown notes.
 package vault
 
 import (
@@ -107,7 +106,7 @@ func Parse(content []byte) Parsed {
 }
 
 // pageProperty matches a line of Logseq's page properties, "name:: value".
-var pageProperty = lazyRegexp(`^([A-Za-z][\w-]*)::[ \t]*(.*?)[ \t\r]*$`)
+var pageProperty = LazyRegexp(`^([A-Za-z][\w-]*)::[ \t]*(.*?)[ \t\r]*$`)
 
 // readPageProperties reads the page properties a Logseq page starts with:
 // title:: names the page whatever its file is called (a/b in a.b.md, or a
@@ -496,10 +495,11 @@ func (ix lineStarts) start(off int) int {
 	return ix[ix.line(off)-1]
 }
 
-// lazyRegexp compiles a pattern the first time it is used rather than when
+// LazyRegexp compiles a pattern the first time it is used rather than when
 // the program starts: omh find reads no note text, and every command pays
-// for the package's init.
-func lazyRegexp(pattern string) func() *regexp.Regexp {
+// for a package's init. The note model and its rooms declare their
+// patterns with it.
+func LazyRegexp(pattern string) func() *regexp.Regexp {
 	return sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(pattern) })
 }
 

@@ -41,7 +41,8 @@ func (e *env) question(f QuestionFlags, typ, rankerName string) (store.Question,
 	if err != nil {
 		return store.Question{}, err
 	}
-	q, err := store.NewQuestion(text, f.Also, f.Reply.Roots, f.Layer, typ, rankerName, f.Reply.MaxChars)
+	q, err := store.NewQuestion(store.QuestionArgs{Text: text, Also: f.Also, Roots: f.Reply.Roots, Layer: f.Layer, Type: typ, Ranker: rankerName,
+		MaxChars: f.Reply.MaxChars})
 	q.Filter = f.Filter.filter()
 	return q, err
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/go-git/go-git/v5/plumbing"
 
 	"github.com/omh-notes/omh/vault"
+	"github.com/omh-notes/omh/vault/gitrepo"
 )
 
 // FileChange is one file that differs between two states, as git reports
@@ -40,7 +41,7 @@ type Commit struct {
 // for the whole history and found no renames, git log -M 2.0-3.4 s (a busy
 // machine, three rounds). In a partial clone, whose blobs git would fetch
 // from its remote to compare them, renames are not looked for.
-func Log(r *vault.Repo, from, to plumbing.Hash, dir string) ([]Commit, error) {
+func Log(r *gitrepo.Repo, from, to plumbing.Hash, dir string) ([]Commit, error) {
 	args := []string{"log", "--raw", "-z", "--no-abbrev", "--no-color", "--no-show-signature", "--no-ext-diff",
 		"--format=%x01%H%x00%an%x00%ad", "--date=format:%Y-%m-%d"}
 	if r.PartialClone() {

@@ -6,7 +6,7 @@ import (
 
 	"github.com/go-git/go-git/v5/plumbing"
 
-	"github.com/omh-notes/omh/vault"
+	"github.com/omh-notes/omh/vault/gitrepo"
 	"github.com/omh-notes/omh/vault/vaulttest"
 )
 
@@ -25,7 +25,7 @@ func TestLogAndStatusReadPathsAsGitHoldsThem(t *testing.T) {
 	r.Git("mv", odd, "renamed café.md")
 	r.Write("plain.md", "A plain note, changed.\n")
 	second := r.Commit("2026-01-03T10:00:00+09:00", "second")
-	repo, err := vault.OpenRepo(r.Dir)
+	repo, err := gitrepo.Open(r.Dir)
 	if err != nil {
 		t.Fatal(err)
 	}

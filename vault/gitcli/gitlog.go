@@ -13,6 +13,7 @@ import (
 	"github.com/go-git/go-git/v5/plumbing"
 
 	"github.com/omh-notes/omh/vault"
+	"github.com/omh-notes/omh/vault/gitrepo"
 )
 
 // HistoryLog is the first-parent history from a commit, step by step
@@ -26,7 +27,7 @@ type HistoryLog struct {
 	cmd      *exec.Cmd
 	mu       sync.Mutex
 	more     *sync.Cond
-	got      []vault.Step
+	got      []gitrepo.Step
 	next     int           // index in got of the step Next hands out next
 	done     bool          // git finished, failed or was stopped
 	finished chan struct{} // closed once git's output is read and git waited for
@@ -41,7 +42,7 @@ var errPartialClone = errors.New("a partial clone: history is read through go-gi
 // when git cannot be started or the repository is a partial clone; a git
 // that fails later ends the steps early, and whoever walks falls back to
 // StepOf.
-func LogHistory(r *vault.Repo, head plumbing.Hash, shallow map[plumbing.Hash]bool) (*HistoryLog, error) {
+func LogHistory(r *gitrepo.Repo, head plumbing.Hash, shallow map[plumbing.Hash]bool) (*HistoryLog, error) {
 	if r.PartialClone() {
 		return nil, errPartialClone
 	}
@@ -65,17 +66,17 @@ func LogHistory(r *vault.Repo, head plumbing.Hash, shallow map[plumbing.Hash]boo
 // Next returns the step of commit c when it is the next one of the walk.
 // ok is false past the end, after a failure, or when c is not the commit
 // expected: the caller then reads the step itself.
-func (h *HistoryLog) Next(c plumbing.Hash) (vault.Step, bool) {
+func (h *HistoryLog) Next(c plumbing.Hash) (gitrepo.Step, bool) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	for h.next == len(h.got) && !h.done {
 		h.more.Wait()
 	}
 	if h.next == len(h.got) || h.got[h.next].Commit != c {
-		return vault.Step{}, false
+		return gitrepo.Step{}, false
 	}
 	s := h.got[h.next]
-	h.got[h.next] = vault.Step{} // handed out: not held twice
+	h.got[h.next] = gitrepo.Step{} // handed out: not held twice
 	h.next++
 	return s, true
 }
@@ -91,7 +92,7 @@ func (h *HistoryLog) Close() {
 	<-h.finished
 }
 
-func (h *HistoryLog) add(s vault.Step) {
+func (h *HistoryLog) add(s gitrepo.Step) {
 	h.mu.Lock()
 	h.got = append(h.got, s)
 	h.mu.Unlock()
@@ -114,7 +115,7 @@ func (h *HistoryLog) finish() {
 func (h *HistoryLog) read(r *bufio.Reader, shallow map[plumbing.Hash]bool) {
 	defer close(h.finished)
 	defer h.finish()
-	var pending *vault.Step
+	var pending *gitrepo.Step
 	b, err := r.ReadByte()
 	for err == nil && b == 1 {
 		if pending != nil {
@@ -133,7 +134,7 @@ func (h *HistoryLog) read(r *bufio.Reader, shallow map[plumbing.Hash]bool) {
 			pending = nil
 			break
 		}
-		s := vault.Step{Commit: plumbing.NewHash(hashes[0]), Author: logDate(ad), Committed: logDate(cd)}
+		s := gitrepo.Step{Commit: plumbing.NewHash(hashes[0]), Author: logDate(ad), Committed: logDate(cd)}
 		s.Boundary = shallow[s.Commit]
 		if len(hashes) > 1 && !s.Boundary {
 			s.Parent = plumbing.NewHash(hashes[1])

@@ -1,7 +1,7 @@
 // Package lint checks a store's notes against omh lint's rules (their
-// table, which the config names, is vault.LintRules): what breaks links
-// and search in any vault, omh's own conventions in omh's notes. The store
-// assembles the notes it checks (store/lint.go).
+// table is Rules, rules.go; the config names them by vault.LintRuleIDs):
+// what breaks links and search in any vault, omh's own conventions in
+// omh's notes. The store assembles the notes it checks (store/lint.go).
 package lint
 
 import (
@@ -24,7 +24,7 @@ import (
 // Finding is one problem lint reports.
 type Finding struct {
 	Rule     string
-	Severity vault.Severity
+	Severity Severity
 	Key      string
 	Layer    string
 	Path     string
@@ -85,11 +85,11 @@ func (o *LintOptions) checks(rule string, n *LintNote) bool {
 	if o.Strict {
 		return true
 	}
-	r, _ := vault.LookupRule(rule)
+	r, _ := LookupRule(rule)
 	switch r.Scope {
-	case vault.OmhTyped:
+	case OmhTyped:
 		return n.Parsed.Type != "" && vault.KnownType(n.Parsed.Type)
-	case vault.StrictOnly:
+	case StrictOnly:
 		return false
 	}
 	return true
@@ -169,7 +169,7 @@ func Lint(notes []LintNote, opt LintOptions) ([]Finding, error) {
 		l.frontmatter()
 		l.keyMismatch()
 		if !utf8.ValidString(n.Path) {
-			l.add("name-not-utf8", vault.SevWarning, 0, fmt.Sprintf("the file's name is not valid UTF-8, so its key is %s", n.Key),
+			l.add("name-not-utf8", SevWarning, 0, fmt.Sprintf("the file's name is not valid UTF-8, so its key is %s", n.Key),
 				"rename the file to a UTF-8 name with git mv")
 		}
 		if others := layerKeys[layerKey{n.Layer, n.Key}]; len(others) > 1 {
@@ -179,7 +179,7 @@ func Lint(notes []LintNote, opt LintOptions) ([]Finding, error) {
 					paths = append(paths, notes[o].Path)
 				}
 			}
-			l.add("duplicate-key", vault.SevError, 0, fmt.Sprintf("the %s layer holds this key twice: also at %s", n.Layer, strings.Join(paths, ", ")),
+			l.add("duplicate-key", SevError, 0, fmt.Sprintf("the %s layer holds this key twice: also at %s", n.Layer, strings.Join(paths, ", ")),
 				"rename one of them with omh mv, or delete the one you do not need")
 		}
 		l.sections()
@@ -188,11 +188,11 @@ func Lint(notes []LintNote, opt LintOptions) ([]Finding, error) {
 		}
 		l.links()
 		if inbound[n.Key] == 0 && !l.linksOut {
-			l.add("orphan", vault.SevWarning, 0, "no note links here and it links to no note",
+			l.add("orphan", SevWarning, 0, "no note links here and it links to no note",
 				"link it from a topic or a related note, or link it to the notes it builds on")
 		}
 		sort.SliceStable(l.found, func(a, b int) bool {
-			ra, rb := vault.RuleOrder(l.found[a].Rule), vault.RuleOrder(l.found[b].Rule)
+			ra, rb := RuleOrder(l.found[a].Rule), RuleOrder(l.found[b].Rule)
 			if ra != rb {
 				return ra < rb
 			}
@@ -223,14 +223,14 @@ type linter struct {
 }
 
 // add records a finding of a rule checked in this note.
-func (l *linter) add(rule string, sev vault.Severity, line int, msg, fix string) {
+func (l *linter) add(rule string, sev Severity, line int, msg, fix string) {
 	if !l.opt.checks(rule, l.n) {
 		return
 	}
 	l.addChecked(rule, sev, line, msg, fix)
 }
 
-func (l *linter) addChecked(rule string, sev vault.Severity, line int, msg, fix string) {
+func (l *linter) addChecked(rule string, sev Severity, line int, msg, fix string) {
 	l.found = append(l.found, Finding{Rule: rule, Severity: sev, Key: l.n.Key, Layer: l.n.Layer.String(),
 		Path: l.n.Path, Line: line, Message: msg, Fix: fix})
 }
@@ -239,17 +239,17 @@ func (l *linter) frontmatter() {
 	for _, p := range l.n.Parsed.Problems {
 		switch {
 		case p.Rule == "invalid-date":
-			l.add("invalid-date", vault.SevError, p.Line, p.Message, "write a real date as YYYY-MM-DD, or remove the field")
+			l.add("invalid-date", SevError, p.Line, p.Message, "write a real date as YYYY-MM-DD, or remove the field")
 		case p.Rule == "frontmatter-unclosed":
-			l.add("frontmatter", vault.SevError, p.Line, p.Message, `end the frontmatter with a line holding only "---"`)
+			l.add("frontmatter", SevError, p.Line, p.Message, `end the frontmatter with a line holding only "---"`)
 		case p.Rule == "frontmatter-too-large":
-			l.add("frontmatter", vault.SevError, p.Line, p.Message, "keep data out of the frontmatter: a few fields, the rest in the body or another file")
+			l.add("frontmatter", SevError, p.Line, p.Message, "keep data out of the frontmatter: a few fields, the rest in the body or another file")
 		case p.Rule == "field-type":
-			l.add("frontmatter", vault.SevError, p.Line, p.Message, "write the field as a string, or a list of strings where a list is allowed")
+			l.add("frontmatter", SevError, p.Line, p.Message, "write the field as a string, or a list of strings where a list is allowed")
 		case p.Rule == "markdown-too-costly":
-			l.add(p.Rule, vault.SevWarning, p.Line, p.Message, "break the paragraph or table with blank lines, or split the note")
+			l.add(p.Rule, SevWarning, p.Line, p.Message, "break the paragraph or table with blank lines, or split the note")
 		default:
-			l.add("frontmatter", vault.SevError, p.Line, p.Message, "fix the YAML between the --- lines: one \"name: value\" per line, lists as [a, b]")
+			l.add("frontmatter", SevError, p.Line, p.Message, "fix the YAML between the --- lines: one \"name: value\" per line, lists as [a, b]")
 		}
 	}
 	if t := l.n.Parsed.Type; t != "" && !vault.KnownType(t) {
@@ -259,11 +259,11 @@ func (l *linter) frontmatter() {
 		switch {
 		case near != "" && l.opt.defaults("unknown-type"):
 			// A near miss was meant as one of omh's types.
-			l.addChecked("unknown-type", vault.SevWarning, 0, msg, fmt.Sprintf("did you mean %q? ", near)+fix)
+			l.addChecked("unknown-type", SevWarning, 0, msg, fmt.Sprintf("did you mean %q? ", near)+fix)
 		case near != "":
-			l.add("unknown-type", vault.SevWarning, 0, msg, fmt.Sprintf("did you mean %q? ", near)+fix)
+			l.add("unknown-type", SevWarning, 0, msg, fmt.Sprintf("did you mean %q? ", near)+fix)
 		default:
-			l.add("unknown-type", vault.SevWarning, 0, msg, fix)
+			l.add("unknown-type", SevWarning, 0, msg, fix)
 		}
 	}
 }
@@ -273,7 +273,7 @@ func (l *linter) keyMismatch() {
 	if declared == "" || norm.NFC.String(declared) == l.n.Key {
 		return
 	}
-	l.add("key-mismatch", vault.SevError, 0, fmt.Sprintf("the frontmatter says key %q but the note's path gives %q", declared, l.n.Key),
+	l.add("key-mismatch", SevError, 0, fmt.Sprintf("the frontmatter says key %q but the note's path gives %q", declared, l.n.Key),
 		fmt.Sprintf("set key: %s, drop the key field, or move the note with omh mv %s %s", l.n.Key, l.n.Key, declared))
 }
 
@@ -291,7 +291,7 @@ func (l *linter) sections() {
 		if want == "Answers" {
 			fix = `add "## Answers" with one "- question" item per question the note answers`
 		}
-		l.add("missing-section", vault.SevError, 0, fmt.Sprintf("%s needs the section %q", withArticle(typeOf(p)), "## "+want), fix)
+		l.add("missing-section", SevError, 0, fmt.Sprintf("%s needs the section %q", withArticle(typeOf(p)), "## "+want), fix)
 	}
 }
 
@@ -307,7 +307,7 @@ func (l *linter) proseInLists() error {
 		return err
 	}
 	for _, pr := range ProseInLists(content, p.BodyStart) {
-		l.add("prose-in-list", vault.SevError, pr.Line, fmt.Sprintf("the %s section holds text that is not a list item, so it is not read as an answer", pr.Section),
+		l.add("prose-in-list", SevError, pr.Line, fmt.Sprintf("the %s section holds text that is not a list item, so it is not read as an answer", pr.Section),
 			`write each question as a "- " list item, or move the text out of the section`)
 	}
 	return nil
@@ -376,14 +376,14 @@ func (l *linter) links() {
 		switch {
 		case len(res.Candidates) > 1:
 			if !l.ignored(link) {
-				l.add("ambiguous-link", vault.SevError, link.Line,
+				l.add("ambiguous-link", SevError, link.Line,
 					fmt.Sprintf("%s could mean %s, so it reaches none of them", l.show(link), strings.Join(res.Candidates, ", ")),
 					"write "+l.linksTo(link, res.Candidates))
 			}
 			continue
 		case res.Key == "":
 			if l.dangles(link) && !l.ignored(link) {
-				l.add("dangling-link", vault.SevError, link.Line, fmt.Sprintf("%s reaches no note", l.show(link)), l.danglingFix(link))
+				l.add("dangling-link", SevError, link.Line, fmt.Sprintf("%s reaches no note", l.show(link)), l.danglingFix(link))
 			}
 			continue
 		case res.Key == n.Key:
@@ -403,9 +403,9 @@ func (l *linter) links() {
 			continue
 		}
 		localOnly++
-		sev, what := vault.SevWarning, "links to"
+		sev, what := SevWarning, "links to"
 		if v, _ := vault.LookupVerb(link.Verb); v.Verdict {
-			sev, what = vault.SevError, "says it "+link.Verb
+			sev, what = SevError, "says it "+link.Verb
 		}
 		where := "an uncommitted file"
 		if !target.worktree {
@@ -416,7 +416,7 @@ func (l *linter) links() {
 			fmt.Sprintf("promote it (omh promote %s) or commit it first, or drop the link", res.Key))
 	}
 	if headed && reached > 0 && reached == localOnly {
-		l.add("links-only-local", vault.SevWarning, 0, "every note it links to exists only on this machine",
+		l.add("links-only-local", SevWarning, 0, "every note it links to exists only on this machine",
 			"promote or commit the notes it links to, so the team can follow them")
 	}
 }
@@ -499,7 +499,7 @@ func (l *linter) unknownVerb(link vault.Link) {
 	default:
 		return
 	}
-	l.add("unknown-verb", vault.SevError, link.Line, fmt.Sprintf("%q is not a link verb, so %s is read as a plain link", word, l.show(link)), fix)
+	l.add("unknown-verb", SevError, link.Line, fmt.Sprintf("%q is not a link verb, so %s is read as a plain link", word, l.show(link)), fix)
 }
 
 func (l *linter) verbType(link vault.Link, from, targetKey string, targetTypes []string) {
@@ -508,7 +508,7 @@ func (l *linter) verbType(link vault.Link, from, targetKey string, targetTypes [
 		return
 	}
 	if rule.From != nil && !slices.Contains(rule.From, from) {
-		l.add("verb-type", vault.SevError, link.Line,
+		l.add("verb-type", SevError, link.Line,
 			fmt.Sprintf("%q is written on %s, but only %s %s", link.Verb, withArticle(from), articles(rule.From), link.Verb),
 			fmt.Sprintf("make it a plain link, or use a verb that fits %s", withArticle(from)))
 		return
@@ -529,7 +529,7 @@ func (l *linter) verbType(link vault.Link, from, targetKey string, targetTypes [
 	if rule.Same {
 		want = "another " + from
 	}
-	l.add("verb-type", vault.SevError, link.Line,
+	l.add("verb-type", SevError, link.Line,
 		fmt.Sprintf("%s %s %s, which is %s; only %s can be %s here", withArticle(from), link.Verb, targetKey,
 			articles(distinct(targetTypes)), want, pastTense(link.Verb)),
 		"link the record the verb is about, or make it a plain link")
@@ -546,10 +546,10 @@ type RuleCount struct {
 // Summarize counts findings per rule, in table order, leaving out rules
 // without findings.
 func Summarize(findings []Finding) []RuleCount {
-	counts := make([]RuleCount, len(vault.LintRules))
-	notes := make([]map[string]bool, len(vault.LintRules))
+	counts := make([]RuleCount, len(Rules))
+	notes := make([]map[string]bool, len(Rules))
 	for _, f := range findings {
-		i := vault.RuleOrder(f.Rule)
+		i := RuleOrder(f.Rule)
 		if i < 0 {
 			continue
 		}
@@ -557,7 +557,7 @@ func Summarize(findings []Finding) []RuleCount {
 			notes[i] = map[string]bool{}
 		}
 		notes[i][f.Layer+"\x00"+f.Path] = true
-		if f.Severity == vault.SevError {
+		if f.Severity == SevError {
 			counts[i].Errors++
 		} else {
 			counts[i].Warnings++
@@ -566,7 +566,7 @@ func Summarize(findings []Finding) []RuleCount {
 	var out []RuleCount
 	for i, c := range counts {
 		if notes[i] != nil {
-			c.Rule, c.Notes = vault.LintRules[i].ID, len(notes[i])
+			c.Rule, c.Notes = Rules[i].ID, len(notes[i])
 			out = append(out, c)
 		}
 	}

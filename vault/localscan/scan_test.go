@@ -12,13 +12,13 @@ import (
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/format/index"
 
-	"github.com/omh-notes/omh/vault"
+	"github.com/omh-notes/omh/vault/gitrepo"
 	"github.com/omh-notes/omh/vault/vaulttest"
 )
 
 type scanFixture struct {
 	repo              *vaulttest.Repo
-	r                 *vault.Repo
+	r                 *gitrepo.Repo
 	private, worktree *ScanState
 }
 
@@ -29,7 +29,7 @@ func newScanFixture(t *testing.T) *scanFixture {
 	rp.Write("notes/README.md", "# Readme\n")
 	rp.Write("other/c.md", "# Outside the notes root\n")
 	rp.Commit("2026-01-01T10:00:00Z", "notes")
-	r, err := vault.OpenRepo(rp.Dir)
+	r, err := gitrepo.Open(rp.Dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -327,7 +327,7 @@ func doctorIndex(t *testing.T, f *scanFixture, path string, at time.Time) plumbi
 	if err != nil {
 		t.Fatal(err)
 	}
-	e.Hash = vault.HashBytes([]byte("# Not what the file holds\n"))
+	e.Hash = gitrepo.HashBytes([]byte("# Not what the file holds\n"))
 	out, err := os.Create(file)
 	if err != nil {
 		t.Fatal(err)
@@ -365,7 +365,7 @@ func TestAFirstScanOfACopiedTreeHashesEachFile(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	r, err := vault.OpenRepo(rp.Dir)
+	r, err := gitrepo.Open(rp.Dir)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -16,6 +16,7 @@ import (
 	"github.com/go-git/go-git/v5/plumbing"
 
 	"github.com/omh-notes/omh/vault"
+	"github.com/omh-notes/omh/vault/gitrepo"
 )
 
 // Note is a note of the store as a rename sees it: links resolve against
@@ -174,7 +175,7 @@ func PlanRename(notes []Note, files []File, oldKey, newKey string, d vault.Diale
 		if err != nil {
 			return Plan{}, fmt.Errorf("reading %s: %w", f.Shown, err)
 		}
-		if vault.HashBytes(content) != f.Blob {
+		if gitrepo.HashBytes(content) != f.Blob {
 			return Plan{}, refuse("changed", fmt.Errorf("nothing was renamed: %s changed while omh mv read the store; run it again", f.Shown))
 		}
 		f.content = content

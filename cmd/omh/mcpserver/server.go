@@ -208,8 +208,8 @@ func (a filterArgs) filter() store.Filter {
 
 func (m *mcpServer) find(_ context.Context, _ *mcp.CallToolRequest, a findArgs) (*mcp.CallToolResult, any, error) {
 	return m.call(func(s *store.Store) (string, any, error) {
-		q, err := store.NewQuestion(strings.TrimSpace(a.Question), a.Phrasings, orDefault(a.Roots, store.DefaultRoots), a.Layer, a.Type, "default",
-			orDefault(a.MaxChars, store.DefaultMaxChars))
+		q, err := store.NewQuestion(store.QuestionArgs{Text: strings.TrimSpace(a.Question), Also: a.Phrasings, Roots: orDefault(a.Roots, store.DefaultRoots),
+			Layer: a.Layer, Type: a.Type, Ranker: "default", MaxChars: orDefault(a.MaxChars, store.DefaultMaxChars)})
 		if err != nil {
 			return "", nil, err
 		}
@@ -296,7 +296,8 @@ type proofFindArgs struct {
 
 func (m *mcpServer) proofFind(_ context.Context, _ *mcp.CallToolRequest, a proofFindArgs) (*mcp.CallToolResult, any, error) {
 	return m.call(func(s *store.Store) (string, any, error) {
-		q, err := store.NewQuestion(strings.TrimSpace(a.Question), a.Phrasings, store.DefaultRoots, "", "", "default", store.DefaultMaxChars)
+		q, err := store.NewQuestion(store.QuestionArgs{Text: strings.TrimSpace(a.Question), Also: a.Phrasings, Roots: store.DefaultRoots, Ranker: "default",
+			MaxChars: store.DefaultMaxChars})
 		if err != nil {
 			return "", nil, err
 		}
