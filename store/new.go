@@ -1,6 +1,7 @@
 package store
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -206,7 +207,7 @@ func draftBody(b []byte) (string, error) {
 	if b == nil {
 		return "", nil
 	}
-	if vault.LooksBinary(b) {
+	if bytes.IndexByte(b, 0) >= 0 {
 		return "", refuse(reply.BadBody, errors.New("the body is not text"))
 	}
 	body := strings.ReplaceAll(string(b), "\r\n", "\n")

@@ -51,6 +51,7 @@ var LintRules = []LintRule{
 	{"duplicate-key", SevError, EveryNote, "two notes of one layer share a key (a private note and an uncommitted file, or two spellings of one name)"},
 	{"unknown-type", SevWarning, StrictOnly, "type: is not one of the types omh knows (checked without --strict when it is a near miss of one)"},
 	{"missing-section", SevError, OmhTyped, "a section the note's type requires is missing"},
+	{"duplicate-section", SevError, OmhTyped, "a section the note's type requires appears more than once (a card quotes the first, which may be the empty one)"},
 	{"prose-in-list", SevError, OmhTyped, "a list-only section (Answers) holds text that is not a list item, which is not read as an answer"},
 	{"dangling-link", SevError, EveryNote, "a link reaches no note under the vault's dialect"},
 	{"ambiguous-link", SevError, EveryNote, "a link could mean several notes and so reaches none; every candidate is named"},

@@ -280,7 +280,17 @@ func (l *linter) keyMismatch() {
 func (l *linter) sections() {
 	p := l.n.Parsed
 	for _, want := range vault.RequiredSections(typeOf(p)) {
-		has := slices.ContainsFunc(p.Headings, func(h vault.Heading) bool { return vault.SameHeading(h.Text, want) })
+		var lines []string
+		for _, h := range p.Headings {
+			if vault.SameHeading(h.Text, want) {
+				lines = append(lines, fmt.Sprint(h.Line))
+			}
+		}
+		if len(lines) > 1 {
+			l.add("duplicate-section", vault.SevError, 0, fmt.Sprintf("the section %q appears %d times (lines %s); a card quotes the first", "## "+want, len(lines), strings.Join(lines, ", ")),
+				"merge them into one section")
+		}
+		has := len(lines) > 0
 		if !has && want == "Answers" && len(p.Answers) > 0 {
 			has = true // declared in the frontmatter's answers field
 		}

@@ -326,6 +326,7 @@ func TestLintRulesAreTheTableAndTheTableIsReachable(t *testing.T) {
 		fx{key: "dup", where: "private", content: "# D\n\n[[a]]\n"}, fx{key: "dup", where: "worktree", content: "# D\n\n[[a]]\n"},
 		fx{key: "typo", content: "---\ntype: finidng\n---\n# C\n\n[[a]]\n"},
 		fx{key: "claim", content: "---\ntype: finding\n---\n# C\n\n## Claim\n\nSo, see [[a]].\n\n## Answers\n\n- is it so\n"},
+		fx{key: "claim-twice", content: "---\ntype: issue\n---\n# C\n\n## Problem\n\n## Problem\n\nSo, see [[a]].\n\n## Answers\n\n- is it so\n"},
 		fx{key: "prose", content: "---\ntype: stub\n---\n# C\n\n[[a]]\n\n## Answers\n\n- why\n\nAnd prose.\n"},
 		fx{key: "costly", content: "# C\n\nSee [[a]].\n\n" + strings.Repeat("[a](", 20000) + "\n"},
 		fx{key: "dangling", content: "# C\n\n[[a]] and [[nowhere]]\n"},
@@ -499,5 +500,22 @@ func TestLintDanglingLinkFixNamesTheNoteOneTypoAway(t *testing.T) {
 	}
 	if !maps.Equal(got, want) {
 		t.Errorf("fixes:\n got %q\nwant %q", got, want)
+	}
+}
+
+// A note with one of its type's sections twice (what omh new wrote when a
+// body brought the type's headings: an empty "## Claim", then the body's)
+// is an error naming both lines, in omh's types only. Catches: lint silent
+// on a note whose card quotes the empty copy.
+func TestLintRuleDuplicateSection(t *testing.T) {
+	t.Parallel()
+	twice := "---\ntype: finding\n---\n# C\n\n## Claim\n\n## Claim\n\nIt is so, see [[a]].\n\n## Evidence\n\nE.\n\n## Answers\n\n- is it so\n"
+	f := lintStore(t, fx{key: "c", content: twice})
+	onlyRule(t, f, "duplicate-section", vault.SevError)
+	if len(f) != 1 || !strings.Contains(f[0].Message, "lines 6, 8") {
+		t.Errorf("%+v", f)
+	}
+	if f := lintStore(t, fx{key: "c", content: strings.Replace(twice, "type: finding", "tags: [x]", 1)}); len(f) > 0 {
+		t.Errorf("a note of no omh type was held to omh's sections: %+v", f)
 	}
 }
