@@ -49,6 +49,7 @@ var LintRules = []LintRule{
 	{"key-mismatch", SevError, EveryNote, "a key: field disagrees with the key the note's path gives"},
 	{"name-not-utf8", SevWarning, EveryNote, "the file's name is not valid UTF-8; its key writes each byte that is not as %XX"},
 	{"duplicate-key", SevError, EveryNote, "two notes of one layer share a key (a private note and an uncommitted file, or two spellings of one name)"},
+	{"private-team-key", SevError, EveryNote, "a private note has the key of a team note: links reach the team note, never the private one, and omh promote refuses it"},
 	{"unknown-type", SevWarning, StrictOnly, "type: is not one of the types omh knows (checked without --strict when it is a near miss of one)"},
 	{"missing-section", SevError, OmhTyped, "a section the note's type requires is missing"},
 	{"duplicate-section", SevError, OmhTyped, "a section the note's type requires appears more than once (a card quotes the first, which may be the empty one)"},

@@ -19,7 +19,7 @@ type NewCmd struct {
 	Body     string   `name:"body" placeholder:"-|FILE" complete:"file" help:"The note's text, read from standard input (-) or a file."`
 	Source   string   `name:"source" placeholder:"S" help:"Who or what wrote it (default $OMH_SOURCE, else git's user.name and user.email)."`
 	Key      string   `name:"key" placeholder:"K" help:"The key to write the note under, instead of <type>/<slug of the title>."`
-	IfExists string   `name:"if-exists" enum:"error,skip,suffix" default:"error" placeholder:"error|skip|suffix" help:"When the key is taken in the local layer: refuse (error, the default), print the note there (skip), or add -2, -3, ... to the key (suffix)."`
+	IfExists string   `name:"if-exists" enum:"error,skip,suffix" default:"error" placeholder:"error|skip|suffix" help:"When a note has the key already (a private note, an uncommitted file or a team note): refuse (error, the default), print the note there (skip), or add -2, -3, ... to the key (suffix)."`
 }
 
 // Help is the detail under `omh new --help`.

@@ -314,3 +314,31 @@ func TestNewWritesTheNoteDocsAgentsShowsWithNoEdit(t *testing.T) {
 		t.Errorf("the link is not in Evidence:\n%s", note)
 	}
 }
+
+// A team note's key is taken for omh new: the default refuses, naming the
+// team note and the ways out, writing nothing; --if-exists skip reports
+// the team note; suffix writes the next free key. Catches: a private note
+// written under a team key with exit 0 and a warning, which then took the
+// team note's proof state.
+func TestNewRefusesATeamNotesKey(t *testing.T) {
+	t.Parallel()
+	r := vaulttest.New(t)
+	r.Write("finding/throughput-is-5000-jobs-per-second.md", note("type: finding", "# Throughput is 5000 jobs per second\n\n## Claim\n\n5000.\n"))
+	r.Commit("2026-01-02T10:00:00Z", "throughput")
+	res := omh(t, r.Dir, "new", "finding", "Throughput is 5000 jobs per second")
+	if res.status != exitRefused || !strings.Contains(res.stderr, "taken in the team layer by finding/throughput-is-5000-jobs-per-second.md") ||
+		!strings.Contains(res.stderr, "--key") {
+		t.Errorf("exit %d %q", res.status, res.stderr)
+	}
+	if entries, _ := os.ReadDir(r.Private); len(entries) > 0 {
+		t.Errorf("the refusal wrote %v", entries)
+	}
+	skip := newJSON(t, r.Dir, "finding", "Throughput is 5000 jobs per second", "--if-exists", "skip")
+	if skip.Created || skip.Layer != "team" || skip.Path != "finding/throughput-is-5000-jobs-per-second.md" {
+		t.Errorf("skip: %+v", skip)
+	}
+	suffix := newJSON(t, r.Dir, "finding", "Throughput is 5000 jobs per second", "--if-exists", "suffix")
+	if !suffix.Created || suffix.Key != "finding/throughput-is-5000-jobs-per-second-2" || suffix.Layer != "local" {
+		t.Errorf("suffix: %+v", suffix)
+	}
+}

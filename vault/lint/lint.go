@@ -182,6 +182,10 @@ func Lint(notes []LintNote, opt LintOptions) ([]Finding, error) {
 			l.add("duplicate-key", vault.SevError, 0, fmt.Sprintf("the %s layer holds this key twice: also at %s", n.Layer, strings.Join(paths, ", ")),
 				"rename one of them with omh mv, or delete the one you do not need")
 		}
+		if team := layerKeys[layerKey{vault.Team, n.Key}]; n.Private && len(team) > 0 {
+			l.add("private-team-key", vault.SevError, 0, fmt.Sprintf("the team note %s has this key too: links reach it, never this private note", notes[team[0]].Path),
+				fmt.Sprintf("rename %s to a key of its own, or add its text to the team note and delete it", n.Path))
+		}
 		l.sections()
 		if err := l.proseInLists(); err != nil {
 			return nil, err

@@ -335,6 +335,7 @@ func TestLintRulesAreTheTableAndTheTableIsReachable(t *testing.T) {
 		fx{key: "verb", content: "# C\n\n[[a]]\n\n- Supersedes [[b]]\n"},
 		fx{key: "wrong-type", content: "---\ntype: finding\n---\n# C\n\n[[a]]\n\n- resolves [[b]]\n"},
 		private,
+		fx{key: "claim", where: "private", content: "# Mine\n\n[[a]]\n"},
 		fx{key: "to-private", content: "# C\n\n[[a]] and [[p]]\n"},
 		fx{key: "only-private", content: "# C\n\n[[p]]\n"},
 		fx{key: "alone", content: "# Alone\n"},
@@ -517,5 +518,22 @@ func TestLintRuleDuplicateSection(t *testing.T) {
 	}
 	if f := lintStore(t, fx{key: "c", content: strings.Replace(twice, "type: finding", "tags: [x]", 1)}); len(f) > 0 {
 		t.Errorf("a note of no omh type was held to omh's sections: %+v", f)
+	}
+}
+
+// A private note under a team note's key (written before omh new refused
+// that, or met when a pull brought the team note) is an error naming the
+// team note: links reach the team note, never it. An uncommitted working
+// copy of the team note is the same note, no finding. Catches: lint silent
+// while the private note took the team note's proof state.
+func TestLintRulePrivateTeamKey(t *testing.T) {
+	t.Parallel()
+	f := lintStore(t, fx{key: "c", content: "# C\n\n[[a]]\n"}, fx{key: "c", where: "private", content: "# Mine\n\n[[a]]\n"})
+	onlyRule(t, f, "private-team-key", vault.SevError)
+	if len(f) != 1 || f[0].Layer != "local" || !strings.Contains(f[0].Message, "notes/c.md") {
+		t.Errorf("%+v", f)
+	}
+	if f := lintStore(t, fx{key: "c", content: "# C\n\n[[a]]\n"}, fx{key: "c", where: "worktree", content: "# C edited\n\n[[a]]\n"}); len(f) > 0 {
+		t.Errorf("a working copy was reported: %+v", f)
 	}
 }
