@@ -145,7 +145,7 @@ func (s *Snapshot) absentDocs() []uint32 {
 	return s.row.derived.absentDocs(s.noWorktree, func() []uint32 {
 		absent := []uint32{}
 		for d := range uint32(s.Span()) {
-			if i := getInfo(s.info, d); !i.present || s.noWorktree && i.worktree { // as Info's Present, without its copy
+			if !getInfo(s.info, d).shown(s.noWorktree) { // as Info's Present, without its copy
 				absent = append(absent, d)
 			}
 		}

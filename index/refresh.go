@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"time"
 
 	"github.com/go-git/go-git/v5/plumbing"
@@ -131,7 +132,25 @@ func (c *Cache) look(q querier, r *vault.Repo, t target, opt Options) (*view, er
 		return v, nil
 	}
 	v.fresh, err = sameLocal(q, s.id, v.local, worktree == nil)
+	if v.fresh && worktree != nil {
+		v.fresh = sameDeleted(v.local, s.state.Deleted)
+	}
 	return v, err
+}
+
+// sameDeleted reports whether the files of HEAD's the working tree lacks
+// are those the snapshot marked gone (deleted, sorted).
+func sameDeleted(found []localscan.LocalFile, deleted []string) bool {
+	n := 0
+	for _, f := range found {
+		if f.Deleted {
+			if _, ok := slices.BinarySearch(deleted, f.Path); !ok {
+				return false
+			}
+			n++
+		}
+	}
+	return n == len(deleted)
 }
 
 func (o Options) now() time.Time {
@@ -225,7 +244,7 @@ func sameLocal(q querier, snap int64, found []localscan.LocalFile, privateOnly b
 	}
 	n := 0
 	for _, f := range found {
-		if privateOnly && !f.Private {
+		if f.Deleted || (privateOnly && !f.Private) {
 			continue
 		}
 		n++

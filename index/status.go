@@ -2,6 +2,7 @@ package index
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/omh-notes/omh/vault"
 )
@@ -13,6 +14,7 @@ type Status struct {
 	Fresh       bool       `json:"fresh"`   // the snapshot equals the store on disk
 	Notes       NoteCounts `json:"notes"`
 	Uncommitted []string   `json:"uncommitted"` // keys of working copies that differ from HEAD
+	Deleted     []string   `json:"deleted"`     // keys of committed notes the working tree lacks (deleted or moved, not committed)
 	Skipped     []string   `json:"skipped"`     // notes left out: their content could not be read
 	Parsed      int        `json:"parsed"`      // blobs the last refresh parsed
 	NotesRoot   string     `json:"notes_root"`
@@ -56,7 +58,7 @@ func (c *Cache) status(r *vault.Repo) (Status, error) {
 	if err != nil {
 		return Status{}, err
 	}
-	st := Status{Fresh: v.fresh, Uncommitted: []string{}, Skipped: []string{}, NotesRoot: v.notesDir, PrivateDir: v.private,
+	st := Status{Fresh: v.fresh, Uncommitted: []string{}, Deleted: []string{}, Skipped: []string{}, NotesRoot: v.notesDir, PrivateDir: v.private,
 		Cache: CacheFile{Path: c.Path, Size: c.Size()}}
 	if !v.head.IsZero() {
 		h := v.head.String()
@@ -73,9 +75,18 @@ func (c *Cache) status(r *vault.Repo) (Status, error) {
 	if err := v.snap.loadRest(tx); err != nil {
 		return st, err
 	}
+	for _, p := range v.snap.state.Deleted {
+		rel := p
+		if v.notesDir != "" {
+			rel = strings.TrimPrefix(p, v.notesDir+"/")
+		}
+		if key, ok := vault.KeyOf(rel); ok {
+			st.Deleted = append(st.Deleted, key)
+		}
+	}
 	for o := 0; o < v.snap.span(); o++ {
 		switch info := getInfo(v.snap.info, uint32(o)); {
-		case !info.present:
+		case !info.shown(false):
 		case vault.Layer(info.layer) == vault.Team:
 			st.Notes.Team++
 		default:

@@ -16,6 +16,7 @@ type Status struct {
 	Fresh       bool       `json:"fresh"`   // the snapshot equals the store on disk
 	Notes       NoteCounts `json:"notes"`
 	Uncommitted []string   `json:"uncommitted"` // keys of working copies that differ from HEAD
+	Deleted     []string   `json:"deleted"`     // keys of committed notes the working tree lacks (deleted or moved, not committed)
 	Skipped     []string   `json:"skipped"`     // notes left out: their content could not be read
 	Parsed      int        `json:"parsed"`      // blobs the last refresh parsed
 	NotesRoot   string     `json:"notes_root"`
@@ -90,7 +91,7 @@ func (s *Store) Index(rebuild bool) (Indexed, error) {
 func (s *Store) status(c *index.Cache) (Status, error) {
 	st, err := c.Status(s.Repo)
 	return Status{SchemaVersion: reply.SchemaVersion, Indexed: st.Indexed, Head: st.Head, Fresh: st.Fresh,
-		Notes: NoteCounts{Team: st.Notes.Team, Local: st.Notes.Local}, Uncommitted: st.Uncommitted, Skipped: st.Skipped,
+		Notes: NoteCounts{Team: st.Notes.Team, Local: st.Notes.Local}, Uncommitted: st.Uncommitted, Deleted: st.Deleted, Skipped: st.Skipped,
 		Parsed: st.Parsed, NotesRoot: st.NotesRoot, PrivateDir: st.PrivateDir, Shallow: st.Shallow,
 		Cache: CacheFile{Path: st.Cache.Path, Size: st.Cache.Size}}, err
 }

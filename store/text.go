@@ -406,6 +406,9 @@ func (s Status) Text(w io.Writer) {
 	if len(s.Uncommitted) > 0 {
 		fmt.Fprintf(w, "uncommitted  %s\n", strings.Join(s.Uncommitted, ", "))
 	}
+	if len(s.Deleted) > 0 {
+		fmt.Fprintf(w, "deleted      %s (in the working tree, not committed)\n", strings.Join(s.Deleted, ", "))
+	}
 	if len(s.Skipped) > 0 {
 		fmt.Fprintf(w, "skipped      %d unreadable: %s\n", len(s.Skipped), strings.Join(s.Skipped, ", "))
 	}

@@ -2,7 +2,6 @@ package template
 
 import (
 	"fmt"
-	"regexp"
 	"slices"
 	"strings"
 
@@ -94,7 +93,7 @@ func lineEnd(md string, start int) int {
 }
 
 // atxHeading matches an ATX heading's marks.
-var atxHeading = regexp.MustCompile(`^( {0,3})(#{1,6})([ \t]|$)`)
+var atxHeading = lazyRegexp(`^( {0,3})(#{1,6})([ \t]|$)`)
 
 // relevel moves every ATX heading of md down (or up) by delta levels,
 // within 1 to 6; setext headings, rare in what agents write, stay.
@@ -106,7 +105,7 @@ func relevel(md string, delta int) string {
 	var b strings.Builder
 	last := 0
 	for _, h := range hs {
-		m := atxHeading.FindStringSubmatchIndex(md[h.Start:])
+		m := atxHeading().FindStringSubmatchIndex(md[h.Start:])
 		if m == nil {
 			continue
 		}
