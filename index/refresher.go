@@ -73,9 +73,9 @@ type refresher struct {
 	changes  []docChange
 	// deleted are the files of HEAD the working tree lacks, as this
 	// refresh's scan found them; nil when it did not scan the working tree.
-	deleted  []string
-	shallow  map[plumbing.Hash]bool
-	history  *gitcli.HistoryLog // git's walk of the history, during a first build
+	deleted []string
+	shallow map[plumbing.Hash]bool
+	history *gitcli.HistoryLog // git's walk of the history, during a first build
 	// firstBuild: the snapshot held no document when the refresh began, so
 	// there is no old posting list to read.
 	firstBuild bool
