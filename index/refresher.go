@@ -443,7 +443,7 @@ func (rf *refresher) reportBlob(path string, m blobMeta) {
 		switch {
 		case strings.HasPrefix(p.Rule, "frontmatter-"):
 			rf.warn("%s:%d: %s; the note is indexed from its body", path, p.Line, p.Message)
-		case p.Rule == "markdown-too-costly":
+		case p.Rule == "markdown-too-costly", p.Rule == "conflict-markers":
 			rf.warn("%s:%d: %s", path, p.Line, p.Message)
 		}
 	}

@@ -78,6 +78,12 @@ func TestAnUnreadableGitIndexOnlyCostsHashing(t *testing.T) {
 			r.Git("sparse-checkout", "init", "--cone", "--sparse-index")
 			r.Git("sparse-checkout", "set", "notes")
 		},
+		// Read, the index marks the files left out skip-worktree: they
+		// are not deleted.
+		"sparse, a full index": func(t *testing.T, r *vaulttest.Repo) {
+			r.Git("sparse-checkout", "init", "--cone")
+			r.Git("sparse-checkout", "set", "notes")
+		},
 	} {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()

@@ -44,6 +44,7 @@ const (
 // LintRules is every check, in the order findings about one note are
 // listed.
 var LintRules = []LintRule{
+	{"conflict-markers", SevError, EveryNote, "the note holds a merge conflict git left unresolved (<<<<<<<, =======, >>>>>>> lines); find reads both sides, the markers as blank lines"},
 	{"frontmatter", SevError, EveryNote, "the frontmatter is not valid YAML, is not closed, is not a map, or a field has the wrong shape"},
 	{"invalid-date", SevError, EveryNote, "recorded, date, created or retracted is not a real calendar date"},
 	{"key-mismatch", SevError, EveryNote, "a key: field disagrees with the key the note's path gives"},

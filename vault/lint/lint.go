@@ -252,6 +252,8 @@ func (l *linter) frontmatter() {
 			l.add("frontmatter", vault.SevError, p.Line, p.Message, "write the field as a string, or a list of strings where a list is allowed")
 		case p.Rule == "markdown-too-costly":
 			l.add(p.Rule, vault.SevWarning, p.Line, p.Message, "break the paragraph or table with blank lines, or split the note")
+		case p.Rule == "conflict-markers":
+			l.add(p.Rule, vault.SevError, p.Line, p.Message, "resolve it: keep the text that is right, delete the <<<<<<<, ======= and >>>>>>> lines, then git add the file")
 		default:
 			l.add("frontmatter", vault.SevError, p.Line, p.Message, "fix the YAML between the --- lines: one \"name: value\" per line, lists as [a, b]")
 		}

@@ -320,6 +320,7 @@ func TestLintRulesAreTheTableAndTheTableIsReachable(t *testing.T) {
 	}
 	private := fx{key: "p", where: "private", content: "# P\n\n[[a]]\n"}
 	findings := lintStoreWith(t, strict,
+		fx{key: "conflicted", content: "# C\n\n[[a]]\n\n<<<<<<< HEAD\nours\n=======\ntheirs\n>>>>>>> b\n"},
 		fx{key: "bad-yaml", content: "---\ntitle: [unclosed\n---\n# C\n\n[[a]]\n"},
 		fx{key: "bad-date", content: "---\nrecorded: 2026-02-30\n---\n# C\n\n[[a]]\n"},
 		fx{key: "dir/mismatch", content: "---\nkey: other\n---\n# C\n\n[[a]]\n"},
@@ -535,5 +536,17 @@ func TestLintRulePrivateTeamKey(t *testing.T) {
 	}
 	if f := lintStore(t, fx{key: "c", content: "# C\n\n[[a]]\n"}, fx{key: "c", where: "worktree", content: "# C edited\n\n[[a]]\n"}); len(f) > 0 {
 		t.Errorf("a working copy was reported: %+v", f)
+	}
+}
+
+// A note git could not merge is an error at the conflict's first line,
+// in any note, with the fix saying how to resolve it. Catches: lint
+// reporting no problem in a note still holding conflict markers.
+func TestLintRuleConflictMarkers(t *testing.T) {
+	t.Parallel()
+	f := lintStore(t, fx{key: "c", content: "# C\n\nSee [[a]].\n\n<<<<<<< HEAD\nours\n=======\ntheirs\n>>>>>>> other\n"})
+	onlyRule(t, f, "conflict-markers", vault.SevError)
+	if len(f) != 1 || f[0].Line != 5 || !strings.Contains(f[0].Fix, "git add") {
+		t.Errorf("%+v", f)
 	}
 }
