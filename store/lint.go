@@ -207,6 +207,7 @@ func (s *Store) lint(keys []string, strict, staged bool, rules []string) (LintRe
 				return ok && fileExists(base, p)
 			},
 			Dialect: cfg.Dialect, Rules: rules, Strict: strict, Disabled: cfg.Lint.Disable, IgnoreLinks: cfg.Lint.Ignore,
+			Renamed: func() map[string]lint.Renamed { return s.renamedKeys(v.snap.NotesDir()) },
 		}
 		notes := lintNotes(v, stored)
 		if staged {

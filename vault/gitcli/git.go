@@ -215,3 +215,35 @@ func GitSetting(dir, name string) string {
 	}
 	return strings.TrimSpace(out)
 }
+
+// Rename is a file a commit renamed, as git's rename detection reads it.
+type Rename struct {
+	From, To string // paths relative to the repository's top
+	Commit   string // the commit's abbreviated id
+}
+
+// renamesWalked is how many of HEAD's commits Renames reads, newest first:
+// a link left dangling by a rename is met soon after the rename is pulled,
+// and rename detection over a long history costs seconds.
+const renamesWalked = 2000
+
+// Renames lists the files under path (a folder; "." for all) that HEAD's
+// recent history renamed, newest first.
+func Renames(dir, path string) ([]Rename, error) {
+	out, err := Git(dir, "", "log", "-M", "--diff-filter=R", "--name-status", "-z", "--no-color",
+		fmt.Sprintf("--max-count=%d", renamesWalked), "--format=%x01%h", "HEAD", "--", path)
+	if err != nil {
+		return nil, err
+	}
+	var renames []Rename
+	for _, commit := range strings.Split(out, "\x01") {
+		id, rest, _ := strings.Cut(commit, "\x00")
+		fields := strings.Split(strings.TrimPrefix(rest, "\n"), "\x00")
+		for i := 0; i+2 < len(fields); i += 3 {
+			if strings.HasPrefix(fields[i], "R") {
+				renames = append(renames, Rename{From: fields[i+1], To: fields[i+2], Commit: id})
+			}
+		}
+	}
+	return renames, nil
+}

@@ -7,6 +7,7 @@ package lint
 import (
 	"bytes"
 	"fmt"
+	"maps"
 	"slices"
 	"sort"
 	"strings"
@@ -72,6 +73,17 @@ type LintOptions struct {
 	// ("/answers/**", "dendron://private/*"): a link matching one is not
 	// checked. "*" stays within a "/"-separated part, "**" spans parts.
 	IgnoreLinks []string
+	// Renamed, when set, gives the keys git's history records as renamed,
+	// each with the key the note has now: a dangling link to an old key
+	// names the new one. Lint asks once, and only when a link dangles.
+	Renamed func() map[string]Renamed
+}
+
+// Renamed is where a note renamed in git's history went: its key now and
+// the commit that renamed it (the last, when it was renamed more than
+// once).
+type Renamed struct {
+	To, Commit string
 }
 
 // checks reports whether rule is checked in note n.
@@ -140,6 +152,7 @@ func Lint(notes []LintNote, opt LintOptions) ([]Finding, error) {
 		layerKeys[lk] = append(layerKeys[lk], i)
 	}
 	var near nearNames
+	var history renameHistory
 	resolved := make([][]vault.Resolution, len(notes))
 	inbound := make(map[string]int, len(notes))
 	counted := map[string]bool{}
@@ -165,7 +178,7 @@ func Lint(notes []LintNote, opt LintOptions) ([]Finding, error) {
 		if n.Shadowed || (opt.Report != nil && !opt.Report(n)) {
 			continue
 		}
-		l := linter{n: n, keys: keys, resolved: resolved[i], opt: &opt, names: names, near: &near}
+		l := linter{n: n, keys: keys, resolved: resolved[i], opt: &opt, names: names, near: &near, history: &history}
 		l.frontmatter()
 		l.keyMismatch()
 		if !utf8.ValidString(n.Path) {
@@ -222,6 +235,7 @@ type linter struct {
 	opt      *LintOptions
 	names    vault.Names
 	near     *nearNames
+	history  *renameHistory
 	found    []Finding
 	linksOut bool // some link reaches another note
 }
@@ -487,6 +501,10 @@ func (l *linter) linksTo(link vault.Link, keys []string) string {
 // punctuation, else by one typo.
 func (l *linter) danglingFix(link vault.Link) string {
 	const generic = "correct the link, or write the note it names"
+	if from, r, ok := l.renamedTarget(link); ok {
+		return fmt.Sprintf("%s was renamed to %s (commit %s): write %s, or run omh mv --fix-links %s to rewrite every link to it",
+			from, r.To, r.Commit, l.linksTo(link, []string{r.To}), from)
+	}
 	if l.near.keys == nil {
 		l.near.build(l.keys)
 	}
@@ -495,6 +513,39 @@ func (l *linter) danglingFix(link vault.Link) string {
 		return generic
 	}
 	return "did you mean " + l.linksTo(link, meant) + "? Otherwise " + generic
+}
+
+// renameHistory is the renames git's history records, read when a link
+// first dangles: the old keys as names links resolve against.
+type renameHistory struct {
+	read    bool
+	renamed map[string]Renamed
+	names   vault.MemNames
+}
+
+// renamedTarget finds the old key a dangling link reaches among the notes
+// git's history renamed, and where that note is now: a note of the store.
+func (l *linter) renamedTarget(link vault.Link) (string, Renamed, bool) {
+	h := l.history
+	if !h.read {
+		h.read = true
+		if l.opt.Renamed != nil {
+			h.renamed = l.opt.Renamed()
+		}
+		h.names = make(vault.MemNames, len(h.renamed))
+		for _, from := range slices.Sorted(maps.Keys(h.renamed)) {
+			h.names.Add(from, nil)
+		}
+	}
+	if len(h.renamed) == 0 {
+		return "", Renamed{}, false
+	}
+	res, err := l.opt.Dialect.Resolve(link, l.n.Key, h.names)
+	if err != nil || res.Key == "" {
+		return "", Renamed{}, false
+	}
+	r := h.renamed[res.Key]
+	return res.Key, r, l.keys[r.To] != nil
 }
 
 // unknownVerb reports a list item's leading word that was meant as a
