@@ -73,13 +73,13 @@ type Moved struct {
 	To        string    `json:"to"`
 	How       string    `json:"how"` // "git mv", "rename", or "links" (no note had the old key: only links to it were rewritten)
 	Rewritten []Rewrite `json:"rewritten"`
-	Staged    []string  `json:"staged"`   // files staged with git add (or git mv)
+	Staged    []string  `json:"staged"` // files staged with git add (or git mv)
 	// Unstaged are rewritten tracked files with unstaged changes whose
 	// staged version links nowhere near the note: the rewrite is among
 	// their unstaged changes. One whose staged version has the link has
 	// that version rewritten too, and is staged without the user's edits.
 	Unstaged []string `json:"unstaged"`
-	Notices   []string  `json:"notices"`  // links whose meaning changes with the rename although no rewrite touched them
+	Notices  []string `json:"notices"` // links whose meaning changes with the rename although no rewrite touched them
 }
 
 // Rewrite is one file whose links were rewritten.
