@@ -33,22 +33,6 @@ type Options struct {
 	// process's refresh with no snapshot to answer from meanwhile, so a
 	// long silent wait has a reason on screen.
 	Waiting func(why string)
-	// MaxTeamChanges, when positive, is the most changed team notes a
-	// refresh takes on. Facing more, it changes nothing and returns a
-	// *TooManyChanges: a hook hands such work to a background process, and
-	// learns it from the refresh's own diff of the trees rather than a
-	// second one made beforehand.
-	MaxTeamChanges int
-}
-
-// TooManyChanges is what a refresh returns, having changed nothing, when
-// more team notes changed than Options.MaxTeamChanges allows.
-type TooManyChanges struct {
-	Changes, Max int
-}
-
-func (e *TooManyChanges) Error() string {
-	return fmt.Sprintf("%d team notes changed, more than the %d this refresh takes on", e.Changes, e.Max)
 }
 
 // Report says what bringing the cache up to date did.

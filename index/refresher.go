@@ -147,9 +147,6 @@ func (rf *refresher) run() error {
 	if err != nil {
 		return err
 	}
-	if max := rf.opt.MaxTeamChanges; max > 0 && len(team.changes) > max {
-		return &TooManyChanges{Changes: len(team.changes), Max: max}
-	}
 	if restart {
 		// Parsed blobs are kept, so nothing is parsed again.
 		if err := rf.clearSnap(); err != nil {

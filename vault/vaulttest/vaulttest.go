@@ -208,12 +208,13 @@ type GitResult struct {
 
 // RunGit runs git in dir with author and committer dates set to date, the
 // way a person would, hooks and all, and returns what it printed and its
-// exit status. Before the test's folders are removed it waits for every
-// process the command left running (see StartGit).
+// exit status once every process the command left running has exited too
+// (the refresh a hook starts in the background: see StartGit), so what
+// the hooks did is done.
 func RunGit(t testing.TB, dir, date string, args ...string) GitResult {
 	t.Helper()
 	res, wait := StartGit(t, dir, date, args...)
-	t.Cleanup(wait)
+	wait()
 	return res
 }
 
