@@ -98,6 +98,7 @@ func (c *HooksRunCmd) Run(e *env) error {
 	err := noPanic(func() error {
 		return e.withStore(func(s *store.Store) error {
 			if c.Detached {
+				runInBackground()
 				return s.RunDetachedHook(c.Name, c.Args)
 			}
 			return s.RunHook(c.Name, c.Args)
