@@ -522,15 +522,7 @@ func TestMoveRefusesWhenAStagedVersionCannotBeRewritten(t *testing.T) {
 	r.Write("hub.md", "# Hub\n")
 	r.Write("spoke.md", "# Spoke\n\nSee [[hub]].\n")
 	r.Commit("2026-01-02T10:00:00Z", "notes")
-	r.Git("switch", "-q", "-c", "side")
-	r.Write("spoke.md", "# Spoke\n\nSee [[hub]], on the side.\n")
-	r.Commit("2026-01-03T10:00:00Z", "side")
-	r.Git("switch", "-q", "main")
-	r.Write("spoke.md", "# Spoke\n\nSee [[hub]], on main.\n")
-	r.Commit("2026-01-04T10:00:00Z", "main")
-	if res := vaulttest.RunGit(t, r.Dir, "2026-01-05T10:00:00Z", "merge", "-q", "side"); res.Status == 0 {
-		t.Fatal("the merge did not conflict")
-	}
+	r.Conflict("spoke.md", "# Spoke\n\nSee [[hub]], on main.\n", "# Spoke\n\nSee [[hub]], on the side.\n")
 	r.Write("spoke.md", "# Spoke\n\nSee [[hub]], resolved by hand but not staged.\n")
 	before := writeStateOf(t, r)
 	s, _ := open(t, r.Dir)

@@ -125,8 +125,14 @@ func TestAnUnreadableGitIndexOnlyCostsHashing(t *testing.T) {
 // as "KEY LAYER DATE", in the answer's order.
 func hitsOf(t *testing.T, dir, text string) []string {
 	t.Helper()
+	return hitsFor(t, dir, question(text))
+}
+
+// hitsFor is hitsOf for a question asked in full.
+func hitsFor(t *testing.T, dir string, q store.Question) []string {
+	t.Helper()
 	s, _ := openStore(t, dir)
-	a, err := s.Ask(question(text))
+	a, err := s.Ask(q)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -137,17 +143,12 @@ func hitsOf(t *testing.T, dir, text string) []string {
 	return hits
 }
 
-// keysOf asks the store at dir q and lists the hits as "KEY LAYER".
+// keysOf asks the store at dir q and lists the hits as "KEY LAYER", sorted.
 func keysOf(t *testing.T, dir string, q store.Question) []string {
 	t.Helper()
-	s, _ := openStore(t, dir)
-	a, err := s.Ask(q)
-	if err != nil {
-		t.Fatal(err)
-	}
 	var out []string
-	for _, h := range a.Result.Hits {
-		out = append(out, h.Note.Key+" "+h.Note.Layer.String())
+	for _, h := range hitsFor(t, dir, q) {
+		out = append(out, h[:strings.LastIndexByte(h, ' ')])
 	}
 	slices.Sort(out)
 	return out

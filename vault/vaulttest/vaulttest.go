@@ -330,6 +330,22 @@ func (r *Repo) Commit(date, message string) string {
 	return r.Git("rev-parse", "HEAD")
 }
 
+// Conflict leaves path in a merge conflict on main: a branch commits
+// theirs, main commits ours, and main merges the branch, which must
+// conflict (the file then holds git's markers).
+func (r *Repo) Conflict(path, ours, theirs string) {
+	r.t.Helper()
+	r.Git("switch", "-q", "-c", "theirs")
+	r.Write(path, theirs)
+	r.Commit("2026-01-03T10:00:00Z", "theirs")
+	r.Git("switch", "-q", "main")
+	r.Write(path, ours)
+	r.Commit("2026-01-04T10:00:00Z", "ours")
+	if res := RunGit(r.t, r.Dir, "2026-01-05T10:00:00Z", "merge", "-q", "theirs"); res.Status == 0 {
+		r.t.Fatal("the merge did not conflict")
+	}
+}
+
 // CopyTree copies the regular files under from to to, keeping their modes,
 // so a test can save a folder (a cache, say) and restore it before each try.
 func CopyTree(t testing.TB, from, to string) {
