@@ -160,6 +160,14 @@ func (t *Txn) Close() {
 	t.lock = nil
 }
 
+// Pending reports whether the change waits in the journal to be finished:
+// after Commit failed, whether the next command (or omh recover) finishes
+// it, or nothing is left to do.
+func (t *Txn) Pending() bool {
+	_, err := os.Lstat(filepath.Join(t.dir, manifestName))
+	return err == nil
+}
+
 // Put makes path hold content with mode. before is the blob id of what it
 // holds now: the zero hash for nothing, in which case an existing file is
 // never replaced.
@@ -379,16 +387,27 @@ func writeManifest(dir string, m manifest) error {
 			}
 		}
 	}
-	flush(paths)
+	if err := flush(paths); err != nil {
+		return fmt.Errorf("writing the journal: %w", err)
+	}
 	crash.Step()
 	tmp := filepath.Join(dir, "manifest.tmp")
 	if err := writeNew(tmp, b, 0o644, true); err != nil {
 		return fmt.Errorf("writing the journal: %w", err)
 	}
-	if err := os.Rename(tmp, filepath.Join(dir, manifestName)); err != nil {
+	final := filepath.Join(dir, manifestName)
+	if err := os.Rename(tmp, final); err != nil {
+		os.Remove(tmp)
 		return fmt.Errorf("writing the journal: %w", err)
 	}
-	disk.SyncDir(dir)
+	// A manifest the disk may not keep is no point of no return: a crash
+	// could lose it after the changes it names were made, leaving them
+	// half done with nothing to finish them. It goes, and the change with
+	// it, before anything is touched.
+	if err := disk.SyncDir(dir); err != nil {
+		os.Remove(final)
+		return fmt.Errorf("writing the journal: %w", err)
+	}
 	return nil
 }
 

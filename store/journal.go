@@ -43,8 +43,14 @@ func commit(t *journal.Txn, nothing string) error {
 		// Nothing is left to finish: saying omh recover would finish
 		// it sends the user to a command with nothing to do.
 		return &Error{Kind: Broken, Code: reply.Journal, Err: fmt.Errorf("%w; the change was undone, %s", err, nothing)}
+	case t.Pending():
+		return &Error{Kind: Broken, Code: reply.Journal, Err: fmt.Errorf("%w; omh recover finishes the change once the cause is fixed", err)}
+	case errors.Is(err, journal.ErrNotDurable):
+		return &Error{Kind: Broken, Code: reply.Journal, Err: fmt.Errorf("%w; the change was made, but a crash may lose it", err)}
 	}
-	return &Error{Kind: Broken, Code: reply.Journal, Err: fmt.Errorf("%w; omh recover finishes the change once the cause is fixed", err)}
+	// Failing before its manifest was in place (a full disk, an error
+	// writing the journal), the change never began.
+	return &Error{Kind: Broken, Code: reply.Journal, Err: fmt.Errorf("%w; %s", err, nothing)}
 }
 
 // finishInterrupted finishes, when opening a store, a change an earlier
@@ -61,6 +67,8 @@ func (s *Store) finishInterrupted() {
 		s.warn("undid %s, which an earlier omh process left half done and which could not be finished (%v)", command, err)
 	case errors.As(err, &u):
 		s.warn("%s is left half done in omh's journal %s, which cannot be written (%v); answers read the store as it is meanwhile", u.Pending, u.Dir, u.Err)
+	case errors.Is(err, journal.ErrNotDurable) && !journal.Pending(s.Repo.CommonDir):
+		s.warn("finished %s, which an earlier omh process left half done, but a crash may lose it: %v", command, err)
 	case err != nil:
 		s.warn("an interrupted change could not be finished: %v; fix the cause and run omh recover", err)
 	case command != "":
