@@ -128,9 +128,11 @@ func (e *UnwritableError) Unwrap() error { return e.Err }
 
 // Begin starts a change to the working tree root of the clone whose common
 // git directory is commonDir. It waits while another omh process changes
-// the same clone, then finishes any change a dead process left. command
-// names the change in messages; warn hears what finishing said.
-func Begin(commonDir, root, command string, warn func(string)) (*Txn, error) {
+// the same clone, then finishes any change a dead process left, if it
+// writes nowhere but a working tree of the clone, its hooks and the
+// private area (see check). command names the change in messages; warn
+// hears what finishing said.
+func Begin(commonDir, root, private, command string, warn func(string)) (*Txn, error) {
 	dir, err := Dir(commonDir)
 	if err != nil {
 		return nil, err
@@ -140,7 +142,7 @@ func Begin(commonDir, root, command string, warn func(string)) (*Txn, error) {
 		return nil, err
 	}
 	t := &Txn{dir: dir, lock: lock, m: manifest{Command: command, Root: root}, warn: warn}
-	if err := finishLeft(dir, warn); err != nil {
+	if err := finishLeft(dir, commonDir, private, warn); err != nil {
 		t.Close()
 		return nil, err
 	}
@@ -412,10 +414,12 @@ func writeManifest(dir string, m manifest) error {
 }
 
 // Recover finishes a change a dead process left in the journal of the clone
-// whose common git directory is commonDir, and returns the command it
-// finished ("" when there was none). A change another live process is
-// making is left to it, unless wait is true: then Recover waits for it.
-func Recover(commonDir string, wait bool, warn func(string)) (string, error) {
+// whose common git directory is commonDir, if it writes nowhere but a
+// working tree of the clone, its hooks and the private area private (see
+// check), and returns the command it finished ("" when there was none). A
+// change another live process is making is left to it, unless wait is
+// true: then Recover waits for it.
+func Recover(commonDir, private string, wait bool, warn func(string)) (string, error) {
 	dir, err := Dir(commonDir)
 	var u *UnwritableError
 	if errors.As(err, &u) && u.Pending == "" {
@@ -438,6 +442,9 @@ func Recover(commonDir string, wait bool, warn func(string)) (string, error) {
 	m, found, err := readManifest(dir)
 	if err != nil || !found {
 		clearPayloads(dir)
+		return "", err
+	}
+	if err := m.check(dir, commonDir, private); err != nil {
 		return "", err
 	}
 	return m.Command, finishOrUndo(dir, m, true, warn)
@@ -466,7 +473,7 @@ func prepared(name string) bool {
 
 // finishLeft finishes the change a dead process left, if any, while the
 // caller holds the lock.
-func finishLeft(dir string, warn func(string)) error {
+func finishLeft(dir, commonDir, private string, warn func(string)) error {
 	m, found, err := readManifest(dir)
 	if err != nil {
 		return err
@@ -474,6 +481,9 @@ func finishLeft(dir string, warn func(string)) error {
 	if !found {
 		clearPayloads(dir)
 		return nil
+	}
+	if err := m.check(dir, commonDir, private); err != nil {
+		return err
 	}
 	if err := finishOrUndo(dir, m, true, warn); err != nil {
 		return err

@@ -444,3 +444,25 @@ func TestAChangeLeftHalfDoneFinishesInTheFolderTheRepositoryMovedTo(t *testing.T
 		t.Errorf("something was written at the old path %s", r.Dir)
 	}
 }
+
+// The next command after a journal was planted with a put to an outside
+// file answers, writes nothing there, and says why it leaves the change.
+// Catches: omh find writing a planted manifest's file outside the
+// repository and saying "finished omh mv a b".
+func TestAPlantedJournalIsNotFinishedByTheNextCommand(t *testing.T) {
+	t.Parallel()
+	r := vaulttest.New(t)
+	r.Write("a.md", "# A\n")
+	r.Commit("2026-01-02T10:00:00Z", "notes")
+	outside := filepath.Join(t.TempDir(), "written.md")
+	dir := filepath.Join(r.Dir, ".git", "omh-journal")
+	vaulttest.WriteFile(t, filepath.Join(dir, "payload-1"), "planted\n")
+	vaulttest.WriteFile(t, filepath.Join(dir, "manifest.json"), fmt.Sprintf(`{"command":"omh mv a b","root":"..","ops":[{"kind":"put","path":%q,"payload":"payload-1","mode":420}]}`, outside))
+	res := omhProc(t, r.Dir, nil, "status")
+	if res.status != 0 || !strings.Contains(res.stderr, "omh does not finish it") || strings.Contains(res.stderr, "finished omh mv") {
+		t.Errorf("status after a planted journal: exit %d\n%s", res.status, res.stderr)
+	}
+	if _, err := os.Lstat(outside); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("the planted put wrote %s: %v", outside, err)
+	}
+}
