@@ -53,6 +53,9 @@ type Cache struct {
 	db   *sql.DB
 	use  *os.File // shared lock held while this process uses Path
 	warm warmRow
+	// Notices say, for people, what Open found wrong with the cache's
+	// folder and put right.
+	Notices []string
 }
 
 // ErrNoCachePlace means neither the repository nor the user's cache folder
@@ -63,7 +66,7 @@ var ErrNoCachePlace = errors.New("no writable place for the cache")
 // every worktree of a clone shares), creating one if there is none. When the
 // repository is read-only, the user's cache folder is used instead.
 func Open(commonDir string) (*Cache, error) {
-	dir, err := cacheDir(commonDir)
+	dir, notices, err := cacheDir(commonDir)
 	if err != nil {
 		return nil, err
 	}
@@ -71,12 +74,43 @@ func Open(commonDir string) (*Cache, error) {
 	if err != nil {
 		return nil, fmt.Errorf("listing the cache folder: %w", err)
 	}
+	if links := removeLinks(dir, entries); len(links) > 0 {
+		notices = append(notices, fmt.Sprintf("the cache folder %s held symbolic links (%s); omh never writes through a link, so they were removed", dir, strings.Join(links, ", ")))
+		if entries, err = os.ReadDir(dir); err != nil {
+			return nil, fmt.Errorf("listing the cache folder: %w", err)
+		}
+	}
 	gens := generationsIn(entries)
 	removeAbandoned(dir, entries, time.Now())
+	var c *Cache
 	if len(gens) == 0 {
-		return startGeneration(dir, 0)
+		c, err = startGeneration(dir, 0)
+	} else {
+		c, err = open(dir, gens[len(gens)-1])
 	}
-	return open(dir, gens[len(gens)-1])
+	if c != nil {
+		c.Notices = notices
+	}
+	return c, err
+}
+
+// removeLinks removes the symbolic links among the cache folder's entries
+// (the link alone, never what it points to), and names them. omh makes
+// none there: one planted (a database, its write-ahead log, a lock) would
+// have a read-only command write wherever it points.
+func removeLinks(dir string, entries []os.DirEntry) []string {
+	var removed []string
+	for _, e := range entries {
+		if e.Type()&os.ModeSymlink == 0 {
+			continue
+		}
+		path := filepath.Join(dir, e.Name())
+		to, _ := os.Readlink(path)
+		if os.Remove(path) == nil {
+			removed = append(removed, e.Name()+" → "+to)
+		}
+	}
+	return removed
 }
 
 // abandonAfter is how long the cache of another omh version (another schema
@@ -181,21 +215,38 @@ func startGeneration(dir string, after int) (*Cache, error) {
 	return create(dir, newest+1)
 }
 
-func cacheDir(commonDir string) (string, error) {
-	dir := filepath.Join(commonDir, "omh")
-	if err := os.MkdirAll(dir, 0o755); err == nil && disk.Writable(dir) {
-		return dir, nil
+// cacheDir is the cache's folder: omh in commonDir, else, when the
+// repository is read-only, one in the user's cache folder. A link in
+// place of omh's own folder is removed (the link alone) and a folder made:
+// the cache never writes through a link out of git's folder. notices say
+// so, for people.
+func cacheDir(commonDir string) (dir string, notices []string, err error) {
+	dir = filepath.Join(commonDir, "omh")
+	if fi, err := os.Lstat(dir); err == nil && fi.Mode()&os.ModeSymlink != 0 {
+		to, _ := os.Readlink(dir)
+		if os.Remove(dir) == nil {
+			notices = append(notices, fmt.Sprintf("the cache folder %s was a symbolic link to %s; omh never writes through a link, so it was removed and a folder made", dir, to))
+		}
+	}
+	if err := os.MkdirAll(dir, 0o755); err == nil && disk.Writable(dir) && isRealDir(dir) {
+		return dir, notices, nil
 	}
 	base, err := os.UserCacheDir()
 	if err != nil {
-		return "", fmt.Errorf("%w: %s is read-only and there is no user cache folder: %v", ErrNoCachePlace, commonDir, err)
+		return "", nil, fmt.Errorf("%w: %s is read-only and there is no user cache folder: %v", ErrNoCachePlace, commonDir, err)
 	}
 	sum := sha256.Sum256([]byte(commonDir))
 	dir = filepath.Join(base, "omh", hex.EncodeToString(sum[:8]))
 	if err := os.MkdirAll(dir, 0o755); err != nil || !disk.Writable(dir) {
-		return "", fmt.Errorf("%w: neither %s nor %s can be written", ErrNoCachePlace, commonDir, dir)
+		return "", nil, fmt.Errorf("%w: neither %s nor %s can be written", ErrNoCachePlace, commonDir, dir)
 	}
-	return dir, nil
+	return dir, notices, nil
+}
+
+// isRealDir reports whether path is a folder, not a link to one.
+func isRealDir(path string) bool {
+	fi, err := os.Lstat(path)
+	return err == nil && fi.IsDir()
 }
 
 // generations lists this schema's database generations, oldest first.

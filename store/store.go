@@ -137,6 +137,9 @@ func (s *Store) openCache() (*index.Cache, error) {
 	if err != nil {
 		return nil, err
 	}
+	for _, n := range c.Notices {
+		s.warn("%s", n)
+	}
 	s.cache = c
 	// Whatever the cache is opened for (a status, a rebuild, a hook's
 	// refresh), the notes are read by the config a missing one would
