@@ -23,6 +23,7 @@ import (
 	"modernc.org/sqlite"
 	sqlite3 "modernc.org/sqlite/lib"
 
+	"github.com/omh-notes/omh/vault"
 	"github.com/omh-notes/omh/vault/disk"
 	"github.com/omh-notes/omh/vault/token"
 )
@@ -66,6 +67,11 @@ var ErrNoCachePlace = errors.New("no writable place for the cache")
 // every worktree of a clone shares), creating one if there is none. When the
 // repository is read-only, the user's cache folder is used instead.
 func Open(commonDir string) (*Cache, error) {
+	return openFor(commonDir, nil)
+}
+
+// openFor is Open, and with a repository r, OpenRepo.
+func openFor(commonDir string, r *vault.Repo) (*Cache, error) {
 	dir, notices, err := cacheDir(commonDir)
 	if err != nil {
 		return nil, err
@@ -74,8 +80,21 @@ func Open(commonDir string) (*Cache, error) {
 	if err != nil {
 		return nil, fmt.Errorf("listing the cache folder: %w", err)
 	}
-	if links := removeLinks(dir, entries); len(links) > 0 {
+	links := removeLinks(dir, entries)
+	if len(links) > 0 {
 		notices = append(notices, fmt.Sprintf("the cache folder %s held symbolic links (%s); omh never writes through a link, so they were removed", dir, strings.Join(links, ", ")))
+	}
+	emptied := false
+	if r != nil {
+		var notice string
+		if notice, emptied, err = claim(dir, r); err != nil {
+			return nil, err
+		}
+		if notice != "" {
+			notices = append(notices, notice)
+		}
+	}
+	if len(links) > 0 || emptied {
 		if entries, err = os.ReadDir(dir); err != nil {
 			return nil, fmt.Errorf("listing the cache folder: %w", err)
 		}

@@ -4,7 +4,9 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"time"
@@ -347,7 +349,11 @@ func (v *view) report(rep Report) Report {
 // note: a configured notes root that exists nowhere.
 func notice(r *vault.Repo, cfg vault.Config, st snapState) string {
 	if cfg.Notes != "" && st.Tree == "" && !isDir(filepath.Join(r.Root, filepath.FromSlash(cfg.Notes))) {
-		return fmt.Sprintf("the notes root %s named in %s exists neither at HEAD nor in the working tree", cfg.Notes, vault.ConfigPath)
+		named := "named in " + vault.ConfigPath
+		if _, err := os.Lstat(filepath.Join(r.Root, filepath.FromSlash(vault.ConfigPath))); errors.Is(err, fs.ErrNotExist) {
+			named = "omh detected (there is no " + vault.ConfigPath + ")"
+		}
+		return fmt.Sprintf("the notes root %s %s exists neither at HEAD nor in the working tree", cfg.Notes, named)
 	}
 	return ""
 }

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
 
 	"github.com/omh-notes/omh/vault"
@@ -26,9 +25,12 @@ import (
 // ErrOutOfBounds is a manifest naming what no change of omh's writes.
 var ErrOutOfBounds = errors.New("omh does not finish it")
 
-// payloadName is how Put and backUp name the files they keep in the
-// journal's folder.
-var payloadName = regexp.MustCompile(`^payload-[0-9]+$`)
+// isPayloadName reports whether name is how Put and backUp name the files
+// they keep in the journal's folder: payload-N.
+func isPayloadName(name string) bool {
+	n, ok := strings.CutPrefix(name, "payload-")
+	return ok && n != "" && strings.Trim(n, "0123456789") == ""
+}
 
 // check returns an error naming the first thing the manifest m, found in
 // the journal dir of the clone whose common git directory is commonDir,
@@ -48,7 +50,7 @@ func (m manifest) check(dir, commonDir, private string) error {
 	}
 	for _, o := range m.Ops {
 		for _, name := range []string{o.Payload, o.Backup} {
-			if name != "" && !payloadName.MatchString(name) {
+			if name != "" && !isPayloadName(name) {
 				return refuse(fmt.Sprintf("%s as a file it keeps", name))
 			}
 		}

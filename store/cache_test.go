@@ -235,3 +235,44 @@ func TestADamagedCacheIsRebuiltWithOneLine(t *testing.T) {
 		})
 	}
 }
+
+// Another repository's .git/omh copied in, with the notes root omh
+// detected there, does not make this repository's notes vanish: its
+// folder is replaced, the notes are read by what this repository holds,
+// and no warning blames a config that does not exist. Catches: "the store
+// holds nothing" from another vault's detected notes root, kept by
+// omh index --rebuild, and a warning naming a missing .omh/config.yaml.
+func TestAnotherRepositorysCacheFolderIsNotTrusted(t *testing.T) {
+	t.Parallel()
+	other := vaulttest.New(t)
+	other.Write("vault/.obsidian/app.json", "{}\n")
+	for _, n := range []string{"one", "two", "three"} {
+		other.Write("vault/"+n+".md", "# "+n+"\n\n[[one]]\n")
+	}
+	other.Write("README.md", "# Readme\n")
+	other.Commit("2026-01-02T10:00:00Z", "a vault under vault/")
+	if st := statusOf(t, other.Dir); st.NotesRoot != "vault" {
+		t.Fatalf("the other repository's notes root was detected as %q, want vault", st.NotesRoot)
+	}
+	r := vaulttest.New(t)
+	r.Write("a.md", "# A\n")
+	r.Write("b.md", "# B\n\n[[a]]\n")
+	r.Commit("2026-01-02T10:00:00Z", "notes at the root")
+	vaulttest.CopyTree(t, filepath.Join(other.Dir, ".git", "omh"), filepath.Join(r.Dir, ".git", "omh"))
+	s, warnings := openStore(t, r.Dir)
+	if _, err := s.Index(false); err != nil {
+		t.Fatal(err)
+	}
+	st, err := s.Status()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Notes.Team != 2 || st.NotesRoot != "" {
+		t.Errorf("with another repository's cache folder: %d team notes under %q, want 2 under the root", st.Notes.Team, st.NotesRoot)
+	}
+	for _, w := range *warnings {
+		if strings.Contains(w, "exists neither") {
+			t.Errorf("warning: %s", w)
+		}
+	}
+}

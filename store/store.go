@@ -130,7 +130,7 @@ func (s *Store) openCache() (*index.Cache, error) {
 	if s.cache != nil {
 		return s.cache, nil
 	}
-	c, err := index.Open(s.Repo.CommonDir)
+	c, err := index.OpenRepo(s.Repo)
 	if errors.Is(err, index.ErrNoCachePlace) {
 		return nil, &Error{Kind: Broken, Code: reply.NoCachePlace, Err: err}
 	}
