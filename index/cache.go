@@ -52,7 +52,9 @@ type Cache struct {
 	Path string // the database file in use
 	gen  int    // Path's generation
 	db   *sql.DB
-	use  *os.File // shared lock held while this process uses Path
+	use  *os.File  // shared lock held while this process uses Path
+	keep *sql.Conn // for a cache in memory (Path ""), what keeps it
+	name string    // and the name it has in SQLite
 	warm warmRow
 	// Notices say, for people, what Open found wrong with the cache's
 	// folder and put right.
@@ -407,8 +409,13 @@ func dsn(path string) string {
 
 // Close releases the database and this process's use of it.
 func (c *Cache) Close() error {
+	if c.keep != nil {
+		c.keep.Close()
+	}
 	err := c.db.Close()
-	c.use.Close()
+	if c.use != nil {
+		c.use.Close()
+	}
 	return err
 }
 
@@ -417,6 +424,10 @@ func (c *Cache) Close() error {
 // started since this one was opened. The old file is not touched while any
 // process still uses it; older generations nobody uses are removed.
 func (c *Cache) Replace() (*Cache, error) {
+	if c.Unsaved() {
+		c.Close()
+		return OpenInMemory(c.Dir)
+	}
 	next, err := startGeneration(c.Dir, c.gen)
 	if err != nil {
 		return nil, err

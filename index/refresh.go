@@ -410,6 +410,9 @@ func (c *Cache) saveScan(s *snapRow) {
 // lockRefresh takes the lock every refresh holds, so two processes never
 // refresh at once. With a positive wait it gives up after that long.
 func (c *Cache) lockRefresh(wait time.Duration) (unlock func(), ok bool, err error) {
+	if c.Unsaved() {
+		return func() {}, true, nil // no other process sees it
+	}
 	f, err := os.OpenFile(filepath.Join(c.Dir, "refresh.lock"), os.O_CREATE|os.O_RDWR, 0o644)
 	if err != nil {
 		return nil, false, fmt.Errorf("opening the refresh lock: %w", err)

@@ -276,3 +276,52 @@ func TestAnotherRepositorysCacheFolderIsNotTrusted(t *testing.T) {
 		}
 	}
 }
+
+// With no room for the cache's writes (a full disk; here a process that
+// may grow no file, ulimit -f 0), a command that only reads still
+// answers, as it would with room, uncommitted edits and all, saying once
+// that nothing is saved; omh index, whose job is saving, fails. Catches:
+// every omh find exiting 3 with 16 KB free ("reading the cache: disk I/O
+// error"), since even a read grows SQLite's shared-memory file.
+func TestAReadWithNoRoomForTheCacheStillAnswers(t *testing.T) {
+	t.Parallel()
+	r := vaulttest.New(t)
+	r.Write("a.md", "# A\n\nThe sync engine.\n")
+	r.Write("b.md", "# B\n\nAnother sync note.\n")
+	r.Commit("2026-01-02T10:00:00Z", "notes")
+	r.Write("c.md", "# C\n\nAn uncommitted sync note.\n")
+	want := omhProc(t, r.Dir, nil, "--quiet", "find", "sync")
+	if want.status != 0 || strings.Count(want.stdout, "\n") != 3 {
+		t.Fatalf("find with room: exit %d, %q %s", want.status, want.stdout, want.stderr)
+	}
+	for _, pass := range []string{"no cache saved yet", "a cache of its own"} {
+		if pass == "no cache saved yet" {
+			os.RemoveAll(filepath.Join(r.Dir, ".git", "omh"))
+		}
+		for _, args := range [][]string{{"find", "sync"}, {"status"}} {
+			cmd := exec.Command("sh", append([]string{"-c", `ulimit -f 0 && exec "$0" "$@"`, omhBin, "-C", r.Dir}, args...)...)
+			var stdout, stderr strings.Builder
+			cmd.Stdout, cmd.Stderr = &stdout, &stderr
+			if err := cmd.Run(); err != nil {
+				t.Errorf("%s: omh %s with no room: %v\n%s", pass, args[0], err, stderr.String())
+				continue
+			}
+			if args[0] == "find" && stdout.String() != want.stdout {
+				t.Errorf("%s: find with no room answered %q, with room %q", pass, stdout.String(), want.stdout)
+			}
+			if lines := strings.Split(strings.TrimSpace(stderr.String()), "\n"); len(lines) != 1 || !strings.Contains(lines[0], "cannot be saved") {
+				t.Errorf("%s: omh %s with no room said %q, want one line saying nothing is saved", pass, args[0], stderr.String())
+			}
+		}
+		// A cache saved by a process of its own, which leaves no
+		// shared-memory file behind to read through.
+		if res := omhProc(t, r.Dir, nil, "--quiet", "index"); res.status != 0 {
+			t.Fatalf("index: %s", res.stderr)
+		}
+	}
+	r.Write("d.md", "# D\n\nA note omh index must save.\n")
+	cmd := exec.Command("sh", "-c", `ulimit -f 0 && exec "$0" "$@"`, omhBin, "-C", r.Dir, "--quiet", "index")
+	if err := cmd.Run(); err == nil {
+		t.Error("omh index with no room to save the cache exited 0")
+	}
+}

@@ -15,6 +15,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"time"
 
 	"github.com/omh-notes/omh/index"
@@ -148,6 +149,25 @@ func (s *Store) openCache() (*index.Cache, error) {
 	return c, nil
 }
 
+// inMemory moves the store to a copy of the cache c in memory (an empty
+// one when c is nil), saying once why: the disk would not take the
+// cache's writes (cause). Answers are the same; what the copy learns is
+// not saved, so the next command looks again.
+func (s *Store) inMemory(c *index.Cache, cause error) (*index.Cache, error) {
+	s.warn("the cache cannot be saved (%v); answering without saving it", cause)
+	var err error
+	if c != nil {
+		c, err = c.ToMemory()
+	} else {
+		c, err = index.OpenInMemory(filepath.Join(s.Repo.CommonDir, "omh"))
+	}
+	s.cache = c
+	if err != nil {
+		return nil, fmt.Errorf("opening a copy of the cache in memory after %v: %w", cause, err)
+	}
+	return c, nil
+}
+
 // view is the store as one answer reads it: a snapshot, consistent however
 // many refreshes commit meanwhile, of now or of a past moment.
 type view struct {
@@ -179,6 +199,13 @@ func (s *Store) sayWaiting(why string) {
 // the files and fn runs again: one line for people, and the same answer a
 // healthy cache gives.
 func (s *Store) read(asOf string, opt index.Options, fn func(*view) error) error {
+	return s.readCache(asOf, opt, true, fn)
+}
+
+// readCache is read; unsaved says that when the disk will not take the
+// cache's writes, the answer may come from a copy in memory (see
+// index.CannotSave), as it does for every command that only reads.
+func (s *Store) readCache(asOf string, opt index.Options, unsaved bool, fn func(*view) error) error {
 	s.ensureConfig()
 	var m *index.Moment
 	if asOf != "" {
@@ -189,11 +216,21 @@ func (s *Store) read(asOf string, opt index.Options, fn func(*view) error) error
 		m = &moment
 	}
 	c, err := s.openCache()
+	if unsaved && index.CannotSave(err) {
+		c, err = s.inMemory(nil, err)
+	}
 	if err != nil {
 		return err
 	}
 	for attempt := 0; ; attempt++ {
 		err := s.answer(c, m, opt, fn)
+		if unsaved && index.CannotSave(err) && !c.Unsaved() && !c.Unusable() {
+			if c, err = s.inMemory(c, err); err != nil {
+				return err
+			}
+			attempt--
+			continue
+		}
 		if err == nil || attempt > 0 || !(index.IsDamaged(err) || c.Unusable()) {
 			return classify(err)
 		}
