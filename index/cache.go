@@ -23,6 +23,7 @@ import (
 	"modernc.org/sqlite"
 	sqlite3 "modernc.org/sqlite/lib"
 
+	"github.com/omh-notes/omh/internal/pagesum"
 	"github.com/omh-notes/omh/vault"
 	"github.com/omh-notes/omh/vault/disk"
 	"github.com/omh-notes/omh/vault/token"
@@ -39,10 +40,11 @@ import (
 // the kinds the dialect asks for alone, 8192-byte pages; 13: HEAD's files
 // a hook's refresh found changed may wait in the snapshot's pending_track
 // rather than the working tree's scan state, which a binary that does not
-// know it would never record). With the tokenizer's version it names the
+// know it would never record; 14: a checksum in the last bytes of every
+// page, see package pagesum). With the tokenizer's version it names the
 // database file, so a binary that reads differently never opens an older
 // file: it builds its own, and no command pays for a version check.
-const SchemaVersion = 13
+const SchemaVersion = 14
 
 var filePrefix = fmt.Sprintf("cache-s%dt%d-", SchemaVersion, token.TokenizerVersion)
 
@@ -309,14 +311,10 @@ func create(dir string, gen int) (*Cache, error) {
 	final := genPath(dir, gen)
 	tmp := fmt.Sprintf("%s.%d%s", final, os.Getpid(), tmpSuffix)
 	// The schema sets the page size before WAL mode, which fixes it: the
-	// usual DSN turns WAL on first, and the size stayed SQLite's 4096.
-	db, err := sql.Open("sqlite", "file:"+tmp+"?_pragma=busy_timeout(20000)")
-	if err == nil {
-		_, err = db.Exec(schema)
-		if cerr := db.Close(); err == nil {
-			err = cerr
-		}
-	}
+	// usual DSN turns WAL on first, and the size stayed SQLite's 4096. It
+	// is made through pagesum, which leaves room for a checksum in every
+	// page.
+	err := pagesum.Create(tmp, schema)
 	if err == nil {
 		crash.Step()
 		err = os.Rename(tmp, final)
@@ -373,6 +371,9 @@ func tempOwner(name string) (pid int, ok bool) {
 }
 
 func open(dir string, gen int) (*Cache, error) {
+	if err := pagesum.Register(); err != nil {
+		return nil, err
+	}
 	path := genPath(dir, gen)
 	use, err := os.OpenFile(path+".use", os.O_CREATE|os.O_RDWR, 0o644)
 	if err != nil {
@@ -402,9 +403,10 @@ func open(dir string, gen int) (*Cache, error) {
 // same either way. Statement journals stay in memory: a cold build's
 // multi-row inserts wrote them to temp files, a twentieth of its CPU in
 // pwrite. (A page cache of 32 MiB rather than 2 saved nothing once rows
-// came in key order, and cost 40 MiB of peak memory.)
+// came in key order, and cost 40 MiB of peak memory.) Every page read from
+// the file is checked against its checksum (see package pagesum).
 func dsn(path string) string {
-	return "file:" + path + "?_pragma=busy_timeout(20000)&_pragma=journal_mode(WAL)&_pragma=synchronous(NORMAL)&_pragma=journal_size_limit(16777216)&_pragma=temp_store(MEMORY)&_txlock=immediate"
+	return "file:" + path + "?vfs=" + pagesum.Name + "&_pragma=busy_timeout(20000)&_pragma=journal_mode(WAL)&_pragma=synchronous(NORMAL)&_pragma=journal_size_limit(16777216)&_pragma=temp_store(MEMORY)&_txlock=immediate"
 }
 
 // Close releases the database and this process's use of it.
@@ -471,8 +473,9 @@ func (c *Cache) Size() int64 {
 }
 
 // IsDamaged reports whether err means the database file cannot be trusted:
-// not a database, corrupt, cut short, or missing the tables it should hold.
-// Such a cache is replaced, never repaired.
+// not a database, corrupt, a page that does not hold its checksum, cut
+// short, or missing the tables it should hold. Such a cache is replaced,
+// never repaired.
 func IsDamaged(err error) bool {
 	var e *sqlite.Error
 	if errors.As(err, &e) {
@@ -480,7 +483,7 @@ func IsDamaged(err error) bool {
 		case sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB, sqlite3.SQLITE_FORMAT:
 			return true
 		case sqlite3.SQLITE_IOERR:
-			return e.Code() == sqlite3.SQLITE_IOERR_SHORT_READ
+			return e.Code() == sqlite3.SQLITE_IOERR_SHORT_READ || e.Code() == sqlite3.SQLITE_IOERR_DATA
 		case sqlite3.SQLITE_ERROR:
 			return strings.Contains(e.Error(), "no such table") || strings.Contains(e.Error(), "no such column")
 		}

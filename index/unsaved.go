@@ -13,6 +13,8 @@ import (
 
 	"modernc.org/sqlite"
 	sqlite3 "modernc.org/sqlite/lib"
+
+	"github.com/omh-notes/omh/internal/pagesum"
 )
 
 // CannotSave reports whether err means the disk will not take the cache's
@@ -26,17 +28,24 @@ func CannotSave(err error) bool {
 			return true
 		}
 	}
+	var code int
 	var e *sqlite.Error
-	if !errors.As(err, &e) {
+	var pe *pagesum.Error
+	switch {
+	case errors.As(err, &e):
+		code = e.Code()
+	case errors.As(err, &pe):
+		code = pe.Code
+	default:
 		return false
 	}
-	switch e.Code() {
+	switch code {
 	case sqlite3.SQLITE_FULL, sqlite3.SQLITE_READONLY, sqlite3.SQLITE_IOERR_WRITE, sqlite3.SQLITE_IOERR_FSYNC,
 		sqlite3.SQLITE_IOERR_TRUNCATE, sqlite3.SQLITE_IOERR_SHMOPEN, sqlite3.SQLITE_IOERR_SHMSIZE, sqlite3.SQLITE_IOERR_SHMMAP,
 		sqlite3.SQLITE_CANTOPEN:
 		return true
 	}
-	return e.Code()&0xff == sqlite3.SQLITE_READONLY
+	return code&0xff == sqlite3.SQLITE_READONLY
 }
 
 // memoryCaches numbers this process's caches in memory: each is a
@@ -100,7 +109,7 @@ func (m *Cache) restore(path string) error {
 	if path == "" {
 		return errors.New("no cache file")
 	}
-	src, err := sql.Open("sqlite", "file:"+path+"?mode=ro&immutable=1")
+	src, err := sql.Open("sqlite", "file:"+path+"?mode=ro&immutable=1&vfs="+pagesum.Name)
 	if err != nil {
 		return err
 	}

@@ -1,0 +1,129 @@
+package pagesum
+
+import (
+	"database/sql"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"modernc.org/sqlite"
+	sqlite3 "modernc.org/sqlite/lib"
+)
+
+const testSchema = `PRAGMA page_size = 8192; PRAGMA journal_mode = WAL; CREATE TABLE t (id INTEGER PRIMARY KEY, v TEXT NOT NULL);`
+
+// create makes a database of rows rows through the VFS and closes it,
+// every page folded from the write-ahead log into the file.
+func create(t *testing.T, rows int) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "db")
+	if err := Create(path, testSchema); err != nil {
+		t.Fatal(err)
+	}
+	db := open(t, path)
+	for i := range rows {
+		if _, err := db.Exec(`INSERT INTO t (v) VALUES (?)`, fmt.Sprintf("row %05d of the table", i)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := db.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+func open(t *testing.T, path string) *sql.DB {
+	t.Helper()
+	db, err := sql.Open("sqlite", "file:"+path+"?vfs="+Name+"&_pragma=journal_mode(WAL)")
+	if err != nil {
+		t.Fatal(err)
+	}
+	db.SetMaxOpenConns(1)
+	return db
+}
+
+// readAll reads every row, returning the first error.
+func readAll(path string, t *testing.T) (int, error) {
+	db := open(t, path)
+	defer db.Close()
+	rows, err := db.Query(`SELECT id, v FROM t`)
+	if err != nil {
+		return 0, err
+	}
+	defer rows.Close()
+	n := 0
+	for rows.Next() {
+		var id int
+		var v string
+		if err := rows.Scan(&id, &v); err != nil {
+			return n, err
+		}
+		n++
+	}
+	return n, rows.Err()
+}
+
+// A database Create made keeps room for a checksum in every page, and
+// every page in the file holds its own: what was written reads back.
+// Catches: a database made without the room (SQLite fixes it at the first
+// write), or pages written without their checksum.
+func TestEveryPageHoldsItsChecksum(t *testing.T) {
+	t.Parallel()
+	path := create(t, 3000)
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b[20] != Reserve || int(b[16])<<8|int(b[17]) != PageSize {
+		t.Fatalf("header: reserve %d, page size %d", b[20], int(b[16])<<8|int(b[17]))
+	}
+	if len(b)%PageSize != 0 || len(b) < 10*PageSize {
+		t.Fatalf("the file is %d bytes", len(b))
+	}
+	for pgno := 1; pgno*PageSize <= len(b); pgno++ {
+		if !Check(b[(pgno-1)*PageSize:pgno*PageSize], uint32(pgno)) {
+			t.Errorf("page %d does not hold its checksum", pgno)
+		}
+	}
+	if n, err := readAll(path, t); err != nil || n != 3000 {
+		t.Errorf("read back %d rows: %v", n, err)
+	}
+}
+
+// Any one bit flipped in a page is an error when the page is read,
+// SQLITE_IOERR_DATA, never a row read as something else; a page moved to
+// another place fails too. Catches: a flip read as data (SQLite checks no
+// content), a checksum that misses some bit or ignores where the page is.
+func TestAFlippedBitOrAMovedPageIsAnErrorNotData(t *testing.T) {
+	t.Parallel()
+	path := create(t, 3000)
+	orig, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pages := len(orig) / PageSize
+	for k := 0; k < 64; k++ {
+		pgno := 1 + k%pages
+		at := (pgno-1)*PageSize + (k*4099)%PageSize
+		b := append([]byte(nil), orig...)
+		b[at] ^= 1 << (k % 8)
+		if err := os.WriteFile(path, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		n, err := readAll(path, t)
+		var e *sqlite.Error
+		if err == nil || !errors.As(err, &e) || (e.Code() != sqlite3.SQLITE_IOERR_DATA && e.Code()&0xff != sqlite3.SQLITE_CORRUPT && e.Code()&0xff != sqlite3.SQLITE_NOTADB) {
+			t.Errorf("bit %d of byte %d (page %d) flipped: %d rows, error %v", k%8, at, pgno, n, err)
+		}
+	}
+	b := append([]byte(nil), orig...)
+	copy(b[2*PageSize:3*PageSize], orig[3*PageSize:4*PageSize])
+	if err := os.WriteFile(path, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if n, err := readAll(path, t); err == nil {
+		t.Errorf("a page copied over another read as %d rows without an error", n)
+	}
+}
