@@ -592,6 +592,22 @@ def p34_8_foreign_cache():
         f"find answers {got}; a missing config blamed: {blames}; said: {first_line(p.stderr) or 'nothing'}")
 
 
+def files_of(d):
+    """Every file under d with its bytes."""
+    out = []
+    for root, dirs, files in os.walk(d):
+        dirs.sort()
+        for f in sorted(files):
+            with open(os.path.join(root, f), "rb") as fh:
+                out.append((os.path.relpath(os.path.join(root, f), d), fh.read()))
+    return out
+
+
+def last_line(b):
+    s = b.decode(errors="replace").strip()
+    return s.splitlines()[-1] if s else ""
+
+
 def p34_10_linked_cache():
     outside = os.path.join(WORK, "p34-10-outside")
     shutil.rmtree(outside, ignore_errors=True)
@@ -604,12 +620,12 @@ def p34_10_linked_cache():
     os.remove(os.path.join(cache, db))
     os.symlink(os.path.join(outside, "copy.db"), os.path.join(cache, db))
     os.symlink(os.path.join(outside, "log"), os.path.join(cache, db + "-wal"))
-    before = tree_state(outside)[0]
+    before = files_of(outside)
     p1 = omh(d, "find", "sync")
     shutil.rmtree(cache)
     os.symlink(outside, cache)
     p2 = omh(d, "find", "sync")
-    after = tree_state(outside)[0]
+    after = files_of(outside)
     say("34.10 a cache file, its log and the cache folder linked outside", before == after and p1.returncode == 0 and p2.returncode == 0
         and not os.path.islink(cache), f"outside unchanged: {before == after}; finds exit {p1.returncode}/{p2.returncode}; said: {first_line(p2.stderr)}")
 
@@ -662,7 +678,7 @@ def p34_small_disk():
         pending = os.path.exists(os.path.join(d, ".git", "omh-journal", "manifest.json"))
         says = "omh recover" in p.stderr.decode()
         say("34.s mv with 12 KB free", p.returncode != 0 and says == pending,
-            f"exit {p.returncode}, a change pending {pending}, omh recover named {says}: {first_line(p.stderr)}")
+            f"exit {p.returncode}, a change pending {pending}, omh recover named {says}: {last_line(p.stderr)}")
     finally:
         subprocess.run(["umount", full])
 

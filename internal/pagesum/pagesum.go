@@ -116,8 +116,8 @@ func Check(page []byte, pgno uint32) bool {
 	return binary.LittleEndian.Uint32(page[len(page)-Reserve:]) == Sum(page, pgno)
 }
 
-// isPage reports whether a read or write of amt bytes at off is one of a
-// whole page, and which.
+// isPage reports whether a write of amt bytes at off is one of a whole
+// page, and which.
 func isPage(amt int32, off int64) (pgno uint32, ok bool) {
 	if amt != PageSize || off%PageSize != 0 {
 		return 0, false
@@ -169,15 +169,32 @@ func xClose(tls *libc.TLS, p uintptr) int32 {
 	return call[func(*libc.TLS, uintptr) int32](subMethods(p).FxClose)(tls, sub(p))
 }
 
-// xRead reads as the wrapped file does, then checks a whole page of a
-// database file: a page that does not hold its checksum is an error.
+// xRead reads as the wrapped file does, checking each page of a database
+// file it reads from: a page that does not hold its checksum is an error.
+// A read of the start of a page past the first (an overflow page SQLite
+// reads straight into a value, its "direct overflow read", a part of a
+// page long) reads and checks the whole page: a flip there once gave a
+// note's date as 20194790 without a word. The file's header, read alone
+// first, is checked when SQLite reads the first page whole, as it always
+// does before using it (an error on the header alone reached the caller
+// as a plain I/O error, not as damage).
 func xRead(tls *libc.TLS, p uintptr, buf uintptr, amt int32, off int64) int32 {
-	rc := call[func(*libc.TLS, uintptr, uintptr, int32, int64) int32](subMethods(p).FxRead)(tls, sub(p), buf, amt, off)
-	if rc != sqlite3.SQLITE_OK || as[file](p).main == 0 {
-		return rc
+	read := call[func(*libc.TLS, uintptr, uintptr, int32, int64) int32](subMethods(p).FxRead)
+	if as[file](p).main == 0 || off%PageSize != 0 || amt > PageSize || (off == 0 && amt < PageSize) {
+		return read(tls, sub(p), buf, amt, off)
 	}
-	if pgno, ok := isPage(amt, off); ok && !Check(bytesAt(buf, amt), pgno) {
-		return sqlite3.SQLITE_IOERR_DATA
+	pgno := uint32(off/PageSize) + 1
+	page := buf
+	if amt < PageSize {
+		page = tls.Alloc(PageSize)
+		defer tls.Free(PageSize)
+	}
+	rc := read(tls, sub(p), page, PageSize, off)
+	if rc == sqlite3.SQLITE_OK && !Check(bytesAt(page, PageSize), pgno) {
+		rc = sqlite3.SQLITE_IOERR_DATA
+	}
+	if page != buf {
+		copy(bytesAt(buf, amt), bytesAt(page, amt))
 	}
 	return rc
 }
