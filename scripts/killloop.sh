@@ -116,6 +116,21 @@ waitgit() {
 }
 now() { date +%s.%N; }
 
+# killafter DELAY ARGS... runs omh ARGS in the repository and kills it -9
+# after DELAY seconds, counting in killed the runs it cut short.
+killafter() {
+	delay=$1
+	shift
+	OMH_LOCAL_DIR=$private "$omh" -C "$repo" "$@" >/dev/null 2>&1 &
+	pid=$!
+	sleep "$delay"
+	kill -9 $pid 2>/dev/null || true
+	status=0
+	wait $pid || status=$?
+	[ $status -eq 137 ] && killed=$((killed + 1))
+	return 0
+}
+
 measure() {
 	name=$1
 	shift
@@ -133,13 +148,7 @@ measure() {
 		# Odd rounds kill anywhere in the run, even ones late in it, where
 		# the writes are (a refresh and the planning come first).
 		delay=$(awk -v s="$r" -v d="$took" 'BEGIN { srand(s * 7919); f = rand(); if (s % 2 == 0) f = 0.8 + 0.25 * f; printf "%.3f", f * d }')
-		OMH_LOCAL_DIR=$private "$omh" -C "$repo" "$@" >/dev/null 2>&1 &
-		pid=$!
-		sleep "$delay"
-		kill -9 $pid 2>/dev/null || true
-		status=0
-		wait $pid || status=$?
-		[ $status -eq 137 ] && killed=$((killed + 1))
+		killafter "$delay" "$@"
 		waitgit "$repo"
 		OMH_LOCAL_DIR=$private "$omh" -C "$repo" status >/dev/null 2>"$work/next.err" || {
 			echo "round $r: the next command failed: $(cat "$work/next.err")"
@@ -286,13 +295,7 @@ foreign() {
 		rm -rf "$repo/.git/omh"
 		cp -a "$other/.git/omh" "$repo/.git/omh"
 		delay=$(awk -v s="$r" -v d="$took" 'BEGIN { srand(s * 7919); printf "%.3f", rand() * d }')
-		OMH_LOCAL_DIR=$private "$omh" -C "$repo" find hub >/dev/null 2>&1 &
-		pid=$!
-		sleep "$delay"
-		kill -9 $pid 2>/dev/null || true
-		status=0
-		wait $pid || status=$?
-		[ $status -eq 137 ] && killed=$((killed + 1))
+		killafter "$delay" find hub
 		got=$(OMH_LOCAL_DIR=$private "$omh" -C "$repo" --json find hub 2>"$work/next.err" | sha1sum)
 		if [ "$got" != "$want" ]; then
 			wrong=$((wrong + 1))

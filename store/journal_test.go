@@ -88,15 +88,7 @@ func storeState(t *testing.T, r *vaulttest.Repo) string {
 // completes.
 func killLoop(t *testing.T, r *vaulttest.Repo, args ...string) {
 	t.Helper()
-	restore := saveStore(t, r)
-	before := storeState(t, r)
-	if res := omhProc(t, r.Dir, nil, args...); res.status != 0 {
-		t.Fatalf("omh %s: exit %d: %s", strings.Join(args, " "), res.status, res.stderr)
-	}
-	after := storeState(t, r)
-	if after == before {
-		t.Fatalf("omh %s changed nothing", strings.Join(args, " "))
-	}
+	restore, before, after := changeOnce(t, r, args...)
 	completed, asBefore, asAfter := 0, 0, 0
 	for k := 1; completed == 0; k++ {
 		if k > 5000 {
@@ -125,6 +117,23 @@ func killLoop(t *testing.T, r *vaulttest.Repo, args ...string) {
 		t.Fatalf("completed at k=%d with %d rounds left as before and %d as after: the crash points were not reached", completed, asBefore, asAfter)
 	}
 	t.Logf("omh %s: crashed before each of %d steps (%d left the store as before, %d as after), then completed", strings.Join(args, " "), completed-1, asBefore, asAfter-1)
+}
+
+// changeOnce keeps a copy of the store, runs the change args names once,
+// and returns what puts the store back as it was, and the store's state
+// before and after the change, which must change something.
+func changeOnce(t *testing.T, r *vaulttest.Repo, args ...string) (restore func(), before, after string) {
+	t.Helper()
+	restore = saveStore(t, r)
+	before = storeState(t, r)
+	if res := omhProc(t, r.Dir, nil, args...); res.status != 0 {
+		t.Fatalf("omh %s: exit %d: %s", strings.Join(args, " "), res.status, res.stderr)
+	}
+	after = storeState(t, r)
+	if after == before {
+		t.Fatalf("omh %s changed nothing", strings.Join(args, " "))
+	}
+	return restore, before, after
 }
 
 // saveStore keeps a copy of the repository and its private folder, and
@@ -161,12 +170,7 @@ func saveStore(t *testing.T, r *vaulttest.Repo) (restore func()) {
 // at the first k the change completes (it makes fewer syncs).
 func faultLoop(t *testing.T, r *vaulttest.Repo, args ...string) {
 	t.Helper()
-	restore := saveStore(t, r)
-	before := storeState(t, r)
-	if res := omhProc(t, r.Dir, nil, args...); res.status != 0 {
-		t.Fatalf("omh %s: exit %d: %s", strings.Join(args, " "), res.status, res.stderr)
-	}
-	after := storeState(t, r)
+	restore, before, after := changeOnce(t, r, args...)
 	failed := 0
 	for k := 1; ; k++ {
 		if k > 1000 {
