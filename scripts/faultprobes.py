@@ -522,6 +522,7 @@ def hits(p):
 
 
 def p34_2_eol():
+    private = {"OMH_LOCAL_DIR": os.path.join(WORK, "p34-2-private")}
     for how in ("eol=crlf", "core.autocrlf=true"):
         d = repo("p34-2", many(40))
         if how == "eol=crlf":
@@ -530,14 +531,14 @@ def p34_2_eol():
             git(d, "commit", "-qm", "attributes")
         else:
             git(d, "config", "core.autocrlf", "true")
-        omh(d, "index")
+        omh(d, "index", env=private)
         for root, _, files in os.walk(os.path.join(d, "notes")):
             for f in files:
                 os.remove(os.path.join(root, f))
         git(d, "checkout", "--", ".")
         crlf = b"\r\n" in open(os.path.join(d, "notes", "n00000.md"), "rb").read()
-        omh(d, "find", "sync")
-        st = json.loads(omh(d, "--json", "status").stdout or b"{}")
+        omh(d, "find", "sync", env=private)
+        st = json.loads(omh(d, "--json", "status", env=private).stdout or b"{}")
         clean = run(["git", "-C", d, "status", "--porcelain"]).stdout.decode().strip() == ""
         notes = st.get("notes", {})
         say(f"34.2 notes checked out again with {how}", crlf and clean and notes.get("local") == 0 and notes.get("team") == 41,
