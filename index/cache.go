@@ -24,9 +24,9 @@ import (
 	sqlite3 "modernc.org/sqlite/lib"
 
 	"github.com/omh-notes/omh/internal/pagesum"
-	"github.com/omh-notes/omh/vault"
+	"github.com/omh-notes/omh/token"
 	"github.com/omh-notes/omh/vault/disk"
-	"github.com/omh-notes/omh/vault/token"
+	"github.com/omh-notes/omh/vault/gitrepo"
 )
 
 // SchemaVersion changes whenever the tables or any stored encoding change
@@ -40,11 +40,15 @@ import (
 // the kinds the dialect asks for alone, 8192-byte pages; 13: HEAD's files
 // a hook's refresh found changed may wait in the snapshot's pending_track
 // rather than the working tree's scan state, which a binary that does not
-// know it would never record; 14: a checksum in the last bytes of every
-// page, see package pagesum). With the tokenizer's version it names the
-// database file, so a binary that reads differently never opens an older
-// file: it builds its own, and no command pays for a version check.
-const SchemaVersion = 14
+// know it would never record; 14: a note's tags, as its dialect reads
+// them, are terms of its vector, and a Logseq page's tags:: is in its meta;
+// 15: per-document info marks a team note whose file the working tree lacks
+// (flagGone), and merge-conflict marker lines are parsed as blank lines;
+// 16: a checksum in the last bytes of every page, see package pagesum).
+// With the tokenizer's version it names the database file, so a binary
+// that reads differently never opens an older file: it builds its own, and
+// no command pays for a version check.
+const SchemaVersion = 16
 
 var filePrefix = fmt.Sprintf("cache-s%dt%d-", SchemaVersion, token.TokenizerVersion)
 
@@ -75,7 +79,7 @@ func Open(commonDir string) (*Cache, error) {
 }
 
 // openFor is Open, and with a repository r, OpenRepo.
-func openFor(commonDir string, r *vault.Repo) (*Cache, error) {
+func openFor(commonDir string, r *gitrepo.Repo) (*Cache, error) {
 	dir, notices, err := cacheDir(commonDir)
 	if err != nil {
 		return nil, err

@@ -9,7 +9,7 @@ import (
 
 	"github.com/omh-notes/omh/index"
 	"github.com/omh-notes/omh/internal/pagesum"
-	"github.com/omh-notes/omh/vault/token"
+	"github.com/omh-notes/omh/token"
 	"github.com/omh-notes/omh/vault/vaulttest"
 )
 

@@ -14,6 +14,7 @@ import (
 
 	"github.com/omh-notes/omh/vault"
 	"github.com/omh-notes/omh/vault/disk"
+	"github.com/omh-notes/omh/vault/gitrepo"
 )
 
 // madeForName is the file in the cache's folder that names the repository
@@ -33,7 +34,7 @@ type madeFor struct {
 // or by an omh that did not say, is emptied first (Notices says so of
 // another repository's); one moved or copied with its repository (the
 // same first commit) is kept, and the record moves with it.
-func OpenRepo(r *vault.Repo) (*Cache, error) {
+func OpenRepo(r *gitrepo.Repo) (*Cache, error) {
 	return openFor(r.CommonDir, r)
 }
 
@@ -41,7 +42,7 @@ func OpenRepo(r *vault.Repo) (*Cache, error) {
 // it was not (emptied), with a notice for people when it was another
 // repository's. Where the record cannot be written the folder is checked
 // again by the next command.
-func claim(dir string, r *vault.Repo) (notice string, emptied bool, err error) {
+func claim(dir string, r *gitrepo.Repo) (notice string, emptied bool, err error) {
 	if rec, ok, _ := readMadeFor(dir); ok && rec.GitDir == r.CommonDir {
 		return "", false, nil
 	}
@@ -87,7 +88,7 @@ func readMadeFor(dir string) (rec madeFor, ok, damaged bool) {
 
 // firstCommit is the first commit of HEAD's first-parent history (or the
 // boundary of a shallow clone), "" before the first commit.
-func firstCommit(r *vault.Repo) (string, error) {
+func firstCommit(r *gitrepo.Repo) (string, error) {
 	head, err := r.Head()
 	if err != nil || head.IsZero() {
 		return "", err

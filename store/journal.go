@@ -6,8 +6,8 @@ import (
 	"io/fs"
 
 	"github.com/omh-notes/omh/journal"
-	"github.com/omh-notes/omh/store/reply"
-	"github.com/omh-notes/omh/vault"
+	"github.com/omh-notes/omh/reply"
+	"github.com/omh-notes/omh/vault/gitrepo"
 )
 
 // begin starts a change of the store, to be described and committed
@@ -28,7 +28,7 @@ func (s *Store) begin(command string) (*journal.Txn, error) {
 // privateArea is where a change found in the journal may write outside the
 // repository: the private area, or nowhere when the private folder's
 // setting is one omh refuses (a command that writes there says why).
-func privateArea(r *vault.Repo) string {
+func privateArea(r *gitrepo.Repo) string {
 	area, err := r.PrivateArea()
 	if err != nil {
 		return ""
@@ -106,7 +106,7 @@ func Recover(dir string, opt Options) (Recovered, error) {
 	if dir == "" {
 		dir = "."
 	}
-	r, err := vault.OpenRepo(dir)
+	r, err := gitrepo.Open(dir)
 	if err != nil {
 		return Recovered{}, classifyOpen(dir, err)
 	}

@@ -209,15 +209,20 @@ func faultLoop(t *testing.T, r *vaulttest.Repo, args ...string) {
 // before its note was synced in place.
 func TestAFailedFolderSyncFailsTheChangeAndSaysWhatIsTrue(t *testing.T) {
 	t.Parallel()
-	r := vaulttest.New(t)
-	r.Write(".omh/config.yaml", "notes: notes\n")
-	r.Write("notes/hub.md", "# Hub\n")
-	r.Write("notes/spoke.md", "# Spoke\n\nSee [[hub]].\n")
-	r.Commit("2026-01-02T10:00:00Z", "notes")
-	vaulttest.WriteFile(t, filepath.Join(r.Private, "mine.md"), "# Mine\n\n[[hub]]\n")
-	refresh(t, r.Dir)
-	faultLoop(t, r, "mv", "hub", "centre/hub")
-	faultLoop(t, r, "promote", "mine")
+	// Each change has a store of its own: the one mv leaves has hub
+	// renamed and uncommitted, which promote refuses to link to.
+	store := func() *vaulttest.Repo {
+		r := vaulttest.New(t)
+		r.Write(".omh/config.yaml", "notes: notes\n")
+		r.Write("notes/hub.md", "# Hub\n")
+		r.Write("notes/spoke.md", "# Spoke\n\nSee [[hub]].\n")
+		r.Commit("2026-01-02T10:00:00Z", "notes")
+		vaulttest.WriteFile(t, filepath.Join(r.Private, "mine.md"), "# Mine\n\n[[hub]]\n")
+		refresh(t, r.Dir)
+		return r
+	}
+	faultLoop(t, store(), "mv", "hub", "centre/hub")
+	faultLoop(t, store(), "promote", "mine")
 }
 
 // A crash at any step of omh mv of a hub (links from tracked notes, one
