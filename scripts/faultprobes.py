@@ -631,6 +631,201 @@ def p34_linked_root():
     say("34.s a notes root through a committed symbolic link", ok, "; ".join(f"exit {c}: {m}" for c, m in out))
 
 
+# --- issue 34: nothing false, nothing outside --------------------------------
+
+
+def hits(p):
+    """The hits of an omh --json find, as (key, layer, date) triples."""
+    if p.returncode != 0:
+        return None
+    return [(h["key"], h.get("layer"), h.get("date")) for h in json.loads(p.stdout).get("hits", [])]
+
+
+def p34_2_eol():
+    private = {"OMH_LOCAL_DIR": os.path.join(WORK, "p34-2-private")}
+    for how in ("eol=crlf", "core.autocrlf=true"):
+        d = repo("p34-2", many(40))
+        if how == "eol=crlf":
+            write(os.path.join(d, ".gitattributes"), "*.md text eol=crlf\n")
+            git(d, "add", "-A")
+            git(d, "commit", "-qm", "attributes")
+        else:
+            git(d, "config", "core.autocrlf", "true")
+        omh(d, "index", env=private)
+        for root, _, files in os.walk(os.path.join(d, "notes")):
+            for f in files:
+                os.remove(os.path.join(root, f))
+        git(d, "checkout", "--", ".")
+        crlf = b"\r\n" in open(os.path.join(d, "notes", "n00000.md"), "rb").read()
+        omh(d, "find", "sync", env=private)
+        st = json.loads(omh(d, "--json", "status", env=private).stdout or b"{}")
+        clean = run(["git", "-C", d, "status", "--porcelain"]).stdout.decode().strip() == ""
+        notes = st.get("notes", {})
+        say(f"34.2 notes checked out again with {how}", crlf and clean and notes.get("local") == 0 and notes.get("team") == 41,
+            f"CRLF on disk {crlf}, git status clean {clean}; omh: {notes.get('team')} team, {notes.get('local')} local, uncommitted {st.get('uncommitted')}")
+
+
+def p34_7_flips(flips=150):
+    import random
+    d = repo("p34-7", many(400))
+    questions = ["sync engines", "topic7 hub", "words about topic42"]
+    omh(d, "index")
+    want = [hits(omh(d, "--json", "find", q)) for q in questions]
+    cache = os.path.join(d, ".git", "omh")
+    db = [f for f in os.listdir(cache) if f.startswith("cache-") and f.endswith(".db")][0]
+    pristine = open(os.path.join(cache, db), "rb").read()
+    rng = random.Random(34)
+    wrong, rebuilt, same = [], 0, 0
+    for k in range(flips):
+        for f in os.listdir(cache):
+            if f.startswith("cache-"):
+                os.remove(os.path.join(cache, f))
+        b = bytearray(pristine)
+        at, bit = rng.randrange(len(b)), rng.randrange(8)
+        b[at] ^= 1 << bit
+        open(os.path.join(cache, db), "wb").write(bytes(b))
+        said, got = "", []
+        for q in questions:
+            p = omh(d, "--json", "find", q)
+            said += p.stderr.decode()
+            got.append(hits(p))
+        if got != want:
+            wrong.append(f"byte {at} bit {bit}: {first_line(said.encode()) or 'nothing said'}")
+        elif "damaged" in said:
+            rebuilt += 1
+        else:
+            same += 1
+    say(f"34.7 {flips} single-bit flips of the cache", not wrong,
+        f"{same} answered as before, {rebuilt} rebuilt (damage found), {len(wrong)} wrong: {wrong[:5] or 'none'}")
+
+
+def p34_8_foreign_cache():
+    a = repo("p34-8a", {"vault/.obsidian/app.json": "{}\n", "vault/one.md": "# One\n\n[[two]]\n",
+                        "vault/two.md": "# Two\n\n[[one]]\n", "README.md": "# Readme\n"})
+    omh(a, "find", "one")
+    b = repo("p34-8b", {"a.md": "# A\n\nsync\n", "b.md": "# B\n\nsync [[a]]\n"})
+    shutil.copytree(os.path.join(a, ".git", "omh"), os.path.join(b, ".git", "omh"))
+    p = omh(b, "--json", "find", "sync")
+    got = sorted(k for k, _, _ in hits(p) or [])
+    rebuild = omh(b, "index", "--rebuild")
+    blames = "config.yaml" in p.stderr.decode() and "exists neither" in p.stderr.decode()
+    say("34.8 another repository's .git/omh copied in", got == ["a", "b"] and not blames and rebuild.returncode == 0,
+        f"find answers {got}; a missing config blamed: {blames}; said: {first_line(p.stderr) or 'nothing'}")
+
+
+def files_of(d):
+    """Every file under d with its bytes."""
+    out = []
+    for root, dirs, files in os.walk(d):
+        dirs.sort()
+        for f in sorted(files):
+            with open(os.path.join(root, f), "rb") as fh:
+                out.append((os.path.relpath(os.path.join(root, f), d), fh.read()))
+    return out
+
+
+def last_line(b):
+    s = b.decode(errors="replace").strip()
+    return s.splitlines()[-1] if s else ""
+
+
+def p34_10_linked_cache():
+    outside = os.path.join(WORK, "p34-10-outside")
+    shutil.rmtree(outside, ignore_errors=True)
+    os.makedirs(outside)
+    d = repo("p34-10", many(30))
+    omh(d, "index")
+    cache = os.path.join(d, ".git", "omh")
+    db = [f for f in os.listdir(cache) if f.startswith("cache-") and f.endswith(".db")][0]
+    shutil.copy(os.path.join(cache, db), os.path.join(outside, "copy.db"))
+    os.remove(os.path.join(cache, db))
+    os.symlink(os.path.join(outside, "copy.db"), os.path.join(cache, db))
+    os.symlink(os.path.join(outside, "log"), os.path.join(cache, db + "-wal"))
+    before = files_of(outside)
+    p1 = omh(d, "find", "sync")
+    shutil.rmtree(cache)
+    os.symlink(outside, cache)
+    p2 = omh(d, "find", "sync")
+    after = files_of(outside)
+    say("34.10 a cache file, its log and the cache folder linked outside", before == after and p1.returncode == 0 and p2.returncode == 0
+        and not os.path.islink(cache), f"outside unchanged: {before == after}; finds exit {p1.returncode}/{p2.returncode}; said: {first_line(p2.stderr)}")
+
+
+def p34_11_planted_journal():
+    outside = os.path.join(WORK, "p34-11-written.md")
+    if os.path.exists(outside):
+        os.remove(outside)
+    d = repo("p34-11", {"a.md": "# A\n\nsync\n"})
+    omh(d, "index")
+    j = os.path.join(d, ".git", "omh-journal")
+    os.makedirs(j, exist_ok=True)
+    write(os.path.join(j, "payload-1"), "planted\n")
+    write(os.path.join(j, "manifest.json"), json.dumps({"command": "omh mv a b", "root": "..", "ops": [
+        {"kind": "put", "path": outside, "payload": "payload-1", "mode": 420}]}))
+    p = omh(d, "find", "sync")
+    said = p.stderr.decode()
+    say("34.11 a planted journal with a put to an outside path", p.returncode == 0 and not os.path.exists(outside) and "finished" not in said,
+        f"find exit {p.returncode}, outside file written: {os.path.exists(outside)}; said: {first_line(p.stderr)}")
+
+
+def p34_small_disk():
+    full = os.path.join(WORK, "p34-full")
+    if os.path.ismount(full):
+        subprocess.run(["umount", full])
+    shutil.rmtree(full, ignore_errors=True)
+    os.makedirs(full)
+    if subprocess.run(["mount", "-t", "tmpfs", "-o", "size=4m", "tmpfs", full], capture_output=True).returncode != 0:
+        print("34.disk a full disk: skipped (mount not allowed)")
+        return
+    try:
+        d = os.path.join(full, "r")
+        os.makedirs(d)
+        git(d, "init", "-q", "-b", "main")
+        for path, text in many(60).items():
+            write(os.path.join(d, path), text)
+        git(d, "add", "-A")
+        git(d, "commit", "-qm", "notes")
+        omh(d, "index")
+        want = hits(omh(d, "--json", "find", "sync"))
+        st = os.statvfs(full)
+        free = st.f_bavail * st.f_frsize
+        with open(os.path.join(full, "filler"), "wb") as f:
+            f.write(b"\0" * max(0, free - 12 * 1024))
+        p = omh(d, "--json", "find", "sync")
+        lines = [l for l in p.stderr.decode().splitlines() if l.strip()]
+        say("34.disk find with 12 KB free", hits(p) == want and len(lines) == 1,
+            f"exit {p.returncode}, same hits {hits(p) == want}; said: {lines}")
+        p = omh(d, "mv", "notes/hub", "notes/hub2")
+        pending = os.path.exists(os.path.join(d, ".git", "omh-journal", "manifest.json"))
+        says = "omh recover" in p.stderr.decode()
+        say("34.disk mv with 12 KB free", p.returncode != 0 and says == pending,
+            f"exit {p.returncode}, a change pending {pending}, omh recover named {says}: {last_line(p.stderr)}")
+    finally:
+        subprocess.run(["umount", full])
+
+
+def p34_sync_eio():
+    if not shutil.which("strace"):
+        print("34.eio an EIO on the journal folder's fsync: skipped (no strace)")
+        return
+    d = repo("p34-eio", {"a.md": "# A\n", "b.md": "See [[a]].\n"})
+    omh(d, "index")
+    before = tree_state(d)
+    j = os.path.join(d, ".git", "omh-journal")
+    os.makedirs(j, exist_ok=True)
+    p = run(["strace", "-f", "-o", "/dev/null", "-P", j, "-e", "trace=fsync", "-e", "inject=fsync:error=EIO", OMH, "-C", d, "mv", "a", "c"])
+    if b"ptrace" in p.stderr and p.returncode != 0 and b"omh" not in p.stderr:
+        print("34.eio an EIO on the journal folder's fsync: skipped (ptrace not allowed)")
+        return
+    pending = os.path.exists(os.path.join(j, "manifest.json"))
+    says = "omh recover" in p.stderr.decode()
+    nxt = omh(d, "status")
+    after = tree_state(d)
+    done = os.path.exists(os.path.join(d, "c.md")) and not os.path.exists(os.path.join(d, "a.md"))
+    say("34.eio an EIO on the journal folder's fsync", p.returncode != 0 and says == pending and nxt.returncode == 0 and (after == before or done),
+        f"mv exit {p.returncode}, pending {pending}, omh recover named {says}; after the next command: {'as before' if after == before else 'as after' if done else 'half done'}; said: {first_line(p.stderr)}")
+
+
 def main():
     global WORK, OMH, OMH_CRASH, ENV
     if len(sys.argv) < 2:
@@ -653,7 +848,9 @@ def main():
               ("10", lambda: p10_filters(vault)), ("11", p11_move_back), ("12", p12_framing), ("13", p13_end_of_input),
               ("14", p14_escapes), ("15", p15_glob), ("16", p16_cliffs), ("17", p17_wait), ("18", p18_smaller),
               ("34.1", p34_1_stalled_client), ("34.1b", p34_1_cancel), ("34.3", p34_3_globs), ("34.4", p34_4_deep),
-              ("34.5", p34_5_twins), ("34.6", p34_6_dotgit), ("34.9", p34_9_controls), ("34.s", p34_linked_root)]
+              ("34.5", p34_5_twins), ("34.6", p34_6_dotgit), ("34.9", p34_9_controls), ("34.s", p34_linked_root),
+              ("34.2", p34_2_eol), ("34.7", p34_7_flips), ("34.8", p34_8_foreign_cache), ("34.10", p34_10_linked_cache),
+              ("34.11", p34_11_planted_journal), ("34.disk", p34_small_disk), ("34.eio", p34_sync_eio)]
     if not os.path.isdir(vault) and os.path.exists(bundle):
         subprocess.run(["git", "clone", "-q", bundle, vault], check=True)
     for name, fn in probes:

@@ -415,3 +415,56 @@ func TestTheScanStopsAtTheFolderDepthBound(t *testing.T) {
 		t.Errorf("skips: %.300v", sc.skips)
 	}
 }
+
+// With `*.md text eol=crlf` (common on teams with Windows machines) a
+// checkout writes every note with CRLF while git keeps LF: git's clean
+// filter, or its index's stat data, say whether a working copy changed,
+// not its bytes. A note checked out again (what a pull does), or touched,
+// is no local copy; a real edit is, CRLF or not. Catches: every note
+// listed twice after a pull, as team and as an uncommitted local copy,
+// while git status was clean.
+func TestAWorkingCopyGitCheckedOutWithCRLFIsUnchanged(t *testing.T) {
+	t.Parallel()
+	f := newScanFixture(t)
+	f.repo.Write(".gitattributes", "*.md text eol=crlf\n")
+	f.repo.Commit("2026-01-02T10:00:00Z", "CRLF in the working tree")
+	crlf := func(path string) {
+		t.Helper()
+		if b := vaulttest.Read(t, filepath.Join(f.repo.Dir, path)); !strings.Contains(b, "\r\n") {
+			t.Fatalf("%s was not checked out with CRLF: %q", path, b)
+		}
+	}
+	checkout := func(paths ...string) {
+		t.Helper()
+		for _, p := range paths {
+			f.repo.Remove(p)
+		}
+		f.repo.Git(append([]string{"checkout", "--"}, paths...)...)
+		for _, p := range paths {
+			crlf(p)
+		}
+	}
+	if got := f.scan(t, true); got != nil {
+		t.Fatalf("before any CRLF checkout: %v", got)
+	}
+	checkout("notes/a.md", "notes/sub/b.md")
+	if got := f.scan(t, true); got != nil {
+		t.Errorf("notes checked out again with CRLF are listed as local copies: %v", got)
+	}
+	later := time.Now().Add(time.Minute)
+	if err := os.Chtimes(filepath.Join(f.repo.Dir, "notes", "a.md"), later, later); err != nil {
+		t.Fatal(err)
+	}
+	if got := f.scan(t, true); got != nil {
+		t.Errorf("a note touched after a CRLF checkout is listed as a local copy: %v", got)
+	}
+	f.repo.Write("notes/sub/b.md", "# B\r\n\r\nEdited.\r\n")
+	if got := f.scan(t, true); !reflect.DeepEqual(got, []string{"sub/b=notes/sub/b.md"}) {
+		t.Errorf("a real edit of a CRLF note: %v, want it local", got)
+	}
+	f.repo.Remove("notes/sub/b.md")
+	f.repo.Git("checkout", "--", "notes/sub/b.md")
+	if got := f.scan(t, true); got != nil {
+		t.Errorf("after the edit was undone: %v", got)
+	}
+}
