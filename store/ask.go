@@ -42,6 +42,9 @@ type Question struct {
 	// records are shown marked.
 	Records   bool
 	Retracted proof.Retraction
+	// Stores names the stores that answer ("." the one omh runs in); all
+	// of them when empty.
+	Stores []string
 }
 
 // Answer is what the store answers: the ranked notes with their
@@ -81,9 +84,9 @@ func (s *Store) Ask(q Question) (Answer, error) {
 		return Answer{}, err
 	}
 	var ans Answer
-	err := s.read(q.AsOf, s.readOptions(q.NoWorktree), func(v *view) error {
+	err := s.readAcross(q.AsOf, Scope{Stores: q.Stores, Layer: q.Layer, NoWorktree: q.NoWorktree}, func(a *across) error {
 		var err error
-		ans, err = v.ask(q)
+		ans, err = a.ask(q)
 		return err
 	})
 	if err == nil && ans.Result.TermsCut {
@@ -95,38 +98,40 @@ func (s *Store) Ask(q Question) (Answer, error) {
 	return ans, err
 }
 
-// ask answers q from an open snapshot.
-func (v *view) ask(q Question) (Answer, error) {
+// ask answers q from the open snapshots of the stores answering, read as
+// one.
+func (a *across) ask(q Question) (Answer, error) {
 	// Proof records among the hits show where they stand. A plain question
 	// hides nothing: retracted records are marked.
 	mode := proof.IncludeRetracted
 	if q.Records {
 		mode = q.Retracted
 	}
-	proofs := proof.NewProof(v.snap, v.proofDay(), mode)
+	v := a.home
+	proofs := proof.NewProof(a.union, v.proofDay(), mode)
 	rq := retrieve.Query{Phrasings: q.Phrasings, Roots: q.Roots, Layer: q.Layer, Type: q.Type, Ranker: q.Ranker, Explain: q.Explain}
 	if q.Records {
 		rq.Keep = proofs.KeepRecords
 	}
-	res, err := retrieve.Search(v.snap, rq)
+	res, err := retrieve.Search(a.union, rq)
 	if err != nil {
 		return Answer{}, err
 	}
 	if err := proofs.DecidersFirst(&res); err != nil {
 		return Answer{}, err
 	}
-	res.AsOf = v.asOf()
+	res.AsOf, res.Stores = v.asOf(), a.sources
 	for i, h := range res.Hits {
 		res.Hits[i].Retracted = proofs.Retracted(h.Doc) // the tree marks them as cards do
 	}
 	ans := Answer{Result: res, Commit: v.snap.Commit()}
-	if q.Records && len(res.Hits) == 0 && res.Omitted == 0 && !res.StoreEmpty && !v.holdsRecords() {
+	if q.Records && len(res.Hits) == 0 && res.Omitted == 0 && !res.StoreEmpty && !a.holdsRecords() {
 		ans.Absent = "the store holds no proof records yet (notes of the types " + vault.OrList(vault.TypeNames(true)) +
 			"); omh new finding TITLE writes one"
 		return ans, nil
 	}
 	if q.Cards {
-		reply, err := find.Build(res, ans.Commit, v.snap, q.MaxChars, proofs)
+		reply, err := find.Build(res, ans.Commit, a.union, q.MaxChars, proofs)
 		if err != nil {
 			return Answer{}, err
 		}
@@ -135,11 +140,11 @@ func (v *view) ask(q Question) (Answer, error) {
 	return ans, nil
 }
 
-// holdsRecords reports whether the snapshot holds any proof record, so an
+// holdsRecords reports whether the stores hold any proof record, so an
 // empty answer among records can say whether there were any to ask.
-func (v *view) holdsRecords() bool {
-	for d := range v.snap.Span() {
-		if info := v.snap.Info(uint32(d)); info.Present && vault.IsProofType(info.Type) {
+func (a *across) holdsRecords() bool {
+	for d := range a.union.Span() {
+		if info := a.union.Info(uint32(d)); info.Present && vault.IsProofType(info.Type) {
 			return true
 		}
 	}
