@@ -214,7 +214,7 @@ func (s *Store) Lint(keys []string, strict bool, rules ...string) (LintReport, e
 		}
 		for _, k := range keys {
 			if !found[k] {
-				return v.unknownKey(k, 0)
+				return v.unknownKey(k, 0, "")
 			}
 		}
 		rep = LintReport{SchemaVersion: reply.SchemaVersion, Commit: orNull(v.snap.Commit()), Checked: checked,

@@ -52,7 +52,8 @@ var readOnly = &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true}
 // it under 4 KB).
 func New(s *store.Store, openErr error, version string, allowWrite bool) *mcp.Server {
 	srv := mcp.NewServer(&mcp.Implementation{Name: "omh", Version: version}, &mcp.ServerOptions{
-		Instructions: "Notes of this git repository. Ask find first; every reply names each note's layer (team: committed; local: this machine only), date and the commit.",
+		Instructions: "Notes of this git repository, and of the stores it answers with. Ask find first; every reply names each note's layer (team: committed; local: this machine only), date and the commit. " +
+			"A note of another store has its store's name before its key (handbook:topic/x), as show and links take it; find's store lists the stores to ask (. is this one).",
 	})
 	m := &mcpServer{s: s, openErr: openErr}
 	schemas := map[string]*jsonschema.Schema{}
@@ -186,10 +187,11 @@ type findArgs struct {
 	Question  string   `json:"question"`
 	Phrasings []string `json:"phrasings,omitempty"`
 	Roots     int      `json:"roots,omitempty"`
-	Layer     string   `json:"layer,omitempty" jsonschema:"team or local (default both)"`
+	Layer     string   `json:"layer,omitempty" jsonschema:"team or local"`
 	Type      string   `json:"type,omitempty" jsonschema:"only ranked notes of this type"`
-	AsOf      string   `json:"as_of,omitempty" jsonschema:"YYYY-MM-DD or a commit: as of then"`
+	AsOf      string   `json:"as_of,omitempty" jsonschema:"YYYY-MM-DD or a commit"`
 	MaxChars  int      `json:"max_chars,omitempty"`
+	Store     []string `json:"store,omitempty"`
 }
 
 func (m *mcpServer) find(_ context.Context, _ *mcp.CallToolRequest, a findArgs) (*mcp.CallToolResult, any, error) {
@@ -200,6 +202,9 @@ func (m *mcpServer) find(_ context.Context, _ *mcp.CallToolRequest, a findArgs) 
 			return "", nil, err
 		}
 		q.AsOf, q.Cards = a.AsOf, true
+		if q.Stores, err = store.ParseStores(a.Store); err != nil {
+			return "", nil, err
+		}
 		return ask(s, q)
 	})
 }
@@ -216,7 +221,7 @@ func ask(s *store.Store, q store.Question) (string, any, error) {
 
 type showArgs struct {
 	Key      string `json:"key"`
-	Layer    string `json:"layer,omitempty" jsonschema:"team or local (default both)"`
+	Layer    string `json:"layer,omitempty" jsonschema:"team or local"`
 	Lines    string `json:"lines,omitempty" jsonschema:"A-B: only these lines (from 1)"`
 	MaxChars int    `json:"max_chars,omitempty"`
 }
@@ -231,7 +236,7 @@ func (m *mcpServer) show(_ context.Context, _ *mcp.CallToolRequest, a showArgs) 
 		if err != nil {
 			return "", nil, err
 		}
-		shown, err := s.Show(a.Key, layer, lines, orDefault(a.MaxChars, store.DefaultShowChars))
+		shown, err := s.Show(a.Key, store.Scope{Layer: layer}, lines, orDefault(a.MaxChars, store.DefaultShowChars))
 		if err != nil {
 			return "", nil, err
 		}
@@ -262,7 +267,7 @@ func (m *mcpServer) links(_ context.Context, _ *mcp.CallToolRequest, a linksArgs
 		if err != nil {
 			return "", nil, err
 		}
-		linked, err := s.Links(a.Key, 0, dir, page)
+		linked, err := s.Links(a.Key, store.Scope{}, dir, page)
 		if err != nil {
 			return "", nil, err
 		}
@@ -275,7 +280,7 @@ func (m *mcpServer) links(_ context.Context, _ *mcp.CallToolRequest, a linksArgs
 type proofFindArgs struct {
 	Question  string   `json:"question"`
 	Phrasings []string `json:"phrasings,omitempty"`
-	AsOf      string   `json:"as_of,omitempty" jsonschema:"YYYY-MM-DD or a commit: as of then"`
+	AsOf      string   `json:"as_of,omitempty" jsonschema:"YYYY-MM-DD or a commit"`
 	Retracted string   `json:"retracted,omitempty" jsonschema:"exclude (default), include or only"`
 }
 
@@ -295,12 +300,12 @@ func (m *mcpServer) proofFind(_ context.Context, _ *mcp.CallToolRequest, a proof
 
 type proofShowArgs struct {
 	Key  string `json:"key"`
-	AsOf string `json:"as_of,omitempty" jsonschema:"YYYY-MM-DD or a commit: as of then"`
+	AsOf string `json:"as_of,omitempty" jsonschema:"YYYY-MM-DD or a commit"`
 }
 
 func (m *mcpServer) proofShow(_ context.Context, _ *mcp.CallToolRequest, a proofShowArgs) (*mcp.CallToolResult, any, error) {
 	return m.call(func(s *store.Store) (string, any, error) {
-		recs, err := s.ProofShow(a.Key, 0, a.AsOf)
+		recs, err := s.ProofShow(a.Key, store.Scope{}, a.AsOf)
 		if err != nil {
 			return "", nil, err
 		}

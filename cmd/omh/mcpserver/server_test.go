@@ -520,7 +520,7 @@ func TestMCPErrorsNameTheToolsParametersNotFlags(t *testing.T) {
 		{"find", map[string]any{"question": "x", "roots": "many"}, "usage", `roots is a whole number, not "many"`},
 		{"find", map[string]any{"question": "x", "as_of": "2026-08-19T12:00:00Z"}, "bad_as_of", "as_of 2026-08-19T12:00:00Z: "},
 		{"find", map[string]any{"question": "x", "query": "y"}, "usage", "give question or query, not both"},
-		{"find", map[string]any{"question": "x", "top_k": 3}, "usage", `find has no parameter "top_k"; it takes as_of, layer, max_chars, phrasings, question, roots, type`},
+		{"find", map[string]any{"question": "x", "top_k": 3}, "usage", `find has no parameter "top_k"; it takes as_of, layer, max_chars, phrasings, question, roots, store, type`},
 		{"proof_find", map[string]any{"question": "x", "retracted": "maybe"}, "usage", "retracted takes exclude, include or only"},
 		{"proof_show", map[string]any{"key": "finding/sandbox-user-is-uid-1000", "as_of": "yesterday"}, "bad_as_of", "as_of yesterday: "},
 		{"new", map[string]any{"type": "finding", "title": "Taken once"}, "key_taken", "the key finding/taken-once is taken"},
