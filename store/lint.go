@@ -207,6 +207,7 @@ func (s *Store) Lint(keys []string, strict bool, rules ...string) (LintReport, e
 				return ok && fileExists(base, p)
 			},
 			Dialect: cfg.Dialect, Rules: rules, Strict: strict, Disabled: cfg.Lint.Disable, IgnoreLinks: cfg.Lint.Ignore,
+			Stores: s.storeNames(cfg),
 		}
 		findings, err := lint.Lint(lintNotes(v, stored), opt)
 		if err != nil {

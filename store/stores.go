@@ -102,6 +102,19 @@ func (s *Store) members(sc Scope) ([]*member, error) {
 	return out, nil
 }
 
+// storeNames are the names the settings give other stores, usable or not:
+// a link qualified by one is no dangling link here.
+func (s *Store) storeNames(cfg vault.Config) []string {
+	var out []string
+	for _, ref := range cfg.Stores {
+		out = append(out, ref.Name)
+	}
+	for _, p := range s.Repo.PersonalStores() {
+		out = append(out, p.Name)
+	}
+	return out
+}
+
 // realRoot is the repository's working tree with its symbolic links
 // resolved, which tells two names of one repository apart from two.
 func (s *Store) realRoot() string {

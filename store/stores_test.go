@@ -326,13 +326,14 @@ func TestAStoreThatMovesWhileOpenIsNamedOnTheNextAnswer(t *testing.T) {
 // under the ranked note, in show's and links' lists both ways, and the
 // note it reaches lists it among its links in. Catches: qualified links
 // left dangling, links in from another store missing, keys not qualified
-// in link ends.
+// in link ends (an answer from another store alone included).
 func TestQualifiedLinksCrossStores(t *testing.T) {
 	t.Parallel()
 	parent := t.TempDir()
 	home := sibling(t, parent, "home", "# Home\n\nhow the pager alert works: see [[hand:hand/pager]]\n")
 	hand := sibling(t, parent, "hand", "# Hand\n\nunrelated\n")
 	hand.Write("hand/pager.md", "# Pager\n\nescalation policy\n")
+	hand.Write("hand/index.md", "# Index\n\n[[hand/pager]]\n")
 	hand.Commit("2026-02-01T10:00:00Z", "pager")
 	storesConfig(t, home, [2]string{"hand", "../hand"})
 	home.Commit("2026-02-01T10:00:00Z", "stores")
@@ -349,8 +350,22 @@ func TestQualifiedLinksCrossStores(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if n := linked.Notes; len(n) != 1 || n[0].Store != "hand" || len(*n[0].In) != 1 || (*n[0].In)[0].Key != "home/note" {
-		t.Errorf("links of hand:hand/pager: %+v", n)
+	var in []string
+	for _, r := range *linked.Notes[0].In {
+		in = append(in, r.Key)
+	}
+	if n := linked.Notes; len(n) != 1 || n[0].Store != "hand" || !slices.Equal(in, []string{"hand:hand/index", "home/note"}) {
+		t.Errorf("links of hand:hand/pager: %+v, in %v", n, in)
+	}
+	// Asked of hand alone, a card's link ends are still qualified.
+	q := question("escalation")
+	q.Stores = []string{"hand"}
+	alone, err := s.Ask(q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if h := alone.JSON().Hits; len(h) == 0 || h[0].Key != "hand:hand/pager" || len(h[0].In) != 1 || h[0].In[0].Key != "hand:hand/index" || h[0].In[0].Store != "hand" {
+		t.Errorf("--store hand: %+v", h)
 	}
 	out, err := s.Links("home/note", store.Scope{}, store.LinksOut, store.Page{})
 	if err != nil {

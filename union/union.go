@@ -393,7 +393,7 @@ func (u *Union) linksIn(i int, read func(p Part, all bool) ([]corpus.Ref, int, e
 
 // KeyRefs gives each link end its note's key, qualified by its store.
 func (u *Union) KeyRefs(refs []corpus.Ref) error {
-	if len(u.members) == 1 {
+	if len(u.members) == 1 && u.storeName(0) == "" {
 		return fail(0, u.members[0].Part.KeyRefs(refs))
 	}
 	byMember := make([][]int, len(u.members))
