@@ -30,6 +30,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -48,6 +49,9 @@ type config struct {
 	runs  int
 	seed  uint64
 	gen   bool // only generate the vaults
+	// only names the phases to run after making each vault; all when
+	// empty. A full run takes an hour here; one phase, minutes.
+	only []string
 }
 
 // sizeList collects repeated -n flags.
@@ -78,6 +82,7 @@ func parseFlags(args []string) (config, error) {
 	fl.IntVar(&cfg.runs, "runs", 20, "timed runs of each measurement")
 	fl.Uint64Var(&cfg.seed, "seed", 1, "seed of the generated vaults and questions")
 	fl.BoolVar(&cfg.gen, "generate-only", false, "generate (or reuse) the vaults, print their head commits and stop")
+	only := fl.String("only", "", "run only these phases after making each vault, comma-separated (such as federated; a phase that needs the cache needs \"cold index\" too)")
 	if err := fl.Parse(args); err != nil {
 		return cfg, err
 	}
@@ -88,6 +93,9 @@ func parseFlags(args []string) (config, error) {
 		return cfg, errors.New("-runs must be at least 1")
 	}
 	cfg.sizes = sizes
+	if *only != "" {
+		cfg.only = strings.Split(*only, ",")
+	}
 	if len(cfg.sizes) == 0 {
 		cfg.sizes = []int{10000, 100000}
 	}
@@ -369,8 +377,17 @@ func benchTarget(cfg config, t tools, m machine, spec targetSpec) (*result, erro
 		{"hook", func() error { return b.hookCost(res.Vault.LastCommit) }},
 		{"cache size again", func() (err error) { res.CacheAfter, err = b.cacheSizes(); return }},
 	}
+	if spec.bundle == "" {
+		steps = append(steps, struct {
+			name string
+			fn   func() error
+		}{"federated", b.federated})
+	}
 	res.FTS.DDL, res.FTS.Query = ftsSchema(t.ftsDDL)
 	for _, s := range steps {
+		if len(cfg.only) > 0 && !slices.Contains(cfg.only, s.name) {
+			continue
+		}
 		if err := b.phase(s.name, s.fn); err != nil {
 			return nil, err
 		}
