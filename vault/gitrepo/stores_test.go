@@ -19,7 +19,9 @@ func TestPersonalStoresComeFromGitConfig(t *testing.T) {
 	vaulttest.Isolate(t) // its own global config, set below: serial
 	r := vaulttest.New(t)
 	global := os.Getenv("GIT_CONFIG_GLOBAL")
-	gitGlobal := func(args ...string) { vaulttest.MustGit(t, r.Dir, "", append([]string{"config", "--file", global}, args...)...) }
+	gitGlobal := func(args ...string) {
+		vaulttest.MustGit(t, r.Dir, "", append([]string{"config", "--file", global}, args...)...)
+	}
 	r.Git("config", "omh.store.mine", "../mine")
 	gitGlobal("omh.store.mine", "/elsewhere")
 	gitGlobal("omh.store.notes", "~/notes")
