@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/omh-notes/omh/proof"
+	"github.com/omh-notes/omh/reply"
 	"github.com/omh-notes/omh/retrieve"
 	"github.com/omh-notes/omh/vault"
 	"github.com/omh-notes/omh/vault/corpus"
@@ -75,14 +76,14 @@ func (r Reply) Text() string {
 			if shown == 0 {
 				and = ""
 			}
-			fmt.Fprintf(&b, "  ↳ %s%d more linked %s\n", and, more, plural(more, "note", "notes"))
+			fmt.Fprintf(&b, "  ↳ %s%s\n", and, reply.CountOf(more, "more linked note", "more linked notes"))
 		}
 	}
 	if res.Omitted > 0 || r.PassagesOmitted > 0 || r.LinesOmitted > 0 || r.Compacted {
 		b.WriteByte('\n')
 	}
 	if res.Omitted > 0 {
-		fmt.Fprintf(&b, "… %d more %s; ask a narrower question.\n", res.Omitted, plural(res.Omitted, "match", "matches"))
+		fmt.Fprintf(&b, "… %s; ask a narrower question.\n", reply.CountOf(res.Omitted, "more match", "more matches"))
 	}
 	if r.PassagesOmitted > 0 || r.LinesOmitted > 0 {
 		b.WriteString(leftOutLine(r.PassagesOmitted, r.LinesOmitted, r.MaxChars))
@@ -99,10 +100,10 @@ func (r Reply) Text() string {
 func leftOutLine(passages, lines, maxChars int) string {
 	var left []string
 	if passages > 0 {
-		left = append(left, fmt.Sprintf("%d %s", passages, plural(passages, "passage", "passages")))
+		left = append(left, reply.CountOf(passages, "passage", "passages"))
 	}
 	if lines > 0 {
-		left = append(left, fmt.Sprintf("%d %s", lines, plural(lines, "links line", "links lines")))
+		left = append(left, reply.CountOf(lines, "links line", "links lines"))
 	}
 	return fmt.Sprintf("… %s left out to keep the reply near %d characters (--max-chars).\n", strings.Join(left, " and "), maxChars)
 }
@@ -259,13 +260,6 @@ func refList(refs []corpus.Ref, total int, layer vault.Layer, incoming bool) str
 		parts = append(parts, fmt.Sprintf("+%d more", total-maxRefs))
 	}
 	return strings.Join(parts, ", ")
-}
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
 }
 
 // stateLabel is what a proof card's header adds after the date: the

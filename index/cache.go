@@ -38,11 +38,13 @@ import (
 // the kinds the dialect asks for alone, 8192-byte pages; 13: HEAD's files
 // a hook's refresh found changed may wait in the snapshot's pending_track
 // rather than the working tree's scan state, which a binary that does not
-// know it would never record; 14: a link naming a note of another store,
-// [[handbook:topic/x]], is kept under its qualified key). With the tokenizer's version it names the
+// know it would never record; 14: a note's tags, as its dialect reads
+// them, are terms of its vector, and a Logseq page's tags:: is in its meta;
+// 15: a link naming a note of another store, [[handbook:topic/x]], is kept
+// under its qualified key). With the tokenizer's version it names the
 // database file, so a binary that reads differently never opens an older
 // file: it builds its own, and no command pays for a version check.
-const SchemaVersion = 14
+const SchemaVersion = 15
 
 var filePrefix = fmt.Sprintf("cache-s%dt%d-", SchemaVersion, token.TokenizerVersion)
 

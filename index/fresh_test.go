@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -27,10 +28,12 @@ import (
 // uncommitted edit or its revert unseen, a private note's change unseen),
 // an inbound count or backlink left from an older state, Status calling a
 // stale cache fresh, and a notes root kept from a config that no longer
-// names it (committed or not).
+// names it (committed or not), a tag's notes (its term, #tag) kept from an
+// older content.
 func TestAfterEachChangeToTheStoreFreshAnswersAsARebuild(t *testing.T) {
 	t.Parallel()
 	r := seaStore(t)
+	seaTerms := append(slices.Clone(seaTerms), "#bird", "#bird/wader", "#mammal")
 	first := r.Git("rev-parse", "HEAD")
 	repo := openRepo(t, r.Dir)
 	c := openCache(t, repo.CommonDir)
@@ -42,12 +45,12 @@ func TestAfterEachChangeToTheStoreFreshAnswersAsARebuild(t *testing.T) {
 	}{
 		{"first build", func() {}},
 		{"commit", func() {
-			r.Write("notes/heron.md", "# Heron\n\nA heron memory, revised: it fishes for [[krill]].\n")
-			r.Write("notes/seal.md", "# Seal\n\nA seal memory, next to the [[otter]].\n")
+			r.Write("notes/heron.md", "---\ntags: [bird/wader]\n---\n# Heron\n\nA heron memory, revised: it fishes for [[krill]].\n")
+			r.Write("notes/seal.md", "# Seal\n\nA seal memory, next to the [[otter]]. #mammal\n")
 			r.Commit("2025-12-05T10:00:00Z", "a seal and a revised heron")
 		}},
 		{"amend", func() {
-			r.Write("notes/seal.md", "# Seal\n\nA seal memory, amended: it eats [[squid]].\n")
+			r.Write("notes/seal.md", "---\ntags: bird\n---\n# Seal\n\nA seal memory, amended: it eats [[squid]].\n")
 			r.GitAt("2025-12-06T10:00:00Z", "commit", "-q", "-a", "--amend", "--no-edit")
 		}},
 		{"checkout of an old commit", func() { r.Git("checkout", "-q", "--detach", first) }},
@@ -73,7 +76,7 @@ func TestAfterEachChangeToTheStoreFreshAnswersAsARebuild(t *testing.T) {
 			r.Commit("2025-12-10T10:00:00Z", "no more krill")
 		}},
 		{"uncommitted edit", func() {
-			r.Write("notes/walrus.md", "# Walrus\n\nA walrus memory, edited and not committed, of a [[seal]].\n")
+			r.Write("notes/walrus.md", "# Walrus\n\nA #mammal memory, edited and not committed, of a [[seal]].\n")
 		}},
 		{"its revert", func() { r.Git("checkout", "--", "notes/walrus.md") }},
 		{"new untracked note", func() {

@@ -35,7 +35,9 @@ func (rf *refresher) vector(d *doc) (map[int64]termEntry, error) {
 // last part, and the last part) and, when the note has no title of its
 // own, of the title it takes from its key, each with the fields it is in
 // there; a term may come more than once. Key terms belong to the document,
-// not the blob, since one content can live under many paths.
+// not the blob, since one content can live under many paths. Its tags, as
+// the dialect reads them, are terms too (see tagTerm): which notes carry a
+// tag is then a posting list, kept up to date as every term's is.
 func (rf *refresher) keyTerms(d *doc, b *blobData) ([]termEntry, error) {
 	var out []termEntry
 	var err error
@@ -56,8 +58,22 @@ func (rf *refresher) keyTerms(d *doc, b *blobData) ([]termEntry, error) {
 	if b.meta.Title == "" {
 		add(vault.TitleFromKey(d.key), token.InTitle)
 	}
+	for _, tag := range rf.target.cfg.Dialect.Tags(b.meta.Parsed) {
+		if err != nil {
+			break
+		}
+		var id int64
+		if id, err = rf.dict.id(tagTerm(tag)); err == nil {
+			out = append(out, termEntry{ID: id}) // in no field: never scored
+		}
+	}
 	return out, err
 }
+
+// tagTerm is the term a tag is indexed under: the tag folded, after a '#',
+// which no word of a note's text holds (words are letters, marks and
+// digits), so a question never reaches it and rarity never counts it.
+func tagTerm(tag string) string { return "#" + vault.FoldTag(tag) }
 
 // withKeyTerms adds key terms to a blob's terms (sorted by id, each once):
 // a term of both keeps the blob's counts and gains the key's fields. The

@@ -154,6 +154,13 @@ func configHash(cfg vault.Config) string {
 	return fmt.Sprintf("%x", sum[:16])
 }
 
+// NotesRoot is the notes root of the working tree with HEAD at head, by
+// the rule a refresh applies (notesDir), for a command that reads no
+// snapshot.
+func NotesRoot(r *gitrepo.Repo, cfg vault.Config, head plumbing.Hash) (string, error) {
+	return notesDir(r, target{cfg: cfg, head: head}, nil)
+}
+
 // notesDir applies the rule for the notes root: the config's, else
 // .omh/notes when it exists in the working tree (not for a past commit) or
 // in the target's tree, else the repository root.

@@ -85,6 +85,11 @@ func (s *Snapshot) Postings(term string) ([]token.Posting, error) {
 	if err != nil {
 		return nil, fmt.Errorf("looking up %q: %w", term, err)
 	}
+	return s.postingsOf(id, term)
+}
+
+// postingsOf reads the lists of the term with this id.
+func (s *Snapshot) postingsOf(id int64, term string) ([]token.Posting, error) {
 	// The uncommitted part, when there is one, is small and copied; the
 	// committed part, as large as the term is common (38,000 postings for
 	// "the" in vba-docs), is decoded where the driver left it, into a list
@@ -283,6 +288,11 @@ func (s *Snapshot) ordsOf(key string) ([]uint32, error) {
 	if err != nil {
 		return nil, fmt.Errorf("finding notes of %s: %w", key, err)
 	}
+	return scanOrds(rows)
+}
+
+// scanOrds reads a query's document numbers, in its order, and closes it.
+func scanOrds(rows *sql.Rows) ([]uint32, error) {
 	defer rows.Close()
 	var out []uint32
 	for rows.Next() {

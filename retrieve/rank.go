@@ -74,6 +74,15 @@ type Query struct {
 	// Keep, when set, decides which notes may appear at all, ranked or
 	// linked (proof records hide what is retracted).
 	Keep func(doc uint32, info corpus.DocInfo) bool
+	// Only, when set, decides which notes may be ranked, as Type does (a
+	// filter on tags, folder or time); linked notes are shown wherever
+	// they are. Rarity is still the whole store's.
+	Only func(doc uint32) bool
+}
+
+// ranks reports whether an admitted note may be ranked.
+func (q Query) ranks(doc uint32, info corpus.DocInfo) bool {
+	return (q.Type == "" || info.Type == q.Type) && (q.Only == nil || q.Only(doc))
 }
 
 // admits reports whether a note may appear in the answer at all.
@@ -201,7 +210,7 @@ func Search(c Corpus, q Query) (Result, error) {
 			continue
 		}
 		info := c.Info(uint32(doc))
-		if !q.admits(uint32(doc), info) || (q.Type != "" && info.Type != q.Type) {
+		if !q.admits(uint32(doc), info) || !q.ranks(uint32(doc), info) {
 			if info.Present {
 				res.FilteredOut++
 			}
@@ -236,8 +245,6 @@ func Search(c Corpus, q Query) (Result, error) {
 	return res, nil
 }
 
-// readLists reads the posting list of every distinct term of every
-// phrasing once, and records the terms in res.
 // MaxQueryTerms bounds the distinct terms of a question and its phrasings
 // that are looked up: a question of a million distinct words took a minute
 // and 900 MB, one lookup each. Real questions, extras included, hold a few
@@ -275,6 +282,8 @@ func boundPhrasings(phrasings []string) ([]string, bool) {
 	return phrasings, false
 }
 
+// readLists reads the posting list of every distinct term of every
+// phrasing once, and records the terms in res.
 func readLists(c Corpus, res *Result) (map[string][]token.Posting, error) {
 	lists := map[string][]token.Posting{}
 	for _, phrasing := range res.Question {

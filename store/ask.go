@@ -42,6 +42,8 @@ type Question struct {
 	// records are shown marked.
 	Records   bool
 	Retracted proof.Retraction
+	// Filter narrows which notes are ranked (tags, folder, changed since).
+	Filter Filter
 	// Stores names the stores that answer ("." the one omh runs in); all
 	// of them when empty.
 	Stores []string
@@ -58,7 +60,8 @@ type Answer struct {
 	// (then Incomplete). It is an answer, not a failure.
 	Absent     string
 	Incomplete bool
-	asked      string // the --as-of of an absent answer
+	asked      string        // the --as-of of an absent answer
+	filter     *reply.Filter // the filters asked for, for the JSON answer
 }
 
 // Check refuses a malformed question; Ask checks too, and a front end may
@@ -85,8 +88,11 @@ func (s *Store) Ask(q Question) (Answer, error) {
 	}
 	var ans Answer
 	err := s.readAcross(q.AsOf, Scope{Stores: q.Stores, Layer: q.Layer, NoWorktree: q.NoWorktree}, func(a *across) error {
-		var err error
-		ans, err = a.ask(q)
+		sel, err := a.selectNotes(q.Filter, q.Layer, q.Type)
+		if err != nil {
+			return err
+		}
+		ans, err = a.ask(q, sel)
 		return err
 	})
 	if err == nil && ans.Result.TermsCut {
@@ -99,17 +105,23 @@ func (s *Store) Ask(q Question) (Answer, error) {
 }
 
 // ask answers q from the open snapshots of the stores answering, read as
-// one.
-func (a *across) ask(q Question) (Answer, error) {
+// one, ranking only the notes sel admits.
+func (a *across) ask(q Question, sel selection) (Answer, error) {
+	v := a.home
+	if sel.none != "" && a.union.Count() > 0 {
+		// Nothing to rank: the reply names the filter that left nothing,
+		// not the store.
+		return Answer{Result: retrieve.Result{Question: q.Phrasings, Count: a.union.Count(), Verdict: retrieve.NoMatch, AsOf: v.asOf(), Stores: a.sources},
+			Commit: v.snap.Commit(), Absent: sel.none, filter: sel.echo}, nil
+	}
 	// Proof records among the hits show where they stand. A plain question
 	// hides nothing: retracted records are marked.
 	mode := proof.IncludeRetracted
 	if q.Records {
 		mode = q.Retracted
 	}
-	v := a.home
 	proofs := proof.NewProof(a.union, v.proofDay(), mode)
-	rq := retrieve.Query{Phrasings: q.Phrasings, Roots: q.Roots, Layer: q.Layer, Type: q.Type, Ranker: q.Ranker, Explain: q.Explain}
+	rq := retrieve.Query{Phrasings: q.Phrasings, Roots: q.Roots, Layer: q.Layer, Type: q.Type, Ranker: q.Ranker, Explain: q.Explain, Only: sel.only()}
 	if q.Records {
 		rq.Keep = proofs.KeepRecords
 	}
@@ -124,7 +136,7 @@ func (a *across) ask(q Question) (Answer, error) {
 	for i, h := range res.Hits {
 		res.Hits[i].Retracted = proofs.Retracted(h.Doc) // the tree marks them as cards do
 	}
-	ans := Answer{Result: res, Commit: v.snap.Commit()}
+	ans := Answer{Result: res, Commit: v.snap.Commit(), filter: sel.echo}
 	if q.Records && len(res.Hits) == 0 && res.Omitted == 0 && !res.StoreEmpty && !a.holdsRecords() {
 		ans.Absent = "the store holds no proof records yet (notes of the types " + vault.OrList(vault.TypeNames(true)) +
 			"); omh new finding TITLE writes one"
@@ -215,7 +227,7 @@ func (a Answer) JSON() reply.Cards {
 	default:
 		out = a.Reply.JSON()
 	}
-	out.SchemaVersion = reply.SchemaVersion
+	out.SchemaVersion, out.Filter = reply.SchemaVersion, a.filter
 	return out
 }
 
@@ -225,7 +237,7 @@ func (a Answer) absence() string {
 	if a.Commit == "" {
 		return sentence(a.Absent)
 	}
-	return sentence(a.Absent) + retrieve.Footer(a.Commit, a.Result.AsOf)
+	return sentence(a.Absent) + retrieve.SourceLines(a.Result.Stores) + retrieve.Footer(a.Commit, a.Result.AsOf)
 }
 
 // sentence writes a note as a line: a capital first letter, a full stop.

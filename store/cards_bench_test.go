@@ -31,7 +31,7 @@ func BenchmarkCardsOnARealVault(b *testing.B) {
 		var results []retrieve.Result
 		for _, g := range golds {
 			ans, err := v.alone().ask(Question{Phrasings: []string{g.Question}, Roots: retrieve.DefaultRoots, Ranker: retrieve.DefaultRanker,
-				MaxChars: find.DefaultMaxChars})
+				MaxChars: find.DefaultMaxChars}, selection{})
 			if err != nil {
 				return err
 			}

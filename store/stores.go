@@ -378,6 +378,21 @@ func (v *view) alone() *across {
 	return a
 }
 
+// storeSaid names the store a request's failure in member i's own terms
+// came from (a --since commit only the store omh runs in holds), when it
+// is another store.
+func (a *across) storeSaid(i int, err error) error {
+	m := a.members[i]
+	if m == nil {
+		return err
+	}
+	var se *Error
+	if errors.As(err, &se) {
+		return &Error{Kind: se.Kind, Code: se.Code, Err: fmt.Errorf("the store %s: %w", m.Name, se.Err)}
+	}
+	return fmt.Errorf("the store %s: %w", m.Name, err)
+}
+
 // locate gives the view a note of the union is of, and its number there.
 func (a *across) locate(doc uint32) (*view, uint32) {
 	i, local := a.union.Locate(doc)

@@ -28,6 +28,12 @@ const maxSettingsBytes = 1 << 20
 // ErrBadConfig marks a config file omh cannot use.
 var ErrBadConfig = errors.New("bad config")
 
+// badConfig is the error for what the config says at a line: "bad config:
+// .omh/config.yaml line N: " and the problem.
+func badConfig(line int, format string, args ...any) error {
+	return fmt.Errorf("%w: %s line %d: "+format, append([]any{ErrBadConfig, ConfigPath, line}, args...)...)
+}
+
 // Config is the repository's shared settings. Per-machine settings (where the
 // private folder is) never live here.
 type Config struct {
@@ -86,7 +92,7 @@ func ParseConfig(raw []byte, root string) (Config, error) {
 	for i := 0; i+1 < len(top.Content); i += 2 {
 		name, value := top.Content[i].Value, top.Content[i+1]
 		wrong := func(want string) error {
-			return fmt.Errorf("%w: %s line %d: %q must be %s", ErrBadConfig, ConfigPath, value.Line, name, want)
+			return badConfig(value.Line, "%q must be %s", name, want)
 		}
 		switch name {
 		case "notes":
@@ -95,7 +101,7 @@ func ParseConfig(raw []byte, root string) (Config, error) {
 			}
 			notes, err := CleanNotesDir(value.Value, root)
 			if err != nil {
-				return cfg, fmt.Errorf("%w: %s line %d: notes: %v", ErrBadConfig, ConfigPath, value.Line, err)
+				return cfg, badConfig(value.Line, "notes: %v", err)
 			}
 			cfg.Notes = notes
 		case "exclude":
@@ -105,7 +111,7 @@ func ParseConfig(raw []byte, root string) (Config, error) {
 			}
 			for _, g := range globs {
 				if _, err := path.Match(strings.TrimPrefix(strings.TrimSpace(g), "/"), ""); err != nil {
-					return cfg, fmt.Errorf("%w: %s line %d: exclude: %q is not a glob: %v", ErrBadConfig, ConfigPath, value.Line, g, err)
+					return cfg, badConfig(value.Line, "exclude: %q is not a glob: %v", g, err)
 				}
 			}
 			cfg.Exclude = globs
@@ -127,7 +133,7 @@ func ParseConfig(raw []byte, root string) (Config, error) {
 			for name, dir := range vaults {
 				clean, err := CleanNotesDir(dir, "") // under the notes root: never absolute
 				if err != nil {
-					return cfg, fmt.Errorf("%w: %s line %d: vaults: %s: %v", ErrBadConfig, ConfigPath, value.Line, name, err)
+					return cfg, badConfig(value.Line, "vaults: %s: %v", name, err)
 				}
 				if clean == "" {
 					clean = "."
@@ -164,7 +170,7 @@ func ParseConfig(raw []byte, root string) (Config, error) {
 func parseLintConfig(n *yaml.Node, warnings *[]string) (LintConfig, error) {
 	var lc LintConfig
 	if n.Kind != yaml.MappingNode {
-		return lc, fmt.Errorf("%w: %s line %d: \"lint\" must be a mapping with disable: and ignore:", ErrBadConfig, ConfigPath, n.Line)
+		return lc, badConfig(n.Line, "\"lint\" must be a mapping with disable: and ignore:")
 	}
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		name, value := n.Content[i].Value, n.Content[i+1]
@@ -172,17 +178,17 @@ func parseLintConfig(n *yaml.Node, warnings *[]string) (LintConfig, error) {
 		switch name {
 		case "disable":
 			if !ok {
-				return lc, fmt.Errorf("%w: %s line %d: lint.disable must be a list of rule IDs", ErrBadConfig, ConfigPath, value.Line)
+				return lc, badConfig(value.Line, "lint.disable must be a list of rule IDs")
 			}
 			for _, id := range list {
 				if !slices.Contains(LintRuleIDs, id) {
-					return lc, fmt.Errorf("%w: %s line %d: lint.disable: %q is no rule; the rules are %s", ErrBadConfig, ConfigPath, value.Line, id, strings.Join(LintRuleIDs, ", "))
+					return lc, badConfig(value.Line, "lint.disable: %q is no rule; the rules are %s", id, strings.Join(LintRuleIDs, ", "))
 				}
 			}
 			lc.Disable = list
 		case "ignore":
 			if !ok {
-				return lc, fmt.Errorf("%w: %s line %d: lint.ignore must be a list of link globs", ErrBadConfig, ConfigPath, value.Line)
+				return lc, badConfig(value.Line, "lint.ignore must be a list of link globs")
 			}
 			lc.Ignore = list
 		default:

@@ -115,10 +115,6 @@ func (h *HistoryLog) finish() {
 func (h *HistoryLog) read(r *bufio.Reader, shallow map[plumbing.Hash]bool) {
 	defer close(h.finished)
 	defer h.finish()
-	field := func() (string, error) {
-		s, err := r.ReadString(0)
-		return strings.TrimSuffix(s, "\x00"), err
-	}
 	var pending *gitrepo.Step
 	b, err := r.ReadByte()
 	for err == nil && b == 1 {
@@ -126,10 +122,10 @@ func (h *HistoryLog) read(r *bufio.Reader, shallow map[plumbing.Hash]bool) {
 			h.add(*pending)
 		}
 		var ids, ad, cd, ct string
-		if ids, err = field(); err == nil {
-			if ad, err = field(); err == nil {
-				if cd, err = field(); err == nil {
-					ct, err = field()
+		if ids, err = readField(r); err == nil {
+			if ad, err = readField(r); err == nil {
+				if cd, err = readField(r); err == nil {
+					ct, err = readField(r)
 				}
 			}
 		}
@@ -145,28 +141,46 @@ func (h *HistoryLog) read(r *bufio.Reader, shallow map[plumbing.Hash]bool) {
 		}
 		s.CommittedUnix, _ = strconv.ParseInt(ct, 10, 64)
 		pending = &s
-		for {
-			if b, err = r.ReadByte(); err != nil || b == 1 {
-				break
-			}
-			if b == '\n' {
-				continue
-			}
-			meta, err1 := field()
-			path, err2 := field()
-			if err = errors.Join(err1, err2); err != nil {
-				pending = nil
-				break
-			}
-			if changedNote(meta, path) {
+		more := true
+		for more {
+			var meta, path string
+			if meta, path, more, err = readEntry(r); more && changedNote(meta, path) {
 				s.Changed = append(s.Changed, path)
 			}
+		}
+		if err != nil && err != io.EOF {
+			pending = nil // cut short inside an entry
 		}
 	}
 	io.Copy(io.Discard, r)
 	if h.cmd.Wait() == nil && err == io.EOF && pending != nil {
 		h.add(*pending)
 	}
+}
+
+// readField reads a field of git's -z output, up to its NUL.
+func readField(r *bufio.Reader) (string, error) {
+	s, err := r.ReadString(0)
+	return strings.TrimSuffix(s, "\x00"), err
+}
+
+// readEntry reads a commit's next raw diff entry (":meta" NUL path NUL),
+// past the newline git writes before the first. more is false at the next
+// commit's \x01 (read) or at the output's end, where err is io.EOF; an
+// entry cut short is io.ErrUnexpectedEOF.
+func readEntry(r *bufio.Reader) (meta, path string, more bool, err error) {
+	b := byte('\n')
+	for b == '\n' {
+		if b, err = r.ReadByte(); err != nil || b == 1 {
+			return "", "", false, err
+		}
+	}
+	meta, err1 := readField(r)
+	path, err2 := readField(r)
+	if err = errors.Join(err1, err2); err != nil {
+		return "", "", false, io.ErrUnexpectedEOF
+	}
+	return meta, path, true, nil
 }
 
 // changedNote reports whether a raw diff entry ("oldmode newmode oldid

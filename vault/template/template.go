@@ -7,10 +7,8 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"regexp"
 	"slices"
 	"strings"
-	"sync"
 
 	"go.yaml.in/yaml/v3"
 
@@ -19,11 +17,6 @@ import (
 
 // maxTemplateBytes bounds a repository's template, as a config file is bounded.
 const maxTemplateBytes = 1 << 20
-
-// lazyRegexp compiles pattern when first used, not when omh starts.
-func lazyRegexp(pattern string) func() *regexp.Regexp {
-	return sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(pattern) })
-}
 
 // TemplatesDir holds a repository's own templates, one per type
 // (<type>.md), which replace the built-in ones.
@@ -72,11 +65,11 @@ type DraftLink struct {
 // placeholder matches the fields a template can name: {{type}},
 // {{title}}, {{key}}, {{recorded}}, {{source}}, {{body}}, {{answers}}
 // and {{links}}. Anything else in double braces is left as written.
-var placeholder = lazyRegexp(`\{\{\s*(type|title|key|recorded|source|body|answers|links)\s*\}\}`)
+var placeholder = vault.LazyRegexp(`\{\{\s*(type|title|key|recorded|source|body|answers|links)\s*\}\}`)
 
 // fieldLine matches a frontmatter line that holds nothing but one field
 // set to one placeholder.
-var fieldLine = lazyRegexp(`^\s*[^\s:#][^:]*:\s*\{\{\s*(\w+)\s*\}\}\s*$`)
+var fieldLine = vault.LazyRegexp(`^\s*[^\s:#][^:]*:\s*\{\{\s*(\w+)\s*\}\}\s*$`)
 
 // RenderNote fills a template with a draft. In the frontmatter, values are
 // written as YAML scalars (a field whose value is empty is left out); in
