@@ -60,16 +60,23 @@ type filterPart struct {
 }
 
 // selectNotes reads f against every store answering, each by its own
-// settings (a tag's nesting, a folder's form, its own history for
-// --since): each part's notes in all of them, then the notes all parts
-// admit among those of the question's layer and type.
+// settings (a tag's nesting, a folder's form, its own history for --since,
+// where a commit only this repository holds is the day it was made): each
+// part's notes in all of them, then the notes all parts admit among those
+// of the question's layer and type.
 func (a *across) selectNotes(f Filter, layer vault.Layer, typ string) (selection, error) {
 	if f.Empty() {
 		return selection{}, nil
 	}
 	var parts []filterPart
 	for i, v := range a.views {
-		own, err := v.store.filterParts(v, f)
+		mine := f
+		since, err := a.home.store.sinceIn(v.store, f.Since)
+		if err != nil {
+			return selection{}, err
+		}
+		mine.Since = since
+		own, err := v.store.filterParts(v, mine)
 		if err != nil {
 			return selection{}, a.storeSaid(i, err)
 		}

@@ -469,3 +469,63 @@ func TestStoreFlagNarrowsAndRefusesUnknownNames(t *testing.T) {
 		t.Errorf("--store hnad: %v, want unknown_store naming hand", err)
 	}
 }
+
+// Filters and omh changes read every store answering: a tag or a folder
+// admits the notes of each store that match it, --since a commit of this
+// repository reads the other stores from the day it was made, and omh
+// changes lists each store's commits, keys qualified, merged newest first.
+// Catches: a filter read against this repository's notes only (another
+// store's notes all filtered out), --since COMMIT refused by a store that
+// does not hold it, changes of other stores missing.
+func TestFiltersAndChangesReadEveryStore(t *testing.T) {
+	t.Parallel()
+	parent := t.TempDir()
+	home := sibling(t, parent, "home", "---\ntags: [ops]\n---\n# Home\n\nthe backup runbook\n")
+	hand := sibling(t, parent, "hand", "---\ntags: [ops]\n---\n# Hand\n\nthe backup policy\n")
+	hand.Write("hand/old.md", "# Old\n\nthe backup of old, untagged\n")
+	hand.Commit("2026-02-01T11:00:00Z", "old")
+	storesConfig(t, home, [2]string{"hand", "../hand"})
+	mark := home.Commit("2026-03-01T10:00:00Z", "stores")
+	hand.Write("hand/new.md", "# New\n\nthe backup since March\n")
+	hand.Commit("2026-03-02T10:00:00Z", "new")
+	home.Write("home/later.md", "# Later\n\nthe backup later\n")
+	home.Commit("2026-03-03T10:00:00Z", "later")
+	s, _ := openStore(t, home.Dir)
+	keys := func(f store.Filter) []string {
+		t.Helper()
+		q := question("backup")
+		q.Filter = f
+		ans, err := s.Ask(q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []string
+		for _, h := range ans.JSON().Hits {
+			if h.Depth == 0 {
+				out = append(out, h.Key)
+			}
+		}
+		slices.Sort(out)
+		return out
+	}
+	if got := keys(store.Filter{Tags: []string{"ops"}}); !slices.Equal(got, []string{"hand:hand/note", "home/note"}) {
+		t.Errorf("--tag ops: %v", got)
+	}
+	if got := keys(store.Filter{Path: "hand"}); !slices.Equal(got, []string{"hand:hand/new", "hand:hand/note", "hand:hand/old"}) {
+		t.Errorf("--path hand: %v", got)
+	}
+	if got := keys(store.Filter{Since: mark}); !slices.Equal(got, []string{"hand:hand/new", "home/later"}) {
+		t.Errorf("--since %s (a commit of home only): %v", mark, got)
+	}
+	changes, err := s.Changes(mark, store.Scope{}, store.Page{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var listed []string
+	for _, c := range changes.List {
+		listed = append(listed, c.Key+" "+string(c.Kind)+" "+c.Store)
+	}
+	if want := []string{"home/later added ", "hand:hand/new added hand"}; !slices.Equal(listed, want) || len(changes.Stores) != 1 || changes.Stores[0].Commit == nil {
+		t.Errorf("changes since %s: %v, stores %+v; want %v", mark, listed, changes.Stores, want)
+	}
+}

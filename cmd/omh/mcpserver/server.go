@@ -336,7 +336,7 @@ func (m *mcpServer) changes(_ context.Context, _ *mcp.CallToolRequest, a changes
 		if err != nil {
 			return "", nil, err
 		}
-		changes, err := s.Changes(a.Since, page)
+		changes, err := s.Changes(a.Since, store.Scope{}, page)
 		if err != nil {
 			return "", nil, err
 		}
