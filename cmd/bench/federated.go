@@ -18,7 +18,11 @@ type federatedResult struct {
 	Notes  []int `json:"notes"` // per store: the repository omh runs in, then the two it lists
 	Folder int   `json:"folders"`
 	// By "one" (a repository holding every note) and "three" (the three
-	// stores): each call's wall time, and its CPU time (user and system).
+	// stores), and each with " --no-worktree": each call's wall time, and
+	// its CPU time (user and system). The team's stores are read without
+	// their working trees, so --no-worktree on both sides shows what
+	// reading three caches costs beside one, the scan of the other
+	// stores' working trees left out of both.
 	CardsWall map[string]stats   `json:"cards_wall"`
 	CardsCPU  map[string]stats   `json:"cards_cpu"`
 	MCPWall   map[string]stats   `json:"mcp_find_wall"`
@@ -46,27 +50,38 @@ func (b *bench) federated() error {
 	r := &federatedResult{Notes: notes, Folder: folders, CardsWall: map[string]stats{}, CardsCPU: map[string]stats{},
 		MCPWall: map[string]stats{}, MCPCPUMS: map[string]float64{}, Ratios: map[string]float64{}}
 	b.res.Federated = r
-	sides := []struct{ label, repo string }{{"one", repos[0]}, {"three", repos[1]}}
 	for _, repo := range repos {
 		if _, err := b.rn.must(repo, nil, b.tools.omh, "index"); err != nil {
 			return err
 		}
 	}
+	type side struct{ label, repo, flag string }
+	var sides []side
+	for _, flag := range []string{"", "--no-worktree"} {
+		for i, label := range []string{"one", "three"} {
+			sides = append(sides, side{strings.TrimSpace(label + " " + flag), repos[i], flag})
+		}
+	}
 	walls, cpus := map[string][]time.Duration{}, map[string][]time.Duration{}
-	for run := -1; run < b.cfg.runs; run++ { // run -1 warms every cache and the page cache
+	for run := -1; run < b.cfg.runs; run++ { // run -1 warms the page cache
 		fmt.Fprintf(os.Stderr, "\r  cards round %d/%d", run+1, b.cfg.runs)
 		for qi, q := range b.qs {
 			for i := range sides {
-				side := sides[(i+run+qi+1)%2] // each side first in every other call
-				s, err := b.rn.run(side.repo, nil, b.tools.omh, append([]string{"find", "--cards"}, q.Words...)...)
+				// One and three in turn, each first in every other pair.
+				sd := sides[i&^1+(i+run+qi+1)%2]
+				args := []string{"find", "--cards"}
+				if sd.flag != "" {
+					args = append(args, sd.flag)
+				}
+				s, err := b.rn.run(sd.repo, nil, b.tools.omh, append(args, q.Words...)...)
 				if err != nil {
 					return err
 				}
-				if !b.accept(toolOmh+" "+side.label, s, 0) || run < 0 {
+				if !b.accept(toolOmh+" "+sd.label, s, 0) || run < 0 {
 					continue
 				}
-				walls[side.label] = append(walls[side.label], s.wall)
-				cpus[side.label] = append(cpus[side.label], s.cpu)
+				walls[sd.label] = append(walls[sd.label], s.wall)
+				cpus[sd.label] = append(cpus[sd.label], s.cpu)
 			}
 		}
 	}
@@ -74,11 +89,13 @@ func (b *bench) federated() error {
 	for label := range walls {
 		r.CardsWall[label], r.CardsCPU[label] = summarize(walls[label]), summarize(cpus[label])
 	}
-	if err := b.federatedMCP(r, sides[0].repo, sides[1].repo); err != nil {
+	if err := b.federatedMCP(r, repos[0], repos[1]); err != nil {
 		return err
 	}
-	r.Ratios["cards wall"] = ratio(r.CardsWall["three"].Median, r.CardsWall["one"].Median)
-	r.Ratios["cards cpu"] = ratio(r.CardsCPU["three"].Median, r.CardsCPU["one"].Median)
+	for _, flag := range []string{"", " --no-worktree"} {
+		r.Ratios["cards wall"+flag] = ratio(r.CardsWall["three"+flag].Median, r.CardsWall["one"+flag].Median)
+		r.Ratios["cards cpu"+flag] = ratio(r.CardsCPU["three"+flag].Median, r.CardsCPU["one"+flag].Median)
+	}
 	r.Ratios["mcp find wall"] = ratio(r.MCPWall["three"].Median, r.MCPWall["one"].Median)
 	r.Ratios["mcp find cpu"] = ratio(r.MCPCPUMS["three"], r.MCPCPUMS["one"])
 	return nil
@@ -126,8 +143,9 @@ func (b *bench) federatedMCP(r *federatedResult, one, three string) error {
 // splitVault makes (or reuses) the four repositories under dir: whole
 // (every note) and home, bee and sea (the notes of every third top folder
 // each, home's config listing the other two), each one commit of the
-// vault's notes as they are at its head. It returns whole's and home's
-// folders, each store's count of notes and the folders split.
+// vault's notes as they are at its head. It returns the four folders,
+// whole's and home's first, each store's count of notes and the folders
+// split.
 func (b *bench) splitVault(dir string) ([]string, []int, int, error) {
 	names := append([]string{"whole", "home"}, federatedStores...)
 	repos := make([]string, len(names))
@@ -137,7 +155,7 @@ func (b *bench) splitVault(dir string) ([]string, []int, int, error) {
 	marker := filepath.Join(dir, "head")
 	if head, err := os.ReadFile(marker); err == nil && strings.TrimSpace(string(head)) == b.res.Vault.Head {
 		counts, folders, err := countSplit(repos[1:], b.notesPath())
-		return repos[:2], counts, folders, err
+		return repos, counts, folders, err
 	}
 	if err := os.RemoveAll(dir); err != nil {
 		return nil, nil, 0, err
@@ -193,7 +211,7 @@ func (b *bench) splitVault(dir string) ([]string, []int, int, error) {
 		return nil, nil, 0, err
 	}
 	counts, _, err := countSplit(repos[1:], b.notesPath())
-	return repos[:2], counts, len(folders), err
+	return repos, counts, len(folders), err
 }
 
 // countSplit counts the notes of each store and the top folders of its

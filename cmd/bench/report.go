@@ -546,6 +546,8 @@ func printFederated(w io.Writer, f *federatedResult) {
 	fmt.Fprintf(tw, "   \tone\tthree\tthree/one\t\n")
 	fmt.Fprintf(tw, "   find --cards, wall median\t%.1f\t%.1f\t%.2f\t\n", f.CardsWall["one"].Median, f.CardsWall["three"].Median, f.Ratios["cards wall"])
 	fmt.Fprintf(tw, "   find --cards, CPU median\t%.1f\t%.1f\t%.2f\t\n", f.CardsCPU["one"].Median, f.CardsCPU["three"].Median, f.Ratios["cards cpu"])
+	fmt.Fprintf(tw, "   find --cards --no-worktree, wall median\t%.1f\t%.1f\t%.2f\t\n", f.CardsWall["one --no-worktree"].Median, f.CardsWall["three --no-worktree"].Median, f.Ratios["cards wall --no-worktree"])
+	fmt.Fprintf(tw, "   find --cards --no-worktree, CPU median\t%.1f\t%.1f\t%.2f\t\n", f.CardsCPU["one --no-worktree"].Median, f.CardsCPU["three --no-worktree"].Median, f.Ratios["cards cpu --no-worktree"])
 	fmt.Fprintf(tw, "   MCP find (warm), wall median\t%.1f\t%.1f\t%.2f\t\n", f.MCPWall["one"].Median, f.MCPWall["three"].Median, f.Ratios["mcp find wall"])
 	fmt.Fprintf(tw, "   MCP find (warm), CPU mean\t%.1f\t%.1f\t%.2f\t\n", f.MCPCPUMS["one"], f.MCPCPUMS["three"], f.Ratios["mcp find cpu"])
 	tw.Flush()
