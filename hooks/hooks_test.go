@@ -126,8 +126,8 @@ func TestTheRepositoryShimsAreTheInstalledOnes(t *testing.T) {
 		if out, err := exec.Command("sh", "-n", path).CombinedOutput(); err != nil {
 			t.Errorf("%s: sh -n: %v %s", path, err, out)
 		}
-		if !strings.Contains(string(b), `omh hooks run `+name+` "$@"`) || !isShim(b) {
-			t.Errorf("%s does not call omh hooks run %s \"$@\" under a version header", path, name)
+		if !strings.Contains(string(b), `omh hooks run --detached `+name+` "$@" </dev/null >/dev/null 2>&1 &`) || !isShim(b) {
+			t.Errorf("%s does not start omh hooks run --detached %s \"$@\" in the background under a version header", path, name)
 		}
 	}
 }

@@ -40,11 +40,13 @@ import (
 // rather than the working tree's scan state, which a binary that does not
 // know it would never record; 14: a note's tags, as its dialect reads
 // them, are terms of its vector, and a Logseq page's tags:: is in its meta;
-// 15: a link naming a note of another store, [[handbook:topic/x]], is kept
+// 15: per-document info marks a team note whose file the working tree lacks
+// (flagGone), and merge-conflict marker lines are parsed as blank lines;
+// 16: a link naming a note of another store, [[handbook:topic/x]], is kept
 // under its qualified key). With the tokenizer's version it names the
 // database file, so a binary that reads differently never opens an older
 // file: it builds its own, and no command pays for a version check.
-const SchemaVersion = 15
+const SchemaVersion = 16
 
 var filePrefix = fmt.Sprintf("cache-s%dt%d-", SchemaVersion, token.TokenizerVersion)
 

@@ -1,7 +1,6 @@
 package index
 
 import (
-	"errors"
 	"fmt"
 	"path/filepath"
 	"reflect"
@@ -83,49 +82,6 @@ func TestTheCacheDoesNotGrowWithHistory(t *testing.T) {
 	if n := count(t, c, `SELECT count(*) FROM snap`); n != 1 {
 		t.Errorf("%d snapshots after removing the worktree, want 1", n)
 	}
-}
-
-// A refresh limited to n changed team notes (a hook's) that faces more
-// says how many and changes nothing; at the limit it refreshes. Catches:
-// a limit counted on something else than the notes the trees' diff
-// reports; a refused refresh that still moved the cache (its commit, its
-// notes) part of the way.
-func TestARefreshFacingMoreTeamChangesThanItsLimitChangesNothing(t *testing.T) {
-	t.Parallel()
-	r, repo, c := threeNotes(t)
-	limited := func(max, want int) {
-		t.Helper()
-		before, err := c.Status(repo)
-		if err != nil {
-			t.Fatal(err)
-		}
-		_, err = c.Refresh(repo, Options{MaxTeamChanges: max})
-		var many *TooManyChanges
-		if !errors.As(err, &many) || *many != (TooManyChanges{Changes: want, Max: max}) {
-			t.Fatalf("a refresh limited to %d: %v, want %d changes", max, err, want)
-		}
-		after, err := c.Status(repo)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if !reflect.DeepEqual(after, before) {
-			t.Errorf("the refused refresh changed the cache: status %+v, was %+v", after, before)
-		}
-		if _, err := c.Refresh(repo, Options{MaxTeamChanges: want}); err != nil {
-			t.Errorf("a refresh limited to the %d changes: %v", want, err)
-		}
-		if st, err := c.Status(repo); err != nil || !st.Fresh {
-			t.Errorf("after the refresh at its limit: %+v, %v", st, err)
-		}
-	}
-	limited(2, 3) // the first build: every note
-	r.Write("a.md", "# Note a, edited\n")
-	r.Remove("b.md")
-	r.Commit("2026-01-02T10:00:00Z", "edit")
-	limited(1, 2)
-	r.Write(".omh/config.yaml", "exclude: [z.md]\n")
-	r.Commit("2026-01-03T10:00:00Z", "config")
-	limited(1, 2) // a new config starts over: a.md and c.md, though no note changed
 }
 
 // Past moments asked for with --as-of leave snapshots behind; only the

@@ -24,6 +24,9 @@ func (s *Snapshot) Detail(doc uint32) (corpus.Detail, error) {
 	if err != nil {
 		return d, err
 	}
+	if none, err := s.unreached(doc, key); none || err != nil {
+		return d, err
+	}
 	rows, err := s.tx.Query(`SELECT b.src, d.key, b.verb FROM backlink b JOIN doc d ON d.snap = b.snap AND d.ord = b.src
 		WHERE b.snap = ? AND b.target = ? ORDER BY d.key, d.layer, d.path, b.verb`, s.row.id, key)
 	if err != nil {
@@ -64,6 +67,9 @@ func (s *Snapshot) CardDetail(doc uint32) (corpus.Detail, error) {
 func (s *Snapshot) LinksIn(doc uint32, plain, typed bool) (in []corpus.Ref, n int, err error) {
 	key, err := s.key(doc)
 	if err != nil {
+		return nil, 0, err
+	}
+	if none, err := s.unreached(doc, key); none || err != nil {
 		return nil, 0, err
 	}
 	absent := s.absentDocs()
@@ -140,7 +146,7 @@ func (s *Snapshot) absentDocs() []uint32 {
 	return s.row.derived.absentDocs(s.noWorktree, func() []uint32 {
 		absent := []uint32{}
 		for d := range uint32(s.Span()) {
-			if i := getInfo(s.info, d); !i.present || s.noWorktree && i.worktree { // as Info's Present, without its copy
+			if !getInfo(s.info, d).shown(s.noWorktree) { // as Info's Present, without its copy
 				absent = append(absent, d)
 			}
 		}
@@ -183,13 +189,54 @@ func (s *Snapshot) body(doc uint32) (corpus.Detail, string, error) {
 		return d, "", err
 	}
 	for _, l := range out {
-		for _, o := range held[l.key] {
-			if info := s.Info(o); info.Present {
-				d.Links = append(d.Links, corpus.Ref{Doc: o, Key: l.key, Layer: info.Layer, Date: s.date(info.Day), Verb: l.verb})
-			}
+		if o, ok := s.reached(held[l.key]); ok {
+			info := s.Info(o)
+			d.Links = append(d.Links, corpus.Ref{Doc: o, Key: l.key, Layer: info.Layer, Date: s.date(info.Day), Verb: l.verb})
 		}
 	}
 	return d, key, nil
+}
+
+// reached is the note a link to a key reaches, of the present documents
+// holding it (ords): the working copy of a committed note when there is one
+// (the note as it stands; the committed version is the same note), else
+// the team note, else a local one. A link is one link: listed once, and
+// a private note under a team note's key never takes the team note's links.
+func (s *Snapshot) reached(ords []uint32) (uint32, bool) {
+	best, rank := uint32(0), 0
+	for _, o := range ords {
+		info := s.Info(o)
+		if !info.Present {
+			continue
+		}
+		r := 1
+		switch {
+		case getInfo(s.info, o).worktree:
+			r = 3
+		case info.Layer == vault.Team:
+			r = 2
+		}
+		if r > rank {
+			best, rank = o, r
+		}
+	}
+	return best, rank > 0
+}
+
+// unreached reports whether doc, holding key, is a private note that links
+// to key do not reach: a team note (or an uncommitted file) holds the key
+// too. Such a note has no links in, so it never takes another note's
+// standing (superseded by a record that names the team note).
+func (s *Snapshot) unreached(doc uint32, key string) (bool, error) {
+	if d := getInfo(s.info, doc); vault.Layer(d.layer) != vault.Local || d.worktree {
+		return false, nil
+	}
+	held, err := s.ordsOfKeys([]string{key})
+	if err != nil {
+		return false, err
+	}
+	o, ok := s.reached(held[key])
+	return ok && o != doc, nil
 }
 
 // linksIn lists the links to key of present notes other than doc, keyless,

@@ -6,7 +6,6 @@ import (
 	"path/filepath"
 	"reflect"
 	"slices"
-	"strings"
 	"testing"
 
 	"github.com/go-git/go-git/v5/plumbing"
@@ -112,7 +111,6 @@ func TestAfterEachChangeToTheStoreFreshAnswersAsARebuild(t *testing.T) {
 	// list of HEAD's files is caught up across refreshes that left it out.
 	hooked := openCache(t, t.TempDir())
 	defer hooked.Close()
-	var before rebuilt
 	for i, step := range steps {
 		step.do()
 		st, err := c.Status(repo)
@@ -123,19 +121,6 @@ func TestAfterEachChangeToTheStoreFreshAnswersAsARebuild(t *testing.T) {
 			t.Errorf("%s: Status says the cache is fresh before any refresh", step.name)
 		}
 		want := rebuild(t, r.Dir, seaTerms)
-		wantChanges := teamChanges(t, before.base, want.base)
-		if strings.HasPrefix(step.name, "config change") {
-			// What counts as a note changed: a refresh starts the snapshot
-			// over, and every team note is a change.
-			wantChanges = len(teamBlobs(t, want.base))
-		}
-		if wantChanges > 1 {
-			_, err := c.Refresh(repo, index.Options{MaxTeamChanges: wantChanges - 1})
-			if many, ok := err.(*index.TooManyChanges); !ok || many.Changes != wantChanges {
-				t.Errorf("%s: a refresh limited to %d changes returned %v, want %d changes", step.name, wantChanges-1, err, wantChanges)
-			}
-		}
-		before = want
 		if d := freshView(t, c, repo, index.Options{}, seaTerms).diff(want.all); d != "" {
 			t.Errorf("%s: the kept cache differs from a rebuild:\n%s", step.name, d)
 		}
@@ -247,44 +232,6 @@ func TestAPastMomentAnswersAsACheckoutOfItsCommit(t *testing.T) {
 			t.Errorf("as of %s, a new cache differs from a checkout:\n%s", moments[i].Day, d)
 		}
 	}
-}
-
-// teamChanges counts the team notes added, removed or changed from one view
-// to the next.
-func teamChanges(t *testing.T, from, to view) int {
-	t.Helper()
-	a, b := teamBlobs(t, from), teamBlobs(t, to)
-	n := 0
-	for path, blob := range a {
-		if b[path] != blob {
-			n++
-		}
-	}
-	for path := range b {
-		if _, ok := a[path]; !ok {
-			n++
-		}
-	}
-	return n
-}
-
-// teamBlobs reads the team notes of a view: path → blob id.
-func teamBlobs(t *testing.T, v view) map[string]string {
-	t.Helper()
-	out := map[string]string{}
-	for _, line := range v {
-		rest, ok := strings.CutPrefix(line, "note team:")
-		if !ok {
-			continue
-		}
-		path, record, _ := strings.Cut(rest, " ")
-		var n struct{ Blob string }
-		if err := json.Unmarshal([]byte(record), &n); err != nil || n.Blob == "" {
-			t.Fatalf("a view's note line that does not read: %q (%v)", line, err)
-		}
-		out[path] = n.Blob
-	}
-	return out
 }
 
 func jsonOf(t *testing.T, v any) string {

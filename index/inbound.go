@@ -75,18 +75,25 @@ func (rf *refresher) writeInfo(deltas map[string]inboundDelta) error {
 		}
 	}
 	rf.trimInfo()
+	return nil
+}
+
+// countDocs counts the documents and their words a question is asked of,
+// with the working tree and without (see docInfo.shown).
+func (rf *refresher) countDocs() {
+	st := &rf.snap.state
 	st.CountAll, st.CountBase, st.WordsAll, st.WordsBase = 0, 0, 0, 0
 	for o := 0; o < rf.snap.span(); o++ {
-		if info := getInfo(rf.snap.info, uint32(o)); info.present {
+		info := getInfo(rf.snap.info, uint32(o))
+		if info.shown(false) {
 			st.CountAll++
 			st.WordsAll += int64(info.words)
-			if !info.worktree {
-				st.CountBase++
-				st.WordsBase += int64(info.words)
-			}
+		}
+		if info.shown(true) {
+			st.CountBase++
+			st.WordsBase += int64(info.words)
 		}
 	}
-	return nil
 }
 
 // applyInbounds adds deltas to the stored link counts of keys (sorted) and

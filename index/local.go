@@ -47,7 +47,14 @@ func (rf *refresher) localChanges(cfg vault.Config) error {
 		byPath[d.path] = d
 	}
 	seen := map[string]bool{}
+	if worktree {
+		rf.deleted = []string{}
+	}
 	for _, f := range found {
+		if f.Deleted {
+			rf.deleted = append(rf.deleted, f.Path)
+			continue
+		}
 		seen[f.Path] = true
 		old := byPath[f.Path]
 		part, abs := partWorktree, filepath.Join(rf.repo.Root, filepath.FromSlash(f.Path))
@@ -91,6 +98,37 @@ func (rf *refresher) localChanges(cfg vault.Config) error {
 			rf.changes = append(rf.changes, docChange{old: d})
 		}
 	}
+	return nil
+}
+
+// markGone marks the team documents of the files the working tree has
+// lost as gone, and unmarks those it has again. A refresh that did not
+// scan the working tree keeps the last scan's list, marking again the
+// documents it rewrote.
+func (rf *refresher) markGone() error {
+	st := &rf.snap.state
+	now := st.Deleted
+	if rf.deleted != nil {
+		now = rf.deleted
+		slices.Sort(now)
+	}
+	paths := append(slices.Clone(st.Deleted), now...)
+	slices.Sort(paths)
+	for _, p := range slices.Compact(paths) {
+		d, err := rf.teamDocAt(p)
+		if err != nil {
+			return err
+		}
+		if d == nil {
+			continue
+		}
+		info := getInfo(rf.snap.info, d.ord)
+		if gone := slices.Contains(now, p); info.gone != gone {
+			info.gone = gone
+			rf.snap.info = putInfo(rf.snap.info, d.ord, info)
+		}
+	}
+	st.Deleted = now
 	return nil
 }
 

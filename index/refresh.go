@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"time"
 
 	"github.com/go-git/go-git/v5/plumbing"
@@ -33,22 +34,6 @@ type Options struct {
 	// process's refresh with no snapshot to answer from meanwhile, so a
 	// long silent wait has a reason on screen.
 	Waiting func(why string)
-	// MaxTeamChanges, when positive, is the most changed team notes a
-	// refresh takes on. Facing more, it changes nothing and returns a
-	// *TooManyChanges: a hook hands such work to a background process, and
-	// learns it from the refresh's own diff of the trees rather than a
-	// second one made beforehand.
-	MaxTeamChanges int
-}
-
-// TooManyChanges is what a refresh returns, having changed nothing, when
-// more team notes changed than Options.MaxTeamChanges allows.
-type TooManyChanges struct {
-	Changes, Max int
-}
-
-func (e *TooManyChanges) Error() string {
-	return fmt.Sprintf("%d team notes changed, more than the %d this refresh takes on", e.Changes, e.Max)
 }
 
 // Report says what bringing the cache up to date did.
@@ -132,7 +117,25 @@ func (c *Cache) look(q querier, r *gitrepo.Repo, t target, opt Options) (*view, 
 		return v, nil
 	}
 	v.fresh, err = sameLocal(q, s.id, v.local, worktree == nil)
+	if v.fresh && worktree != nil {
+		v.fresh = sameDeleted(v.local, s.state.Deleted)
+	}
 	return v, err
+}
+
+// sameDeleted reports whether the files of HEAD's the working tree lacks
+// are those the snapshot marked gone (deleted, sorted).
+func sameDeleted(found []localscan.LocalFile, deleted []string) bool {
+	n := 0
+	for _, f := range found {
+		if f.Deleted {
+			if _, ok := slices.BinarySearch(deleted, f.Path); !ok {
+				return false
+			}
+			n++
+		}
+	}
+	return n == len(deleted)
 }
 
 func (o Options) now() time.Time {
@@ -233,7 +236,7 @@ func sameLocal(q querier, snap int64, found []localscan.LocalFile, privateOnly b
 	}
 	n := 0
 	for _, f := range found {
-		if privateOnly && !f.Private {
+		if f.Deleted || (privateOnly && !f.Private) {
 			continue
 		}
 		n++

@@ -68,8 +68,11 @@ type refresher struct {
 	skipped  []string // notes left out: their content could not be read
 	warnings []string
 	changes  []docChange
-	shallow  map[plumbing.Hash]bool
-	history  *gitcli.HistoryLog // git's walk of the history, during a first build
+	// deleted are the files of HEAD the working tree lacks, as this
+	// refresh's scan found them; nil when it did not scan the working tree.
+	deleted []string
+	shallow map[plumbing.Hash]bool
+	history *gitcli.HistoryLog // git's walk of the history, during a first build
 	// firstBuild: the snapshot held no document when the refresh began, so
 	// there is no old posting list to read.
 	firstBuild bool
@@ -141,9 +144,6 @@ func (rf *refresher) run() error {
 	if err != nil {
 		return err
 	}
-	if max := rf.opt.MaxTeamChanges; max > 0 && len(team.changes) > max {
-		return &TooManyChanges{Changes: len(team.changes), Max: max}
-	}
 	if restart {
 		// Parsed blobs are kept, so nothing is parsed again.
 		if err := rf.clearSnap(); err != nil {
@@ -184,6 +184,10 @@ func (rf *refresher) run() error {
 	if err := rf.apply(); err != nil {
 		return err
 	}
+	if err := rf.markGone(); err != nil {
+		return err
+	}
+	rf.countDocs()
 
 	if err := rf.dict.flush(); err != nil {
 		return err
@@ -284,7 +288,7 @@ func (rf *refresher) reportBlob(path string, m blobMeta) {
 		switch {
 		case strings.HasPrefix(p.Rule, "frontmatter-"):
 			rf.warn("%s:%d: %s; the note is indexed from its body", path, p.Line, p.Message)
-		case p.Rule == "markdown-too-costly":
+		case p.Rule == "markdown-too-costly", p.Rule == "conflict-markers":
 			rf.warn("%s:%d: %s", path, p.Line, p.Message)
 		}
 	}

@@ -129,7 +129,7 @@ func (s *Snapshot) postingsOf(id int64, term string) ([]token.Posting, error) {
 func (s *Snapshot) Info(doc uint32) corpus.DocInfo {
 	d := getInfo(s.info, doc)
 	out := corpus.DocInfo{
-		Present:   d.present && !(s.noWorktree && d.worktree),
+		Present:   d.shown(s.noWorktree),
 		Layer:     vault.Layer(d.layer),
 		Day:       int(d.day),
 		Inbound:   int(d.inboundAll),
@@ -321,10 +321,30 @@ func (s *Snapshot) Find(key string, layer vault.Layer) ([]uint32, error) {
 	return out, nil
 }
 
+// Gone returns the path of the committed note with key whose file the
+// working tree lacks (deleted or moved, not committed); "" when there is
+// none, or when the working tree is left out.
+func (s *Snapshot) Gone(key string) (string, error) {
+	if s.noWorktree {
+		return "", nil
+	}
+	ords, err := s.ordsOf(key)
+	if err != nil {
+		return "", err
+	}
+	for _, o := range ords {
+		if d := getInfo(s.info, o); d.present && d.gone {
+			n, err := s.Note(o)
+			return n.Path, err
+		}
+	}
+	return "", nil
+}
+
 // Fingerprint hashes the snapshot's sorted (layer, key, blob id) list with
 // BLAKE3: equal fingerprints mean the same notes with the same content.
 func (s *Snapshot) Fingerprint() (string, error) {
-	rows, err := s.tx.Query(`SELECT d.layer, d.key, d.part, b.oid FROM doc d JOIN blob b ON b.id = d.blob
+	rows, err := s.tx.Query(`SELECT d.ord, d.layer, d.key, b.oid FROM doc d JOIN blob b ON b.id = d.blob
 		WHERE d.snap = ? ORDER BY d.layer, d.key, d.path`, s.row.id)
 	if err != nil {
 		return "", fmt.Errorf("fingerprinting the snapshot: %w", err)
@@ -332,14 +352,14 @@ func (s *Snapshot) Fingerprint() (string, error) {
 	defer rows.Close()
 	h := blake3.New()
 	for rows.Next() {
+		var ord uint32
 		var layer vault.Layer
 		var key string
-		var part int
 		var oid []byte
-		if err := rows.Scan(&layer, &key, &part, &oid); err != nil {
+		if err := rows.Scan(&ord, &layer, &key, &oid); err != nil {
 			return "", err
 		}
-		if s.noWorktree && part == partWorktree {
+		if !s.Info(ord).Present {
 			continue
 		}
 		fmt.Fprintf(h, "%s\x00%s\x00%x\n", layer, key, oid)

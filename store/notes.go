@@ -278,6 +278,14 @@ func (v *view) unknownKey(key string, layer vault.Layer, store string) error {
 	if layer != 0 {
 		err = fmt.Errorf("no %s note has the key %q", layer, vault.Qualify(store, key))
 	}
+	if layer != vault.Local {
+		if p, err := v.snap.Gone(key); err != nil || p != "" {
+			if err == nil {
+				err = refuse(reply.NotFound, fmt.Errorf("%s is deleted in the working tree, not committed: git show HEAD:%s prints it as committed, git restore %s brings it back", key, p, p))
+			}
+			return err
+		}
+	}
 	res, rerr := vault.Resolve(vault.Link{Kind: vault.WikiLink, Target: key}, "", v.snap.Names())
 	switch asKey := v.keyOfPath(key, layer); {
 	case asKey != "":

@@ -92,6 +92,12 @@ func Parse(content []byte) Parsed {
 	if bytes.HasPrefix(content, byteOrderMark) {
 		p.BodyStart = len(byteOrderMark)
 	}
+	if spans, lines := conflictSpans(content); len(spans) > 0 {
+		content = blankConflicts(content, spans)
+		for _, l := range lines {
+			p.problem(l, "conflict-markers", "a merge conflict git left unresolved starts here; both sides are read, the markers as blank lines")
+		}
+	}
 	fm, found, unclosed := splitFrontmatter(content, p.BodyStart)
 	switch {
 	case found:

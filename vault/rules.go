@@ -6,13 +6,16 @@ package vault
 // note model's; what each rule checks, how severe it is and which notes it
 // applies to are lint's (vault/lint's Rules).
 var LintRuleIDs = []string{
+	"conflict-markers",
 	"frontmatter",
 	"invalid-date",
 	"key-mismatch",
 	"name-not-utf8",
 	"duplicate-key",
+	"private-team-key",
 	"unknown-type",
 	"missing-section",
+	"duplicate-section",
 	"prose-in-list",
 	"dangling-link",
 	"ambiguous-link",

@@ -49,9 +49,19 @@ type config struct {
 	runs  int
 	seed  uint64
 	gen   bool // only generate the vaults
-	// only names the phases to run after making each vault; all when
-	// empty. A full run takes an hour here; one phase, minutes.
-	only []string
+	// phases, when not empty, are the only phases measured (by name, as
+	// the progress lines give them): one measurement without the hour of
+	// the others.
+	phases phaseList
+}
+
+// phaseList collects repeated -phase flags.
+type phaseList []string
+
+func (p *phaseList) String() string { return strings.Join(*p, ",") }
+func (p *phaseList) Set(v string) error {
+	*p = append(*p, v)
+	return nil
 }
 
 // sizeList collects repeated -n flags.
@@ -82,7 +92,7 @@ func parseFlags(args []string) (config, error) {
 	fl.IntVar(&cfg.runs, "runs", 20, "timed runs of each measurement")
 	fl.Uint64Var(&cfg.seed, "seed", 1, "seed of the generated vaults and questions")
 	fl.BoolVar(&cfg.gen, "generate-only", false, "generate (or reuse) the vaults, print their head commits and stop")
-	only := fl.String("only", "", "run only these phases after making each vault, comma-separated (such as federated; a phase that needs the cache needs \"cold index\" too)")
+	fl.Var(&cfg.phases, "phase", `measure only this phase ("hook", "after-commit", "cold index", ...); repeat for several`)
 	if err := fl.Parse(args); err != nil {
 		return cfg, err
 	}
@@ -93,9 +103,6 @@ func parseFlags(args []string) (config, error) {
 		return cfg, errors.New("-runs must be at least 1")
 	}
 	cfg.sizes = sizes
-	if *only != "" {
-		cfg.only = strings.Split(*only, ",")
-	}
 	if len(cfg.sizes) == 0 {
 		cfg.sizes = []int{10000, 100000}
 	}
@@ -385,7 +392,7 @@ func benchTarget(cfg config, t tools, m machine, spec targetSpec) (*result, erro
 	}
 	res.FTS.DDL, res.FTS.Query = ftsSchema(t.ftsDDL)
 	for _, s := range steps {
-		if len(cfg.only) > 0 && !slices.Contains(cfg.only, s.name) {
+		if len(cfg.phases) > 0 && !slices.Contains(cfg.phases, s.name) {
 			continue
 		}
 		if err := b.phase(s.name, s.fn); err != nil {

@@ -7,6 +7,7 @@ package lint
 import (
 	"bytes"
 	"fmt"
+	"maps"
 	"slices"
 	"sort"
 	"strings"
@@ -76,6 +77,17 @@ type LintOptions struct {
 	// with: a link qualified by one ([[handbook:topic/x]]) names a note
 	// there, which lint does not read, so it does not dangle here.
 	Stores []string
+	// Renamed, when set, gives the keys git's history records as renamed,
+	// each with the key the note has now: a dangling link to an old key
+	// names the new one. Lint asks once, and only when a link dangles.
+	Renamed func() map[string]Renamed
+}
+
+// Renamed is where a note renamed in git's history went: its key now and
+// the commit that renamed it (the last, when it was renamed more than
+// once).
+type Renamed struct {
+	To, Commit string
 }
 
 // checks reports whether rule is checked in note n.
@@ -144,6 +156,7 @@ func Lint(notes []LintNote, opt LintOptions) ([]Finding, error) {
 		layerKeys[lk] = append(layerKeys[lk], i)
 	}
 	var near nearNames
+	var history renameHistory
 	resolved := make([][]vault.Resolution, len(notes))
 	inbound := make(map[string]int, len(notes))
 	counted := map[string]bool{}
@@ -169,7 +182,7 @@ func Lint(notes []LintNote, opt LintOptions) ([]Finding, error) {
 		if n.Shadowed || (opt.Report != nil && !opt.Report(n)) {
 			continue
 		}
-		l := linter{n: n, keys: keys, resolved: resolved[i], opt: &opt, names: names, near: &near}
+		l := linter{n: n, keys: keys, resolved: resolved[i], opt: &opt, names: names, near: &near, history: &history}
 		l.frontmatter()
 		l.keyMismatch()
 		if !utf8.ValidString(n.Path) {
@@ -185,6 +198,10 @@ func Lint(notes []LintNote, opt LintOptions) ([]Finding, error) {
 			}
 			l.add("duplicate-key", SevError, 0, fmt.Sprintf("the %s layer holds this key twice: also at %s", n.Layer, strings.Join(paths, ", ")),
 				"rename one of them with omh mv, or delete the one you do not need")
+		}
+		if team := layerKeys[layerKey{vault.Team, n.Key}]; n.Private && len(team) > 0 {
+			l.add("private-team-key", SevError, 0, fmt.Sprintf("the team note %s has this key too: links reach it, never this private note", notes[team[0]].Path),
+				fmt.Sprintf("rename %s to a key of its own, or add its text to the team note and delete it", n.Path))
 		}
 		l.sections()
 		if err := l.proseInLists(); err != nil {
@@ -222,6 +239,7 @@ type linter struct {
 	opt      *LintOptions
 	names    vault.Names
 	near     *nearNames
+	history  *renameHistory
 	found    []Finding
 	linksOut bool // some link reaches another note
 }
@@ -252,6 +270,8 @@ func (l *linter) frontmatter() {
 			l.add("frontmatter", SevError, p.Line, p.Message, "write the field as a string, or a list of strings where a list is allowed")
 		case p.Rule == "markdown-too-costly":
 			l.add(p.Rule, SevWarning, p.Line, p.Message, "break the paragraph or table with blank lines, or split the note")
+		case p.Rule == "conflict-markers":
+			l.add(p.Rule, SevError, p.Line, p.Message, "resolve it: keep the text that is right, delete the <<<<<<<, ======= and >>>>>>> lines, then git add the file")
 		default:
 			l.add("frontmatter", SevError, p.Line, p.Message, "fix the YAML between the --- lines: one \"name: value\" per line, lists as [a, b]")
 		}
@@ -284,7 +304,17 @@ func (l *linter) keyMismatch() {
 func (l *linter) sections() {
 	p := l.n.Parsed
 	for _, want := range vault.RequiredSections(typeOf(p)) {
-		has := slices.ContainsFunc(p.Headings, func(h vault.Heading) bool { return vault.SameHeading(h.Text, want) })
+		var lines []string
+		for _, h := range p.Headings {
+			if vault.SameHeading(h.Text, want) {
+				lines = append(lines, fmt.Sprint(h.Line))
+			}
+		}
+		if len(lines) > 1 {
+			l.add("duplicate-section", SevError, 0, fmt.Sprintf("the section %q appears %d times (lines %s); a card quotes the first", "## "+want, len(lines), strings.Join(lines, ", ")),
+				"merge them into one section")
+		}
+		has := len(lines) > 0
 		if !has && want == "Answers" && len(p.Answers) > 0 {
 			has = true // declared in the frontmatter's answers field
 		}
@@ -482,6 +512,10 @@ func (l *linter) elsewhere(link vault.Link) bool {
 // punctuation, else by one typo.
 func (l *linter) danglingFix(link vault.Link) string {
 	const generic = "correct the link, or write the note it names"
+	if from, r, ok := l.renamedTarget(link); ok {
+		return fmt.Sprintf("%s was renamed to %s (commit %s): write %s, or run omh mv --fix-links %s to rewrite every link to it",
+			from, r.To, r.Commit, l.linksTo(link, []string{r.To}), from)
+	}
 	if l.near.keys == nil {
 		l.near.build(l.keys)
 	}
@@ -490,6 +524,39 @@ func (l *linter) danglingFix(link vault.Link) string {
 		return generic
 	}
 	return "did you mean " + l.linksTo(link, meant) + "? Otherwise " + generic
+}
+
+// renameHistory is the renames git's history records, read when a link
+// first dangles: the old keys as names links resolve against.
+type renameHistory struct {
+	read    bool
+	renamed map[string]Renamed
+	names   vault.MemNames
+}
+
+// renamedTarget finds the old key a dangling link reaches among the notes
+// git's history renamed, and where that note is now: a note of the store.
+func (l *linter) renamedTarget(link vault.Link) (string, Renamed, bool) {
+	h := l.history
+	if !h.read {
+		h.read = true
+		if l.opt.Renamed != nil {
+			h.renamed = l.opt.Renamed()
+		}
+		h.names = make(vault.MemNames, len(h.renamed))
+		for _, from := range slices.Sorted(maps.Keys(h.renamed)) {
+			h.names.Add(from, nil)
+		}
+	}
+	if len(h.renamed) == 0 {
+		return "", Renamed{}, false
+	}
+	res, err := l.opt.Dialect.Resolve(link, l.n.Key, h.names)
+	if err != nil || res.Key == "" {
+		return "", Renamed{}, false
+	}
+	r := h.renamed[res.Key]
+	return res.Key, r, l.keys[r.To] != nil
 }
 
 // unknownVerb reports a list item's leading word that was meant as a

@@ -320,12 +320,14 @@ func TestLintRulesAreTheTableAndTheTableIsReachable(t *testing.T) {
 	}
 	private := fx{key: "p", where: "private", content: "# P\n\n[[a]]\n"}
 	findings := lintStoreWith(t, strict,
+		fx{key: "conflicted", content: "# C\n\n[[a]]\n\n<<<<<<< HEAD\nours\n=======\ntheirs\n>>>>>>> b\n"},
 		fx{key: "bad-yaml", content: "---\ntitle: [unclosed\n---\n# C\n\n[[a]]\n"},
 		fx{key: "bad-date", content: "---\nrecorded: 2026-02-30\n---\n# C\n\n[[a]]\n"},
 		fx{key: "dir/mismatch", content: "---\nkey: other\n---\n# C\n\n[[a]]\n"},
 		fx{key: "dup", where: "private", content: "# D\n\n[[a]]\n"}, fx{key: "dup", where: "worktree", content: "# D\n\n[[a]]\n"},
 		fx{key: "typo", content: "---\ntype: finidng\n---\n# C\n\n[[a]]\n"},
 		fx{key: "claim", content: "---\ntype: finding\n---\n# C\n\n## Claim\n\nSo, see [[a]].\n\n## Answers\n\n- is it so\n"},
+		fx{key: "claim-twice", content: "---\ntype: issue\n---\n# C\n\n## Problem\n\n## Problem\n\nSo, see [[a]].\n\n## Answers\n\n- is it so\n"},
 		fx{key: "prose", content: "---\ntype: stub\n---\n# C\n\n[[a]]\n\n## Answers\n\n- why\n\nAnd prose.\n"},
 		fx{key: "costly", content: "# C\n\nSee [[a]].\n\n" + strings.Repeat("[a](", 20000) + "\n"},
 		fx{key: "dangling", content: "# C\n\n[[a]] and [[nowhere]]\n"},
@@ -334,6 +336,7 @@ func TestLintRulesAreTheTableAndTheTableIsReachable(t *testing.T) {
 		fx{key: "verb", content: "# C\n\n[[a]]\n\n- Supersedes [[b]]\n"},
 		fx{key: "wrong-type", content: "---\ntype: finding\n---\n# C\n\n[[a]]\n\n- resolves [[b]]\n"},
 		private,
+		fx{key: "claim", where: "private", content: "# Mine\n\n[[a]]\n"},
 		fx{key: "to-private", content: "# C\n\n[[a]] and [[p]]\n"},
 		fx{key: "only-private", content: "# C\n\n[[p]]\n"},
 		fx{key: "alone", content: "# Alone\n"},
@@ -513,5 +516,51 @@ func TestALinkToAnotherStoreDoesNotDangle(t *testing.T) {
 	onlyRule(t, f, "dangling-link", SevError)
 	if len(f) != 1 || !strings.Contains(f[0].Message, "handbok:topic/x") {
 		t.Errorf("want the misspelt store's link alone dangling: %+v", f)
+	}
+}
+
+// A note with one of its type's sections twice (what omh new wrote when a
+// body brought the type's headings: an empty "## Claim", then the body's)
+// is an error naming both lines, in omh's types only. Catches: lint silent
+// on a note whose card quotes the empty copy.
+func TestLintRuleDuplicateSection(t *testing.T) {
+	t.Parallel()
+	twice := "---\ntype: finding\n---\n# C\n\n## Claim\n\n## Claim\n\nIt is so, see [[a]].\n\n## Evidence\n\nE.\n\n## Answers\n\n- is it so\n"
+	f := lintStore(t, fx{key: "c", content: twice})
+	onlyRule(t, f, "duplicate-section", SevError)
+	if len(f) != 1 || !strings.Contains(f[0].Message, "lines 6, 8") {
+		t.Errorf("%+v", f)
+	}
+	if f := lintStore(t, fx{key: "c", content: strings.Replace(twice, "type: finding", "tags: [x]", 1)}); len(f) > 0 {
+		t.Errorf("a note of no omh type was held to omh's sections: %+v", f)
+	}
+}
+
+// A private note under a team note's key (written before omh new refused
+// that, or met when a pull brought the team note) is an error naming the
+// team note: links reach the team note, never it. An uncommitted working
+// copy of the team note is the same note, no finding. Catches: lint silent
+// while the private note took the team note's proof state.
+func TestLintRulePrivateTeamKey(t *testing.T) {
+	t.Parallel()
+	f := lintStore(t, fx{key: "c", content: "# C\n\n[[a]]\n"}, fx{key: "c", where: "private", content: "# Mine\n\n[[a]]\n"})
+	onlyRule(t, f, "private-team-key", SevError)
+	if len(f) != 1 || f[0].Layer != "local" || !strings.Contains(f[0].Message, "notes/c.md") {
+		t.Errorf("%+v", f)
+	}
+	if f := lintStore(t, fx{key: "c", content: "# C\n\n[[a]]\n"}, fx{key: "c", where: "worktree", content: "# C edited\n\n[[a]]\n"}); len(f) > 0 {
+		t.Errorf("a working copy was reported: %+v", f)
+	}
+}
+
+// A note git could not merge is an error at the conflict's first line,
+// in any note, with the fix saying how to resolve it. Catches: lint
+// reporting no problem in a note still holding conflict markers.
+func TestLintRuleConflictMarkers(t *testing.T) {
+	t.Parallel()
+	f := lintStore(t, fx{key: "c", content: "# C\n\nSee [[a]].\n\n<<<<<<< HEAD\nours\n=======\ntheirs\n>>>>>>> other\n"})
+	onlyRule(t, f, "conflict-markers", SevError)
+	if len(f) != 1 || f[0].Line != 5 || !strings.Contains(f[0].Fix, "git add") {
+		t.Errorf("%+v", f)
 	}
 }

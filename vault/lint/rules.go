@@ -38,13 +38,16 @@ const (
 // Rules is every check, in the order findings about one note are listed
 // (vault.LintRuleIDs names them in the same order).
 var Rules = []Rule{
+	{"conflict-markers", SevError, EveryNote, "the note holds a merge conflict git left unresolved (<<<<<<<, =======, >>>>>>> lines); find reads both sides, the markers as blank lines"},
 	{"frontmatter", SevError, EveryNote, "the frontmatter is not valid YAML, is not closed, is not a map, or a field has the wrong shape"},
 	{"invalid-date", SevError, EveryNote, "recorded, date, created or retracted is not a real calendar date"},
 	{"key-mismatch", SevError, EveryNote, "a key: field disagrees with the key the note's path gives"},
 	{"name-not-utf8", SevWarning, EveryNote, "the file's name is not valid UTF-8; its key writes each byte that is not as %XX"},
 	{"duplicate-key", SevError, EveryNote, "two notes of one layer share a key (a private note and an uncommitted file, or two spellings of one name)"},
+	{"private-team-key", SevError, EveryNote, "a private note has the key of a team note: links reach the team note, never the private one, and omh promote refuses it"},
 	{"unknown-type", SevWarning, StrictOnly, "type: is not one of the types omh knows (checked without --strict when it is a near miss of one)"},
 	{"missing-section", SevError, OmhTyped, "a section the note's type requires is missing"},
+	{"duplicate-section", SevError, OmhTyped, "a section the note's type requires appears more than once (a card quotes the first, which may be the empty one)"},
 	{"prose-in-list", SevError, OmhTyped, "a list-only section (Answers) holds text that is not a list item, which is not read as an answer"},
 	{"dangling-link", SevError, EveryNote, "a link reaches no note under the vault's dialect"},
 	{"ambiguous-link", SevError, EveryNote, "a link could mean several notes and so reaches none; every candidate is named"},

@@ -43,13 +43,17 @@ type FileStat struct {
 // it is hashed again until it has been quiet this long (git's "racy" files).
 const racyWindow = int64(2 * time.Second)
 
-// LocalFile is a note of the local layer.
+// LocalFile is a note of the local layer, or (Deleted) a committed note
+// whose file is gone from the working tree.
 type LocalFile struct {
 	Path    string // relative to the repository root for uncommitted files; absolute for private notes
 	Key     string
 	Private bool
 	Blob    plumbing.Hash
 	Mtime   int64 // nanoseconds
+	// Deleted marks a file HEAD holds that the working tree does not:
+	// deleted, or moved, and not yet committed. It has no blob or time.
+	Deleted bool
 }
 
 // LocalScan says where to look for local notes.
@@ -273,12 +277,19 @@ func parentDir(p string) string {
 }
 
 // collect adds a tree's local notes to what the scan found: working copies
-// that differ from HEAD's blob or that HEAD does not hold, private notes.
+// that differ from HEAD's blob or that HEAD does not hold, private notes,
+// and the files of HEAD's the working tree has lost.
 func (sc *scanner) collect(st *ScanState, base string, worktree bool) {
 	for _, p := range st.pages {
 		for i := 0; i < p.count(); i++ {
 			r := p.rec(i)
 			flags := r[recFlags]
+			if worktree && flags&(flagTracked|flagPresent|flagUnchecked) == flagTracked && sc.deleted(string(p.path(i))) {
+				if key, ok := vault.KeyOf(sc.notesRel(string(p.path(i)))); ok {
+					sc.found = append(sc.found, LocalFile{Path: string(p.path(i)), Key: key, Deleted: true})
+				}
+				continue
+			}
 			if flags&flagPresent == 0 || flags&(flagTracked|flagListed) == 0 {
 				continue
 			}
@@ -303,6 +314,27 @@ func (sc *scanner) collect(st *ScanState, base string, worktree bool) {
 			sc.found = append(sc.found, f)
 		}
 	}
+}
+
+// deleted reports whether a file HEAD holds, found missing from the
+// working tree, is deleted there rather than left out by a sparse checkout
+// (git's index marks those skip-worktree). git's index is read only in a
+// sparse checkout; one go-git cannot read leaves the file unreported.
+func (sc *scanner) deleted(rel string) bool {
+	sparse := false
+	for _, dir := range []string{sc.Repo.GitDir, sc.Repo.CommonDir} {
+		if _, err := os.Lstat(filepath.Join(dir, "info", "sparse-checkout")); err == nil {
+			sparse = true
+		}
+	}
+	if !sparse {
+		return true
+	}
+	sc.indexRead.Do(func() {
+		sc.gitIndex, sc.indexTime = readGitIndex(filepath.Join(sc.Repo.GitDir, "index"))
+	})
+	e, ok := sc.gitIndex[rel]
+	return sc.gitIndex != nil && !(ok && e.SkipWorktree)
 }
 
 // notesRel is a repository-relative path relative to the notes root.
