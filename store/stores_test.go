@@ -529,3 +529,31 @@ func TestFiltersAndChangesReadEveryStore(t *testing.T) {
 		t.Errorf("changes since %s: %v, stores %+v; want %v", mark, listed, changes.Stores, want)
 	}
 }
+
+// promote never stages a note of a person's own store: asked for one by
+// its qualified key, a committed note or one of the store's private
+// notes, it refuses naming the store, and neither repository nor the
+// private folder changes. Catches: promote copying another store's note
+// into this repository's team layer, or refusing with no word of why.
+func TestPromoteNeverStagesAPersonalStoresNote(t *testing.T) {
+	t.Parallel()
+	parent := t.TempDir()
+	home := sibling(t, parent, "home", "# Home\n\nthe kernel driver patch\n")
+	mine := sibling(t, parent, "mine", "# Mine\n\nmy kernel driver notes\n")
+	vaulttest.WriteFile(t, filepath.Join(mine.Private, "secret.md"), "# Secret\n\nkernel driver secret\n")
+	home.Git("config", "omh.store.mine", mine.Dir)
+	statusOf := func() string { return home.Git("status", "--porcelain", "--untracked-files=all") }
+	before, mineBefore, privateBefore := statusOf(), vaulttest.Tree(t, filepath.Join(mine.Dir, "mine")), vaulttest.Tree(t, mine.Private)
+	s, _ := openStore(t, home.Dir)
+	for _, key := range []string{"mine:mine/note", "mine:secret"} {
+		_, err := s.Promote([]string{key})
+		if store.Code(err) != reply.NotFound || !strings.Contains(err.Error(), "a note of the store mine") {
+			t.Errorf("promote %s: %v, want not_found naming the store mine", key, err)
+		}
+	}
+	if after := statusOf(); after != before {
+		t.Errorf("home's status changed:\n%s\nwas\n%s", after, before)
+	}
+	vaulttest.SameTree(t, "mine's notes", mineBefore, vaulttest.Tree(t, filepath.Join(mine.Dir, "mine")))
+	vaulttest.SameTree(t, "mine's private folder", privateBefore, vaulttest.Tree(t, mine.Private))
+}
