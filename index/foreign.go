@@ -1,8 +1,6 @@
 package index
 
 import (
-	"fmt"
-
 	"github.com/omh-notes/omh/vault"
 	"github.com/omh-notes/omh/vault/corpus"
 )
@@ -12,11 +10,7 @@ import (
 // ([[handbook:topic/x]]) that no note of this snapshot holds. Which store
 // the name means is the stores answering together's to say.
 func (s *Snapshot) Foreign(doc uint32) ([]corpus.Foreign, error) {
-	var links string
-	if err := s.tx.QueryRow(`SELECT links FROM doc WHERE snap = ? AND ord = ?`, s.row.id, doc).Scan(&links); err != nil {
-		return nil, fmt.Errorf("reading links of note #%d: %w", doc, err)
-	}
-	decoded, err := decodeLinks(links)
+	decoded, err := s.storedLinks(doc)
 	if err != nil {
 		return nil, err
 	}

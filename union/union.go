@@ -283,12 +283,7 @@ func (u *Union) Links(doc uint32) ([]uint32, error) {
 	if err != nil {
 		return nil, fail(i, err)
 	}
-	out := make([]uint32, 0, len(links))
-	for _, l := range links {
-		if u.answers(i, l) {
-			out = append(out, u.base[i]+l)
-		}
-	}
+	out := u.docs(i, links)
 	foreign, err := u.foreign(i, local)
 	if err != nil {
 		return nil, err
@@ -533,11 +528,17 @@ func (u *Union) find(i int, key string, layer vault.Layer) ([]uint32, error) {
 	if err != nil {
 		return nil, fail(i, err)
 	}
-	out := make([]uint32, 0, len(docs))
-	for _, d := range docs {
+	return u.docs(i, docs), nil
+}
+
+// docs numbers a member's notes in the union, leaving out those that do
+// not answer.
+func (u *Union) docs(i int, local []uint32) []uint32 {
+	out := make([]uint32, 0, len(local))
+	for _, d := range local {
 		if u.answers(i, d) {
 			out = append(out, u.base[i]+d)
 		}
 	}
-	return out, nil
+	return out
 }
