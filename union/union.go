@@ -445,16 +445,7 @@ func (u *Union) Detail(doc uint32) (corpus.Detail, error) {
 	if err := u.linksOut(i, local, &d); err != nil {
 		return d, err
 	}
-	in := d.In[:0]
-	for _, r := range d.In {
-		if u.answers(i, r.Doc) {
-			r.Doc += u.base[i]
-			r.Store = u.storeName(i)
-			r.Key = vault.Qualify(r.Store, r.Key)
-			in = append(in, r)
-		}
-	}
-	d.In = in
+	d.In = u.refs(i, d.In)
 	if len(u.namedBy[i]) == 0 {
 		return d, nil
 	}
@@ -479,18 +470,25 @@ func (u *Union) Detail(doc uint32) (corpus.Detail, error) {
 // linksOut numbers a detail's links out in the union and adds those to
 // other stores.
 func (u *Union) linksOut(i int, local uint32, d *corpus.Detail) error {
-	links := d.Links[:0]
-	for _, r := range d.Links {
+	links := u.refs(i, d.Links)
+	foreign, err := u.foreign(i, local)
+	d.Links = append(links, foreign...)
+	return err
+}
+
+// refs numbers member i's link ends in the union, in place, each keyed as
+// the union names it, leaving out those that do not answer.
+func (u *Union) refs(i int, refs []corpus.Ref) []corpus.Ref {
+	out := refs[:0]
+	for _, r := range refs {
 		if u.answers(i, r.Doc) {
 			r.Doc += u.base[i]
 			r.Store = u.storeName(i)
 			r.Key = vault.Qualify(r.Store, r.Key)
-			links = append(links, r)
+			out = append(out, r)
 		}
 	}
-	foreign, err := u.foreign(i, local)
-	d.Links = append(links, foreign...)
-	return err
+	return out
 }
 
 // LinksOut counts the notes a note links to, up to limit, those of other
