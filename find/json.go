@@ -5,6 +5,7 @@ import (
 
 	"github.com/omh-notes/omh/reply"
 	"github.com/omh-notes/omh/retrieve"
+	"github.com/omh-notes/omh/vault"
 	"github.com/omh-notes/omh/vault/corpus"
 )
 
@@ -19,6 +20,7 @@ func AnswerJSON(r retrieve.Result, commit string) reply.Answer {
 	if out.Question == nil {
 		out.Question = []string{}
 	}
+	out.Stores = SourcesJSON(r.Stores)
 	for _, h := range r.Hits {
 		j := NoteJSON(h.Note)
 		j.Depth, j.Score, j.MoreLinked, j.Explain = h.Depth, h.Score, h.MoreLinked, explanationJSON(h.Explain)
@@ -38,7 +40,7 @@ func AnswerJSON(r retrieve.Result, commit string) reply.Answer {
 // NoteJSON is what a hit says of a note itself, outside any ranking: depth
 // 0, no parent, score 0.
 func NoteJSON(n corpus.Note) reply.Hit {
-	return reply.Hit{Key: n.Key, Layer: n.Layer.String(), Date: string(n.Date), DateSource: n.DateSource.String(),
+	return reply.Hit{Key: n.Key, Store: StoreName(n.Store), Layer: n.Layer.String(), Date: string(n.Date), DateSource: n.DateSource.String(),
 		Title: n.Title, Type: n.Type, Path: n.Path, Blob: n.Blob.String()}
 }
 
@@ -238,7 +240,30 @@ func passagesJSON(ps []Passage) []reply.Passage {
 func RefsJSON(refs []corpus.Ref) []reply.Ref {
 	out := []reply.Ref{}
 	for _, r := range refs {
-		out = append(out, reply.Ref{Key: r.Key, Layer: r.Layer.String(), Date: string(r.Date), Verb: r.Verb, Retracted: string(r.Retracted)})
+		out = append(out, reply.Ref{Key: r.Key, Store: r.Store, Layer: r.Layer.String(), Date: string(r.Date), Verb: r.Verb, Retracted: string(r.Retracted)})
+	}
+	return out
+}
+
+// StoreName is a note's store as a hit names it: "." for the store omh
+// runs in.
+func StoreName(store string) string {
+	if store == "" {
+		return vault.HomeStore
+	}
+	return store
+}
+
+// SourcesJSON converts the other stores an answer read; nil stays nil.
+func SourcesJSON(sources []retrieve.Source) []reply.Source {
+	var out []reply.Source
+	for _, s := range sources {
+		j := reply.Source{Name: s.Name, Path: s.Path, Personal: s.Personal, Problem: s.Problem, Code: s.Code}
+		if s.Problem == "" && s.Commit != "" {
+			commit := s.Commit
+			j.Commit = &commit
+		}
+		out = append(out, j)
 	}
 	return out
 }

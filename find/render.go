@@ -91,6 +91,7 @@ func (r Reply) Text() string {
 	if r.Compacted {
 		b.WriteString(compactLine)
 	}
+	b.WriteString(retrieve.SourceLines(res.Stores))
 	b.WriteString(retrieve.Footer(r.Commit, res.AsOf))
 	return b.String()
 }

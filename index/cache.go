@@ -44,11 +44,12 @@ import (
 // them, are terms of its vector, and a Logseq page's tags:: is in its meta;
 // 15: per-document info marks a team note whose file the working tree lacks
 // (flagGone), and merge-conflict marker lines are parsed as blank lines;
-// 16: a checksum in the last bytes of every page, see package pagesum).
-// With the tokenizer's version it names the database file, so a binary
-// that reads differently never opens an older file: it builds its own, and
-// no command pays for a version check.
-const SchemaVersion = 16
+// 16: a checksum in the last bytes of every page, see package pagesum;
+// 17: a link naming a note of another store, [[handbook:topic/x]], is kept
+// under its qualified key). With the tokenizer's version it names the
+// database file, so a binary that reads differently never opens an older
+// file: it builds its own, and no command pays for a version check.
+const SchemaVersion = 17
 
 var filePrefix = fmt.Sprintf("cache-s%dt%d-", SchemaVersion, token.TokenizerVersion)
 

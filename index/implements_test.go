@@ -5,12 +5,15 @@ import (
 	"github.com/omh-notes/omh/index"
 	"github.com/omh-notes/omh/proof"
 	"github.com/omh-notes/omh/retrieve"
+	"github.com/omh-notes/omh/union"
 )
 
-// A snapshot is what ranking, the proof lifecycle and cards read. index
+// A snapshot is what ranking, the proof lifecycle and cards read, and
+// what the union of several stores reads of each. index
 // imports none of them, so the interfaces they declare are checked here.
 var (
 	_ retrieve.Corpus = (*index.Snapshot)(nil)
 	_ proof.Snapshot  = (*index.Snapshot)(nil)
 	_ find.Snapshot   = (*index.Snapshot)(nil)
+	_ union.Part      = (*index.Snapshot)(nil)
 )

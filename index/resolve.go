@@ -140,7 +140,11 @@ func (rf *refresher) resolveLinks(touched map[string]bool) (map[string]inboundDe
 
 // resolve lists what a document's links reach, in order of first
 // appearance, each (verb, key) once. Ambiguous and dangling links reach
-// nothing.
+// nothing, but for a link naming a note of another store
+// ([[handbook:topic/x]]), kept under that qualified key: no note here
+// holds it, and the stores answering together follow it (Foreign), and
+// find the links into a note of theirs in the backlink table by it
+// (LinksInKey).
 func (rf *refresher) resolve(d *doc, names vault.Names) ([]link, error) {
 	b, err := rf.blob(d.blob)
 	if err != nil {
@@ -153,7 +157,11 @@ func (rf *refresher) resolve(d *doc, names vault.Names) ([]link, error) {
 		if err != nil {
 			return nil, err
 		}
-		if r := (link{l.Verb, res.Key}); res.Key != "" && !seen[r] {
+		key := res.Key
+		if key == "" && len(res.Candidates) == 0 {
+			key = rf.target.cfg.Dialect.QualifiedKey(l)
+		}
+		if r := (link{l.Verb, key}); key != "" && !seen[r] {
 			seen[r] = true
 			out = append(out, r)
 		}

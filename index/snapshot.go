@@ -186,11 +186,7 @@ func (s *Snapshot) keepKey(doc uint32, key string) {
 }
 
 func (s *Snapshot) Links(doc uint32) ([]uint32, error) {
-	var links string
-	if err := s.tx.QueryRow(`SELECT links FROM doc WHERE snap = ? AND ord = ?`, s.row.id, doc).Scan(&links); err != nil {
-		return nil, fmt.Errorf("reading links of note #%d: %w", doc, err)
-	}
-	decoded, err := decodeLinks(links)
+	decoded, err := s.storedLinks(doc)
 	if err != nil {
 		return nil, err
 	}
@@ -204,6 +200,15 @@ func (s *Snapshot) Links(doc uint32) ([]uint32, error) {
 		out = append(out, held[key]...)
 	}
 	return out, nil
+}
+
+// storedLinks are a note's links as its parse stored them.
+func (s *Snapshot) storedLinks(doc uint32) ([]link, error) {
+	var links string
+	if err := s.tx.QueryRow(`SELECT links FROM doc WHERE snap = ? AND ord = ?`, s.row.id, doc).Scan(&links); err != nil {
+		return nil, fmt.Errorf("reading links of note #%d: %w", doc, err)
+	}
+	return decodeLinks(links)
 }
 
 // keysBatch is how many keys one query of ordsOfKeys asks for: a ranked

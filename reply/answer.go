@@ -13,7 +13,10 @@ import (
 // Hit is one hit of an answer: a ranked note (depth 0) or a note one of
 // them links to (depth 1).
 type Hit struct {
-	Key         string `json:"key"`
+	Key string `json:"key"`
+	// Store is the store the note is of: "." for the one omh runs in,
+	// else its name, which also qualifies Key (handbook:topic/x).
+	Store       string `json:"store"`
 	Layer       string `json:"layer"`
 	Date        string `json:"date"`
 	DateSource  string `json:"date_source"`
@@ -78,6 +81,9 @@ type Answer struct {
 	Note       string   `json:"note,omitempty"`       // why there is no answer at all, in a sentence
 	// Filter is the filters asked for; absent without one.
 	Filter *Filter `json:"filter,omitempty"`
+	// Stores are the other stores the answer read, or could not read;
+	// absent when it read only the store omh runs in.
+	Stores []Source `json:"stores,omitempty"`
 }
 
 // Filter is what narrowed the ranked notes of an answer (--tag, --path,
@@ -92,9 +98,21 @@ type Filter struct {
 	Notes int `json:"notes"`
 }
 
+// Source is a store an answer read beside the one omh runs in, or one it
+// could not read (then Problem says why, and Code is an error code).
+type Source struct {
+	Name     string  `json:"name"`
+	Path     string  `json:"path"`
+	Commit   *string `json:"commit"` // null before its first commit, or when it did not answer
+	Personal bool    `json:"personal,omitempty"`
+	Problem  string  `json:"problem,omitempty"`
+	Code     string  `json:"code,omitempty"`
+}
+
 // Ref is one end of a link.
 type Ref struct {
 	Key   string `json:"key"`
+	Store string `json:"store,omitempty"` // another store's name; absent for the one omh runs in
 	Layer string `json:"layer"`
 	Date  string `json:"date"`
 	Verb  string `json:"verb,omitempty"` // a typed link's verb, as written on the linking note

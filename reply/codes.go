@@ -16,6 +16,7 @@ const (
 	BadGold       = "bad_gold"       // eval's questions cannot be read
 	BadBaseline   = "bad_baseline"   // eval's --baseline is not an eval result
 	StoreMismatch = "store_mismatch" // the baseline was measured on another store
+	UnknownStore  = "unknown_store"  // --store names no store the settings list
 
 	// What the store holds
 	NotFound         = "not_found"

@@ -53,6 +53,14 @@ type Corpus interface {
 	Links(doc uint32) ([]uint32, error)
 }
 
+// Parted is a corpus made of several stores' (a union of them): its notes'
+// NameRank orders them within their own store only, and ByName orders any
+// two as NameRank would in one store holding both, so the last tie-break
+// is the one that store would make.
+type Parted interface {
+	ByName(a, b uint32) int
+}
+
 // Query is one question, possibly asked several ways.
 type Query struct {
 	Phrasings []string
@@ -131,6 +139,9 @@ type Result struct {
 	Uncovered []string
 	// AsOf is the day a past moment was asked for; "" for now.
 	AsOf vault.Date
+	// Stores are the stores the answer read beside the one omh runs in,
+	// and those it could not read; nil when it read that store alone.
+	Stores []Source
 }
 
 // QueryTerm is one distinct term of a question.
@@ -190,6 +201,9 @@ func Search(c Corpus, q Query) (Result, error) {
 	best, scales := bestScores(c, scorer, q.Phrasings, lists, scored(res.Terms, scorer.everyTerm))
 
 	top := &rankHeap{}
+	if p, ok := c.(Parted); ok {
+		top.byName = p.ByName
+	}
 	matches := 0
 	for doc, score := range best {
 		if score == 0 {
@@ -438,7 +452,7 @@ type ranked struct {
 // the same, and then by a fixed rule, not as a preference. Scaffolding
 // comes last whatever its score: it holds the question's words only in its
 // title and headings, the fields that score most, and nothing to read.
-func before(a, b ranked) bool {
+func (h *rankHeap) before(a, b ranked) bool {
 	if a.scaffold != b.scaffold {
 		return b.scaffold
 	}
@@ -451,11 +465,19 @@ func before(a, b ranked) bool {
 	if a.inbound != b.inbound {
 		return a.inbound > b.inbound
 	}
+	if h.byName != nil {
+		return h.byName(a.doc, b.doc) < 0
+	}
 	return a.nameRank < b.nameRank
 }
 
 // rankHeap keeps the best Roots candidates with the worst on top.
-type rankHeap []ranked
+type rankHeap struct {
+	items []ranked
+	// byName orders names across a Parted corpus's stores; nil compares
+	// NameRank.
+	byName func(a, b uint32) int
+}
 
 // keep adds c to the candidates kept, limit at most. A candidate no better
 // than the worst kept is turned away before it reaches the heap: a common
@@ -464,24 +486,23 @@ type rankHeap []ranked
 // candidates are equal under before (names break every tie), so the notes
 // kept are the same as pushing each and popping the worst.
 func (h *rankHeap) keep(c ranked, limit int) {
-	if len(*h) < limit {
+	if len(h.items) < limit {
 		heap.Push(h, c)
 		return
 	}
-	if before(c, (*h)[0]) {
-		(*h)[0] = c
+	if h.before(c, h.items[0]) {
+		h.items[0] = c
 		heap.Fix(h, 0)
 	}
 }
 
-func (h rankHeap) Len() int           { return len(h) }
-func (h rankHeap) Less(i, j int) bool { return before(h[j], h[i]) }
-func (h rankHeap) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
-func (h *rankHeap) Push(x any)        { *h = append(*h, x.(ranked)) }
+func (h *rankHeap) Len() int           { return len(h.items) }
+func (h *rankHeap) Less(i, j int) bool { return h.before(h.items[j], h.items[i]) }
+func (h *rankHeap) Swap(i, j int)      { h.items[i], h.items[j] = h.items[j], h.items[i] }
+func (h *rankHeap) Push(x any)         { h.items = append(h.items, x.(ranked)) }
 func (h *rankHeap) Pop() any {
-	old := *h
-	x := old[len(old)-1]
-	*h = old[:len(old)-1]
+	x := h.items[len(h.items)-1]
+	h.items = h.items[:len(h.items)-1]
 	return x
 }
 

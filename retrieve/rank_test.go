@@ -578,7 +578,7 @@ func TestKeepHoldsTheBestCandidates(t *testing.T) {
 		}
 		want := slices.Clone(all)
 		slices.SortFunc(want, func(a, b ranked) int {
-			if before(a, b) {
+			if top.before(a, b) {
 				return -1
 			}
 			return 1

@@ -108,6 +108,7 @@ func RenderTree(r Result, commit string) string {
 	if r.Omitted > 0 {
 		fmt.Fprintf(&b, "%s%s; ask a narrower question.\n", omittedPrefix, reply.CountOf(r.Omitted, "more match", "more matches"))
 	}
+	b.WriteString(SourceLines(r.Stores))
 	b.WriteString(Footer(commit, r.AsOf))
 	return b.String()
 }
@@ -195,6 +196,8 @@ type Tree struct {
 	Omitted   int
 	Commit    string     // "" for "no commits"
 	AsOf      vault.Date // the day a past moment was asked for; "" for now
+	// Stores are the lines naming the other stores the answer read.
+	Stores []TreeSource
 }
 
 // ParseTree reads RenderTree's output back. It is strict and total: a line
@@ -220,6 +223,9 @@ func ParseTree(s string) (Tree, error) {
 	if commit != "no commits" {
 		t.Commit = commit
 	}
+	var body []string
+	body, t.Stores = peelSources(lines[:len(lines)-1])
+	lines = append(body, last)
 	root := -1
 	for i, line := range lines[:len(lines)-1] {
 		switch {

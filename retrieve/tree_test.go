@@ -141,3 +141,33 @@ func TestAnAnswerEmptiedByItsFiltersSaysWhatTheyLeftOut(t *testing.T) {
 		}
 	}
 }
+
+// An answer from several stores names each other store above its commit
+// line, with its commit or why it did not answer, and the parser reads
+// those lines back exactly; a note line or a commit line never passes for
+// one. Catches: a store that did not answer dropped from the tree, or
+// store lines the strict parser refuses.
+func TestTheTreeNamesTheOtherStoresAndReadsThemBack(t *testing.T) {
+	r := ask(t, linker("summary", "n", 2), "otter")
+	commit := strings.Repeat("ab", 20)
+	r.Stores = []Source{{Name: "handbook", Commit: commit}, {Name: "empty"},
+		{Name: "wiki", Problem: "/tmp/wiki does not exist", Code: "no_such_folder"}}
+	r.Omitted = 2
+	tree := RenderTree(r, commit)
+	parsed, err := ParseTree(tree)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, tree)
+	}
+	want := []TreeSource{{Name: "handbook", Commit: commit}, {Name: "empty"}, {Name: "wiki", Problem: "/tmp/wiki does not exist"}}
+	if !reflect.DeepEqual(parsed.Stores, want) || parsed.Commit != commit || parsed.Omitted != 2 || !reflect.DeepEqual(parsed.Notes, treeFromHits(r)) {
+		t.Errorf("parsed %+v, want stores %+v\n%s", parsed, want, tree)
+	}
+	if !strings.HasSuffix(tree, "! wiki: /tmp/wiki does not exist; answered without it\n@ "+commit+"\n") {
+		t.Errorf("the store that did not answer is not named above the commit line:\n%s", tree)
+	}
+	for _, line := range []string{"@ " + commit, "@ Handbook " + commit, "@ handbook abc", "! wiki: gone", "summary  team · 2026-01-02"} {
+		if _, ok := parseSourceLine(line); ok {
+			t.Errorf("%q read as a store's line", line)
+		}
+	}
+}

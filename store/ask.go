@@ -44,6 +44,9 @@ type Question struct {
 	Retracted proof.Retraction
 	// Filter narrows which notes are ranked (tags, folder, changed since).
 	Filter Filter
+	// Stores names the stores that answer ("." the one omh runs in); all
+	// of them when empty.
+	Stores []string
 }
 
 // Answer is what the store answers: the ranked notes with their
@@ -84,12 +87,12 @@ func (s *Store) Ask(q Question) (Answer, error) {
 		return Answer{}, err
 	}
 	var ans Answer
-	err := s.read(q.AsOf, s.readOptions(q.NoWorktree), func(v *view) error {
-		sel, err := s.selectNotes(v, q.Filter, q.Layer, q.Type)
+	err := s.readAcross(q.AsOf, Scope{Stores: q.Stores, Layer: q.Layer, NoWorktree: q.NoWorktree}, func(a *across) error {
+		sel, err := a.selectNotes(q.Filter, q.Layer, q.Type)
 		if err != nil {
 			return err
 		}
-		ans, err = v.ask(q, sel)
+		ans, err = a.ask(q, sel)
 		return err
 	})
 	if err == nil && ans.Result.TermsCut {
@@ -101,12 +104,14 @@ func (s *Store) Ask(q Question) (Answer, error) {
 	return ans, err
 }
 
-// ask answers q from an open snapshot, ranking only the notes sel admits.
-func (v *view) ask(q Question, sel selection) (Answer, error) {
-	if sel.none != "" && v.snap.Count() > 0 {
+// ask answers q from the open snapshots of the stores answering, read as
+// one, ranking only the notes sel admits.
+func (a *across) ask(q Question, sel selection) (Answer, error) {
+	v := a.home
+	if sel.none != "" && a.union.Count() > 0 {
 		// Nothing to rank: the reply names the filter that left nothing,
 		// not the store.
-		return Answer{Result: retrieve.Result{Question: q.Phrasings, Count: v.snap.Count(), Verdict: retrieve.NoMatch, AsOf: v.asOf()},
+		return Answer{Result: retrieve.Result{Question: q.Phrasings, Count: a.union.Count(), Verdict: retrieve.NoMatch, AsOf: v.asOf(), Stores: a.sources},
 			Commit: v.snap.Commit(), Absent: sel.none, filter: sel.echo}, nil
 	}
 	// Proof records among the hits show where they stand. A plain question
@@ -115,30 +120,30 @@ func (v *view) ask(q Question, sel selection) (Answer, error) {
 	if q.Records {
 		mode = q.Retracted
 	}
-	proofs := proof.NewProof(v.snap, v.proofDay(), mode)
+	proofs := proof.NewProof(a.union, v.proofDay(), mode)
 	rq := retrieve.Query{Phrasings: q.Phrasings, Roots: q.Roots, Layer: q.Layer, Type: q.Type, Ranker: q.Ranker, Explain: q.Explain, Only: sel.only()}
 	if q.Records {
 		rq.Keep = proofs.KeepRecords
 	}
-	res, err := retrieve.Search(v.snap, rq)
+	res, err := retrieve.Search(a.union, rq)
 	if err != nil {
 		return Answer{}, err
 	}
 	if err := proofs.DecidersFirst(&res); err != nil {
 		return Answer{}, err
 	}
-	res.AsOf = v.asOf()
+	res.AsOf, res.Stores = v.asOf(), a.sources
 	for i, h := range res.Hits {
 		res.Hits[i].Retracted = proofs.Retracted(h.Doc) // the tree marks them as cards do
 	}
 	ans := Answer{Result: res, Commit: v.snap.Commit(), filter: sel.echo}
-	if q.Records && len(res.Hits) == 0 && res.Omitted == 0 && !res.StoreEmpty && !v.holdsRecords() {
+	if q.Records && len(res.Hits) == 0 && res.Omitted == 0 && !res.StoreEmpty && !a.holdsRecords() {
 		ans.Absent = "the store holds no proof records yet (notes of the types " + vault.OrList(vault.TypeNames(true)) +
 			"); omh new finding TITLE writes one"
 		return ans, nil
 	}
 	if q.Cards {
-		reply, err := find.Build(res, ans.Commit, v.snap, q.MaxChars, proofs)
+		reply, err := find.Build(res, ans.Commit, a.union, q.MaxChars, proofs)
 		if err != nil {
 			return Answer{}, err
 		}
@@ -147,11 +152,11 @@ func (v *view) ask(q Question, sel selection) (Answer, error) {
 	return ans, nil
 }
 
-// holdsRecords reports whether the snapshot holds any proof record, so an
+// holdsRecords reports whether the stores hold any proof record, so an
 // empty answer among records can say whether there were any to ask.
-func (v *view) holdsRecords() bool {
-	for d := range v.snap.Span() {
-		if info := v.snap.Info(uint32(d)); info.Present && vault.IsProofType(info.Type) {
+func (a *across) holdsRecords() bool {
+	for d := range a.union.Span() {
+		if info := a.union.Info(uint32(d)); info.Present && vault.IsProofType(info.Type) {
 			return true
 		}
 	}
@@ -232,7 +237,7 @@ func (a Answer) absence() string {
 	if a.Commit == "" {
 		return sentence(a.Absent)
 	}
-	return sentence(a.Absent) + retrieve.Footer(a.Commit, a.Result.AsOf)
+	return sentence(a.Absent) + retrieve.SourceLines(a.Result.Stores) + retrieve.Footer(a.Commit, a.Result.AsOf)
 }
 
 // sentence writes a note as a line: a capital first letter, a full stop.

@@ -30,7 +30,7 @@ func BenchmarkCardsOnARealVault(b *testing.B) {
 	err = s.read("", s.readOptions(false), func(v *view) error {
 		var results []retrieve.Result
 		for _, g := range golds {
-			ans, err := v.ask(Question{Phrasings: []string{g.Question}, Roots: retrieve.DefaultRoots, Ranker: retrieve.DefaultRanker,
+			ans, err := v.alone().ask(Question{Phrasings: []string{g.Question}, Roots: retrieve.DefaultRoots, Ranker: retrieve.DefaultRanker,
 				MaxChars: find.DefaultMaxChars}, selection{})
 			if err != nil {
 				return err

@@ -11,6 +11,7 @@ import (
 
 	"github.com/go-git/go-git/v5/plumbing"
 
+	"github.com/omh-notes/omh/find"
 	"github.com/omh-notes/omh/index"
 	"github.com/omh-notes/omh/reply"
 	"github.com/omh-notes/omh/retrieve"
@@ -32,7 +33,10 @@ const (
 // Change is one note a commit, or the working tree, added, changed,
 // renamed or removed.
 type Change struct {
-	Key    string     `json:"key"`
+	Key string `json:"key"`
+	// Store is the store of a change of another store (whose Key and
+	// OldKey it qualifies); absent for the one omh runs in.
+	Store  string     `json:"store,omitempty"`
 	Kind   ChangeKind `json:"change"`
 	OldKey string     `json:"old_key,omitempty"` // renamed: the key it had
 	// Commit made the change; null for an uncommitted one, which is also
@@ -51,6 +55,7 @@ type Change struct {
 	// blob is the content the change left (a removal: the content it
 	// removed); zero for a working tree's file, read from the file.
 	blob plumbing.Hash
+	from *Store // the store it is of
 }
 
 // Changes is what omh changes lists: the notes' changes since a moment,
@@ -71,6 +76,10 @@ type Changes struct {
 	Offset  int      `json:"offset"`
 	Limit   int      `json:"limit"` // 0: every change
 	More    int      `json:"more"`  // changes past the page
+	// Stores are the other stores listed, as an answer's are (their
+	// changes are in List with their keys qualified); absent when only
+	// the store omh runs in was.
+	Stores []reply.Source `json:"stores,omitempty"`
 }
 
 // DefaultChangesDays is the history omh changes lists when asked for no
@@ -94,13 +103,107 @@ const (
 
 // Changes lists the notes added, changed, renamed and removed since a
 // moment (a date or a commit, as --since reads them; "" is the last week
-// of commits), newest first: uncommitted changes (the working tree against
-// HEAD, as git status says) before the commits, which come in git log's
-// order, each commit's notes in path order. Notes are the store's under
-// its notes root; the private notes, which git never sees, are not listed.
-// It reads git alone, never the cache.
-func (s *Store) Changes(sinceSpec string, page Page) (Changes, error) {
+// of commits), newest first, in every store the scope reads: in each,
+// uncommitted changes (the working tree against HEAD, as git status says;
+// none for the team's other stores, which answer with their commits)
+// before the commits, which come in git log's order, each commit's notes
+// in path order; the stores' lists are merged by day, this repository's
+// first on a day they share. Notes are each store's under its notes root;
+// the private notes, which git never sees, are not listed. A commit as
+// --since is read in each store that holds it, and as the day it was made
+// in the others. It reads git alone, never the cache.
+func (s *Store) Changes(sinceSpec string, sc Scope, page Page) (Changes, error) {
 	out := Changes{SchemaVersion: reply.SchemaVersion, List: []Change{}, Offset: page.Offset, Limit: page.Limit}
+	members, err := s.members(sc)
+	if err != nil {
+		return out, err
+	}
+	var lists [][]Change
+	if sc.answersHome() {
+		home, err := s.changeList(sinceSpec, true)
+		if err != nil {
+			return out, err
+		}
+		out.Commit, out.Since, out.From, out.Default = home.head, home.since, home.from, home.byDefault
+		lists = append(lists, home.changes)
+	} else if head, err := s.Repo.Head(); err == nil && !head.IsZero() {
+		out.Commit = orNull(head.String())
+	}
+	for _, m := range members {
+		src := m.source("")
+		if m.problem == "" {
+			spec, err := s.sinceIn(m.store, sinceSpec)
+			var list changeList
+			if err == nil {
+				list, err = m.store.changeList(spec, m.personal)
+			}
+			if err != nil {
+				src.Problem, src.Code = memberProblem(m, err, sinceSpec), Code(err)
+			} else {
+				src.Commit = CommitID(list.head)
+				for i := range list.changes {
+					list.changes[i].Store = m.Name
+					list.changes[i].Key = vault.Qualify(m.Name, list.changes[i].Key)
+					if list.changes[i].OldKey != "" {
+						list.changes[i].OldKey = vault.Qualify(m.Name, list.changes[i].OldKey)
+					}
+				}
+				lists = append(lists, list.changes)
+			}
+		}
+		out.Stores = append(out.Stores, find.SourcesJSON([]retrieve.Source{src})...)
+	}
+	all := mergeChanges(lists)
+	first, end := min(page.Offset, len(all)), len(all)
+	if page.Limit > 0 {
+		end = min(end, first+page.Limit)
+	}
+	out.List, out.More = all[first:end:end], len(all)-end
+	// A note changed in many commits shows the same first lines each time:
+	// they are given once, on its newest change in the page.
+	shown := map[string]string{}
+	for i, ch := range out.List {
+		excerpt := ch.excerpt()
+		if before, ok := shown[ch.Key]; !ok || before != excerpt {
+			out.List[i].Excerpt = excerpt
+			shown[ch.Key] = excerpt
+		}
+	}
+	return out, nil
+}
+
+// sinceIn is --since as another store reads it: a date as it is, a commit
+// that store holds as it is, and a commit only this repository holds as
+// the day it was made.
+func (s *Store) sinceIn(other *Store, spec string) (string, error) {
+	if spec == "" || vault.Date(spec).Valid() {
+		return spec, nil
+	}
+	if _, err := other.Repo.ResolveCommit(spec); err == nil {
+		return spec, nil
+	}
+	c, err := s.Repo.ResolveCommit(spec)
+	if err != nil {
+		return spec, nil // neither holds it: the other store says so
+	}
+	day, err := s.Repo.CommittedOn(c)
+	return string(day), err
+}
+
+// changeList is one store's changes since a moment, newest first, and
+// what it read them against.
+type changeList struct {
+	changes   []Change
+	head      *string // HEAD; nil before the first commit
+	since     string  // the moment, as asked or the default's day
+	from      *string // the commit changes count from; nil for the first
+	byDefault bool
+}
+
+// changeList lists the store's changes since a moment: its working tree's
+// uncommitted ones with worktree, then its commits'.
+func (s *Store) changeList(sinceSpec string, worktree bool) (changeList, error) {
+	var out changeList
 	// git answers this, not the cache: nothing is refreshed.
 	cfg, err := s.config()
 	if err != nil {
@@ -111,7 +214,7 @@ func (s *Store) Changes(sinceSpec string, page Page) (Changes, error) {
 		return out, err
 	}
 	if !head.IsZero() {
-		out.Commit = orNull(head.String())
+		out.head = orNull(head.String())
 	}
 	dir, err := index.NotesRoot(s.Repo, cfg, head)
 	if err != nil {
@@ -123,21 +226,25 @@ func (s *Store) Changes(sinceSpec string, page Page) (Changes, error) {
 			return out, err
 		}
 		t, _ := time.Parse(time.DateOnly, string(day))
-		sinceSpec, out.Default = string(vault.DateOf(t.AddDate(0, 0, 1-DefaultChangesDays))), true
+		sinceSpec, out.byDefault = string(vault.DateOf(t.AddDate(0, 0, 1-DefaultChangesDays))), true
 	}
-	out.Since = sinceSpec
+	out.since = sinceSpec
 	notes := noteFiles{dir: dir, exclude: cfg.Exclude}
 	// git status and git log read apart: they run side by side (on
 	// vba-docs, 38,187 notes in one commit, each took about a second of
 	// the reply's 4 s on a busy machine).
-	type worktree struct {
+	type worktreeChanges struct {
 		changes []Change
 		err     error
 	}
-	wt := make(chan worktree, 1)
+	wt := make(chan worktreeChanges, 1)
 	go func() {
+		if !worktree {
+			wt <- worktreeChanges{}
+			return
+		}
 		changes, err := s.uncommitted(notes)
-		wt <- worktree{changes, err}
+		wt <- worktreeChanges{changes, err}
 	}()
 	committed, since, err := s.committed(notes, sinceSpec, head)
 	w := <-wt
@@ -147,24 +254,41 @@ func (s *Store) Changes(sinceSpec string, page Page) (Changes, error) {
 	if w.err != nil {
 		return out, w.err
 	}
-	out.From = since
-	all := append(w.changes, committed...)
-	first, end := min(page.Offset, len(all)), len(all)
-	if page.Limit > 0 {
-		end = min(end, first+page.Limit)
-	}
-	out.List, out.More = all[first:end:end], len(all)-end
-	// A note changed in many commits shows the same first lines each time:
-	// they are given once, on its newest change in the page.
-	shown := map[string]string{}
-	for i, ch := range out.List {
-		excerpt := s.excerpt(ch)
-		if before, ok := shown[ch.Key]; !ok || before != excerpt {
-			out.List[i].Excerpt = excerpt
-			shown[ch.Key] = excerpt
-		}
+	out.from, out.changes = since, append(w.changes, committed...)
+	for i := range out.changes {
+		out.changes[i].from = s
 	}
 	return out, nil
+}
+
+// mergeChanges merges stores' lists, each newest first, into one:
+// uncommitted changes first, then by day, newest first, the earlier list
+// first on a day they share; each list keeps its own order.
+func mergeChanges(lists [][]Change) []Change {
+	if len(lists) == 1 {
+		return lists[0]
+	}
+	var out []Change
+	next := make([]int, len(lists))
+	later := func(a, b Change) bool {
+		if a.Uncommitted != b.Uncommitted {
+			return a.Uncommitted
+		}
+		return a.Date > b.Date
+	}
+	for {
+		best := -1
+		for i, l := range lists {
+			if next[i] < len(l) && (best < 0 || later(l[next[i]], lists[best][next[best]])) {
+				best = i
+			}
+		}
+		if best < 0 {
+			return out
+		}
+		out = append(out, lists[best][next[best]])
+		next[best]++
+	}
 }
 
 // committed lists the notes' changes of the commits since the moment spec
@@ -295,15 +419,15 @@ func (n noteFiles) change(f gitcli.FileChange) (Change, bool) {
 }
 
 // excerpt is a change's note's first lines as the change left them (a
-// removal: as they were), from its blob or the working tree's file; ""
-// when it cannot be read.
-func (s *Store) excerpt(c Change) string {
+// removal: as they were), from its blob or the working tree's file in its
+// store; "" when it cannot be read.
+func (c Change) excerpt() string {
 	var content []byte
 	var err error
 	if c.blob.IsZero() {
-		content, err = s.Repo.ReadNote(vault.Local, c.Path, plumbing.ZeroHash, excerptBytes)
+		content, err = c.from.Repo.ReadNote(vault.Local, c.Path, plumbing.ZeroHash, excerptBytes)
 	} else {
-		content, _, err = s.Repo.ReadBlob(c.blob, excerptBytes)
+		content, _, err = c.from.Repo.ReadBlob(c.blob, excerptBytes)
 	}
 	if err != nil {
 		return ""
@@ -388,5 +512,6 @@ func (c Changes) Text(w io.Writer) {
 		}
 		fmt.Fprintf(w, "… %d more %s; --offset %d for the next\n", c.More, noun, c.Offset+len(c.List))
 	}
+	io.WriteString(w, sourceLines(c.Stores))
 	fmt.Fprintf(w, "@ %s\n", retrieve.CommitLabel(CommitID(c.Commit)))
 }

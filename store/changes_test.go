@@ -97,7 +97,7 @@ func TestChangesListWhatGitLogLists(t *testing.T) {
 		if from == "second" || from == "third" {
 			from = r.Git("log", "--first-parent", "--format=%H", "--grep", "^"+from+"$", "HEAD")
 		}
-		got, err := s.Changes(c.since, Page{})
+		got, err := s.Changes(c.since, Scope{}, Page{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -109,7 +109,7 @@ func TestChangesListWhatGitLogLists(t *testing.T) {
 			t.Errorf("--since %s counts from %q, want %q", c.since, CommitID(got.From), from)
 		}
 	}
-	all, err := s.Changes(first, Page{})
+	all, err := s.Changes(first, Scope{}, Page{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -147,7 +147,7 @@ func TestChangesListUncommittedFirst(t *testing.T) {
 	r.Git("add", "gone.md")
 	r.Remove("gone.md")
 	s, _ := open(t, r.Dir)
-	got, err := s.Changes(head, Page{})
+	got, err := s.Changes(head, Scope{}, Page{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -164,7 +164,7 @@ func TestChangesListUncommittedFirst(t *testing.T) {
 	empty := vaulttest.New(t)
 	empty.Write("first.md", "The first note.\n")
 	s, _ = open(t, empty.Dir)
-	got, err = s.Changes("", Page{})
+	got, err = s.Changes("", Scope{}, Page{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -185,7 +185,7 @@ func TestChangesDefaultWeekAndPages(t *testing.T) {
 		r.Commit(day+"T10:00:00Z", "note")
 	}
 	s, _ := open(t, r.Dir)
-	got, err := s.Changes("", Page{})
+	got, err := s.Changes("", Scope{}, Page{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -196,13 +196,13 @@ func TestChangesDefaultWeekAndPages(t *testing.T) {
 	if !got.Default || got.Since != "2025-03-20" || !slices.Equal(keys, []string{"n3", "n2", "n1"}) {
 		t.Errorf("the default: since %s (default %v), %q", got.Since, got.Default, keys)
 	}
-	all, err := s.Changes("2025-01-01", Page{})
+	all, err := s.Changes("2025-01-01", Scope{}, Page{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	var paged []string
 	for offset := 0; ; offset += 3 {
-		page, err := s.Changes("2025-01-01", Page{Offset: offset, Limit: 3})
+		page, err := s.Changes("2025-01-01", Scope{}, Page{Offset: offset, Limit: 3})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -217,7 +217,7 @@ func TestChangesDefaultWeekAndPages(t *testing.T) {
 	if !slices.Equal(paged, listed(all)) {
 		t.Errorf("the pages %q, the whole %q", paged, listed(all))
 	}
-	if _, err := s.Changes("yesterday", Page{}); code(err) != "bad_since" {
+	if _, err := s.Changes("yesterday", Scope{}, Page{}); code(err) != "bad_since" {
 		t.Errorf("a bad --since: %v", err)
 	}
 }

@@ -199,12 +199,12 @@ func (r EvalReport) Text(w io.Writer) {
 func (v *view) evalOne(g eval.Gold, also []string, o EvalOptions) (eval.Question, error) {
 	q := Question{Phrasings: append([]string{g.Question}, also...), Roots: max(o.Roots, metricDepth), Ranker: o.Ranker,
 		MaxChars: o.MaxChars}
-	ranked, err := v.ask(q, selection{})
+	ranked, err := v.alone().ask(q, selection{})
 	if err != nil {
 		return eval.Question{}, err
 	}
 	q.Roots, q.Cards = o.Roots, true
-	ans, err := v.ask(q, selection{})
+	ans, err := v.alone().ask(q, selection{})
 	if err != nil {
 		return eval.Question{}, err
 	}

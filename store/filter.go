@@ -59,23 +59,49 @@ type filterPart struct {
 	docs []uint32
 }
 
-// selectNotes reads f against the view: each part's notes, then the notes
-// all of them admit among those of the question's layer and type.
-func (s *Store) selectNotes(v *view, f Filter, layer vault.Layer, typ string) (selection, error) {
+// selectNotes reads f against every store answering, each by its own
+// settings (a tag's nesting, a folder's form, its own history for --since,
+// where a commit only this repository holds is the day it was made): each
+// part's notes in all of them, then the notes all parts admit among those
+// of the question's layer and type.
+func (a *across) selectNotes(f Filter, layer vault.Layer, typ string) (selection, error) {
 	if f.Empty() {
 		return selection{}, nil
 	}
-	parts, err := s.filterParts(v, f)
-	if err != nil || len(parts) == 0 {
-		return selection{}, err
+	var parts []filterPart
+	for i, v := range a.views {
+		mine := f
+		since, err := a.home.store.sinceIn(v.store, f.Since)
+		if err != nil {
+			return selection{}, err
+		}
+		mine.Since = since
+		own, err := v.store.filterParts(v, mine)
+		if err != nil {
+			return selection{}, a.storeSaid(i, err)
+		}
+		if parts == nil {
+			parts = make([]filterPart, len(own))
+			for k, p := range own {
+				parts[k].says = p.says
+			}
+		}
+		for k, p := range own {
+			for _, d := range p.docs {
+				parts[k].docs = append(parts[k].docs, a.union.Doc(i, d))
+			}
+		}
 	}
-	span := v.snap.Span()
+	if len(parts) == 0 {
+		return selection{}, nil
+	}
+	span := a.union.Span()
 	counts := make([]int, span)
 	var empty []string
 	for _, p := range parts {
 		n := 0
 		for _, d := range p.docs {
-			if inLayer(v.snap.Info(d), layer) {
+			if inLayer(a.union.Info(d), layer) {
 				counts[d]++
 				n++
 			}
@@ -99,7 +125,7 @@ func (s *Store) selectNotes(v *view, f Filter, layer vault.Layer, typ string) (s
 	for d, n := range counts {
 		if n == len(parts) {
 			sel.admit[d] = true
-			if typ == "" || v.snap.Info(uint32(d)).Type == typ {
+			if typ == "" || a.union.Info(uint32(d)).Type == typ {
 				admitted++
 			}
 		}

@@ -2,6 +2,7 @@ package store
 
 import (
 	"errors"
+	"fmt"
 
 	"github.com/omh-notes/omh/find"
 	"github.com/omh-notes/omh/proof"
@@ -70,6 +71,19 @@ func ParseLayer(s string) (vault.Layer, error) {
 		return 0, invalid(err)
 	}
 	return l, nil
+}
+
+// ParseStores reads --store: each a store's name, or "." for the store omh
+// runs in; whether a name is one the settings give is for the read to say.
+func ParseStores(names []string) ([]string, error) {
+	for _, n := range names {
+		if n != vault.HomeStore {
+			if err := vault.CheckStoreName(n); err != nil {
+				return nil, invalid(fmt.Errorf("--store: %w", err))
+			}
+		}
+	}
+	return names, nil
 }
 
 // ParseRanker reads omh find --ranker.

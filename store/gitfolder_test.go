@@ -39,7 +39,7 @@ func TestATreeEntryUnderDotGitIsNeverANoteAndMvLeavesGitsFolderAlone(t *testing.
 	if st.Notes.Team != 2 {
 		t.Errorf("%d team notes, want a and b", st.Notes.Team)
 	}
-	if _, err := s.Show(".git/victim", 0, Lines{}, DefaultShowChars); code(err) != "not_found" && code(err) != "bad_key" {
+	if _, err := s.Show(".git/victim", Scope{}, Lines{}, DefaultShowChars); code(err) != "not_found" && code(err) != "bad_key" {
 		t.Errorf("show .git/victim: %v", err)
 	}
 	if _, err := s.Move("a", "c"); err != nil {

@@ -35,7 +35,7 @@ func TestInitWritesTheNotesRootAndDialectItDetects(t *testing.T) {
 	if err != nil || cfg.Notes != "en" || cfg.Dialect.String() != vault.DialectObsidian || len(cfg.Warnings) > 0 {
 		t.Errorf("%+v %v", cfg, err)
 	}
-	if links, err := s.Links("Home", 0, LinksOut, Page{}); err != nil || len(*links.Notes[0].Links) != 1 || (*links.Notes[0].Links)[0].Key != "Sync/Security" {
+	if links, err := s.Links("Home", Scope{}, LinksOut, Page{}); err != nil || len(*links.Notes[0].Links) != 1 || (*links.Notes[0].Links)[0].Key != "Sync/Security" {
 		t.Errorf("links of Home under the detected config: %+v %v", links, err)
 	}
 	again, err := s.Init("", "", true)
@@ -86,13 +86,13 @@ func TestTheFirstCommandReadsAnotherToolsVaultAsDetectedWithoutWritingInIt(t *te
 	if len(*warnings) != 1 || !strings.Contains((*warnings)[0], vault.ConfigPath) || !strings.Contains((*warnings)[0], "omh init") {
 		t.Errorf("warnings %q", *warnings)
 	}
-	if links, err := s.Links("careers.mission", 0, LinksOut, Page{}); err != nil || len(*links.Notes[0].Links) != 1 {
+	if links, err := s.Links("careers.mission", Scope{}, LinksOut, Page{}); err != nil || len(*links.Notes[0].Links) != 1 {
 		t.Errorf("%+v %v", links, err)
 	}
 	// A later command reads what was detected without looking again or
 	// saying it again.
 	again, later := open(t, r.Dir)
-	if links, err := again.Links("careers.mission", 0, LinksOut, Page{}); err != nil || len(*links.Notes[0].Links) != 1 {
+	if links, err := again.Links("careers.mission", Scope{}, LinksOut, Page{}); err != nil || len(*links.Notes[0].Links) != 1 {
 		t.Errorf("a later command: %+v %v", links, err)
 	}
 	if len(*later) != 0 {
@@ -137,7 +137,7 @@ func TestAnEarlierOmhsRecordOfDetectedSettingsIsNotCalledDamaged(t *testing.T) {
 	s.Close()
 	vaulttest.WriteFile(t, filepath.Join(r.Dir, ".git", "omh", detectedConfig), "dialect: obsidian\n")
 	again, warnings := open(t, r.Dir)
-	if _, err := again.Links("vault/sync", 0, LinksOut, Page{}); err != nil {
+	if _, err := again.Links("vault/sync", Scope{}, LinksOut, Page{}); err != nil {
 		t.Fatal(err)
 	}
 	for _, w := range *warnings {
@@ -167,7 +167,7 @@ func TestADamagedCacheFolderIsDetectedAgainNotReadAsTheConfig(t *testing.T) {
 		r.Write("vault/other.md", "# Other\n\n[[sync]]\n")
 		r.Commit("2026-01-02T10:00:00Z", "vault")
 		s, _ := open(t, r.Dir)
-		before, err := s.Links("vault/sync", 0, LinksOut, Page{})
+		before, err := s.Links("vault/sync", Scope{}, LinksOut, Page{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -200,7 +200,7 @@ func TestADamagedCacheFolderIsDetectedAgainNotReadAsTheConfig(t *testing.T) {
 			t.Errorf("status of a damaged cache: %v", err)
 		}
 		again, warnings := open(t, r.Dir)
-		after, err := again.Links("vault/sync", 0, LinksOut, Page{})
+		after, err := again.Links("vault/sync", Scope{}, LinksOut, Page{})
 		if err != nil {
 			t.Fatalf("a command after the cache folder was damaged: %v", err)
 		}
@@ -253,7 +253,7 @@ func TestStatusAndRebuildReadTheDetectedConfig(t *testing.T) {
 	if st, err := rebuilt.Status(); err != nil || !st.Fresh || st.NotesRoot != "vault" {
 		t.Errorf("status after a rebuild: %+v, %v", st, err)
 	}
-	if links, err := rebuilt.Links("careers.mission", 0, LinksOut, Page{}); err != nil || len(*links.Notes[0].Links) != 1 {
+	if links, err := rebuilt.Links("careers.mission", Scope{}, LinksOut, Page{}); err != nil || len(*links.Notes[0].Links) != 1 {
 		t.Errorf("after a rebuild: %+v %v", links, err)
 	}
 }
@@ -290,7 +290,7 @@ func TestChangingTheDialectResolvesLinksAgain(t *testing.T) {
 	r.Commit("2026-01-02T10:00:00Z", "vault")
 	s, _ := open(t, r.Dir)
 	outKeys := func() []string {
-		links, err := s.Links("careers.mission", 0, LinksOut, Page{})
+		links, err := s.Links("careers.mission", Scope{}, LinksOut, Page{})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -14,7 +14,9 @@ import (
 // ranking, the proof lifecycle, cards and eval (retrieve, proof, find,
 // eval) never import the cache or the application layer, only declare the
 // interfaces the cache implements, and each imports only those before it
-// in that order; the cache (index) imports none of them; the output
+// in that order; the cache (index) imports none of them, nor the union
+// of several stores' snapshots (union), which reads the cache only through
+// the interface it declares and imports none of the layers above; the output
 // contract (reply) imports nothing of omh, and below the application layer
 // only the renderers of answers use it (retrieve's tree, find's cards,
 // whose JSON shapes find fills): the other layers return plain data; only
@@ -38,7 +40,8 @@ func TestDependenciesPointOneWay(t *testing.T) {
 		"proof":        {"index", "store", "find", "eval", "hooks", "reply"},
 		"find":         {"index", "store", "eval", "hooks"},
 		"eval":         {"index", "store", "hooks", "reply"},
-		"index":        {"store", "hooks", "retrieve", "proof", "find", "eval", "reply"},
+		"index":        {"store", "hooks", "retrieve", "proof", "find", "eval", "reply", "union"},
+		"union":        {"index", "store", "hooks", "retrieve", "proof", "find", "eval", "journal", "reply"},
 		"hooks":        {"index", "store", "retrieve", "proof", "find", "eval", "journal", "reply"},
 		"journal":      {"index", "store", "retrieve", "proof", "find", "eval", "hooks", "reply"},
 	}

@@ -100,7 +100,7 @@ func TestNamesThatAreNotUTF8GetDistinctKeys(t *testing.T) {
 	s, _ := openStore(t, r.Dir)
 	for key, name := range map[string]string{"bad%FF": "bad\xff.md", "bad%FE": "bad\xfe.md", "bad\ufffd": "bad\xef\xbf\xbd.md"} {
 		blobs[key] = r.Git("rev-parse", "HEAD:"+name)
-		shown, err := s.Show(key, 0, store.Lines{}, store.DefaultShowChars)
+		shown, err := s.Show(key, store.Scope{}, store.Lines{}, store.DefaultShowChars)
 		if err != nil || len(shown.Notes) != 1 || !strings.Contains(shown.Notes[0].Content, "walrus "+files[name]) {
 			t.Errorf("show %s does not show %s (%v): %+v", key, name, err, shown)
 		}
@@ -138,7 +138,7 @@ func TestShowPrintsALongNoteUpToItsCap(t *testing.T) {
 	r.Write("long.md", "# Long\n\n"+strings.Repeat(line, (17<<20)/len(line)))
 	r.Commit("2026-01-02T10:00:00Z", "a long note")
 	s, warnings := openStore(t, r.Dir)
-	shown, err := s.Show("long", 0, store.Lines{}, 1<<30)
+	shown, err := s.Show("long", store.Scope{}, store.Lines{}, 1<<30)
 	if err != nil || len(shown.Notes) != 1 {
 		t.Fatalf("%v: %d notes", err, len(shown.Notes))
 	}

@@ -68,7 +68,7 @@ func TestShowGivesTheLinesAskedFor(t *testing.T) {
 	r.Write("a.md", "---\nrecorded: 2026-01-02\n---\n# Alpha\n\nfirst\nsecond\n")
 	r.Commit("2026-01-03T10:00:00Z", "a")
 	s, _ := open(t, r.Dir)
-	shown, err := s.Show("a", 0, Lines{4, 6}, DefaultShowChars)
+	shown, err := s.Show("a", Scope{}, Lines{4, 6}, DefaultShowChars)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -76,11 +76,11 @@ func TestShowGivesTheLinesAskedFor(t *testing.T) {
 	if n.Content != "# Alpha\n\nfirst\n" || n.LineStart != 4 || n.LineEnd != 6 || n.LineCount != 7 {
 		t.Errorf("lines 4-6: %q, %d-%d of %d", n.Content, n.LineStart, n.LineEnd, n.LineCount)
 	}
-	shown, err = s.Show("a", 0, Lines{6, 99}, DefaultShowChars)
+	shown, err = s.Show("a", Scope{}, Lines{6, 99}, DefaultShowChars)
 	if n := shown.Notes[0]; err != nil || n.Content != "first\nsecond\n" || n.LineEnd != 7 {
 		t.Errorf("lines 6-99: %+v, %v", n, err)
 	}
-	_, err = s.Show("a", 0, Lines{8, 9}, DefaultShowChars)
+	_, err = s.Show("a", Scope{}, Lines{8, 9}, DefaultShowChars)
 	if code(err) != "bad_lines" || !strings.Contains(err.Error(), "last line, 7") {
 		t.Errorf("lines 8-9: %v", err)
 	}

@@ -228,6 +228,7 @@ func (s *Store) lint(keys []string, strict, staged bool, rules []string) (LintRe
 				return ok && fileExists(base, p)
 			},
 			Dialect: cfg.Dialect, Rules: rules, Strict: strict, Disabled: cfg.Lint.Disable, IgnoreLinks: cfg.Lint.Ignore,
+			Stores:  s.storeNames(cfg),
 			Renamed: func() map[string]lint.Renamed { return s.renamedKeys(v.snap.NotesDir()) },
 		}
 		notes := lintNotes(v, stored)
@@ -242,7 +243,7 @@ func (s *Store) lint(keys []string, strict, staged bool, rules []string) (LintRe
 		}
 		for _, k := range keys {
 			if !found[k] {
-				return v.unknownKey(k, 0)
+				return v.unknownKey(k, 0, "")
 			}
 		}
 		rep = LintReport{SchemaVersion: reply.SchemaVersion, Commit: orNull(v.snap.Commit()), Checked: checked, Staged: staged,

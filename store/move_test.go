@@ -85,7 +85,7 @@ func TestMoveRenamesATeamNoteAndRewritesLinksInBothLayers(t *testing.T) {
 			t.Errorf("after the rename: %+v", f)
 		}
 	}
-	linked, err := s.Links("guides/secrets/credential-handling", 0, LinksIn, Page{})
+	linked, err := s.Links("guides/secrets/credential-handling", Scope{}, LinksIn, Page{})
 	if err != nil {
 		t.Fatal(err)
 	}

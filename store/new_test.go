@@ -54,7 +54,7 @@ func TestNewWithControlCharactersInTheTitleIsRefused(t *testing.T) {
 	if w.Key != "note/tabs-and-breaks" || p.Title != "Tabs and breaks" || !reflect.DeepEqual(p.Answers, []string{"why not"}) {
 		t.Errorf("key %s, title %q, answers %q", w.Key, p.Title, p.Answers)
 	}
-	if _, err := s.Show(w.Key, 0, Lines{}, DefaultShowChars); err != nil {
+	if _, err := s.Show(w.Key, Scope{}, Lines{}, DefaultShowChars); err != nil {
 		t.Errorf("show of the note new wrote: %v", err)
 	}
 }

@@ -41,6 +41,7 @@ type ShownNote struct {
 	Cut       bool   `json:"cut,omitempty"`
 	NextLines string `json:"next_lines,omitempty"`
 	ranged    bool   // a range was asked for
+	commit    string // the commit its store's team layer was read at
 }
 
 // Shown is omh show's reply: every note holding the key (a key may be in
@@ -50,6 +51,9 @@ type Shown struct {
 	Notes         []ShownNote `json:"notes"`
 	SchemaVersion int         `json:"schema_version"`
 	MaxChars      int         `json:"max_chars"` // the most characters of a note's text shown
+	// Stores are the other stores read, or that could not be (see
+	// Answer's); absent when only the store omh runs in was.
+	Stores []reply.Source `json:"stores,omitempty"`
 }
 
 // LinkedNote is a note with the notes it links to and the notes linking
@@ -57,6 +61,7 @@ type Shown struct {
 // nil.
 type LinkedNote struct {
 	Key   string       `json:"key"`
+	Store string       `json:"store"` // as a hit's
 	Layer string       `json:"layer"`
 	Date  string       `json:"date"`
 	Path  string       `json:"path"`
@@ -70,11 +75,12 @@ type LinkedNote struct {
 // Linked is omh links' reply: a page of each list, Offset and Limit as
 // asked (Limit 0: all).
 type Linked struct {
-	Commit        *string      `json:"commit"`
-	Notes         []LinkedNote `json:"notes"`
-	SchemaVersion int          `json:"schema_version"`
-	Offset        int          `json:"offset"`
-	Limit         int          `json:"limit"`
+	Commit        *string        `json:"commit"`
+	Notes         []LinkedNote   `json:"notes"`
+	SchemaVersion int            `json:"schema_version"`
+	Offset        int            `json:"offset"`
+	Limit         int            `json:"limit"`
+	Stores        []reply.Source `json:"stores,omitempty"` // as Shown's
 }
 
 // Direction chooses which links a Links call lists.
@@ -101,11 +107,12 @@ type ShownRecord struct {
 // Records is omh proof show's reply. When there was no store at the
 // moment asked for, Absent is the answer that says so instead.
 type Records struct {
-	AsOf          string        `json:"as_of,omitempty"` // the day asked for with --as-of
-	Commit        *string       `json:"commit"`
-	Records       []ShownRecord `json:"records"`
-	SchemaVersion int           `json:"schema_version"`
-	Absent        *Answer       `json:"-"`
+	AsOf          string         `json:"as_of,omitempty"` // the day asked for with --as-of
+	Commit        *string        `json:"commit"`
+	Records       []ShownRecord  `json:"records"`
+	SchemaVersion int            `json:"schema_version"`
+	Stores        []reply.Source `json:"stores,omitempty"` // as Shown's
+	Absent        *Answer        `json:"-"`
 }
 
 // orNull is a string as replies give it: null when "" (a commit before
@@ -125,19 +132,20 @@ func CommitID(commit *string) string {
 	return *commit
 }
 
-// Show gives every note holding key (of one layer, when layer is not 0),
-// with its content: all of it, or the lines asked for, up to maxChars
-// characters cut at a line's end (NextLines says what is left), and the
-// first showRefs links each way.
-func (s *Store) Show(key string, layer vault.Layer, lines Lines, maxChars int) (Shown, error) {
+// Show gives every note holding key (a key qualified by a store's name,
+// handbook:topic/x, in that store; else in every store answering, the one
+// omh runs in first) of the scope, with its content: all of it, or the
+// lines asked for, up to maxChars characters cut at a line's end
+// (NextLines says what is left), and the first showRefs links each way.
+func (s *Store) Show(key string, sc Scope, lines Lines, maxChars int) (Shown, error) {
 	if maxChars <= 0 {
 		return Shown{}, invalid(fmt.Errorf("--max-chars is how many characters of the note's text to show, 1 or more (%d by default), not %d", DefaultShowChars, maxChars))
 	}
 	var out Shown
-	err := s.withKey(key, layer, "", func(v *view, docs []uint32) error {
-		out = Shown{Commit: orNull(v.snap.Commit()), SchemaVersion: reply.SchemaVersion, MaxChars: maxChars}
+	err := s.withKey(key, sc, "", func(a *across, docs []uint32) error {
+		out = Shown{Commit: orNull(a.home.snap.Commit()), SchemaVersion: reply.SchemaVersion, MaxChars: maxChars, Stores: find.SourcesJSON(a.sources)}
 		for _, d := range docs {
-			sn, err := s.showNote(v, d, lines, maxChars)
+			sn, err := a.showNote(d, lines, maxChars)
 			if err != nil {
 				return err
 			}
@@ -151,22 +159,24 @@ func (s *Store) Show(key string, layer vault.Layer, lines Lines, maxChars int) (
 	return out, err
 }
 
-// Links gives every note holding key with a page of its links out, in, or
-// both: the page of each list, and how many come after it.
-func (s *Store) Links(key string, layer vault.Layer, dir Direction, page Page) (Linked, error) {
+// Links gives every note holding key, as Show finds them, with a page of
+// its links out, in, or both: the page of each list, and how many come
+// after it.
+func (s *Store) Links(key string, sc Scope, dir Direction, page Page) (Linked, error) {
 	var out Linked
-	err := s.withKey(key, layer, "", func(v *view, docs []uint32) error {
-		out = Linked{Commit: orNull(v.snap.Commit()), SchemaVersion: reply.SchemaVersion, Offset: page.Offset, Limit: page.Limit}
+	err := s.withKey(key, sc, "", func(a *across, docs []uint32) error {
+		out = Linked{Commit: orNull(a.home.snap.Commit()), SchemaVersion: reply.SchemaVersion, Offset: page.Offset, Limit: page.Limit,
+			Stores: find.SourcesJSON(a.sources)}
 		for _, d := range docs {
-			n, err := v.snap.Note(d)
+			n, err := a.union.Note(d)
 			if err != nil {
 				return err
 			}
-			detail, err := v.snap.Detail(d)
+			detail, err := a.union.Detail(d)
 			if err != nil {
 				return err
 			}
-			ln := LinkedNote{Key: n.Key, Layer: n.Layer.String(), Date: string(n.Date), Path: n.Path}
+			ln := LinkedNote{Key: n.Key, Store: find.StoreName(n.Store), Layer: n.Layer.String(), Date: string(n.Date), Path: n.Path}
 			if dir != LinksIn {
 				var links []reply.Ref
 				links, ln.LinksMore = page.cut(find.RefsJSON(detail.Links))
@@ -184,22 +194,24 @@ func (s *Store) Links(key string, layer vault.Layer, dir Direction, page Page) (
 	return out, err
 }
 
-// ProofShow gives every record holding key as it stands now, or at asOf:
-// its state and the records that decided it, and what Show gives.
-func (s *Store) ProofShow(key string, layer vault.Layer, asOf string) (Records, error) {
+// ProofShow gives every record holding key, as Show finds them, as it
+// stands now, or at asOf: its state and the records that decided it, and
+// what Show gives.
+func (s *Store) ProofShow(key string, sc Scope, asOf string) (Records, error) {
 	var out Records
-	err := s.withKey(key, layer, asOf, func(v *view, docs []uint32) error {
-		proofs := proof.NewProof(v.snap, v.proofDay(), proof.IncludeRetracted)
-		out = Records{AsOf: string(v.asOf()), Commit: orNull(v.snap.Commit()), SchemaVersion: reply.SchemaVersion}
+	err := s.withKey(key, sc, asOf, func(a *across, docs []uint32) error {
+		proofs := proof.NewProof(a.union, a.home.proofDay(), proof.IncludeRetracted)
+		out = Records{AsOf: string(a.home.asOf()), Commit: orNull(a.home.snap.Commit()), SchemaVersion: reply.SchemaVersion,
+			Stores: find.SourcesJSON(a.sources)}
 		for _, d := range docs {
 			if !proofs.IsRecord(d) {
-				n, err := v.snap.Note(d)
+				n, err := a.union.Note(d)
 				if err != nil {
 					return err
 				}
 				return notARecord(n)
 			}
-			r, err := s.showRecord(v, d, proofs)
+			r, err := a.showRecord(d, proofs)
 			if err != nil {
 				return err
 			}
@@ -217,34 +229,58 @@ func notARecord(n corpus.Note) error {
 	return refuse(reply.NotARecord, fmt.Errorf("%s is a note of type %s, not a proof record (%s)", n.Key, n.Type, vault.OrList(vault.TypeNames(true))))
 }
 
-// withKey runs fn on the documents holding a key (of one layer, when layer
-// is not 0) in the store as it stands now, or at asOf; an unknown key is
-// refused, naming the note the key would reach as a link. Keys are in NFC,
-// so a key typed decomposed (as macOS hands file names over) is read
-// composed.
-func (s *Store) withKey(key string, layer vault.Layer, asOf string, fn func(v *view, docs []uint32) error) error {
+// withKey runs fn on the documents holding a key (of one layer, when the
+// scope's is not 0) in the stores answering, as they stand now, or at
+// asOf; an unknown key is refused, naming the note the key would reach as
+// a link. Keys are in NFC, so a key typed decomposed (as macOS hands file
+// names over) is read composed.
+func (s *Store) withKey(key string, sc Scope, asOf string, fn func(a *across, docs []uint32) error) error {
 	key = norm.NFC.String(key)
-	if err := vault.CheckKey(key); err != nil {
+	bare := key
+	if _, k, ok := vault.SplitQualified(key); ok {
+		bare = k
+	}
+	if err := vault.CheckKey(bare); err != nil {
 		return refuse(reply.BadKey, err)
 	}
-	return s.read(asOf, s.readOptions(false), func(v *view) error {
-		docs, err := v.snap.Find(key, layer)
+	return s.readAcross(asOf, sc, func(a *across) error {
+		docs, err := a.union.Find(key, sc.Layer)
 		if err != nil {
 			return err
 		}
 		if len(docs) == 0 {
-			return v.unknownKey(key, layer)
+			return a.unknownKey(key, sc.Layer)
 		}
-		return fn(v, docs)
+		return fn(a, docs)
 	})
 }
 
 // unknownKey refuses an unknown key, naming the note a link written that
-// way would reach when there is one.
-func (v *view) unknownKey(key string, layer vault.Layer) error {
-	err := fmt.Errorf("no note has the key %q", key)
+// way would reach in the store the key names, when there is one; a key
+// qualified by a store that did not answer says why it did not.
+func (a *across) unknownKey(key string, layer vault.Layer) error {
+	if name, k, ok := vault.SplitQualified(key); ok {
+		for _, src := range a.sources {
+			if src.Name == name && src.Problem != "" {
+				return refuse(reply.NotFound, fmt.Errorf("no note has the key %q: the store %s did not answer (%s)", key, name, src.Problem))
+			}
+		}
+		for i, m := range a.members {
+			if m != nil && m.Name == name {
+				return a.views[i].unknownKey(k, layer, name)
+			}
+		}
+	}
+	return a.home.unknownKey(key, layer, "")
+}
+
+// unknownKey refuses a key no note of this view holds, naming the note a
+// link written that way would reach when there is one; store qualifies
+// the keys it names.
+func (v *view) unknownKey(key string, layer vault.Layer, store string) error {
+	err := fmt.Errorf("no note has the key %q", vault.Qualify(store, key))
 	if layer != 0 {
-		err = fmt.Errorf("no %s note has the key %q", layer, key)
+		err = fmt.Errorf("no %s note has the key %q", layer, vault.Qualify(store, key))
 	}
 	if layer != vault.Local {
 		if p, err := v.snap.Gone(key); err != nil || p != "" {
@@ -257,12 +293,16 @@ func (v *view) unknownKey(key string, layer vault.Layer) error {
 	res, rerr := vault.Resolve(vault.Link{Kind: vault.WikiLink, Target: key}, "", v.snap.Names())
 	switch asKey := v.keyOfPath(key, layer); {
 	case asKey != "":
-		err = fmt.Errorf("%w; a key is a path under the notes root without .md: %s", err, asKey)
+		err = fmt.Errorf("%w; a key is a path under the notes root without .md: %s", err, vault.Qualify(store, asKey))
 	case rerr != nil:
 	case res.Key != "" && res.Key != key:
-		err = fmt.Errorf("%w; did you mean %s?", err, res.Key)
+		err = fmt.Errorf("%w; did you mean %s?", err, vault.Qualify(store, res.Key))
 	case len(res.Candidates) > 1:
-		err = fmt.Errorf("%w; it could be any of %s", err, strings.Join(res.Candidates, ", "))
+		candidates := make([]string, len(res.Candidates))
+		for i, c := range res.Candidates {
+			candidates[i] = vault.Qualify(store, c)
+		}
+		err = fmt.Errorf("%w; it could be any of %s", err, strings.Join(candidates, ", "))
 	}
 	return refuse(reply.NotFound, err)
 }
@@ -287,21 +327,23 @@ func (v *view) keyOfPath(written string, layer vault.Layer) string {
 
 // showNote gathers what omh show gives of one document, with the lines of
 // its content asked for, up to maxChars characters (0: all of them).
-func (s *Store) showNote(v *view, d uint32, lines Lines, maxChars int) (ShownNote, error) {
-	n, err := v.snap.Note(d)
+func (a *across) showNote(d uint32, lines Lines, maxChars int) (ShownNote, error) {
+	n, err := a.union.Note(d)
 	if err != nil {
 		return ShownNote{}, err
 	}
-	meta, err := v.snap.Meta(d)
+	v, local := a.locate(d)
+	meta, err := v.snap.Meta(local)
 	if err != nil {
 		return ShownNote{}, err
 	}
-	detail, err := v.snap.Detail(d)
+	detail, err := a.union.Detail(d)
 	if err != nil {
 		return ShownNote{}, err
 	}
 	// All of it, up to maxShown: show is how a person or an agent reads
 	// past what was indexed of a long note.
+	s := v.store
 	content, err := s.Repo.ReadNote(n.Layer, n.Path, n.Blob, maxShown+1)
 	if err != nil {
 		return ShownNote{}, err
@@ -316,7 +358,7 @@ func (s *Store) showNote(v *view, d uint32, lines Lines, maxChars int) (ShownNot
 	}
 	sn := ShownNote{Hit: find.NoteJSON(n), Where: where(n), Source: meta.Source,
 		Links: find.RefsJSON(detail.Links), In: find.RefsJSON(find.OrderIn(detail.In)),
-		LineCount: count, LineStart: got.Start, LineEnd: got.End, ranged: !lines.whole()}
+		LineCount: count, LineStart: got.Start, LineEnd: got.End, ranged: !lines.whole(), commit: v.snap.Commit()}
 	if maxChars > 0 && utf8.RuneCount(part) > maxChars {
 		if !sn.ranged {
 			got = Lines{Start: 1, End: count}
@@ -345,21 +387,22 @@ func where(n corpus.Note) string {
 }
 
 // showRecord gathers what omh proof show gives of one record.
-func (s *Store) showRecord(v *view, d uint32, proofs *proof.Proof) (ShownRecord, error) {
+func (a *across) showRecord(d uint32, proofs *proof.Proof) (ShownRecord, error) {
 	standing, _, err := proofs.Standing(d)
 	if err != nil {
 		return ShownRecord{}, err
 	}
 	retracted := proofs.Retracted(d)
-	sn, err := s.showNote(v, d, Lines{}, 0)
+	sn, err := a.showNote(d, Lines{}, 0)
 	if err != nil {
 		return ShownRecord{}, err
 	}
-	meta, err := v.snap.Meta(d)
+	v, local := a.locate(d)
+	meta, err := v.snap.Meta(local)
 	if err != nil {
 		return ShownRecord{}, err
 	}
-	detail, err := v.snap.Detail(d)
+	detail, err := a.union.Detail(d)
 	if err != nil {
 		return ShownRecord{}, err
 	}

@@ -39,7 +39,7 @@ func hubRepo(t *testing.T) *vaulttest.Repo {
 func TestLinksPagesMakeTheWholeList(t *testing.T) {
 	t.Parallel()
 	s, _ := open(t, hubRepo(t).Dir)
-	all, err := s.Links("hub", 0, BothWays, Page{})
+	all, err := s.Links("hub", Scope{}, BothWays, Page{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -50,7 +50,7 @@ func TestLinksPagesMakeTheWholeList(t *testing.T) {
 	for _, limit := range []int{1, 4, 5, 17, 30} {
 		var out, in []reply.Ref
 		for offset := 0; offset < 40; offset += limit {
-			page, err := s.Links("hub", 0, BothWays, Page{Offset: offset, Limit: limit})
+			page, err := s.Links("hub", Scope{}, BothWays, Page{Offset: offset, Limit: limit})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -80,7 +80,7 @@ func TestALinksPageSaysWhatItLeftOutAndWhereTheNextStarts(t *testing.T) {
 	t.Parallel()
 	s, _ := open(t, hubRepo(t).Dir)
 	text := func(p Page) string {
-		linked, err := s.Links("hub", 0, LinksIn, p)
+		linked, err := s.Links("hub", Scope{}, LinksIn, p)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -124,7 +124,7 @@ func TestShowCutsALongNoteAtALineEndAndNamesTheRest(t *testing.T) {
 	var pages []string
 	lines := Lines{}
 	for range 50 {
-		shown, err := s.Show("long", 0, lines, 1000)
+		shown, err := s.Show("long", Scope{}, lines, 1000)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -146,7 +146,7 @@ func TestShowCutsALongNoteAtALineEndAndNamesTheRest(t *testing.T) {
 	if got := strings.Join(pages, ""); got != long.String() || len(pages) < 20 {
 		t.Errorf("%d pages make %d bytes of %d", len(pages), len(got), long.Len())
 	}
-	shown, err := s.Show("oneline", 0, Lines{}, 1000)
+	shown, err := s.Show("oneline", Scope{}, Lines{}, 1000)
 	if n := shown.Notes[0]; err != nil || !n.Cut || n.NextLines != "" || n.Content != strings.Repeat("é", 1000) {
 		t.Errorf("one long line: %v, cut %v, next %q, %d characters", err, n.Cut, n.NextLines, utf8.RuneCountInString(n.Content))
 	}
@@ -155,7 +155,7 @@ func TestShowCutsALongNoteAtALineEndAndNamesTheRest(t *testing.T) {
 	if !strings.Contains(text.String(), "… line 1 is cut at 1000 characters (git cat-file -p ") {
 		t.Errorf("one long line:\n%s", text.String())
 	}
-	hub, err := s.Show("hub", 0, Lines{}, DefaultShowChars)
+	hub, err := s.Show("hub", Scope{}, Lines{}, DefaultShowChars)
 	if n := hub.Notes[0]; err != nil || len(n.Links) != showRefs || n.LinksMore != 23-showRefs || len(n.In) != showRefs || n.InMore != 17-showRefs || n.Cut {
 		t.Errorf("hub: %v, %d links (+%d), %d in (+%d), cut %v", err, len(n.Links), n.LinksMore, len(n.In), n.InMore, n.Cut)
 	}

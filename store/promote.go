@@ -5,6 +5,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/go-git/go-git/v5/plumbing"
@@ -139,6 +140,8 @@ func (s *Store) planPromotion(v *view, keys []string, notes []index.StoredNote, 
 				msg += " (it is a team note already)"
 			} else if _, ok := where[key]; ok {
 				msg += " (it is an uncommitted file in the notes root already; stage it with git add)"
+			} else if name, _, ok := vault.SplitQualified(arg); ok && slices.Contains(s.storeNames(cfg), name) {
+				msg += fmt.Sprintf(" (it is a note of the store %s: promote moves this repository's own private notes into its team layer, never another store's)", name)
 			}
 			refuseOne(reply.NotFound, "%s", msg)
 			continue

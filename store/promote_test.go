@@ -147,7 +147,7 @@ func TestPromoteMovesStagesAndPrintsTheCommit(t *testing.T) {
 	if left := r.Git("diff", "--cached", "--name-only"); left != ".gitignore" {
 		t.Errorf("after the commit, staged: %q", left)
 	}
-	if shown, err := s.Show("surprise/pair-one", 0, Lines{}, DefaultShowChars); err != nil || len(shown.Notes) != 1 || shown.Notes[0].Layer != "team" {
+	if shown, err := s.Show("surprise/pair-one", Scope{}, Lines{}, DefaultShowChars); err != nil || len(shown.Notes) != 1 || shown.Notes[0].Layer != "team" {
 		t.Errorf("%+v %v", shown, err)
 	}
 	if lint, err := s.Lint([]string{"surprise/pair-one", "surprise/pair-two"}, false); err != nil || len(lint.Findings) != 0 {

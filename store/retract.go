@@ -54,7 +54,7 @@ func (s *Store) Retract(key, reason string, team bool) (Retraction, error) {
 			return err
 		}
 		if len(docs) == 0 {
-			return v.unknownKey(key, 0)
+			return v.unknownKey(key, 0, "")
 		}
 		target, tracked, err := retractTarget(v, docs)
 		if err != nil {

@@ -55,6 +55,9 @@ type Store struct {
 	// say was detected (Repo.Detected).
 	configChecked bool
 	watcher       gitrepo.Watcher // with Options.Watch, where the platform has one
+	// others are the stores opened to answer with (see members), by
+	// their folder, kept open for the Store's later answers.
+	others map[string]*Store
 }
 
 // lockWait is how long a command waits for another process's refresh
@@ -69,6 +72,18 @@ func HoldOneProcessor() { procs.HoldOne() }
 // Open opens the store whose working tree holds dir ("" is the current
 // folder). The cache is opened when first needed.
 func Open(dir string, opt Options) (*Store, error) {
+	s, err := openStore(dir, opt)
+	if err != nil {
+		return nil, err
+	}
+	s.finishInterrupted()
+	return s, nil
+}
+
+// openStore opens a store for reading: Open, less finishing a change an
+// interrupted omh process left half done, which writes in the working
+// tree; a store opened to answer with another is only ever read.
+func openStore(dir string, opt Options) (*Store, error) {
 	if dir == "" {
 		dir = "."
 	}
@@ -87,7 +102,6 @@ func Open(dir string, opt Options) (*Store, error) {
 	if opt.Watch {
 		s.watcher = localscan.Watch(r)
 	}
-	s.finishInterrupted()
 	return s, nil
 }
 
@@ -104,6 +118,7 @@ func classifyOpen(dir string, err error) error {
 
 // Close releases the cache and the repository.
 func (s *Store) Close() error {
+	s.closeMembers()
 	if s.watcher != nil {
 		s.watcher.Close()
 	}
@@ -172,6 +187,7 @@ func (s *Store) inMemory(c *index.Cache, cause error) (*index.Cache, error) {
 // view is the store as one answer reads it: a snapshot, consistent however
 // many refreshes commit meanwhile, of now or of a past moment.
 type view struct {
+	store  *Store // the store read
 	snap   *index.Snapshot
 	moment *index.Moment // nil for now
 }
@@ -263,7 +279,7 @@ func (s *Store) answer(c *index.Cache, m *index.Moment, opt index.Options, fn fu
 	if rep.Stale {
 		s.warn("another omh process is updating the cache; answering from the snapshot at %s", retrieve.CommitLabel(snap.Commit()))
 	}
-	return fn(&view{snap: snap, moment: m})
+	return fn(&view{store: s, snap: snap, moment: m})
 }
 
 // momentOf reads --as-of: a date (the last commit of HEAD's first-parent

@@ -29,18 +29,28 @@ func (shown Shown) Text(w io.Writer) {
 		if n.ranged {
 			n.lines(w)
 		} else {
-			n.fields(w, commit)
+			n.fields(w)
 		}
 		n.cutLine(w, shown.MaxChars)
 	}
+	io.WriteString(w, sourceLines(shown.Stores))
 	fmt.Fprintf(w, "@ %s\n", retrieve.CommitLabel(commit))
+}
+
+// sourceLines names the other stores a reply read, as an answer does.
+func sourceLines(stores []reply.Source) string {
+	sources := make([]retrieve.Source, len(stores))
+	for i, s := range stores {
+		sources[i] = retrieve.Source{Name: s.Name, Commit: CommitID(s.Commit), Problem: s.Problem}
+	}
+	return retrieve.SourceLines(sources)
 }
 
 // fields prints what omh show says of a note after its first line:
 // labelled fields, links both ways, then the content.
-func (n ShownNote) fields(w io.Writer, commit string) {
+func (n ShownNote) fields(w io.Writer) {
 	where := map[string]string{
-		"head":     "committed at " + shortCommitID(commit),
+		"head":     "committed at " + shortCommitID(n.commit),
 		"worktree": "an uncommitted working copy",
 		"private":  "the private folder, on this machine only",
 	}[n.Where]
@@ -151,6 +161,7 @@ func (linked Linked) Text(w io.Writer) {
 		}
 		n.text(w, linked.Offset)
 	}
+	io.WriteString(w, sourceLines(linked.Stores))
 	fmt.Fprintf(w, "@ %s\n", retrieve.CommitLabel(CommitID(linked.Commit)))
 }
 
@@ -191,14 +202,15 @@ func (recs Records) Text(w io.Writer) {
 		if i > 0 {
 			fmt.Fprintln(w)
 		}
-		r.text(w, commit)
+		r.text(w)
 	}
+	io.WriteString(w, sourceLines(recs.Stores))
 	io.WriteString(w, retrieve.Footer(commit, vault.Date(recs.AsOf)))
 }
 
 // text prints a record: its provenance and standing, then what omh show
 // prints.
-func (r ShownRecord) text(w io.Writer, commit string) {
+func (r ShownRecord) text(w io.Writer) {
 	state := r.State
 	if r.Retracted != "" {
 		state = "retracted " + r.Retracted
@@ -217,7 +229,7 @@ func (r ShownRecord) text(w io.Writer, commit string) {
 			fmt.Fprintf(w, "%-8s %s %s  %s · %s\n", "", by.Key, by.Verb, by.Layer, by.Date)
 		}
 	}
-	r.ShownNote.fields(w, commit)
+	r.ShownNote.fields(w)
 }
 
 // Text prints what omh proof retract did.

@@ -41,7 +41,7 @@ func TestMvOfNormalisationTwinsIsRefused(t *testing.T) {
 		t.Errorf("promote: %v, want ambiguous", err)
 	}
 	sameWriteState(t, "promote", before, writeStateOf(t, r))
-	if shown, err := s.Show(cafeNFD, 0, Lines{}, DefaultShowChars); err != nil || len(shown.Notes) != 2 {
+	if shown, err := s.Show(cafeNFD, Scope{}, Lines{}, DefaultShowChars); err != nil || len(shown.Notes) != 2 {
 		t.Errorf("show of the key written decomposed: %v, %d notes", err, len(shown.Notes))
 	}
 }
@@ -61,7 +61,7 @@ func TestAKeyGivenDecomposedFindsItsNote(t *testing.T) {
 	vaulttest.WriteFile(t, filepath.Join(r.Private, "mine", cafeNFD+".md"), "# Mine\n")
 	s, _ := open(t, r.Dir)
 	for _, key := range []string{cafeNFD, cafeNFC} {
-		if shown, err := s.Show(key, 0, Lines{}, DefaultShowChars); err != nil || len(shown.Notes) != 1 || shown.Notes[0].Key != cafeNFC {
+		if shown, err := s.Show(key, Scope{}, Lines{}, DefaultShowChars); err != nil || len(shown.Notes) != 1 || shown.Notes[0].Key != cafeNFC {
 			t.Errorf("show %+q: %v", key, err)
 		}
 	}

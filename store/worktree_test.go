@@ -178,12 +178,12 @@ func TestANoteDeletedInTheWorkingTreeAnswersAsDeleted(t *testing.T) {
 		t.Errorf("deleted: %q", got)
 	}
 	s, _ := openStore(t, r.Dir)
-	_, err := s.Show("notes/heron", 0, store.Lines{}, store.DefaultShowChars)
+	_, err := s.Show("notes/heron", store.Scope{}, store.Lines{}, store.DefaultShowChars)
 	var refused *store.Error
 	if !errors.As(err, &refused) || refused.Code != "not_found" || !strings.Contains(err.Error(), "deleted in the working tree") || !strings.Contains(err.Error(), "git restore notes/heron.md") {
 		t.Errorf("show: %v", err)
 	}
-	linked, err := s.Links("notes/otter", 0, store.LinksOut, store.Page{})
+	linked, err := s.Links("notes/otter", store.Scope{}, store.LinksOut, store.Page{})
 	if err != nil || len(linked.Notes) != 1 || len(*linked.Notes[0].Links) != 0 {
 		t.Errorf("links out of otter reach the deleted note: %+v %v", linked, err)
 	}

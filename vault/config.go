@@ -42,8 +42,11 @@ type Config struct {
 	Worktree bool     // false skips uncommitted files (config `worktree: false`)
 	// Dialect is how the notes write links and how they resolve (config
 	// dialect:, with vaults: for Dendron and site: for a markdown site).
-	Dialect  Dialect
-	Lint     LintConfig
+	Dialect Dialect
+	Lint    LintConfig
+	// Stores are the other stores the repository answers with (config
+	// stores:), the team's.
+	Stores   []StoreRef
 	Raw      []byte // the file as read, so a cache can tell when it changed
 	Warnings []string
 }
@@ -142,6 +145,12 @@ func ParseConfig(raw []byte, root string) (Config, error) {
 				return cfg, wrong(`a URL path starting with "/", such as /docs/`)
 			}
 			cfg.Dialect.Site = value.Value
+		case "stores":
+			stores, err := parseStores(value)
+			if err != nil {
+				return cfg, err
+			}
+			cfg.Stores = stores
 		case "lint":
 			lint, err := parseLintConfig(value, &cfg.Warnings)
 			if err != nil {

@@ -319,6 +319,22 @@ func (d Dialect) resolveAttempts(attempts []attempt, names Names) (Resolution, e
 	return Resolution{}, nil
 }
 
+// QualifiedKey is the qualified key (store:key) a wiki link or embed names
+// when it is written as one ([[handbook:topic/x]]), or "": the link names
+// a note of another store, which only the stores answering together can
+// tell apart from a dangling link.
+func (d Dialect) QualifiedKey(l Link) string {
+	r, ok := d.Read(l)
+	if !ok || r.HasVault || r.Kind != WikiLink && r.Kind != EmbedLink {
+		return ""
+	}
+	store, key, ok := SplitQualified(strings.TrimSpace(r.Name))
+	if !ok {
+		return ""
+	}
+	return Qualify(store, key)
+}
+
 // LinkNames are the lower-cased names a link's resolution depends on: when
 // a note gains or loses one of these names, the link must be resolved again.
 func (d Dialect) LinkNames(l Link, from string) []string {

@@ -384,6 +384,12 @@ func benchTarget(cfg config, t tools, m machine, spec targetSpec) (*result, erro
 		{"hook", func() error { return b.hookCost(res.Vault.LastCommit) }},
 		{"cache size again", func() (err error) { res.CacheAfter, err = b.cacheSizes(); return }},
 	}
+	if spec.bundle == "" {
+		steps = append(steps, struct {
+			name string
+			fn   func() error
+		}{"federated", b.federated})
+	}
 	res.FTS.DDL, res.FTS.Query = ftsSchema(t.ftsDDL)
 	for _, s := range steps {
 		if len(cfg.phases) > 0 && !slices.Contains(cfg.phases, s.name) {

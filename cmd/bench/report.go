@@ -38,6 +38,7 @@ type result struct {
 	AsOfCommit  string                        `json:"as_of_commit"`
 	AfterCommit map[string]*afterCommitResult `json:"after_one_note_commit"`
 	Hook        hookResult                    `json:"post_commit_hook"`
+	Federated   *federatedResult              `json:"federated,omitempty"`
 	Anomalies   []string                      `json:"anomalies"`
 }
 
@@ -272,6 +273,7 @@ func printResult(w io.Writer, r *result) {
 	row("/bin/true", r.Overall[toolTrue+" (start-up)"])
 	tw.Flush()
 	fmt.Fprintln(w)
+	printFederated(w, r.Federated)
 
 	if len(r.Anomalies) == 0 {
 		fmt.Fprintf(w, "anomalies: none\n\n")
@@ -532,3 +534,22 @@ func mb(n int64) string {
 }
 
 func mib(kib int64) string { return fmt.Sprintf("%.0f", float64(kib)/1024) }
+
+// printFederated is the federated phase: three stores beside one
+// repository holding their notes.
+func printFederated(w io.Writer, f *federatedResult) {
+	if f == nil {
+		return
+	}
+	fmt.Fprintf(w, "6. three stores (%v notes, %d top folders split in turn) beside one repository holding them all (ms; calls alternating)\n", f.Notes, f.Folder)
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintf(tw, "   \tone\tthree\tthree/one\t\n")
+	fmt.Fprintf(tw, "   find --cards, wall median\t%.1f\t%.1f\t%.2f\t\n", f.CardsWall["one"].Median, f.CardsWall["three"].Median, f.Ratios["cards wall"])
+	fmt.Fprintf(tw, "   find --cards, CPU median\t%.1f\t%.1f\t%.2f\t\n", f.CardsCPU["one"].Median, f.CardsCPU["three"].Median, f.Ratios["cards cpu"])
+	fmt.Fprintf(tw, "   find --cards --no-worktree, wall median\t%.1f\t%.1f\t%.2f\t\n", f.CardsWall["one --no-worktree"].Median, f.CardsWall["three --no-worktree"].Median, f.Ratios["cards wall --no-worktree"])
+	fmt.Fprintf(tw, "   find --cards --no-worktree, CPU median\t%.1f\t%.1f\t%.2f\t\n", f.CardsCPU["one --no-worktree"].Median, f.CardsCPU["three --no-worktree"].Median, f.Ratios["cards cpu --no-worktree"])
+	fmt.Fprintf(tw, "   MCP find (warm), wall median\t%.1f\t%.1f\t%.2f\t\n", f.MCPWall["one"].Median, f.MCPWall["three"].Median, f.Ratios["mcp find wall"])
+	fmt.Fprintf(tw, "   MCP find (warm), CPU mean\t%.1f\t%.1f\t%.2f\t\n", f.MCPCPUMS["one"], f.MCPCPUMS["three"], f.Ratios["mcp find cpu"])
+	tw.Flush()
+	fmt.Fprintln(w)
+}

@@ -4,9 +4,10 @@ import "github.com/omh-notes/omh/store"
 
 // ChangesCmd is `omh changes`.
 type ChangesCmd struct {
-	Since  string `name:"since" placeholder:"DATE|COMMIT" help:"A date (YYYY-MM-DD: changes made on it or later) or a commit (an id, branch or tag): list what changed since (default: the ${changes_days} days up to the last commit)."`
-	Limit  int    `name:"limit" default:"${changes_limit}" placeholder:"N" help:"How many changes a reply lists (default ${default}; 0 lists them all); the reply counts the rest."`
-	Offset int    `name:"offset" default:"0" placeholder:"K" help:"Skip the first K changes: the next page starts where the reply says."`
+	Since  string    `name:"since" placeholder:"DATE|COMMIT" help:"A date (YYYY-MM-DD: changes made on it or later) or a commit (an id, branch or tag): list what changed since (default: the ${changes_days} days up to the last commit)."`
+	Limit  int       `name:"limit" default:"${changes_limit}" placeholder:"N" help:"How many changes a reply lists (default ${default}; 0 lists them all); the reply counts the rest."`
+	Offset int       `name:"offset" default:"0" placeholder:"K" help:"Skip the first K changes: the next page starts where the reply says."`
+	Stores StoreFlag `embed:""`
 }
 
 // Help is the detail under `omh changes --help`.
@@ -19,8 +20,12 @@ func (c *ChangesCmd) Run(e *env) error {
 	if err != nil {
 		return err
 	}
+	sc, err := c.Stores.scope("")
+	if err != nil {
+		return err
+	}
 	return e.withStore(func(s *store.Store) error {
-		changes, err := s.Changes(c.Since, page)
+		changes, err := s.Changes(c.Since, sc, page)
 		if err != nil {
 			return err
 		}

@@ -133,7 +133,7 @@ end`,
 		"show",
 		"topic/credentials topic/sandbox",
 		"team",
-		"--dir --help --in --json --layer --limit --offset --out --quiet",
+		"--dir --help --in --json --layer --limit --offset --out --quiet --store",
 	}
 	for shell, script := range scripts {
 		if _, err := exec.LookPath(shell); err != nil {

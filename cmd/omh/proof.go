@@ -45,18 +45,19 @@ func (c *ProofFindCmd) Run(e *env) error {
 
 // ProofShowCmd is `omh proof show`.
 type ProofShowCmd struct {
-	Key   string `arg:"" complete:"key" help:"The record's key: its path under the notes root without .md."`
-	Layer string `name:"layer" enum:"team,local," default:"" placeholder:"team|local" help:"Only the record of this layer."`
-	AsOf  string `name:"as-of" placeholder:"DATE|COMMIT" help:"A date (YYYY-MM-DD) or a commit (an id, branch or tag): the record as it stood then, with the verdicts made by then."`
+	Key    string    `arg:"" complete:"key" help:"The record's key: its path under the notes root without .md."`
+	Layer  string    `name:"layer" enum:"team,local," default:"" placeholder:"team|local" help:"Only the record of this layer."`
+	AsOf   string    `name:"as-of" placeholder:"DATE|COMMIT" help:"A date (YYYY-MM-DD) or a commit (an id, branch or tag): the record as it stood then, with the verdicts made by then."`
+	Stores StoreFlag `embed:""`
 }
 
 func (c *ProofShowCmd) Run(e *env) error {
-	layer, err := store.ParseLayer(c.Layer)
+	sc, err := c.Stores.scope(c.Layer)
 	if err != nil {
 		return err
 	}
 	return e.withStore(func(s *store.Store) error {
-		recs, err := s.ProofShow(c.Key, layer, c.AsOf)
+		recs, err := s.ProofShow(c.Key, sc, c.AsOf)
 		if err != nil {
 			return err
 		}

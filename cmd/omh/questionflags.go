@@ -16,6 +16,7 @@ type QuestionFlags struct {
 	Question []string    `arg:"" name:"question" help:"The question, in one or more words (no quotes needed); - reads it from standard input."`
 	Also     []string    `name:"also" sep:"none" placeholder:"Q" help:"Another phrasing of the question (repeatable): a rewording in the words the notes likely use, a short keyword query, or a guess at the answer's sentence. Each adds to the question's own score, which counts most."`
 	Layer    string      `name:"layer" enum:"team,local," default:"" placeholder:"team|local" help:"Only notes of this layer (default both; a team-only answer is safe to paste into a pull request)."`
+	Stores   StoreFlag   `embed:""`
 	Reply    ReplyShape  `embed:""`
 	Filter   FilterFlags `embed:""`
 }
@@ -34,6 +35,12 @@ func (f FilterFlags) filter() store.Filter {
 	return store.Filter{Tags: f.Tag, Path: f.Path, Since: f.Since}
 }
 
+// StoreFlag narrows a request to some of the stores a repository answers
+// with, the same flag wherever omh reads notes.
+type StoreFlag struct {
+	Stores []string `name:"store" sep:"none" placeholder:"NAME" help:"Only this store's notes (repeatable): a name the config's stores: list or git config omh.store.NAME gives, or . for this repository (default every store; a team-only answer leaves your own out unless named)."`
+}
+
 // question reads the question (from standard input for "-") and checks
 // its flags into the store's terms.
 func (e *env) question(f QuestionFlags, typ, rankerName string) (store.Question, error) {
@@ -43,6 +50,20 @@ func (e *env) question(f QuestionFlags, typ, rankerName string) (store.Question,
 	}
 	q, err := store.NewQuestion(store.QuestionArgs{Text: text, Also: f.Also, Roots: f.Reply.Roots, Layer: f.Layer, Type: typ, Ranker: rankerName,
 		MaxChars: f.Reply.MaxChars})
+	if err != nil {
+		return q, err
+	}
 	q.Filter = f.Filter.filter()
+	q.Stores, err = store.ParseStores(f.Stores.Stores)
 	return q, err
+}
+
+// scope is the stores a request reads and the layer it keeps.
+func (f StoreFlag) scope(layer string) (store.Scope, error) {
+	l, err := store.ParseLayer(layer)
+	if err != nil {
+		return store.Scope{}, err
+	}
+	names, err := store.ParseStores(f.Stores)
+	return store.Scope{Stores: names, Layer: l}, err
 }

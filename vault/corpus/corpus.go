@@ -20,6 +20,10 @@ type Note struct {
 	Title      string
 	Type       string
 	Blob       plumbing.Hash // git blob id of the content the answer was computed from
+	// Store names the store the note is of when an answer reads several
+	// (Key is then qualified by it, vault.Qualify); "" for the store omh
+	// runs in.
+	Store string
 }
 
 // DocInfo is what ranking needs of every candidate: enough to filter and to
@@ -48,6 +52,15 @@ type Ref struct {
 	Date      vault.Date
 	Verb      string
 	Retracted vault.Date // set on a proof record retracted at the reply's moment
+	Store     string     // as Note's
+}
+
+// Foreign is a link to a note of another store, written qualified by the
+// name the linking note's store gives that store ([[handbook:topic/x]]),
+// which no note of the linking note's own store holds.
+type Foreign struct {
+	Store, Key string
+	Verb       string
 }
 
 // Detail is what a card needs of a note beyond its hit.

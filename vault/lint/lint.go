@@ -73,6 +73,10 @@ type LintOptions struct {
 	// ("/answers/**", "dendron://private/*"): a link matching one is not
 	// checked. "*" stays within a "/"-separated part, "**" spans parts.
 	IgnoreLinks []string
+	// Stores are the names of the other stores the repository answers
+	// with: a link qualified by one ([[handbook:topic/x]]) names a note
+	// there, which lint does not read, so it does not dangle here.
+	Stores []string
 	// Renamed, when set, gives the keys git's history records as renamed,
 	// each with the key the note has now: a dangling link to an old key
 	// names the new one. Lint asks once, and only when a link dangles.
@@ -412,7 +416,7 @@ func (l *linter) links() {
 			}
 			continue
 		case res.Key == "":
-			if l.dangles(link) && !l.ignored(link) {
+			if l.dangles(link) && !l.ignored(link) && !l.elsewhere(link) {
 				l.add("dangling-link", SevError, link.Line, fmt.Sprintf("%s reaches no note", l.show(link)), l.danglingFix(link))
 			}
 			continue
@@ -494,6 +498,13 @@ func (l *linter) linksTo(link vault.Link, keys []string) string {
 		}
 	}
 	return vault.OrList(out)
+}
+
+// elsewhere reports whether a link names a note of another store the
+// repository answers with.
+func (l *linter) elsewhere(link vault.Link) bool {
+	store, _, ok := vault.SplitQualified(l.opt.Dialect.QualifiedKey(link))
+	return ok && slices.Contains(l.opt.Stores, store)
 }
 
 // danglingFix names the notes a dangling link was likely meant for: those

@@ -505,6 +505,20 @@ func TestLintDanglingLinkFixNamesTheNoteOneTypoAway(t *testing.T) {
 	}
 }
 
+// A link qualified by the name of a store the repository answers with
+// names a note there, which lint does not read: it does not dangle; one
+// qualified by a name no setting gives still does. Catches: every link
+// to a team handbook reported as an error, or every typo of one let by.
+func TestALinkToAnotherStoreDoesNotDangle(t *testing.T) {
+	t.Parallel()
+	f := lintStoreWith(t, LintOptions{Stores: []string{"handbook"}},
+		fx{key: "c", content: "# C\n\n[[a]], [[handbook:topic/x]] and [[handbok:topic/x]]\n"})
+	onlyRule(t, f, "dangling-link", SevError)
+	if len(f) != 1 || !strings.Contains(f[0].Message, "handbok:topic/x") {
+		t.Errorf("want the misspelt store's link alone dangling: %+v", f)
+	}
+}
+
 // A note with one of its type's sections twice (what omh new wrote when a
 // body brought the type's headings: an empty "## Claim", then the body's)
 // is an error naming both lines, in omh's types only. Catches: lint silent

@@ -52,7 +52,8 @@ var readOnly = &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true}
 // it under 4 KB).
 func New(s *store.Store, openErr error, version string, allowWrite bool) *mcp.Server {
 	srv := mcp.NewServer(&mcp.Implementation{Name: "omh", Version: version}, &mcp.ServerOptions{
-		Instructions: "Notes of this git repository. Ask find first; every reply names each note's layer (team: committed; local: this machine only), date and the commit.",
+		Instructions: "Notes of this git repository, and of the stores it answers with. Ask find first; every reply names each note's layer (team: committed; local: this machine only), date and the commit. " +
+			"A note of another store has its store's name before its key (handbook:topic/x), as show and links take it; find's store lists the stores to ask (. is this one).",
 	})
 	m := &mcpServer{s: s, openErr: openErr}
 	schemas := map[string]*jsonschema.Schema{}
@@ -190,6 +191,7 @@ type findArgs struct {
 	Type      string   `json:"type,omitempty" jsonschema:"ranked notes' type"`
 	AsOf      string   `json:"as_of,omitempty" jsonschema:"YYYY-MM-DD or commit"`
 	MaxChars  int      `json:"max_chars,omitempty"`
+	Store     []string `json:"store,omitempty"`
 	filterArgs
 }
 
@@ -214,6 +216,9 @@ func (m *mcpServer) find(_ context.Context, _ *mcp.CallToolRequest, a findArgs) 
 			return "", nil, err
 		}
 		q.AsOf, q.Cards, q.Filter = a.AsOf, true, a.filter()
+		if q.Stores, err = store.ParseStores(a.Store); err != nil {
+			return "", nil, err
+		}
 		return ask(s, q)
 	})
 }
@@ -245,7 +250,7 @@ func (m *mcpServer) show(_ context.Context, _ *mcp.CallToolRequest, a showArgs) 
 		if err != nil {
 			return "", nil, err
 		}
-		shown, err := s.Show(a.Key, layer, lines, orDefault(a.MaxChars, store.DefaultShowChars))
+		shown, err := s.Show(a.Key, store.Scope{Layer: layer}, lines, orDefault(a.MaxChars, store.DefaultShowChars))
 		if err != nil {
 			return "", nil, err
 		}
@@ -276,7 +281,7 @@ func (m *mcpServer) links(_ context.Context, _ *mcp.CallToolRequest, a linksArgs
 		if err != nil {
 			return "", nil, err
 		}
-		linked, err := s.Links(a.Key, 0, dir, page)
+		linked, err := s.Links(a.Key, store.Scope{}, dir, page)
 		if err != nil {
 			return "", nil, err
 		}
@@ -331,7 +336,7 @@ func (m *mcpServer) changes(_ context.Context, _ *mcp.CallToolRequest, a changes
 		if err != nil {
 			return "", nil, err
 		}
-		changes, err := s.Changes(a.Since, page)
+		changes, err := s.Changes(a.Since, store.Scope{}, page)
 		if err != nil {
 			return "", nil, err
 		}
@@ -348,7 +353,7 @@ type proofShowArgs struct {
 
 func (m *mcpServer) proofShow(_ context.Context, _ *mcp.CallToolRequest, a proofShowArgs) (*mcp.CallToolResult, any, error) {
 	return m.call(func(s *store.Store) (string, any, error) {
-		recs, err := s.ProofShow(a.Key, 0, a.AsOf)
+		recs, err := s.ProofShow(a.Key, store.Scope{}, a.AsOf)
 		if err != nil {
 			return "", nil, err
 		}

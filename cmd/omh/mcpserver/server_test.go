@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -530,7 +531,7 @@ func TestMCPErrorsNameTheToolsParametersNotFlags(t *testing.T) {
 		{"find", map[string]any{"question": "x", "roots": "many"}, "usage", `roots is a whole number, not "many"`},
 		{"find", map[string]any{"question": "x", "as_of": "2026-08-19T12:00:00Z"}, "bad_as_of", "as_of 2026-08-19T12:00:00Z: "},
 		{"find", map[string]any{"question": "x", "query": "y"}, "usage", "give question or query, not both"},
-		{"find", map[string]any{"question": "x", "top_k": 3}, "usage", `find has no parameter "top_k"; it takes as_of, layer, max_chars, path, phrasings, question, roots, since, tags, type`},
+		{"find", map[string]any{"question": "x", "top_k": 3}, "usage", `find has no parameter "top_k"; it takes as_of, layer, max_chars, path, phrasings, question, roots, since, store, tags, type`},
 		{"find", map[string]any{"question": "x", "since": "yesterday"}, "bad_since", "since yesterday: "},
 		{"proof_find", map[string]any{"question": "x", "retracted": "maybe"}, "usage", "retracted takes exclude, include or only"},
 		{"proof_show", map[string]any{"key": "finding/sandbox-user-is-uid-1000", "as_of": "yesterday"}, "bad_as_of", "as_of yesterday: "},
@@ -803,4 +804,115 @@ func TestMCPNewWithAControlCharacterInTheTitleIsRefused(t *testing.T) {
 	if code, msg := errorOf(t, cs, "new", map[string]any{"type": "finding", "title": "Nul\x00here"}); code != "usage" || !strings.Contains(msg, "U+0000") {
 		t.Errorf("new with a NUL in the title: %s: %s", code, msg)
 	}
+}
+
+// handbookBeside gives the demo store at dir a handbook: a repository of
+// its own holding a pager note, which a demo note links to qualified
+// ([[handbook:hand/pager]]), listed in dir's committed config's stores:.
+func handbookBeside(t *testing.T, dir string) {
+	t.Helper()
+	hand := vaulttest.New(t)
+	hand.Write(".omh/config.yaml", "worktree: true\n")
+	hand.Write("hand/pager.md", "---\ntype: finding\nrecorded: 2026-03-01\n---\n# Pager\n\n## Claim\nThe credential mount escalation pages the sandbox on-call.\n\n## Evidence\nThe rota.\n")
+	hand.Write("hand/index.md", "# Index\n\n[[hand/pager]]\n")
+	hand.Commit("2026-03-01T10:00:00Z", "the handbook")
+	rel, err := filepath.Rel(dir, hand.Dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	vaulttest.WriteFile(t, filepath.Join(dir, ".omh", "config.yaml"), fmt.Sprintf("stores:\n  - name: handbook\n    path: %s\n", filepath.ToSlash(rel)))
+	vaulttest.WriteFile(t, filepath.Join(dir, ".omh", "notes", "topic", "escalation.md"), "# Escalation\n\nWho to page when the credential mount fails: [[handbook:hand/pager]]\n")
+	const date = "2026-03-22T09:00:00Z"
+	vaulttest.MustGit(t, dir, date, "add", ".omh/config.yaml", ".omh/notes/topic/escalation.md")
+	vaulttest.MustGit(t, dir, date, "-c", "user.name=t", "-c", "user.email=t@example.com", "commit", "-qm", "the handbook beside")
+}
+
+// The tools answer across the stores the config lists as the commands
+// do: find (every store, and store narrowing it) with each hit's store,
+// show, links and proof_show of a qualified key, proof_find and changes
+// with the handbook's notes among their own. Catches: a tool reading the
+// store omh runs in alone, find's store parameter dropped, a qualified key
+// refused over MCP.
+func TestMCPToolsAnswerAcrossStoresAsTheirCommands(t *testing.T) {
+	t.Parallel()
+	dir := demoStore(t)
+	handbookBeside(t, dir)
+	cs := mcpSession(t, dir, false)
+	for _, c := range []struct {
+		tool string
+		args map[string]any
+		cmd  []string
+	}{
+		{"find", map[string]any{"question": "credential mount escalation"}, []string{"find", "credential", "mount", "escalation"}},
+		{"find", map[string]any{"question": "credential mount escalation", "store": []string{"handbook"}}, []string{"find", "--store", "handbook", "credential", "mount", "escalation"}},
+		{"find", map[string]any{"question": "credential mount escalation", "store": []string{"."}}, []string{"find", "--store", ".", "credential", "mount", "escalation"}},
+		{"proof_find", map[string]any{"question": "credential mount escalation"}, []string{"proof", "find", "credential", "mount", "escalation"}},
+		{"show", map[string]any{"key": "handbook:hand/pager"}, []string{"show", "handbook:hand/pager"}},
+		{"links", map[string]any{"key": "handbook:hand/pager"}, []string{"links", "handbook:hand/pager"}},
+		{"links", map[string]any{"key": "topic/escalation"}, []string{"links", "topic/escalation"}},
+		{"changes", map[string]any{"since": "2026-01-01"}, []string{"changes", "--since", "2026-01-01"}},
+	} {
+		text, reply, isErr := callTool(t, cs, c.tool, c.args)
+		if isErr {
+			t.Fatalf("%s %v: %s", c.tool, c.args, text)
+		}
+		textCmd := c.cmd
+		if c.tool == "find" {
+			textCmd = append([]string{"find", "--cards"}, c.cmd[1:]...)
+		}
+		if want := ok(t, dir, textCmd...); text != want {
+			t.Errorf("%s %v: text differs from omh %v:\n%s\n---\n%s", c.tool, c.args, textCmd, text, want)
+		}
+		want := decoded(t, ok(t, dir, append([]string{"--json"}, c.cmd...)...))
+		if c.tool == "find" || c.tool == "proof_find" {
+			if err := cutFrom(reply, want); err != nil {
+				t.Errorf("%s %v: structured content is no cut of omh --json %v: %v", c.tool, c.args, c.cmd, err)
+			}
+		} else if !reflect.DeepEqual(reply, want) {
+			t.Errorf("%s %v: structured content differs from omh --json %v:\n%v\n%v", c.tool, c.args, c.cmd, reply, want)
+		}
+		if stores := storesOf(reply); !slices.Equal(stores, wantStores(c.args)) {
+			t.Errorf("%s %v: notes from the stores %v, want %v", c.tool, c.args, stores, wantStores(c.args))
+		}
+	}
+}
+
+// wantStores are the stores a call of the handbook test reaches notes of.
+func wantStores(args map[string]any) []string {
+	switch {
+	case args["key"] == "handbook:hand/pager":
+		return []string{".", "handbook"} // linked from topic/escalation
+	case args["store"] != nil:
+		return args["store"].([]string)
+	}
+	return []string{".", "handbook"}
+}
+
+// storesOf is the sorted set of stores a reply's notes are from: every
+// object holding a key, by its store ("." when it names none).
+func storesOf(reply any) []string {
+	set := map[string]bool{}
+	var walk func(v any)
+	walk = func(v any) {
+		switch v := v.(type) {
+		case map[string]any:
+			if _, ok := v["key"].(string); ok {
+				s, _ := v["store"].(string)
+				if s == "" {
+					s = "."
+				}
+				set[s] = true
+			}
+			for _, c := range v {
+				walk(c)
+			}
+		case []any:
+			for _, c := range v {
+				walk(c)
+			}
+		}
+	}
+	walk(reply)
+	out := slices.Sorted(maps.Keys(set))
+	return out
 }
