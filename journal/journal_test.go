@@ -29,7 +29,7 @@ func id(s string) plumbing.Hash { return vault.HashBytes([]byte(s)) }
 // begin starts a change in the repository r with a warning collector.
 func begin(t *testing.T, r *vaulttest.Repo, warnings *[]string) *Txn {
 	t.Helper()
-	tx, err := Begin(filepath.Join(r.Dir, ".git"), r.Dir, "test change", func(m string) { *warnings = append(*warnings, m) })
+	tx, err := Begin(filepath.Join(r.Dir, ".git"), r.Dir, "test change", Options{Warn: func(m string) { *warnings = append(*warnings, m) }})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -168,7 +168,7 @@ func TestALeftChangeIsFinishedAroundAFileChangedSince(t *testing.T) {
 	}
 	r.Write("b.md", "the user's edit\n")
 
-	cmd, err := Recover(filepath.Join(r.Dir, ".git"), false, func(m string) { warnings = append(warnings, m) })
+	cmd, err := Recover(filepath.Join(r.Dir, ".git"), false, Options{Warn: func(m string) { warnings = append(warnings, m) }})
 	if err != nil || cmd != "test change" {
 		t.Fatalf("Recover = %q, %v", cmd, err)
 	}
@@ -205,7 +205,7 @@ func TestFilesAKilledChangePreparedGoAtTheNextCommand(t *testing.T) {
 	if err := writeNew(filepath.Join(tx.dir, "manifest.tmp"), []byte("{"), 0o644, false); err != nil {
 		t.Fatal(err)
 	}
-	if cmd, err := Recover(commonDir, false, nil); err != nil || cmd != "" {
+	if cmd, err := Recover(commonDir, false, Options{}); err != nil || cmd != "" {
 		t.Fatalf("Recover while the change is being prepared = %q, %v", cmd, err)
 	}
 	if entries, _ := os.ReadDir(tx.dir); len(entries) != 5 {
@@ -217,7 +217,7 @@ func TestFilesAKilledChangePreparedGoAtTheNextCommand(t *testing.T) {
 	if !Pending(commonDir) {
 		t.Error("Pending does not see what the dead process prepared")
 	}
-	if cmd, err := Recover(commonDir, false, nil); err != nil || cmd != "" {
+	if cmd, err := Recover(commonDir, false, Options{}); err != nil || cmd != "" {
 		t.Fatalf("Recover = %q, %v", cmd, err)
 	}
 	if entries, _ := os.ReadDir(tx.dir); len(entries) != 1 {
@@ -281,7 +281,7 @@ func TestARenameNeverReplacesIsUndoneWithItsFoldersAndFinishesFromBothNames(t *t
 	}
 	tx.lock.Close()
 	tx.lock = nil
-	if cmd, err := Recover(filepath.Join(r.Dir, ".git"), true, nil); err != nil || cmd != "test change" {
+	if cmd, err := Recover(filepath.Join(r.Dir, ".git"), true, Options{}); err != nil || cmd != "test change" {
 		t.Fatalf("Recover = %q, %v", cmd, err)
 	}
 	if read(t, to) != "the note\n" {

@@ -14,7 +14,7 @@ import (
 // through the journal (see package journal): a crash at any point leaves
 // the store as it was or as the change makes it.
 func (s *Store) begin(command string) (*journal.Txn, error) {
-	t, err := journal.Begin(s.Repo.CommonDir, s.Repo.Root, command, func(msg string) { s.warn("%s", msg) })
+	t, err := journal.Begin(s.Repo.CommonDir, s.Repo.Root, command, s.journalOptions())
 	var u *journal.UnwritableError
 	if errors.As(err, &u) {
 		return nil, &Error{Kind: Broken, Code: reply.JournalUnwritable, Err: err}
@@ -23,6 +23,11 @@ func (s *Store) begin(command string) (*journal.Txn, error) {
 		return nil, &Error{Kind: Broken, Code: reply.Journal, Err: err}
 	}
 	return t, nil
+}
+
+// journalOptions are what a change through the journal is handed.
+func (s *Store) journalOptions() journal.Options {
+	return journal.Options{Warn: func(msg string) { s.warn("%s", msg) }, IndexLockWait: s.lockWait()}
 }
 
 // commit makes the change t describes. A file found changed before
@@ -54,7 +59,7 @@ func (s *Store) finishInterrupted() {
 	if !journal.Pending(s.Repo.CommonDir) {
 		return
 	}
-	command, err := journal.Recover(s.Repo.CommonDir, false, func(msg string) { s.warn("%s", msg) })
+	command, err := journal.Recover(s.Repo.CommonDir, false, s.journalOptions())
 	var u *journal.UnwritableError
 	switch {
 	case journal.IsUndone(err):
@@ -91,7 +96,7 @@ func Recover(dir string, opt Options) (Recovered, error) {
 	}
 	defer r.Close()
 	s := &Store{Repo: r, dir: dir, opt: opt}
-	command, err := journal.Recover(r.CommonDir, true, func(msg string) { s.warn("%s", msg) })
+	command, err := journal.Recover(r.CommonDir, true, s.journalOptions())
 	switch {
 	case journal.IsUndone(err):
 		return Recovered{SchemaVersion: reply.SchemaVersion, Undone: command, Why: err.Error()}, nil
