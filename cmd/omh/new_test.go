@@ -7,7 +7,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/omh-notes/omh/store"
 	"github.com/omh-notes/omh/vault"
@@ -27,10 +26,10 @@ func newJSON(t *testing.T, dir string, args ...string) store.Written {
 }
 
 // omh new writes a private note, never in the working tree, under the key
-// its type and title derive, with type, today's date and the git user as
-// source, from the type's template. Catches: a note written into the
-// checkout, a UTC date where the local one is due, a source left empty
-// when git knows the user.
+// its type and title derive, with type, the day it is (the store's
+// calendar: testDay here) and the git user as source, from the type's
+// template. Catches: a note written into the checkout, a date other than
+// the calendar's, a source left empty when git knows the user.
 func TestNewWritesAPrivateNoteFromTheTemplate(t *testing.T) {
 	// Serial: it sets OMH_SOURCE.
 	r := vaulttest.New(t)
@@ -42,7 +41,7 @@ func TestNewWritesAPrivateNoteFromTheTemplate(t *testing.T) {
 		t.Errorf("%+v", rep)
 	}
 	p := vault.Parse([]byte(vaulttest.Read(t, want)))
-	if p.Type != "surprise" || string(p.Recorded) != time.Now().Format("2006-01-02") || p.Source != "Test Author <author@example.com>" ||
+	if p.Type != "surprise" || p.Recorded != testDay || p.Source != "Test Author <author@example.com>" ||
 		p.Title != "Nightly exports stall at midnight!" || len(p.Answers) != 1 || len(p.Links) != 1 || p.Links[0].Target != "topic/exports" {
 		t.Errorf("%+v", p)
 	}
@@ -161,7 +160,7 @@ func TestNewBodyAndRepositoryTemplate(t *testing.T) {
 	r := vaulttest.New(t)
 	var out, errOut strings.Builder
 	status := run([]string{"-C", r.Dir, "--json", "new", "finding", "Volumes survive restarts", "--body", "-"},
-		strings.NewReader("Named volumes outlive the container.\n\n## Evidence\n\nRestarted twice; the file stayed.\n"), &out, &errOut)
+		strings.NewReader("Named volumes outlive the container.\n\n## Evidence\n\nRestarted twice; the file stayed.\n"), &out, &errOut, testBase(t))
 	if status != 0 {
 		t.Fatalf("exit %d %s", status, errOut.String())
 	}
