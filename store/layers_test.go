@@ -13,10 +13,13 @@ import (
 // omh; ranking and cards (retrieve, find) never import the cache or the
 // application layer, only declare the interfaces the cache implements; the
 // cache (index) imports neither; only commands import the application
-// layer, and omh's command and its MCP server import nothing else.
-// Catches: a shortcut that ties the note model to the cache, a command's
-// logic creeping back below the command line, or a command reaching past
-// the door to the layers behind it.
+// layer. cmd/ holds omh's command and its MCP server alone, and they import
+// nothing of omh but the application layer (store and its packages). The
+// programs that measure omh (internal/tools/*) may import what they
+// measure, but nothing imports them but another tool. Catches: a shortcut
+// that ties the note model to the cache, a command's logic creeping back
+// below the command line, a command reaching past the door to the layers
+// behind it, or a measuring tool installed beside omh by go install ./...
 func TestDependenciesPointOneWay(t *testing.T) {
 	out, err := exec.Command("go", "list", "-f", `{{.ImportPath}} {{join .Imports " "}}`, "github.com/omh-notes/omh/...").Output()
 	if err != nil {
@@ -42,6 +45,10 @@ func TestDependenciesPointOneWay(t *testing.T) {
 	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
 		fields := strings.Fields(line)
 		pkg, imports := strings.TrimPrefix(fields[0], mod), fields[1:]
+		if _, ok := only[pkg]; strings.HasPrefix(pkg, "cmd/") && !ok {
+			t.Errorf("%s is a command beside omh's: cmd/ holds omh and its server alone (tools go under internal/tools)", pkg)
+		}
+		tool := strings.HasPrefix(pkg, "internal/tools/")
 		for _, imp := range imports {
 			if !strings.HasPrefix(imp, mod) {
 				continue
@@ -59,7 +66,10 @@ func TestDependenciesPointOneWay(t *testing.T) {
 					t.Errorf("%s imports %s", pkg, dep)
 				}
 			}
-			if strings.HasPrefix(pkg, "internal/") {
+			if strings.HasPrefix(dep, "internal/tools/") && !tool {
+				t.Errorf("%s imports the measuring tool %s", pkg, dep)
+			}
+			if strings.HasPrefix(pkg, "internal/") && !tool {
 				t.Errorf("%s, an internal helper, imports %s", pkg, dep)
 			}
 			if strings.HasPrefix(pkg, "vault/") && pkg != "vault/token" && dep != "vault" && !strings.HasPrefix(dep, "vault/") && !strings.HasPrefix(dep, "internal/") {

@@ -15,7 +15,7 @@ import (
 )
 
 // benchQuestions are asked in turn: words of several rarities from the
-// vault cmd/bench generates (seed 1), so the answers are not all alike.
+// vault internal/tools/bench generates (seed 1), so the answers are not all alike.
 var benchQuestions = []string{
 	"why does the option close",
 	"kromtaistai kuweamam gairplaibrean",
@@ -28,7 +28,7 @@ var benchQuestions = []string{
 // question, in the same run, so the ratio holds however busy the machine
 // is. OMH_BENCH_STORE names the store; make the 10,000-note one with
 //
-//	go run ./cmd/bench -generate-only -n 10000 -work /tmp/agents-bench
+//	go run ./internal/tools/bench -generate-only -n 10000 -work /tmp/agents-bench
 //	OMH_BENCH_STORE=/tmp/agents-bench/vault-s1-n10000 go test ./cmd/omh -run '^$' -bench Find
 //
 // It also reports the size of the default reply: the cards' characters

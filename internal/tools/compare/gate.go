@@ -58,7 +58,7 @@ func idsDigest(ids []string) string {
 
 func writeBaseline(path string, rep report) error {
 	b := baseline{
-		About: "Figures of omh's default ranker, written by `go run ./cmd/compare -write-baseline`. scripts/quality.sh " +
+		About: "Figures of omh's default ranker, written by `go run ./internal/tools/compare -write-baseline`. scripts/quality.sh " +
 			"fails when one drops by more than one question's worth (1/questions). Rewrite it when a change is meant to move them.",
 		Split: rep.Split, Limit: rep.Limit, Sets: map[string]baselineSet{},
 	}
