@@ -185,9 +185,9 @@ func rebuiltCopy(t testing.TB, dir string) string {
 	// files, and a copy of thousands of git objects would cost seconds.
 	cp := func(from, into string) {
 		t.Helper()
-		if out, err := exec.Command("cp", "-al", from, into).CombinedOutput(); err != nil {
+		if exec.Command("cp", "-al", from, into).Run() != nil {
 			os.RemoveAll(into)
-			if out, err = exec.Command("cp", "-a", from, into).CombinedOutput(); err != nil {
+			if out, err := exec.Command("cp", "-a", from, into).CombinedOutput(); err != nil {
 				t.Fatalf("copying %s: %v\n%s", from, err, out)
 			}
 		}

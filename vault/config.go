@@ -196,6 +196,7 @@ func ParseConfig(raw []byte, root string) (Config, error) {
 func parseLintConfig(n *yaml.Node, warnings *[]string) (LintConfig, error) {
 	var lc LintConfig
 	if n.Kind != yaml.MappingNode {
+		//lint:ignore ST1005 the message ends naming the mapping's two keys as they are written
 		return lc, fmt.Errorf("%w: %s line %d: \"lint\" must be a mapping with disable: and ignore:", ErrBadConfig, ConfigPath, n.Line)
 	}
 	for i := 0; i+1 < len(n.Content); i += 2 {
