@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"sync"
 	"testing"
@@ -65,6 +66,10 @@ func find(dir string, q store.Question) (answer string, warnings []string, err e
 	answer, err = render(a)
 	return answer, warnings, err
 }
+
+// waitingForARefresh is what a command says when it waits for another
+// process's refresh past the grace.
+var waitingForARefresh = regexp.MustCompile(`^waiting up to \S+ for another omh process that is refreshing the cache \(it holds \S+refresh\.lock\)$`)
 
 // Many finders ask while commits land and the hooks refresh the cache
 // (each finder opens a store of its own for each question, a cache opened
@@ -160,7 +165,11 @@ func TestConcurrentFindsAnswerForTheCommitTheyState(t *testing.T) {
 			continue
 		}
 		for _, w := range a.warnings {
-			if !strings.HasPrefix(w, "another omh process is updating the cache; answering from the snapshot at ") {
+			// A finder may answer from the last snapshot, and says so; one
+			// that waits past the grace for another process's refresh
+			// (a loaded machine) says that too.
+			if !strings.HasPrefix(w, "another omh process is updating the cache; answering from the snapshot at ") &&
+				!waitingForARefresh.MatchString(w) {
 				t.Errorf("%q warned: %q", q, w)
 			}
 		}

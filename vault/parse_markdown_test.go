@@ -44,8 +44,10 @@ func costlyDoc(i int) []byte {
 // What each costs in time is BenchmarkParseCostlyInputs' to measure; a
 // unit test does not time (it flaked on a loaded machine).
 func TestCostlyInputsMeetTheirBound(t *testing.T) {
+	t.Parallel()
 	for i, c := range costlyInputs {
 		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
 			doc := costlyDoc(i)
 			md, budget := newMarkdownParser()
 			root := md.Parse(text.NewReader(doc))

@@ -78,6 +78,7 @@ func mainWith(m *testing.M, put func(omh string) error) {
 	}
 	code := 1
 	if err == nil {
+		runParallel()
 		code = m.Run()
 	} else {
 		fmt.Fprintln(os.Stderr, "vaulttest: making omh:", err)

@@ -1,9 +1,12 @@
 package vaulttest
 
 import (
+	"flag"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -36,5 +39,21 @@ func TestNewConfiguresTheRepositoryAsGitConfigWould(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(r.Dir, ".git", "refs", "heads", "main")); err != nil {
 		t.Errorf("the branch has no file of its own, so Commit asked git: %v", err)
+	}
+}
+
+// Under Main a package runs testsPerProcessor parallel tests per
+// processor, unless the command line says how many. Catches: the default
+// set after the flags were read, where go test's one per processor wins.
+func TestMainRunsSeveralTestsPerProcessor(t *testing.T) {
+	t.Parallel()
+	for _, arg := range os.Args[1:] {
+		if strings.HasPrefix(arg, "-test.parallel") {
+			t.Skipf("the command line sets %s", arg)
+		}
+	}
+	want := strconv.Itoa(testsPerProcessor * runtime.GOMAXPROCS(0))
+	if got := flag.Lookup("test.parallel").Value.String(); got != want {
+		t.Errorf("-test.parallel is %s, want %s", got, want)
 	}
 }
