@@ -127,7 +127,7 @@ func (b *bench) commitSentence(path, sentence string, when int64, msg string, en
 	}
 	date := fmt.Sprintf("%d +0000", when)
 	env = append([]string{"GIT_AUTHOR_DATE=" + date, "GIT_COMMITTER_DATE=" + date}, env...)
-	s, err := b.rn.run(b.repo, env, "git", append(gitArgs, "commit", "-q", "-m", msg)...)
+	s, err := b.rn.runAndWaitLeft(b.repo, env, "git", append(gitArgs, "commit", "-q", "-m", msg)...)
 	if err != nil {
 		return 0, err
 	}
@@ -141,7 +141,9 @@ func (b *bench) commitSentence(path, sentence string, when int64, msg string, en
 // commit`: commits run in turn without the hook (followed by an untimed
 // `omh index`, so both kinds start from a fresh cache) and with it (git
 // pointed at a folder holding only omh's post-commit shim, which finds the
-// omh measured first on PATH).
+// omh measured first on PATH). The refresh the hook leaves running in the
+// background is waited for untimed (see runAndWaitLeft), so it never
+// shares the machine with the next timed commit.
 func (b *bench) hookCost(lastCommit int64) error {
 	hooks, err := b.shimFolder()
 	if err != nil {
