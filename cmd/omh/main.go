@@ -72,9 +72,11 @@ type env struct {
 	stdout io.Writer
 	stderr io.Writer
 	// base is what the store takes from outside the command line: the
-	// calendar, and how to start omh detached. omh's own is the zero
-	// value (the local date, this executable); a test's runs omh in its
-	// process, so it names the omh to detach and the day it is.
+	// calendar, how to start omh detached, and where progress goes. omh's
+	// own is the zero value (the local date, this executable, the notices
+	// of progress.go); a test's runs omh in its process, so it names the
+	// omh to detach, the day it is, and a progress that prints nothing,
+	// whose output cannot hang on how long a refresh took.
 	base store.Options
 }
 

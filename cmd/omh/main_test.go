@@ -27,12 +27,15 @@ func TestMain(m *testing.M) {
 const testDay vault.Date = "2027-02-03"
 
 // testBase is what a command a test runs in its own process takes from
-// outside the command line (see env): testDay, and the omh on PATH to
-// start detached, never the test binary as itself.
+// outside the command line (see env): testDay, the omh on PATH to start
+// detached, never the test binary as itself, and a progress that says
+// nothing: the notice of a long refresh depends on the clock, so a test
+// reading standard error would fail on a loaded machine.
 func testBase(t testing.TB) store.Options {
 	omh := vaulttest.Omh(t)
 	return store.Options{
 		Today:      func() vault.Date { return testDay },
+		Progress:   func(done, total int, first bool) {},
 		Background: func(args ...string) error { return store.Detach(omh, args...) },
 	}
 }
