@@ -12,27 +12,28 @@ import (
 	"github.com/omh-notes/omh/vault/vaulttest"
 )
 
-// helperEnv makes the test binary, started again by a test, do one thing
-// to the cache of the working tree named by helperDirEnv and exit, instead
-// of running the tests: a refresh that index.CrashEnv kills exits its
-// whole process, so it must not be the process of the test.
-const (
-	helperEnv    = "INDEX_TEST_HELPER" // "fresh" or "rebuild"
-	helperDirEnv = "INDEX_TEST_DIR"
-)
-
+// TestMain runs the tests with this test binary first on PATH as omh
+// (vaulttest.MainWithOmh): started under that name it does one thing to
+// the cache of a working tree and exits (see runHelper), for the tests
+// that kill a refresh at a crash point: index.CrashEnv exits the whole
+// process, so it must not be the process of the test.
 func TestMain(m *testing.M) {
-	if mode := os.Getenv(helperEnv); mode != "" {
+	vaulttest.MainWithOmh(m, func() int {
 		crashpoint.Enable()
-		if err := runHelper(mode, os.Getenv(helperDirEnv)); err != nil {
-			fmt.Fprintln(os.Stderr, err)
-			os.Exit(1)
+		if len(os.Args) != 3 {
+			fmt.Fprintln(os.Stderr, "helper: want MODE DIR")
+			return 2
 		}
-		os.Exit(0)
-	}
-	vaulttest.Main(m)
+		if err := runHelper(os.Args[1], os.Args[2]); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			return 1
+		}
+		return 0
+	})
 }
 
+// runHelper does mode ("fresh" or "rebuild") to the cache of the working
+// tree at dir.
 func runHelper(mode, dir string) error {
 	repo, err := gitrepo.Open(dir)
 	if err != nil {
@@ -58,12 +59,12 @@ func runHelper(mode, dir string) error {
 	return fmt.Errorf("unknown helper mode %q", mode)
 }
 
-// helper runs the test binary in a helper mode on the working tree at dir,
-// with extra environment variables, and returns its exit status.
+// helper runs the test binary as omh in a helper mode on the working tree
+// at dir, with extra environment variables, and returns its exit status.
 func helper(t *testing.T, mode, dir string, env ...string) (status int, stderr string) {
 	t.Helper()
-	cmd := exec.Command(os.Args[0])
-	cmd.Env = append(os.Environ(), append([]string{helperEnv + "=" + mode, helperDirEnv + "=" + dir}, env...)...)
+	cmd := exec.Command(vaulttest.Omh(t), mode, dir)
+	cmd.Env = append(os.Environ(), env...)
 	out, err := cmd.CombinedOutput()
 	if exit, ok := err.(*exec.ExitError); ok {
 		return exit.ExitCode(), string(out)

@@ -36,6 +36,9 @@ type Options struct {
 	// process's refresh with no snapshot to answer from meanwhile, so a
 	// long silent wait has a reason on screen.
 	Waiting func(why string)
+	// WaitGrace is how long a wait goes before Waiting hears of it; zero
+	// is waitGrace.
+	WaitGrace time.Duration
 }
 
 // Report says what bringing the cache up to date did.
@@ -446,25 +449,30 @@ func (c *Cache) lockRefresh(wait time.Duration) (unlock func(), ok bool, err err
 }
 
 // waitBriefly takes the refresh lock within opt.LockWait, saying once what
-// the command waits for when that is longer than waitGrace: a find during
+// the command waits for when that is longer than the grace: a find during
 // another process's rebuild waited its two seconds in silence before
 // answering from the snapshot it had.
 func (c *Cache) waitBriefly(opt Options) (unlock func(), ok bool, err error) {
-	if opt.LockWait <= waitGrace || opt.Waiting == nil {
+	grace := opt.grace()
+	if opt.LockWait <= grace || opt.Waiting == nil {
 		return c.lockRefresh(opt.LockWait)
 	}
-	if unlock, ok, err = c.lockRefresh(waitGrace); err != nil || ok {
+	if unlock, ok, err = c.lockRefresh(grace); err != nil || ok {
 		return unlock, ok, err
 	}
+	wait := opt.LockWait.Round(time.Second)
+	if opt.LockWait < time.Second {
+		wait = opt.LockWait
+	}
 	opt.Waiting(fmt.Sprintf("waiting up to %s for another omh process that is refreshing the cache (it holds %s)",
-		opt.LockWait.Round(time.Second), filepath.Join(c.Dir, "refresh.lock")))
-	return c.lockRefresh(opt.LockWait - waitGrace)
+		wait, filepath.Join(c.Dir, "refresh.lock")))
+	return c.lockRefresh(opt.LockWait - grace)
 }
 
 // waitForRefresh takes the refresh lock however long another process holds
 // it, saying once, after a short grace, what the command is waiting for.
 func (c *Cache) waitForRefresh(opt Options) (unlock func(), err error) {
-	unlock, ok, err := c.lockRefresh(waitGrace)
+	unlock, ok, err := c.lockRefresh(opt.grace())
 	if err != nil || ok {
 		return unlock, err
 	}
@@ -475,9 +483,17 @@ func (c *Cache) waitForRefresh(opt Options) (unlock func(), err error) {
 	return unlock, err
 }
 
-// waitGrace is how long a wait for another refresh goes unannounced: long
-// enough that a short refresh passes unremarked.
+// waitGrace is how long a wait for another refresh goes unannounced,
+// unless Options say otherwise: long enough that a short refresh passes
+// unremarked.
 const waitGrace = 500 * time.Millisecond
+
+func (o Options) grace() time.Duration {
+	if o.WaitGrace > 0 {
+		return o.WaitGrace
+	}
+	return waitGrace
+}
 
 // refresh rebuilds what changed of the target's snapshot in one
 // transaction, and returns the state it leaves. It runs under the refresh

@@ -31,7 +31,7 @@ func TestAWaitForAnotherRefreshWithNoSnapshotIsSaidOnce(t *testing.T) {
 	var mu sync.Mutex
 	var said []string
 	heard := make(chan struct{}, 1)
-	opt := index.Options{LockWait: time.Millisecond, Waiting: func(why string) {
+	opt := index.Options{LockWait: time.Millisecond, WaitGrace: time.Millisecond, Waiting: func(why string) {
 		mu.Lock()
 		said = append(said, why)
 		mu.Unlock()
@@ -60,7 +60,8 @@ func TestAWaitForAnotherRefreshWithNoSnapshotIsSaidOnce(t *testing.T) {
 // A find whose snapshot is out of date while another process refreshes
 // waits up to its LockWait for a fresh answer before answering from the
 // snapshot it has: it waited two seconds saying nothing. Now it says once,
-// after a short grace, what it waits for and for how long.
+// after a short grace, what it waits for and for how long. (A wait of two
+// seconds after half a second's grace, as omh's, is this one scaled.)
 func TestABriefWaitForAnotherRefreshIsSaidOnce(t *testing.T) {
 	t.Parallel()
 	r := seaStore(t)
@@ -81,14 +82,14 @@ func TestABriefWaitForAnotherRefreshIsSaidOnce(t *testing.T) {
 		t.Fatal(err)
 	}
 	var said []string
-	opt := index.Options{LockWait: 2 * time.Second, Waiting: func(why string) { said = append(said, why) }}
+	opt := index.Options{LockWait: 40 * time.Millisecond, WaitGrace: 10 * time.Millisecond, Waiting: func(why string) { said = append(said, why) }}
 	snap, rep, err := c.Fresh(repo, opt) // the lock stays held: the wait runs out
 	lock.Close()
 	if err != nil {
 		t.Fatal(err)
 	}
 	snap.Close()
-	if len(said) != 1 || !strings.Contains(said[0], "up to 2s") || !strings.Contains(said[0], "refresh.lock") || !rep.Stale {
+	if len(said) != 1 || !strings.Contains(said[0], "up to 40ms") || !strings.Contains(said[0], "refresh.lock") || !rep.Stale {
 		t.Fatalf("said %q, stale %v; want one line naming the wait and the lock, then the stale answer", said, rep.Stale)
 	}
 }

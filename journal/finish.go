@@ -17,16 +17,16 @@ import (
 // (through a manifest of its own, so a crash while undoing is finished the
 // same way) and returns the failure. recovering says another process began
 // the change: a git command it started may still hold the index.
-func finishOrUndo(dir string, m manifest, recovering bool, warn func(string)) error {
-	err := finishOrUndoLocked(dir, m, recovering, warn)
+func finishOrUndo(dir string, m manifest, recovering bool, opt Options) error {
+	err := finishOrUndoLocked(dir, m, recovering, opt)
 	// A change left to finish later must not keep git from changing its
 	// index meanwhile: the process that finishes it takes the lock again.
 	releaseIndex(dir)
 	return err
 }
 
-func finishOrUndoLocked(dir string, m manifest, recovering bool, warn func(string)) error {
-	done, err := finish(dir, m, recovering, warn)
+func finishOrUndoLocked(dir string, m manifest, recovering bool, opt Options) error {
+	done, err := finish(dir, m, recovering, opt)
 	if err == nil || m.Undoing || errors.Is(err, errNeedsLock) || errors.Is(err, ErrNotDurable) {
 		return err
 	}
@@ -39,7 +39,7 @@ func finishOrUndoLocked(dir string, m manifest, recovering bool, warn func(strin
 	if werr := writeManifest(dir, undo); werr != nil {
 		return fmt.Errorf("%w; undoing it failed too: %v", err, werr)
 	}
-	if _, uerr := finish(dir, undo, recovering, warn); uerr != nil {
+	if _, uerr := finish(dir, undo, recovering, opt); uerr != nil {
 		return fmt.Errorf("%w; undoing it failed too: %v", err, uerr)
 	}
 	return undoneError{err}
@@ -75,7 +75,7 @@ type staged struct{ index, add bool }
 
 // finish makes every change of m that is not made yet, then removes the
 // manifest and the payloads.
-func finish(dir string, m manifest, recovering bool, warn func(string)) (staged, error) {
+func finish(dir string, m manifest, recovering bool, opt Options) (staged, error) {
 	var done staged
 	left := map[string]bool{} // paths left as someone else changed them
 	for _, o := range m.Ops {
@@ -86,8 +86,8 @@ func finish(dir string, m manifest, recovering bool, warn func(string)) (staged,
 		}
 		if !ok {
 			left[o.Path] = true
-			if warn != nil {
-				warn(fmt.Sprintf("%s: %s was changed by something else meanwhile; it was left as it is", m.Command, o.shown()))
+			if opt.Warn != nil {
+				opt.Warn(fmt.Sprintf("%s: %s was changed by something else meanwhile; it was left as it is", m.Command, o.shown()))
 			}
 		}
 	}
@@ -99,7 +99,7 @@ func finish(dir string, m manifest, recovering bool, warn func(string)) (staged,
 	}
 	if m.Index != "" || len(add) > 0 {
 		var err error
-		if done, err = stageIndex(dir, m, add, recovering); err != nil {
+		if done, err = stageIndex(dir, m, add, recovering, opt.indexLockWait()); err != nil {
 			return done, err
 		}
 	}

@@ -37,8 +37,9 @@ import (
 const lockRecord = "index-lock"
 
 // indexLockWait is how long a change waits for a git command holding the
-// index lock before it gives up: a commit takes moments, but one waiting
-// for its message in an editor holds the lock until the editor closes.
+// index lock before it gives up, unless Options say otherwise: a commit
+// takes moments, but one waiting for its message in an editor holds the
+// lock until the editor closes.
 const indexLockWait = 2 * time.Second
 
 // indexLock is git's index lock as a change holds it.
@@ -72,9 +73,9 @@ func (l indexLock) index() string { return strings.TrimSuffix(l.Lock, ".lock") }
 // index so that renaming it over the index is one step.
 func (l indexLock) copyPath() string { return l.index() + ".omh" }
 
-// lockIndex takes git's index lock for the working tree root, waiting
-// indexLockWait for a git command that holds it.
-func lockIndex(dir, root string) error {
+// lockIndex takes git's index lock for the working tree root, waiting up
+// to wait for a git command that holds it.
+func lockIndex(dir, root string, wait time.Duration) error {
 	index, err := gitcli.IndexFile(root)
 	if err != nil {
 		return gitError{err}
@@ -93,7 +94,7 @@ func lockIndex(dir, root string) error {
 		return fmt.Errorf("writing the journal: %w", err)
 	}
 	defer os.Remove(marked)
-	for deadline := time.Now().Add(indexLockWait); ; {
+	for deadline := time.Now().Add(wait); ; {
 		err := os.Link(marked, l.Lock)
 		if err != nil && !errors.Is(err, fs.ErrExist) {
 			err = createMarked(l) // a file system without links, or the index on another one
@@ -176,11 +177,11 @@ func releaseIndex(dir string) {
 // index, and the copy renamed over the index once all are made. The index
 // itself cannot change while the lock is held, so making the steps again
 // from a fresh copy is the same as once.
-func stageIndex(dir string, m manifest, add []string, recovering bool) (staged, error) {
+func stageIndex(dir string, m manifest, add []string, recovering bool, wait time.Duration) (staged, error) {
 	var done staged
 	l, held := heldIndex(dir)
 	if !held {
-		if err := lockIndex(dir, m.Root); err != nil {
+		if err := lockIndex(dir, m.Root, wait); err != nil {
 			return done, fmt.Errorf("%w: %v", errNeedsLock, err)
 		}
 		l, _ = heldIndex(dir)

@@ -18,6 +18,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/go-git/go-git/v5/plumbing"
 
@@ -92,7 +93,7 @@ type Txn struct {
 	m     manifest
 	n     int         // payloads written
 	moves [][2]string // index entries to move, read once git's index is locked
-	warn  func(string)
+	opt   Options
 }
 
 // Dir is where the journal of the clone whose common git directory is
@@ -138,13 +139,31 @@ func (e *UnwritableError) Error() string {
 
 func (e *UnwritableError) Unwrap() error { return e.Err }
 
+// Options are what the caller hands a change, and the finishing of one a
+// dead process left.
+type Options struct {
+	// Warn hears notes for people: what finishing a change said. nil
+	// drops them.
+	Warn func(msg string)
+	// IndexLockWait is how long a change waits for a git command holding
+	// git's index lock before it refuses (*IndexLockedError); zero is
+	// indexLockWait.
+	IndexLockWait time.Duration
+}
+
+func (o Options) indexLockWait() time.Duration {
+	if o.IndexLockWait > 0 {
+		return o.IndexLockWait
+	}
+	return indexLockWait
+}
+
 // Begin starts a change to the working tree root of the clone whose common
 // git directory is commonDir. It waits while another omh process changes
 // the same clone, then finishes any change a dead process left, if it
 // writes nowhere but a working tree of the clone, its hooks and the
-// private area (see check). command names the change in messages; warn
-// hears what finishing said.
-func Begin(commonDir, root, private, command string, warn func(string)) (*Txn, error) {
+// private area (see check). command names the change in messages.
+func Begin(commonDir, root, private, command string, opt Options) (*Txn, error) {
 	dir, err := Dir(commonDir)
 	if err != nil {
 		return nil, err
@@ -153,8 +172,8 @@ func Begin(commonDir, root, private, command string, warn func(string)) (*Txn, e
 	if err != nil {
 		return nil, err
 	}
-	t := &Txn{dir: dir, lock: lock, m: manifest{Command: command, Root: root}, warn: warn}
-	if err := finishLeft(dir, commonDir, private, warn); err != nil {
+	t := &Txn{dir: dir, lock: lock, m: manifest{Command: command, Root: root}, opt: opt}
+	if err := finishLeft(dir, commonDir, private, opt); err != nil {
 		t.Close()
 		return nil, err
 	}
@@ -250,7 +269,7 @@ func (t *Txn) Add(paths ...string) {
 // command holds it (see lockIndex).
 func (t *Txn) Commit() error {
 	if t.m.Index != "" || len(t.m.Add) > 0 || len(t.moves) > 0 {
-		if err := lockIndex(t.dir, t.m.Root); err != nil {
+		if err := lockIndex(t.dir, t.m.Root, t.opt.indexLockWait()); err != nil {
 			return err
 		}
 		if err := t.moveEntries(); err != nil {
@@ -284,7 +303,7 @@ func (t *Txn) Commit() error {
 	if err := writeManifest(t.dir, t.m); err != nil {
 		return err
 	}
-	return finishOrUndo(t.dir, t.m, false, t.warn)
+	return finishOrUndo(t.dir, t.m, false, t.opt)
 }
 
 // moveEntries turns the index entries to move into the entries to write,
@@ -431,7 +450,7 @@ func writeManifest(dir string, m manifest) error {
 // check), and returns the command it finished ("" when there was none). A
 // change another live process is making is left to it, unless wait is
 // true: then Recover waits for it.
-func Recover(commonDir, private string, wait bool, warn func(string)) (string, error) {
+func Recover(commonDir, private string, wait bool, opt Options) (string, error) {
 	dir, err := Dir(commonDir)
 	var u *UnwritableError
 	if errors.As(err, &u) && u.Pending == "" {
@@ -459,7 +478,7 @@ func Recover(commonDir, private string, wait bool, warn func(string)) (string, e
 	if err := m.check(dir, commonDir, private); err != nil {
 		return "", err
 	}
-	return m.Command, finishOrUndo(dir, m, true, warn)
+	return m.Command, finishOrUndo(dir, m, true, opt)
 }
 
 // Pending reports whether a change waits to be finished, or files a dead
@@ -485,7 +504,7 @@ func prepared(name string) bool {
 
 // finishLeft finishes the change a dead process left, if any, while the
 // caller holds the lock.
-func finishLeft(dir, commonDir, private string, warn func(string)) error {
+func finishLeft(dir, commonDir, private string, opt Options) error {
 	m, found, err := readManifest(dir)
 	if err != nil {
 		return err
@@ -497,11 +516,11 @@ func finishLeft(dir, commonDir, private string, warn func(string)) error {
 	if err := m.check(dir, commonDir, private); err != nil {
 		return err
 	}
-	if err := finishOrUndo(dir, m, true, warn); err != nil {
+	if err := finishOrUndo(dir, m, true, opt); err != nil {
 		return err
 	}
-	if warn != nil {
-		warn(fmt.Sprintf("finished %s, which an earlier omh process left half done", m.Command))
+	if opt.Warn != nil {
+		opt.Warn(fmt.Sprintf("finished %s, which an earlier omh process left half done", m.Command))
 	}
 	return nil
 }

@@ -29,7 +29,7 @@ func id(s string) plumbing.Hash { return gitrepo.HashBytes([]byte(s)) }
 // begin starts a change in the repository r with a warning collector.
 func begin(t *testing.T, r *vaulttest.Repo, warnings *[]string) *Txn {
 	t.Helper()
-	tx, err := Begin(filepath.Join(r.Dir, ".git"), r.Dir, r.Private, "test change", func(m string) { *warnings = append(*warnings, m) })
+	tx, err := Begin(filepath.Join(r.Dir, ".git"), r.Dir, r.Private, "test change", Options{Warn: func(m string) { *warnings = append(*warnings, m) }})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -168,7 +168,7 @@ func TestALeftChangeIsFinishedAroundAFileChangedSince(t *testing.T) {
 	}
 	r.Write("b.md", "the user's edit\n")
 
-	cmd, err := Recover(filepath.Join(r.Dir, ".git"), r.Private, false, func(m string) { warnings = append(warnings, m) })
+	cmd, err := Recover(filepath.Join(r.Dir, ".git"), r.Private, false, Options{Warn: func(m string) { warnings = append(warnings, m) }})
 	if err != nil || cmd != "test change" {
 		t.Fatalf("Recover = %q, %v", cmd, err)
 	}
@@ -205,7 +205,7 @@ func TestFilesAKilledChangePreparedGoAtTheNextCommand(t *testing.T) {
 	if err := writeNew(filepath.Join(tx.dir, "manifest.tmp"), []byte("{"), 0o644, false); err != nil {
 		t.Fatal(err)
 	}
-	if cmd, err := Recover(commonDir, r.Private, false, nil); err != nil || cmd != "" {
+	if cmd, err := Recover(commonDir, r.Private, false, Options{}); err != nil || cmd != "" {
 		t.Fatalf("Recover while the change is being prepared = %q, %v", cmd, err)
 	}
 	if entries, _ := os.ReadDir(tx.dir); len(entries) != 5 {
@@ -217,7 +217,7 @@ func TestFilesAKilledChangePreparedGoAtTheNextCommand(t *testing.T) {
 	if !Pending(commonDir) {
 		t.Error("Pending does not see what the dead process prepared")
 	}
-	if cmd, err := Recover(commonDir, r.Private, false, nil); err != nil || cmd != "" {
+	if cmd, err := Recover(commonDir, r.Private, false, Options{}); err != nil || cmd != "" {
 		t.Fatalf("Recover = %q, %v", cmd, err)
 	}
 	if entries, _ := os.ReadDir(tx.dir); len(entries) != 1 {
@@ -281,7 +281,7 @@ func TestARenameNeverReplacesIsUndoneWithItsFoldersAndFinishesFromBothNames(t *t
 	}
 	tx.lock.Close()
 	tx.lock = nil
-	if cmd, err := Recover(filepath.Join(r.Dir, ".git"), r.Private, true, nil); err != nil || cmd != "test change" {
+	if cmd, err := Recover(filepath.Join(r.Dir, ".git"), r.Private, true, Options{}); err != nil || cmd != "test change" {
 		t.Fatalf("Recover = %q, %v", cmd, err)
 	}
 	if read(t, to) != "the note\n" {
@@ -328,7 +328,7 @@ func TestAPlantedJournalWritesNothingOutside(t *testing.T) {
 		vaulttest.WriteFile(t, filepath.Join(dir, "payload-1"), payload)
 		vaulttest.WriteFile(t, filepath.Join(dir, manifestName), m)
 		beforeOutside, beforeTree := vaulttest.Tree(t, outside), vaulttest.Tree(t, r.Dir)
-		cmd, err := Recover(commonDir, r.Private, false, nil)
+		cmd, err := Recover(commonDir, r.Private, false, Options{})
 		if err == nil || !strings.Contains(err.Error(), "omh does not finish it") {
 			t.Errorf("%s: Recover = %q, %v; want it refused", name, cmd, err)
 		}

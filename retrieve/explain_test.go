@@ -23,6 +23,7 @@ func (r reversed) Postings(term string) ([]token.Posting, error) {
 // search over a list that is not in note order, which told a worktree copy
 // of topic/credentials that it lacked the word "credential".
 func TestMatchedWordsDoNotDependOnPostingOrder(t *testing.T) {
+	t.Parallel()
 	q := Query{Phrasings: []string{"credentials mount ebusy sandbox"}, Roots: DefaultRoots, Ranker: DefaultRanker}
 	sorted, err := Search(newCorpus(provenanceStore()...), q)
 	if err != nil {
@@ -50,6 +51,7 @@ func TestMatchedWordsDoNotDependOnPostingOrder(t *testing.T) {
 // of one phrasing only, shares not scaled as the fusion scaled them, a share computed apart from
 // the ranking, an explanation on the wrong note.
 func TestExplanationsAddUpToTheScore(t *testing.T) {
+	t.Parallel()
 	q := Query{Phrasings: []string{"why is the image unprivileged", "credentials named volume"}, Roots: DefaultRoots,
 		Ranker: DefaultRanker, Explain: true}
 	res, err := Search(reversed{newCorpus(provenanceStore()...)}, q)

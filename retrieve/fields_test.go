@@ -7,6 +7,7 @@ import "testing"
 // every note under Language/Reference/User-Interface-Help. The note named
 // for the word wins over one that merely sits in a folder named for it.
 func TestAFolderNameIsNotTheNotesSubject(t *testing.T) {
+	t.Parallel()
 	notes := []memNote{
 		{key: "plugins/colour-themes", layer: local, date: "2026-01-01", body: "Themes for the plugin store.\n"},
 		{key: "notes/plugin-settings", layer: local, date: "2026-01-02", body: "Settings.\n"},

@@ -27,6 +27,7 @@ func transcriptStore() []memNote {
 // what, is and a still counted. A question written as a sentence ranks
 // exactly as its keywords do.
 func TestAWholeQuestionRanksLikeItsKeywords(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct{ sentence, keywords, want string }{
 		{"what is a schema", "schema", "schema"},
 		{"How do I rename a note?", "rename note", "rename-note"},
@@ -44,6 +45,7 @@ func TestAWholeQuestionRanksLikeItsKeywords(t *testing.T) {
 // The baseline knows no function words: every word of the question
 // scores, as the spec says.
 func TestTheBaselineStillScoresEveryWord(t *testing.T) {
+	t.Parallel()
 	r := search(t, transcriptStore(), Query{Phrasings: []string{"what is a schema"}, Ranker: BaselineRanker})
 	if first(r) != "meeting-transcript" {
 		t.Errorf("got %v; the baseline must score what, is and a", keys(r))
@@ -53,6 +55,7 @@ func TestTheBaselineStillScoresEveryWord(t *testing.T) {
 // The omitted count is a count of notes about the question: a note that
 // shares only "the" with it is not a match left out.
 func TestOmittedCountsOnlyNotesHoldingAMeaningfulWord(t *testing.T) {
+	t.Parallel()
 	r := search(t, transcriptStore(), Query{Phrasings: []string{"what is a schema"}, Roots: 1})
 	if first(r) != "schema" || r.Omitted != 1 {
 		t.Errorf("got %v, %d omitted; want schema and the transcript, which also mentions one, omitted", keys(r), r.Omitted)
@@ -63,6 +66,7 @@ func TestOmittedCountsOnlyNotesHoldingAMeaningfulWord(t *testing.T) {
 // made only of function words still gets the notes that hold them, but the
 // reply says they share nothing that carries meaning.
 func TestAQuestionOfFunctionWordsOnlySaysSo(t *testing.T) {
+	t.Parallel()
 	r := ask(t, transcriptStore(), "the of and")
 	if len(r.Hits) == 0 || r.Verdict != NoMatch {
 		t.Fatalf("got %v, verdict %q", keys(r), r.Verdict)

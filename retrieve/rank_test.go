@@ -43,17 +43,15 @@ func provenanceStore() []memNote {
 	}
 }
 
-// rankerUnderTest is the ranker the tests ask with when the query names
-// none; TestPinnedPropertiesHoldForEveryRanker runs them under each.
-var rankerUnderTest = DefaultRanker
-
+// search asks q of notes, with the default roots and ranker when q names
+// none.
 func search(t *testing.T, notes []memNote, q Query) Result {
 	t.Helper()
 	if q.Roots == 0 {
 		q.Roots = DefaultRoots
 	}
 	if q.Ranker == "" {
-		q.Ranker = rankerUnderTest
+		q.Ranker = DefaultRanker
 	}
 	r, err := Search(newCorpus(notes...), q)
 	if err != nil {
@@ -65,6 +63,28 @@ func search(t *testing.T, notes []memNote, q Query) Result {
 func ask(t *testing.T, notes []memNote, phrasings ...string) Result {
 	t.Helper()
 	return search(t, notes, Query{Phrasings: phrasings})
+}
+
+// askWith asks with the ranker rk.
+func askWith(t *testing.T, rk Ranker, notes []memNote, phrasings ...string) Result {
+	t.Helper()
+	return search(t, notes, Query{Phrasings: phrasings, Ranker: rk})
+}
+
+// eachRanker runs a property every ranker keeps under each, in parallel:
+// the baseline's pinned properties hold whatever the ranker (whole terms
+// only, one rare term beats two common ones, a universal term still
+// retrieves, phrasings are scored best-of, layer is never a preference,
+// the answer does not depend on the order notes were read, and expansion
+// keeps its provenance).
+func eachRanker(t *testing.T, property func(t *testing.T, rk Ranker)) {
+	t.Parallel()
+	for _, rk := range []Ranker{BaselineRanker, TunedRanker} {
+		t.Run(string(rk), func(t *testing.T) {
+			t.Parallel()
+			property(t, rk)
+		})
+	}
 }
 
 func keys(r Result) []string {
@@ -106,7 +126,11 @@ func treeFromHits(r Result) []TreeNote {
 // key (the local twin is missing); drawing neighbours under the last root
 // (parents differ).
 func TestThePrintedTreeIsTheAnswerNoteForNote(t *testing.T) {
-	r := ask(t, provenanceStore(), "credentials")
+	eachRanker(t, thePrintedTreeIsTheAnswerNoteForNote)
+}
+
+func thePrintedTreeIsTheAnswerNoteForNote(t *testing.T, rk Ranker) {
+	r := askWith(t, rk, provenanceStore(), "credentials")
 	if len(r.Hits) < 6 {
 		t.Fatalf("the fixture must reach every note, got %v", keys(r))
 	}
@@ -125,6 +149,7 @@ func TestThePrintedTreeIsTheAnswerNoteForNote(t *testing.T) {
 // Two ranked notes each reaching their own neighbour: each neighbour is drawn
 // under the note that reached it, not under the last ranked note.
 func TestNeighboursHangUnderTheRankedNoteThatReachedThem(t *testing.T) {
+	t.Parallel()
 	r := ask(t, provenanceStore(), "credentials")
 	parents := map[string]string{}
 	for _, h := range r.Hits {
@@ -154,8 +179,10 @@ func TestNeighboursHangUnderTheRankedNoteThatReachedThem(t *testing.T) {
 
 // One key in two layers is two notes. De-duplicating by key would hide a
 // teammate's note behind this machine's, and the reader would never know.
-func TestAKeyInBothLayersIsTwoNotes(t *testing.T) {
-	r := ask(t, provenanceStore(), "credentials-are-a-named-volume")
+func TestAKeyInBothLayersIsTwoNotes(t *testing.T) { eachRanker(t, aKeyInBothLayersIsTwoNotes) }
+
+func aKeyInBothLayersIsTwoNotes(t *testing.T, rk Ranker) {
+	r := askWith(t, rk, provenanceStore(), "credentials-are-a-named-volume")
 	layers := map[vault.Layer]vault.Date{}
 	for _, h := range r.Hits {
 		if h.Note.Key == "credentials-are-a-named-volume" {
@@ -172,7 +199,11 @@ func TestAKeyInBothLayersIsTwoNotes(t *testing.T) {
 // reaches the neighbours only through links (an earlier suite asked something
 // they matched directly, so the expansion path never ran).
 func TestANeighbourCarriesItsOwnLayerAndDate(t *testing.T) {
-	r := ask(t, provenanceStore(), "named volume")
+	eachRanker(t, aNeighbourCarriesItsOwnLayerAndDate)
+}
+
+func aNeighbourCarriesItsOwnLayerAndDate(t *testing.T, rk Ranker) {
+	r := askWith(t, rk, provenanceStore(), "named volume")
 	byKey := map[string]Hit{}
 	for _, h := range r.Hits {
 		byKey[h.Note.Key+"/"+h.Note.Layer.String()] = h
@@ -191,6 +222,7 @@ func TestANeighbourCarriesItsOwnLayerAndDate(t *testing.T) {
 }
 
 func TestANoteReachableFromTwoRankedNotesIsListedOnce(t *testing.T) {
+	t.Parallel()
 	r := ask(t, provenanceStore(), "credentials")
 	n := 0
 	for _, h := range r.Hits {
@@ -204,6 +236,7 @@ func TestANoteReachableFromTwoRankedNotesIsListedOnce(t *testing.T) {
 }
 
 func TestALinkCycleTerminates(t *testing.T) {
+	t.Parallel()
 	notes := []memNote{surprise(local, "alpha", "2026-01-01", "beta"), surprise(local, "beta", "2026-01-02", "alpha")}
 	if got := keys(ask(t, notes, "alpha")); !reflect.DeepEqual(got, []string{"alpha", "beta"}) {
 		t.Errorf("got %v", got)
@@ -213,6 +246,7 @@ func TestALinkCycleTerminates(t *testing.T) {
 // The widest label may be a neighbour's, tree glyphs included; measuring bare
 // keys once fused `…-ebusylocal · date` into one word.
 func TestALongKeyNeverRunsIntoItsProvenance(t *testing.T) {
+	t.Parallel()
 	notes := []memNote{
 		surprise(team, "short", "2026-01-01", "a-very-much-longer-key-than-its-parent"),
 		surprise(local, "a-very-much-longer-key-than-its-parent", "2026-02-02"),
@@ -239,11 +273,15 @@ func TestALongKeyNeverRunsIntoItsProvenance(t *testing.T) {
 // Order among equal scores is recency, whichever layer the newer note is in.
 // Checked both ways, or "team first" would pass.
 func TestRecencyNotLayerOrdersEqualScores(t *testing.T) {
+	eachRanker(t, recencyNotLayerOrdersEqualScores)
+}
+
+func recencyNotLayerOrdersEqualScores(t *testing.T, rk Ranker) {
 	for _, notes := range [][]memNote{
 		{surprise(team, "deploy", "2026-01-01"), surprise(local, "deploy", "2026-09-09")},
 		{surprise(team, "deploy", "2026-09-09"), surprise(local, "deploy", "2026-01-01")},
 	} {
-		r := ask(t, notes, "deploy")
+		r := askWith(t, rk, notes, "deploy")
 		if r.Hits[0].Note.Date != "2026-09-09" {
 			t.Errorf("the newer note must lead, got %+v", r.Hits[0].Note)
 		}
@@ -252,6 +290,7 @@ func TestRecencyNotLayerOrdersEqualScores(t *testing.T) {
 
 // Truncating silently tells the reader they saw everything.
 func TestMatchesBeyondTheBudgetAreCounted(t *testing.T) {
+	t.Parallel()
 	r := search(t, provenanceStore(), Query{Phrasings: []string{"credentials"}, Roots: 1})
 	tree, err := ParseTree(RenderTree(r, ""))
 	if err != nil {
@@ -263,6 +302,7 @@ func TestMatchesBeyondTheBudgetAreCounted(t *testing.T) {
 }
 
 func TestAnEmptyStoreSaysSoInAWholeSentence(t *testing.T) {
+	t.Parallel()
 	r := ask(t, nil, "anything")
 	out := RenderTree(r, "")
 	tree, err := ParseTree(out)
@@ -272,6 +312,7 @@ func TestAnEmptyStoreSaysSoInAWholeSentence(t *testing.T) {
 }
 
 func TestAQuestionMatchingNothingSaysSoRatherThanReturningTheStore(t *testing.T) {
+	t.Parallel()
 	r := ask(t, provenanceStore(), "kubernetes")
 	out := RenderTree(r, "")
 	if len(r.Hits) != 0 || !strings.Contains(out, "`kubernetes`") || !strings.Contains(out, noMatchSuffix) {
@@ -283,27 +324,36 @@ func TestAQuestionMatchingNothingSaysSoRatherThanReturningTheStore(t *testing.T)
 }
 
 func TestAnInflectedQuestionFindsTheNote(t *testing.T) {
+	eachRanker(t, anInflectedQuestionFindsTheNote)
+}
+
+func anInflectedQuestionFindsTheNote(t *testing.T, rk Ranker) {
 	notes := []memNote{surprise(local, "the-harness-rewrites-in-place", "2026-01-01"), surprise(local, "an-unrelated-topic", "2026-01-02")}
-	if got := first(ask(t, notes, "rewriting")); got != "the-harness-rewrites-in-place" {
+	if got := first(askWith(t, rk, notes, "rewriting")); got != "the-harness-rewrites-in-place" {
 		t.Errorf("got %q", got)
 	}
 	notes = []memNote{surprise(local, "credentials-refresh-in-place", "2026-01-01"), surprise(local, "an-unrelated-topic", "2026-01-02")}
-	if got := first(ask(t, notes, "refreshing credential")); got != "credentials-refresh-in-place" {
+	if got := first(askWith(t, rk, notes, "refreshing credential")); got != "credentials-refresh-in-place" {
 		t.Errorf("neither word is in the note as written, got %q", got)
 	}
 }
 
 func TestANoteIsFoundByTheQuestionItDeclares(t *testing.T) {
+	eachRanker(t, aNoteIsFoundByTheQuestionItDeclares)
+}
+
+func aNoteIsFoundByTheQuestionItDeclares(t *testing.T, rk Ranker) {
 	notes := []memNote{
 		asking("one-inode", "2026-01-01", "the harness rewrites the file in place", "why does my login not persist"),
 		asking("unrelated", "2026-01-02", "editors connect over ssh", "how do I attach an editor"),
 	}
-	if got := first(ask(t, notes, "login does not persist")); got != "one-inode" {
+	if got := first(askWith(t, rk, notes, "login does not persist")); got != "one-inode" {
 		t.Errorf("got %q", got)
 	}
 }
 
 func TestADeclaredQuestionOutranksTheSameWordsScatteredInProse(t *testing.T) {
+	t.Parallel()
 	notes := []memNote{
 		asking("declared", "2026-01-01", "unrelated observation about mounting", "how does caching behave"),
 		asking("buried", "2026-01-02", "a long observation that mentions how caching behaves in passing", "something else entirely"),
@@ -314,14 +364,18 @@ func TestADeclaredQuestionOutranksTheSameWordsScatteredInProse(t *testing.T) {
 }
 
 func TestASecondPhrasingFindsWhatTheFirstMissed(t *testing.T) {
+	eachRanker(t, aSecondPhrasingFindsWhatTheFirstMissed)
+}
+
+func aSecondPhrasingFindsWhatTheFirstMissed(t *testing.T, rk Ranker) {
 	notes := []memNote{
 		asking("ebusy", "2026-01-01", "one inode, so the write fails", "why does mounting a token file fail"),
 		asking("other", "2026-01-02", "sessions stop", "how do sessions end"),
 	}
-	if first(ask(t, notes, "credential persistence")) == "ebusy" {
+	if first(askWith(t, rk, notes, "credential persistence")) == "ebusy" {
 		t.Fatal("the fixture must miss on the first phrasing")
 	}
-	if got := first(ask(t, notes, "credential persistence", "mounting a token file fails")); got != "ebusy" {
+	if got := first(askWith(t, rk, notes, "credential persistence", "mounting a token file fails")); got != "ebusy" {
 		t.Errorf("got %q", got)
 	}
 }
@@ -333,6 +387,7 @@ func TestASecondPhrasingFindsWhatTheFirstMissed(t *testing.T) {
 // note kept its best phrasing's score, and so that pooling the words of both
 // phrasings favours the noise too.
 func TestAVagueExtraPhrasingDoesNotOutrankWhatTheQuestionFound(t *testing.T) {
+	t.Parallel()
 	notes := []memNote{
 		asking("target", "2026-01-01", "one inode", "why does mounting a token file fail"),
 		asking("noise", "2026-01-02", "sessions and state and work; a mount file",
@@ -361,6 +416,10 @@ func TestAVagueExtraPhrasingDoesNotOutrankWhatTheQuestionFound(t *testing.T) {
 // phrasings are added, each of which ranks it first too: fusion must not
 // let the notes each phrasing ranks second add up past it.
 func TestAddingAPhrasingNeverDemotesTheNoteEveryPhrasingRanksFirst(t *testing.T) {
+	eachRanker(t, addingAPhrasingNeverDemotesTheNoteEveryPhrasingRanksFirst)
+}
+
+func addingAPhrasingNeverDemotesTheNoteEveryPhrasingRanksFirst(t *testing.T, rk Ranker) {
 	notes := []memNote{
 		asking("target", "2026-01-01", "the token file mount fails with ebusy", "why does mounting a token file fail"),
 		asking("mount", "2026-01-03", "a mount of the volume at a mount point", "how is the volume mounted"),
@@ -368,12 +427,12 @@ func TestAddingAPhrasingNeverDemotesTheNoteEveryPhrasingRanksFirst(t *testing.T)
 	}
 	phrasings := []string{"mounting a token file fail", "ebusy token mount", "the mount fails with ebusy on the token file"}
 	for _, p := range phrasings {
-		if got := first(ask(t, notes, p)); got != "target" {
+		if got := first(askWith(t, rk, notes, p)); got != "target" {
 			t.Fatalf("the fixture must rank target first for %q alone, got %s", p, got)
 		}
 	}
 	for n := 1; n <= len(phrasings); n++ {
-		r := ask(t, notes, phrasings[:n]...)
+		r := askWith(t, rk, notes, phrasings[:n]...)
 		if got := first(r); got != "target" {
 			t.Errorf("with %d phrasings %s came first, want target", n, got)
 		}
@@ -386,6 +445,7 @@ func TestAddingAPhrasingNeverDemotesTheNoteEveryPhrasingRanksFirst(t *testing.T)
 }
 
 func TestOnePhrasingIsTheSameAsAskingOnce(t *testing.T) {
+	t.Parallel()
 	notes := provenanceStore()
 	once := RenderTree(ask(t, notes, "named volume"), "")
 	twice := RenderTree(ask(t, notes, "named volume", "named volume"), "")
@@ -397,33 +457,43 @@ func TestOnePhrasingIsTheSameAsAskingOnce(t *testing.T) {
 // `a` inside `named` is not a match: substring matching once returned a
 // whole ten-note store for a one-letter question.
 func TestAQuestionMatchesWholeTermsNotFragments(t *testing.T) {
+	eachRanker(t, aQuestionMatchesWholeTermsNotFragments)
+}
+
+func aQuestionMatchesWholeTermsNotFragments(t *testing.T, rk Ranker) {
 	notes := []memNote{surprise(local, "named-volume-mounts", "2026-01-01"), surprise(local, "a-thing", "2026-01-02")}
-	if got := keys(ask(t, notes, "a")); !reflect.DeepEqual(got, []string{"a-thing"}) {
+	if got := keys(askWith(t, rk, notes, "a")); !reflect.DeepEqual(got, []string{"a-thing"}) {
 		t.Errorf("got %v, want only a-thing", got)
 	}
 }
 
 // The answer matches one rare term; its rivals match two common ones, and it
 // is the oldest note: only rarity can put it first.
-func TestOneRareTermBeatsTwoCommonOnes(t *testing.T) {
+func TestOneRareTermBeatsTwoCommonOnes(t *testing.T) { eachRanker(t, oneRareTermBeatsTwoCommonOnes) }
+
+func oneRareTermBeatsTwoCommonOnes(t *testing.T, rk Ranker) {
 	var notes []memNote
 	for i := range 9 {
 		notes = append(notes, surprise(local, "the-note-about-things-"+string(rune('a'+i)), vault.Date("2026-02-0"+string(rune('1'+i)))))
 	}
 	notes = append(notes, surprise(local, "ebusy-on-file-mounts", "2026-01-01"))
-	if got := first(ask(t, notes, "the note ebusy")); got != "ebusy-on-file-mounts" {
+	if got := first(askWith(t, rk, notes, "the note ebusy")); got != "ebusy-on-file-mounts" {
 		t.Errorf("got %q", got)
 	}
 }
 
 func TestARealQuestionPutsTheNoteThatAnswersItFirst(t *testing.T) {
+	eachRanker(t, aRealQuestionPutsTheNoteThatAnswersItFirst)
+}
+
+func aRealQuestionPutsTheNoteThatAnswersItFirst(t *testing.T, rk Ranker) {
 	notes := []memNote{
 		surprise(local, "mounting-a-credential-file-returns-ebusy", "2026-01-01"),
 		surprise(local, "the-graph-cache-is-keyed-by-repo", "2026-06-01"),
 		surprise(local, "a-latest-tag-skips-the-rebuild", "2026-06-02"),
 		surprise(local, "the-image-ends-unprivileged", "2026-06-03"),
 	}
-	r := ask(t, notes, "why does a credential mount fail")
+	r := askWith(t, rk, notes, "why does a credential mount fail")
 	if first(r) != "mounting-a-credential-file-returns-ebusy" {
 		t.Errorf("got %v", keys(r))
 	}
@@ -435,11 +505,15 @@ func TestARealQuestionPutsTheNoteThatAnswersItFirst(t *testing.T) {
 }
 
 func TestATermTheStoreNeverSawMatchesNothing(t *testing.T) {
+	eachRanker(t, aTermTheStoreNeverSawMatchesNothing)
+}
+
+func aTermTheStoreNeverSawMatchesNothing(t *testing.T, rk Ranker) {
 	notes := []memNote{surprise(local, "credentials", "2026-01-01")}
-	if r := ask(t, notes, "kubernetes"); len(r.Hits) != 0 {
+	if r := askWith(t, rk, notes, "kubernetes"); len(r.Hits) != 0 {
 		t.Errorf("got %v", keys(r))
 	}
-	if r := ask(t, notes, "kubernetes credentials"); len(r.Hits) != 1 {
+	if r := askWith(t, rk, notes, "kubernetes credentials"); len(r.Hits) != 1 {
 		t.Errorf("an unknown term must not poison a known one: %v", keys(r))
 	}
 }
@@ -447,9 +521,11 @@ func TestATermTheStoreNeverSawMatchesNothing(t *testing.T) {
 // Rarity orders and never excludes: a store whose every note is about one
 // subject must still answer questions about it, even a large one where the
 // rounded rarity of a universal term would be zero.
-func TestATermInEveryNoteStillRetrieves(t *testing.T) {
+func TestATermInEveryNoteStillRetrieves(t *testing.T) { eachRanker(t, aTermInEveryNoteStillRetrieves) }
+
+func aTermInEveryNoteStillRetrieves(t *testing.T, rk Ranker) {
 	notes := []memNote{surprise(local, "credentials-are-a-named-volume", "2026-01-01"), surprise(local, "credentials-refresh-in-place", "2026-01-02")}
-	if r := ask(t, notes, "credentials"); len(r.Hits) != 2 {
+	if r := askWith(t, rk, notes, "credentials"); len(r.Hits) != 2 {
 		t.Errorf("got %v", keys(r))
 	}
 	if c := Contribution(100000, 100000, false); c <= 0 {
@@ -461,6 +537,7 @@ func TestATermInEveryNoteStillRetrieves(t *testing.T) {
 // overtakes the alphabetically first note, and without the link the
 // alphabetical order returns.
 func TestANoteTheStorePointsAtWinsATie(t *testing.T) {
+	t.Parallel()
 	tied := []memNote{surprise(local, "alpha-topic", "2026-01-01"), surprise(local, "beta-topic", "2026-01-01")}
 	if got := keys(ask(t, tied, "topic")); !reflect.DeepEqual(got, []string{"alpha-topic", "beta-topic"}) {
 		t.Errorf("without links: %v", got)
@@ -472,6 +549,7 @@ func TestANoteTheStorePointsAtWinsATie(t *testing.T) {
 }
 
 func TestScoresAreRoundedThousandthsOfRarity(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		n, df int
 		asked bool
@@ -495,18 +573,23 @@ func TestScoresAreRoundedThousandthsOfRarity(t *testing.T) {
 }
 
 func TestTheAnswerDoesNotDependOnTheOrderNotesWereRead(t *testing.T) {
+	eachRanker(t, theAnswerDoesNotDependOnTheOrderNotesWereRead)
+}
+
+func theAnswerDoesNotDependOnTheOrderNotesWereRead(t *testing.T, rk Ranker) {
 	notes := provenanceStore()
 	reversed := make([]memNote, len(notes))
 	for i, n := range notes {
 		reversed[len(notes)-1-i] = n
 	}
-	a, b := RenderTree(ask(t, notes, "credentials"), ""), RenderTree(ask(t, reversed, "credentials"), "")
+	a, b := RenderTree(askWith(t, rk, notes, "credentials"), ""), RenderTree(askWith(t, rk, reversed, "credentials"), "")
 	if a != b {
 		t.Errorf("answers differ:\n%s\n%s", a, b)
 	}
 }
 
 func TestTheLayerFilterAppliesToNeighboursToo(t *testing.T) {
+	t.Parallel()
 	r := search(t, provenanceStore(), Query{Phrasings: []string{"credentials"}, Layer: team})
 	for _, h := range r.Hits {
 		if h.Note.Layer != team {
@@ -519,6 +602,7 @@ func TestTheLayerFilterAppliesToNeighboursToo(t *testing.T) {
 }
 
 func TestTheTypeFilterKeepsOnlyRankedNotesOfThatType(t *testing.T) {
+	t.Parallel()
 	notes := provenanceStore()
 	notes[4].typ = "decision"
 	r := search(t, notes, Query{Phrasings: []string{"credentials"}, Type: "decision"})
@@ -535,6 +619,7 @@ func TestTheTypeFilterKeepsOnlyRankedNotesOfThatType(t *testing.T) {
 
 // The parser guards the tree, so it must be strict itself.
 func TestTheTreeParserRejectsALineMissingItsProvenance(t *testing.T) {
+	t.Parallel()
 	for _, bad := range []string{
 		"just-a-key\n@ no commits\n",
 		"a-key  team\n@ no commits\n",
@@ -561,6 +646,7 @@ func TestTheTreeParserRejectsALineMissingItsProvenance(t *testing.T) {
 // keep holds the best candidates under before, whatever order they come in:
 // the same notes as sorting every candidate and taking the first.
 func TestKeepHoldsTheBestCandidates(t *testing.T) {
+	t.Parallel()
 	rng := rand.New(rand.NewPCG(1, 2))
 	for round := 0; round < 300; round++ {
 		n, limit := rng.IntN(200), 1+rng.IntN(12)
@@ -605,6 +691,7 @@ func (c *countingCorpus) Postings(term string) ([]token.Posting, error) {
 // postings lookup per word. The lookups stop at MaxQueryTerms, the answer
 // says so, and the words before the bound still rank.
 func TestAHugeQuestionLooksUpAtMostMaxQueryTerms(t *testing.T) {
+	t.Parallel()
 	c := &countingCorpus{memCorpus: newCorpus(
 		memNote{key: "sync", date: "2026-01-01", layer: vault.Team, body: "sync fails"},
 		memNote{key: "other", date: "2026-01-02", layer: vault.Team, body: "nothing"},

@@ -6,44 +6,10 @@ import (
 	"testing"
 )
 
-// Every ranker keeps the baseline's pinned properties: whole terms only, one rare term
-// beats two common ones, a universal term still retrieves, phrasings are
-// scored best-of, layer is never a preference, the answer does not depend
-// on the order notes were read, and expansion keeps its provenance.
-func TestPinnedPropertiesHoldForEveryRanker(t *testing.T) {
-	properties := []struct {
-		name string
-		test func(*testing.T)
-	}{
-		{"whole terms", TestAQuestionMatchesWholeTermsNotFragments},
-		{"rare beats common", TestOneRareTermBeatsTwoCommonOnes},
-		{"universal term retrieves", TestATermInEveryNoteStillRetrieves},
-		{"unknown term", TestATermTheStoreNeverSawMatchesNothing},
-		{"every phrasing first", TestAddingAPhrasingNeverDemotesTheNoteEveryPhrasingRanksFirst},
-		{"second phrasing", TestASecondPhrasingFindsWhatTheFirstMissed},
-		{"recency not layer", TestRecencyNotLayerOrdersEqualScores},
-		{"order of reading", TestTheAnswerDoesNotDependOnTheOrderNotesWereRead},
-		{"inflections", TestAnInflectedQuestionFindsTheNote},
-		{"declared question", TestANoteIsFoundByTheQuestionItDeclares},
-		{"real question", TestARealQuestionPutsTheNoteThatAnswersItFirst},
-		{"tree is the answer", TestThePrintedTreeIsTheAnswerNoteForNote},
-		{"both layers", TestAKeyInBothLayersIsTwoNotes},
-		{"neighbour provenance", TestANeighbourCarriesItsOwnLayerAndDate},
-	}
-	for _, r := range []Ranker{BaselineRanker, TunedRanker} {
-		t.Run(string(r), func(t *testing.T) {
-			defer func(old Ranker) { rankerUnderTest = old }(rankerUnderTest)
-			rankerUnderTest = r
-			for _, p := range properties {
-				t.Run(p.name, p.test)
-			}
-		})
-	}
-}
-
 // Scores stay exact integers, at least one thousandth per matched term,
 // whatever the ranker.
 func TestTunedScoresAreWholeThousandths(t *testing.T) {
+	t.Parallel()
 	scores := func() []string {
 		r := search(t, provenanceStore(), Query{Phrasings: []string{"credentials"}, Ranker: TunedRanker})
 		var out []string

@@ -24,6 +24,7 @@ func linker(key string, prefix string, n int) []memNote {
 // A ranked note lists at most MaxNeighbours linked notes and counts the
 // rest on a line the tree parser reads back.
 func TestNeighboursAreCappedAndTheRestCounted(t *testing.T) {
+	t.Parallel()
 	r := ask(t, linker("summary", "n", 11), "otter")
 	tree := RenderTree(r, "")
 	want := "summary  team · 2026-01-02\n" +
@@ -52,6 +53,7 @@ func sameWords(a, b string) bool {
 // A table of contents ranked above a note does not take that note's
 // neighbour: hubs claim theirs after every other ranked note.
 func TestATableOfContentsNeverCrowdsOutRealNeighbours(t *testing.T) {
+	t.Parallel()
 	notes := linker("toc", "page", HubLinks+1)
 	notes[0].body = "otter otter otter otter otter otter"
 	notes = append(notes, memNote{key: "otters", layer: vault.Team, date: "2026-01-03", body: "otter" + strings.Repeat(" plain", 40),
@@ -84,6 +86,7 @@ func TestATableOfContentsNeverCrowdsOutRealNeighbours(t *testing.T) {
 
 // A retracted record is marked on its tree line, and read back.
 func TestTheTreeMarksRetractedRecords(t *testing.T) {
+	t.Parallel()
 	r := ask(t, provenanceStore(), "credentials")
 	r.Hits[1].Retracted = "2026-05-01"
 	tree := RenderTree(r, "")
@@ -101,6 +104,7 @@ func TestTheTreeMarksRetractedRecords(t *testing.T) {
 
 // The parser stays strict about the new lines.
 func TestTheTreeParserRefusesMisplacedCounts(t *testing.T) {
+	t.Parallel()
 	for _, bad := range []string{
 		"└─ and 2 more linked notes\n@ x\n",                                                // before any note
 		"a  team · 2026-01-01\n└─ and 1 more linked notes\n@ x\n",                          // wrong plural
@@ -118,6 +122,7 @@ func TestTheTreeParserRefusesMisplacedCounts(t *testing.T) {
 // vault where 173 notes hold it. An answer emptied by its filters says how
 // many notes they left out, and reads back as an answer with no notes.
 func TestAnAnswerEmptiedByItsFiltersSaysWhatTheyLeftOut(t *testing.T) {
+	t.Parallel()
 	notes := []memNote{
 		{key: "sync", date: "2026-01-01", layer: vault.Team, body: "sync fails"},
 		{key: "sync-setup", date: "2026-01-02", layer: vault.Team, body: "how to sync"},

@@ -27,6 +27,7 @@ func syncStore() []memNote {
 // never mentions says so above the closest notes, and names what no note
 // holds.
 func TestAQuestionTheNotesDoNotCoverIsWeak(t *testing.T) {
+	t.Parallel()
 	r := ask(t, syncStore(), "Can I sync my vault with a Nextcloud server through WebDAV?")
 	if r.Verdict != Weak || len(r.Hits) == 0 {
 		t.Fatalf("verdict %q, hits %v", r.Verdict, keys(r))
@@ -45,6 +46,7 @@ func TestAQuestionTheNotesDoNotCoverIsWeak(t *testing.T) {
 }
 
 func TestACoveredQuestionIsAnsweredWithoutAVerdictLine(t *testing.T) {
+	t.Parallel()
 	r := ask(t, syncStore(), "how do I turn on sync")
 	if r.Verdict != Answered || first(r) != "sync-setup" || r.Hits[0].Coverage != 1 {
 		t.Fatalf("verdict %q, hits %v, coverage %v", r.Verdict, keys(r), r.Hits[0].Coverage)
@@ -58,6 +60,7 @@ func TestACoveredQuestionIsAnsweredWithoutAVerdictLine(t *testing.T) {
 // holds, each word weighing its idf squared; the function word does not
 // count.
 func TestCoverageIsTheShareOfTheQuestionsWeight(t *testing.T) {
+	t.Parallel()
 	r := ask(t, syncStore(), "the themes of the vault")
 	n := 5.0
 	w := func(df float64) float64 {
@@ -79,6 +82,7 @@ func TestCoverageIsTheShareOfTheQuestionsWeight(t *testing.T) {
 // The verdict reads the first notes together, whatever the reply's budget:
 // --roots 1 must not turn an answered question weak.
 func TestTheVerdictDoesNotDependOnTheBudget(t *testing.T) {
+	t.Parallel()
 	q := "themes plugins search"
 	one := search(t, syncStore(), Query{Phrasings: []string{q}, Roots: 1})
 	all := search(t, syncStore(), Query{Phrasings: []string{q}})
@@ -88,6 +92,7 @@ func TestTheVerdictDoesNotDependOnTheBudget(t *testing.T) {
 }
 
 func TestAnEmptyReplyHasVerdictNone(t *testing.T) {
+	t.Parallel()
 	for _, r := range []Result{ask(t, syncStore(), "kubernetes"), ask(t, nil, "anything")} {
 		if r.Verdict != NoMatch || VerdictLine(r) != "" {
 			t.Errorf("verdict %q, line %q", r.Verdict, VerdictLine(r))
@@ -98,6 +103,7 @@ func TestAnEmptyReplyHasVerdictNone(t *testing.T) {
 // The parser stays strict: a verdict line opens an answer that has notes,
 // and nowhere else.
 func TestAVerdictLineStandsOnlyAboveNotes(t *testing.T) {
+	t.Parallel()
 	for _, bad := range []string{
 		"no note covers `x`; closest matches below\n@ abc\n",
 		"a  local · 2026-01-01\nno note covers `x`; closest matches below\n@ abc\n",
@@ -115,6 +121,7 @@ func TestAVerdictLineStandsOnlyAboveNotes(t *testing.T) {
 // extras that name its subject as it does. Judged by the phrasing covered
 // best, this one read as answered.
 func TestAPhrasingInTheStoresWordsDoesNotAnswerAnUncoveredQuestion(t *testing.T) {
+	t.Parallel()
 	question := "Can I sync my vault with a Nextcloud server through WebDAV?"
 	r := ask(t, syncStore(), question, "sync an Obsidian vault to Nextcloud over WebDAV", "Nextcloud WebDAV sync",
 		"Sync keeps your vault the same on every device: turn it on in the settings.")

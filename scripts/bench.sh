@@ -1,7 +1,7 @@
 #!/bin/sh
 # Builds omh and the benchmark, then measures omh against rg and SQLite FTS5
 # on deterministic synthetic git vaults and, when ../shared/data is beside
-# the checkout, a clone of the real vba-docs vault (see cmd/bench/main.go).
+# the checkout, a clone of the real vba-docs vault (see internal/tools/bench/main.go).
 #
 # Usage: sh scripts/bench.sh [bench flags…]
 #   sh scripts/bench.sh                         N = 10,000 and 100,000 and vba-docs, 20 runs
@@ -25,14 +25,14 @@ cd "$root"
 # instead, omh version took 13.8 ms rather than 10.4 here (dynamic loading,
 # and threads started through it).
 CGO_ENABLED=0 go build -buildvcs=auto -o "$work/bin/omh" ./cmd/omh
-go build -o "$work/bin/omh-bench-fts" ./cmd/bench/fts
-go build -o "$work/bin/omh-bench" ./cmd/bench
+go build -o "$work/bin/fts5peer" ./internal/tools/fts5peer
+go build -o "$work/bin/omh-bench" ./internal/tools/bench
 echo "bench: work folder $work; tables also in $work/report.txt, numbers in $work/results-NAME.json" >&2
 # POSIX sh has no pipefail: the bench's exit status goes through a file.
 rm -f "$work/.bench-status"
 {
 	status=0
-	"$work/bin/omh-bench" -omh "$work/bin/omh" -fts "$work/bin/omh-bench-fts" -work "$work" "$@" || status=$?
+	"$work/bin/omh-bench" -omh "$work/bin/omh" -fts "$work/bin/fts5peer" -work "$work" "$@" || status=$?
 	echo "$status" >"$work/.bench-status"
 } | tee "$work/report.txt"
 exit "$(cat "$work/.bench-status")"

@@ -4,7 +4,7 @@
 # (1/questions) of hit@1, nDCG@10 or Recall@5 on any data set, nor of
 # answer-on-card and of the verdict's figures (negatives marked weak or
 # none, answerable questions marked answered) on the real vaults. It runs
-# cmd/compare (omh's default and baseline rankers and SQLite FTS5 bm25() on
+# internal/tools/compare (omh's default and baseline rankers and SQLite FTS5 bm25() on
 # the same notes and questions) on every tune question: scifact's 809 train
 # queries, cranfield's 178 and cisi's 60 tune-half queries, obsidian-help-en's
 # and dendron-site's 35 (30 answerable each, plus 10 and 11 more negatives)
@@ -60,7 +60,7 @@ done
 
 mkdir -p "$work"
 go build -o "$work/omh" ./cmd/omh
-go build -o "$work/compare" ./cmd/compare
+go build -o "$work/compare" ./internal/tools/compare
 status=
 "$work/compare" -data "$data" -work "$work" -omh "$work/omh" -split tune -limit "$limit" \
 	-fast -fresh-cache -latency 0 -json "$work/quality.json" "$mode" "$baseline" \

@@ -169,7 +169,7 @@ func (v *view) proofDay() vault.Date {
 	if day := v.asOf(); day != "" {
 		return day
 	}
-	return today()
+	return v.today
 }
 
 // absentAnswer turns the errors that mean "no store at that moment" into

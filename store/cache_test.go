@@ -299,7 +299,7 @@ func TestAReadWithNoRoomForTheCacheStillAnswers(t *testing.T) {
 			os.RemoveAll(filepath.Join(r.Dir, ".git", "omh"))
 		}
 		for _, args := range [][]string{{"find", "sync"}, {"status"}} {
-			cmd := exec.Command("sh", append([]string{"-c", `ulimit -f 0 && exec "$0" "$@"`, omhBin, "-C", r.Dir}, args...)...)
+			cmd := exec.Command("sh", append([]string{"-c", `ulimit -f 0 && exec "$0" "$@"`, vaulttest.Omh(t), "-C", r.Dir}, args...)...)
 			var stdout, stderr strings.Builder
 			cmd.Stdout, cmd.Stderr = &stdout, &stderr
 			if err := cmd.Run(); err != nil {
@@ -320,7 +320,7 @@ func TestAReadWithNoRoomForTheCacheStillAnswers(t *testing.T) {
 		}
 	}
 	r.Write("d.md", "# D\n\nA note omh index must save.\n")
-	cmd := exec.Command("sh", "-c", `ulimit -f 0 && exec "$0" "$@"`, omhBin, "-C", r.Dir, "--quiet", "index")
+	cmd := exec.Command("sh", "-c", `ulimit -f 0 && exec "$0" "$@"`, vaulttest.Omh(t), "-C", r.Dir, "--quiet", "index")
 	if err := cmd.Run(); err == nil {
 		t.Error("omh index with no room to save the cache exited 0")
 	}

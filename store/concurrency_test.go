@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"sync"
 	"testing"
@@ -53,7 +54,7 @@ type found struct {
 
 // find opens the store at dir, as a new omh process would, and asks it q.
 func find(dir string, q store.Question) (answer string, warnings []string, err error) {
-	s, err := store.Open(dir, options(func(msg string) { warnings = append(warnings, msg) }))
+	s, err := store.Open(dir, store.Options{Warn: func(msg string) { warnings = append(warnings, msg) }}) // a read runs no hook
 	if err != nil {
 		return "", nil, err
 	}
@@ -65,6 +66,10 @@ func find(dir string, q store.Question) (answer string, warnings []string, err e
 	answer, err = render(a)
 	return answer, warnings, err
 }
+
+// waitingForARefresh is what a command says when it waits for another
+// process's refresh past the grace.
+var waitingForARefresh = regexp.MustCompile(`^waiting up to \S+ for another omh process that is refreshing the cache \(it holds \S+refresh\.lock\)$`)
 
 // Many finders ask while commits land and the hooks refresh the cache
 // (each finder opens a store of its own for each question, a cache opened
@@ -160,7 +165,11 @@ func TestConcurrentFindsAnswerForTheCommitTheyState(t *testing.T) {
 			continue
 		}
 		for _, w := range a.warnings {
-			if !strings.HasPrefix(w, "another omh process is updating the cache; answering from the snapshot at ") {
+			// A finder may answer from the last snapshot, and says so; one
+			// that waits past the grace for another process's refresh
+			// (a loaded machine) says that too.
+			if !strings.HasPrefix(w, "another omh process is updating the cache; answering from the snapshot at ") &&
+				!waitingForARefresh.MatchString(w) {
 				t.Errorf("%q warned: %q", q, w)
 			}
 		}
@@ -286,7 +295,7 @@ func TestConcurrentRepairsOfADamagedCacheAgree(t *testing.T) {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				cmd := exec.Command(omhBin, "-C", r.Dir, "index")
+				cmd := exec.Command(vaulttest.Omh(t), "-C", r.Dir, "index")
 				cmd.Stdout = io.Discard
 				var stderr bytes.Buffer
 				cmd.Stderr = &stderr

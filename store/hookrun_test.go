@@ -154,7 +154,7 @@ func TestOneHookRefreshesAtATimeAndNoneIsLost(t *testing.T) {
 	commit("seal")
 	first := make(chan error)
 	go func() {
-		s, err := store.Open(r.Dir, options(nil))
+		s, err := store.Open(r.Dir, options(t, nil))
 		if err == nil {
 			err = s.RunDetachedHook("post-commit", nil)
 			s.Close()

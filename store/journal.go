@@ -14,7 +14,7 @@ import (
 // through the journal (see package journal): a crash at any point leaves
 // the store as it was or as the change makes it.
 func (s *Store) begin(command string) (*journal.Txn, error) {
-	t, err := journal.Begin(s.Repo.CommonDir, s.Repo.Root, privateArea(s.Repo), command, func(msg string) { s.warn("%s", msg) })
+	t, err := journal.Begin(s.Repo.CommonDir, s.Repo.Root, privateArea(s.Repo), command, s.journalOptions())
 	var u *journal.UnwritableError
 	if errors.As(err, &u) {
 		return nil, &Error{Kind: Broken, Code: reply.JournalUnwritable, Err: err}
@@ -34,6 +34,11 @@ func privateArea(r *gitrepo.Repo) string {
 		return ""
 	}
 	return area
+}
+
+// journalOptions are what a change through the journal is handed.
+func (s *Store) journalOptions() journal.Options {
+	return journal.Options{Warn: func(msg string) { s.warn("%s", msg) }, IndexLockWait: s.lockWait()}
 }
 
 // commit makes the change t describes. A file found changed before
@@ -71,7 +76,7 @@ func (s *Store) finishInterrupted() {
 	if !journal.Pending(s.Repo.CommonDir) {
 		return
 	}
-	command, err := journal.Recover(s.Repo.CommonDir, privateArea(s.Repo), false, func(msg string) { s.warn("%s", msg) })
+	command, err := journal.Recover(s.Repo.CommonDir, privateArea(s.Repo), false, s.journalOptions())
 	var u *journal.UnwritableError
 	switch {
 	case journal.IsUndone(err):
@@ -112,7 +117,7 @@ func Recover(dir string, opt Options) (Recovered, error) {
 	}
 	defer r.Close()
 	s := &Store{Repo: r, dir: dir, opt: opt}
-	command, err := journal.Recover(r.CommonDir, privateArea(r), true, func(msg string) { s.warn("%s", msg) })
+	command, err := journal.Recover(r.CommonDir, privateArea(r), true, s.journalOptions())
 	switch {
 	case journal.IsUndone(err):
 		return Recovered{SchemaVersion: reply.SchemaVersion, Undone: command, Why: err.Error()}, nil

@@ -20,11 +20,14 @@ import (
 // contract (reply) imports nothing of omh, and below the application layer
 // only the renderers of answers use it (retrieve's tree, find's cards,
 // whose JSON shapes find fills): the other layers return plain data; only
-// commands import the application layer, and omh's command and its MCP
-// server import nothing else but the output contract.
+// commands import the application layer. cmd/ holds omh's command and its
+// MCP server alone, and they import nothing else but the output contract.
+// The programs that measure omh (internal/tools/*) may import what they
+// measure, but nothing imports them but another tool.
 // Catches: a shortcut that ties the note model to the cache, a command's
-// logic creeping back below the command line, or a command reaching past
-// the door to the layers behind it.
+// logic creeping back below the command line, a command reaching past the
+// door to the layers behind it, or a measuring tool installed beside omh
+// by go install ./...
 func TestDependenciesPointOneWay(t *testing.T) {
 	out, err := exec.Command("go", "list", "-f", `{{.ImportPath}} {{join .Imports " "}}`, "github.com/omh-notes/omh/...").Output()
 	if err != nil {
@@ -54,6 +57,10 @@ func TestDependenciesPointOneWay(t *testing.T) {
 	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
 		fields := strings.Fields(line)
 		pkg, imports := strings.TrimPrefix(fields[0], mod), fields[1:]
+		if _, ok := only[pkg]; strings.HasPrefix(pkg, "cmd/") && !ok {
+			t.Errorf("%s is a command beside omh's: cmd/ holds omh and its server alone (tools go under internal/tools)", pkg)
+		}
+		tool := strings.HasPrefix(pkg, "internal/tools/")
 		for _, imp := range imports {
 			if !strings.HasPrefix(imp, mod) {
 				continue
@@ -71,7 +78,10 @@ func TestDependenciesPointOneWay(t *testing.T) {
 					t.Errorf("%s imports %s", pkg, dep)
 				}
 			}
-			if strings.HasPrefix(pkg, "internal/") {
+			if strings.HasPrefix(dep, "internal/tools/") && !tool {
+				t.Errorf("%s imports the measuring tool %s", pkg, dep)
+			}
+			if strings.HasPrefix(pkg, "internal/") && !tool {
 				t.Errorf("%s, an internal helper, imports %s", pkg, dep)
 			}
 			if strings.HasPrefix(pkg, "vault/") && dep != "vault" && !strings.HasPrefix(dep, "vault/") && !strings.HasPrefix(dep, "internal/") {

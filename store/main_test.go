@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -14,62 +13,24 @@ import (
 	"github.com/omh-notes/omh/vault/vaulttest"
 )
 
-// helperEnv makes the test binary, started again by a test, run one store
-// use case and exit instead of running the tests: a change that a crash
+// TestMain runs the tests with an omh first on PATH that is this test
+// binary started again (vaulttest.MainWithOmh): a change that a crash
 // point kills exits its whole process, so it must not be the process of
-// the test; and a git hook needs an omh to call. Started as the omh that
-// TestMain puts first on PATH, the binary reads a command line of the few
-// commands the tests need (see runHelper), the way the hooks and a
-// background refresh call omh.
-const helperEnv = "STORE_TEST_HELPER"
-
-// omhBin is that omh: a script that starts this test binary as the helper.
-var omhBin string
-
+// the test; and a git hook needs an omh to call. Started as omh, the
+// binary reads a command line of the few commands the tests need (see
+// runHelper), the way the hooks and a background refresh call omh.
 func TestMain(m *testing.M) {
-	if os.Getenv(helperEnv) != "" {
+	vaulttest.MainWithOmh(m, func() int {
 		crashpoint.Enable()
-		os.Exit(runHelper(os.Args[1:]))
-	}
-	cleanup, err := vaulttest.Setup()
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
-	}
-	code, err := runWithOmh(m)
-	cleanup()
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
-	}
-	os.Exit(code)
-}
-
-// runWithOmh runs the tests with the helper first on PATH as omh.
-func runWithOmh(m *testing.M) (int, error) {
-	self, err := os.Executable()
-	if err != nil {
-		return 0, err
-	}
-	dir, err := os.MkdirTemp("", "store-test-bin-")
-	if err != nil {
-		return 0, err
-	}
-	defer os.RemoveAll(dir)
-	omhBin = filepath.Join(dir, "omh")
-	script := fmt.Sprintf("#!/bin/sh\n%s=omh exec '%s' \"$@\"\n", helperEnv, strings.ReplaceAll(self, "'", `'\''`))
-	if err := os.WriteFile(omhBin, []byte(script), 0o755); err != nil {
-		return 0, err
-	}
-	os.Setenv("PATH", dir+string(os.PathListSeparator)+os.Getenv("PATH"))
-	return m.Run(), nil
+		return runHelper(os.Args[1:])
+	})
 }
 
 // runHelper runs `[-C DIR] [--quiet] COMMAND ARGS…` on the store, printing
 // its notes for people on standard error as omh does, and returns the exit
 // status: 0, or 1 when the use case failed. A background refresh a hook
-// starts runs this executable again with the same environment, so it is a
-// helper too.
+// starts runs this executable again under the name it was started by, so
+// it is a helper too.
 func runHelper(args []string) int {
 	dir, quiet := "", false
 	for len(args) > 0 && strings.HasPrefix(args[0], "-") {
@@ -158,7 +119,7 @@ type result struct {
 // environment variables.
 func omhProc(t testing.TB, dir string, env []string, args ...string) result {
 	t.Helper()
-	cmd := exec.Command(omhBin, append([]string{"-C", dir}, args...)...)
+	cmd := exec.Command(vaulttest.Omh(t), append([]string{"-C", dir}, args...)...)
 	cmd.Env = append(os.Environ(), env...)
 	var stdout, stderr strings.Builder
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr

@@ -107,7 +107,7 @@ func (s *Store) New(d Draft) (Written, error) {
 		if err != nil {
 			return refuse(reply.BadTemplate, err)
 		}
-		draft := template.Draft{Type: typ, Title: title, Recorded: today(), Source: s.source(d.Source), Body: body,
+		draft := template.Draft{Type: typ, Title: title, Recorded: s.today(), Source: s.source(d.Source), Body: body,
 			Answers: answers, Links: links}
 		rep = Written{SchemaVersion: reply.SchemaVersion, Layer: "local", Type: typ, Template: from}
 		for n := 1; ; n++ {

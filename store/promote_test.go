@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/omh-notes/omh/vault/vaulttest"
 )
@@ -46,7 +47,8 @@ func promoteRepo(t *testing.T) *vaulttest.Repo {
 func TestPromoteRefusesAndChangesNothing(t *testing.T) {
 	t.Parallel()
 	r := promoteRepo(t)
-	s, _ := open(t, r.Dir)
+	// git's index lock, once taken below, is never let go: no wait.
+	s := openWith(t, r.Dir, Options{LockWait: time.Millisecond})
 	if _, err := s.Index(false); err != nil { // the cache exists before the first state is taken
 		t.Fatal(err)
 	}

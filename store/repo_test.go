@@ -24,7 +24,7 @@ import (
 func openStore(t testing.TB, dir string) (*store.Store, *[]string) {
 	t.Helper()
 	var warnings []string
-	s, err := store.Open(dir, options(func(msg string) { warnings = append(warnings, msg) }))
+	s, err := store.Open(dir, options(t, func(msg string) { warnings = append(warnings, msg) }))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -34,8 +34,9 @@ func openStore(t testing.TB, dir string) (*store.Store, *[]string) {
 
 // options are a test's store options: warnings go to warn, and a hook run
 // in the test's process detaches the helper omh, never the test binary.
-func options(warn func(string)) store.Options {
-	return store.Options{Warn: warn, Background: func(args ...string) error { return store.Detach(omhBin, args...) }}
+func options(t testing.TB, warn func(string)) store.Options {
+	omh := vaulttest.Omh(t)
+	return store.Options{Warn: warn, Background: func(args ...string) error { return store.Detach(omh, args...) }}
 }
 
 // question is a question asked as omh find asks it by default: eight
@@ -184,9 +185,9 @@ func rebuiltCopy(t testing.TB, dir string) string {
 	// files, and a copy of thousands of git objects would cost seconds.
 	cp := func(from, into string) {
 		t.Helper()
-		if out, err := exec.Command("cp", "-al", from, into).CombinedOutput(); err != nil {
+		if exec.Command("cp", "-al", from, into).Run() != nil {
 			os.RemoveAll(into)
-			if out, err = exec.Command("cp", "-a", from, into).CombinedOutput(); err != nil {
+			if out, err := exec.Command("cp", "-a", from, into).CombinedOutput(); err != nil {
 				t.Fatalf("copying %s: %v\n%s", from, err, out)
 			}
 		}

@@ -41,7 +41,7 @@ func (s *Store) Retract(key, reason string, team bool) (Retraction, error) {
 	if err := vault.CheckKey(key); err != nil {
 		return Retraction{}, refuse(reply.BadKey, err)
 	}
-	day := today()
+	day := s.today()
 	t, err := s.begin("omh proof retract " + key)
 	if err != nil {
 		return Retraction{}, err

@@ -43,6 +43,13 @@ type Options struct {
 	// the working tree, so each read stats only the files that changed
 	// since the last instead of every note, with the same answers.
 	Watch bool
+	// LockWait is how long a command waits for a lock another process
+	// holds (a refresh's, git's index lock) before it answers from the
+	// last snapshot or refuses; zero is lockWait.
+	LockWait time.Duration
+	// Today is the calendar: the day new notes and retractions are dated
+	// and proof records are read at. nil is the local date when asked.
+	Today func() vault.Date
 }
 
 // Store is an opened store. Close it when done.
@@ -61,8 +68,16 @@ type Store struct {
 }
 
 // lockWait is how long a command waits for another process's refresh
-// before answering from the last snapshot.
+// before answering from the last snapshot, and for a git command holding
+// git's index lock before refusing a change, unless Options say otherwise.
 const lockWait = 2 * time.Second
+
+func (s *Store) lockWait() time.Duration {
+	if s.opt.LockWait > 0 {
+		return s.opt.LockWait
+	}
+	return lockWait
+}
 
 // HoldOneProcessor runs this process on one processor until a step with
 // work to spread over the cores asks for them (see internal/procs): for a
@@ -190,6 +205,7 @@ type view struct {
 	store  *Store // the store read
 	snap   *index.Snapshot
 	moment *index.Moment // nil for now
+	today  vault.Date    // the day the answer is asked on
 }
 
 // asOf is the day asked for with --as-of; "" for now.
@@ -202,7 +218,7 @@ func (v *view) asOf() vault.Date {
 
 // readOptions are what a read asks of the refresh before it.
 func (s *Store) readOptions(noWorktree bool) index.Options {
-	return index.Options{NoWorktree: noWorktree, LockWait: lockWait, Progress: s.opt.Progress, Waiting: s.sayWaiting}
+	return index.Options{NoWorktree: noWorktree, LockWait: s.lockWait(), Progress: s.opt.Progress, Waiting: s.sayWaiting}
 }
 
 // sayWaiting tells why a command is blocked on another process.
@@ -279,7 +295,7 @@ func (s *Store) answer(c *index.Cache, m *index.Moment, opt index.Options, fn fu
 	if rep.Stale {
 		s.warn("another omh process is updating the cache; answering from the snapshot at %s", retrieve.CommitLabel(snap.Commit()))
 	}
-	return fn(&view{store: s, snap: snap, moment: m})
+	return fn(&view{store: s, snap: snap, moment: m, today: s.today()})
 }
 
 // momentOf reads --as-of: a date (the last commit of HEAD's first-parent
@@ -311,7 +327,12 @@ func (s *Store) momentOf(spec string) (index.Moment, error) {
 }
 
 // today is the day "now" means for proof records and new notes.
-func today() vault.Date { return vault.DateOf(time.Now()) }
+func (s *Store) today() vault.Date {
+	if s.opt.Today != nil {
+		return s.opt.Today()
+	}
+	return vault.DateOf(time.Now())
+}
 
 // isFolder reports whether path is a folder (following links).
 func isFolder(path string) bool {

@@ -15,12 +15,20 @@ import (
 func open(t *testing.T, dir string) (*Store, *[]string) {
 	t.Helper()
 	var warnings []string
-	s, err := Open(dir, Options{Warn: func(msg string) { warnings = append(warnings, msg) }})
+	s := openWith(t, dir, Options{Warn: func(msg string) { warnings = append(warnings, msg) }})
+	return s, &warnings
+}
+
+// openWith opens the store at dir with opt and closes it when the test
+// ends.
+func openWith(t *testing.T, dir string, opt Options) *Store {
+	t.Helper()
+	s, err := Open(dir, opt)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { s.Close() })
-	return s, &warnings
+	return s
 }
 
 // code is the stable code of a use case's refusal; "" for another error

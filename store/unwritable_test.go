@@ -35,7 +35,7 @@ func asAnotherUser(t *testing.T, r *vaulttest.Repo) func(args ...string) result 
 	if os.Geteuid() != 0 {
 		return func(args ...string) result { return omhProc(t, r.Dir, env, args...) }
 	}
-	bin := filepath.Join(t.TempDir(), "omh-test-helper")
+	bin := filepath.Join(t.TempDir(), "omh") // started under that name, the test binary runs as omh
 	copyExecutable(t, bin)
 	for _, d := range []string{r.Dir, r.Private, home, filepath.Dir(bin)} {
 		for p := d; p != "/" && p != os.TempDir(); p = filepath.Dir(p) {
@@ -51,7 +51,7 @@ func asAnotherUser(t *testing.T, r *vaulttest.Repo) func(args ...string) result 
 	return func(args ...string) result {
 		t.Helper()
 		cmd := exec.Command(bin, append([]string{"-C", r.Dir}, args...)...)
-		cmd.Env = append(os.Environ(), append(env, helperEnv+"=omh")...)
+		cmd.Env = append(os.Environ(), env...)
 		cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: nobody, Gid: nobody}}
 		var stdout, stderr strings.Builder
 		cmd.Stdout, cmd.Stderr = &stdout, &stderr

@@ -1,12 +1,14 @@
 package vault
 
 import (
+	"bytes"
 	"fmt"
-	"io/fs"
+	"iter"
 	"math/rand"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -122,36 +124,69 @@ func TestSimpleFrontmatterReadsTheRealVaultsAsTheYAMLLibrary(t *testing.T) {
 		name := strings.TrimSuffix(filepath.Base(bundle), ".bundle")
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
-			dir := filepath.Join(t.TempDir(), name)
-			if out, err := exec.Command("git", "clone", "-q", bundle, dir).CombinedOutput(); err != nil {
-				t.Fatalf("%v %s", err, out)
-			}
 			notes, read := 0, 0
-			err := filepath.WalkDir(dir, func(path string, e fs.DirEntry, err error) error {
-				if err != nil || e.IsDir() || !strings.HasSuffix(path, ".md") {
-					return err
-				}
-				b, err := os.ReadFile(path)
-				if err != nil {
-					return err
-				}
+			for path, b := range markdownAtHead(t, bundle) {
 				text, _, found, _ := SplitFrontmatter(b)
 				if !found {
-					return nil
+					continue
 				}
 				notes++
 				if checkSimple(t, path, text) {
 					read++
 				}
-				return nil
-			})
-			if err != nil {
-				t.Fatal(err)
 			}
 			t.Logf("%s: %d of %d frontmatters read without the library", name, read, notes)
 			if name == "vba-docs" && read < notes*9/10 {
 				t.Errorf("only %d of vba-docs' %d frontmatters were read without the library", read, notes)
 			}
 		})
+	}
+}
+
+// markdownAtHead yields each markdown file at the head of a bundle's
+// repository with its content, read from a bare clone through one git
+// cat-file, without checking them out to read them back: vba-docs' clone
+// with a checkout took 12.9 and 12.0 s, the bare clone and cat-file 6.1
+// and 8.9 s (alternate runs, load 26), before walking 38,187 files.
+func markdownAtHead(t *testing.T, bundle string) iter.Seq2[string, []byte] {
+	t.Helper()
+	dir := filepath.Join(t.TempDir(), "repo.git")
+	if out, err := exec.Command("git", "clone", "-q", "--bare", bundle, dir).CombinedOutput(); err != nil {
+		t.Fatalf("%v %s", err, out)
+	}
+	tree, err := exec.Command("git", "-C", dir, "ls-tree", "-r", "-z", "HEAD").Output()
+	if err != nil {
+		t.Fatalf("git ls-tree: %v", err)
+	}
+	var paths, ids []string
+	for _, entry := range strings.Split(strings.TrimSuffix(string(tree), "\x00"), "\x00") {
+		meta, path, _ := strings.Cut(entry, "\t")
+		if f := strings.Fields(meta); len(f) == 3 && f[1] == "blob" && strings.HasSuffix(path, ".md") {
+			paths, ids = append(paths, path), append(ids, f[2])
+		}
+	}
+	cat := exec.Command("git", "-C", dir, "cat-file", "--batch")
+	cat.Stdin = strings.NewReader(strings.Join(ids, "\n") + "\n")
+	out, err := cat.Output()
+	if err != nil {
+		t.Fatalf("git cat-file: %v", err)
+	}
+	return func(yield func(string, []byte) bool) {
+		rest := out
+		for _, path := range paths {
+			header, after, _ := bytes.Cut(rest, []byte("\n"))
+			f := strings.Fields(string(header))
+			if len(f) != 3 {
+				t.Fatalf("git cat-file said %q for %s", header, path)
+			}
+			size, err := strconv.Atoi(f[2])
+			if err != nil || size+1 > len(after) {
+				t.Fatalf("git cat-file said %q for %s", header, path)
+			}
+			rest = after[size+1:]
+			if !yield(path, after[:size]) {
+				return
+			}
+		}
 	}
 }

@@ -54,8 +54,3 @@ func ReadInside(root, rel string, limit int64) ([]byte, error) {
 	}
 	return b, nil
 }
-
-func isLink(path string) bool {
-	fi, err := os.Lstat(path)
-	return err == nil && fi.Mode()&os.ModeSymlink != 0
-}

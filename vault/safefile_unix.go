@@ -66,3 +66,9 @@ func OpenInside(root, rel string) (*os.File, error) {
 	}
 	return regular(os.NewFile(uintptr(fd), filepath.Join(root, filepath.FromSlash(rel))), rel)
 }
+
+// isLink reports whether path is a symbolic link.
+func isLink(path string) bool {
+	fi, err := os.Lstat(path)
+	return err == nil && fi.Mode()&os.ModeSymlink != 0
+}

@@ -44,6 +44,12 @@ func (c *VersionCmd) Run(e *env) error {
 	if e.cli.JSON {
 		return reply.JSON(e.stdout, map[string]any{"schema_version": reply.SchemaVersion, "version": version, "revision": revision, "modified": modified})
 	}
+	fmt.Fprint(e.stdout, versionLine(version, revision, modified))
+	return nil
+}
+
+// versionLine is omh version's text.
+func versionLine(version, revision string, modified bool) string {
 	rev := "revision " + revision
 	switch {
 	case revision == "unknown":
@@ -51,8 +57,7 @@ func (c *VersionCmd) Run(e *env) error {
 	case modified:
 		rev += " (modified)"
 	}
-	fmt.Fprintf(e.stdout, "omh %s, %s\n", version, rev)
-	return nil
+	return fmt.Sprintf("omh %s, %s\n", version, rev)
 }
 
 // stampedVersion and stampedRevision are set by a release build
@@ -64,25 +69,34 @@ var stampedVersion, stampedRevision string
 // buildVersion is the version and revision a release build stamped, else
 // the module version and VCS revision go build recorded.
 func buildVersion() (version, revision string, modified bool) {
-	version, revision = "(devel)", "unknown"
-	if info, ok := debug.ReadBuildInfo(); ok {
-		if info.Main.Version != "" {
-			version = info.Main.Version
-		}
-		for _, s := range info.Settings {
-			switch s.Key {
-			case "vcs.revision":
-				revision = s.Value
-			case "vcs.modified":
-				modified = s.Value == "true"
-			}
-		}
-	}
+	info, _ := debug.ReadBuildInfo()
+	version, revision, modified = recordedVersion(info)
 	if stampedVersion != "" {
 		version = stampedVersion
 	}
 	if stampedRevision != "" {
 		revision = stampedRevision
+	}
+	return version, revision, modified
+}
+
+// recordedVersion is the module version and VCS revision go build
+// recorded in info (nil when the binary holds none).
+func recordedVersion(info *debug.BuildInfo) (version, revision string, modified bool) {
+	version, revision = "(devel)", "unknown"
+	if info == nil {
+		return version, revision, false
+	}
+	if info.Main.Version != "" {
+		version = info.Main.Version
+	}
+	for _, s := range info.Settings {
+		switch s.Key {
+		case "vcs.revision":
+			revision = s.Value
+		case "vcs.modified":
+			modified = s.Value == "true"
+		}
 	}
 	return version, revision, modified
 }

@@ -140,7 +140,7 @@ func TestAPartialCloneAnswersAtHead(t *testing.T) {
 // it needs opened to that user.
 func unprivileged(t *testing.T, dirs []string, dir string, args ...string) result {
 	t.Helper()
-	cmd := exec.Command(omhBin, append([]string{"-C", dir}, args...)...)
+	cmd := exec.Command(vaulttest.Omh(t), append([]string{"-C", dir}, args...)...)
 	if os.Geteuid() == 0 {
 		for _, d := range dirs {
 			for p := d; p != "/" && p != os.TempDir(); p = filepath.Dir(p) {
@@ -188,7 +188,7 @@ func TestAnUnreadableNoteCostsOneWarning(t *testing.T) {
 	r.Commit("2026-01-02T10:00:00Z", "notes")
 	r.Write("secret.md", "# Secret\n\nIt swims in secret.\n")
 	vaulttest.WriteFile(t, filepath.Join(r.Private, "mine.md"), "# Mine\n\nMine swims.\n")
-	dirs := []string{r.Dir, r.Private, os.Getenv("HOME"), filepath.Dir(omhBin)}
+	dirs := []string{r.Dir, r.Private, os.Getenv("HOME"), filepath.Dir(vaulttest.Omh(t))}
 	unprivileged(t, dirs, r.Dir, "index")
 	for _, f := range []string{filepath.Join(r.Dir, "secret.md"), filepath.Join(r.Private, "mine.md")} {
 		if err := os.Chmod(f, 0); err != nil {

@@ -145,7 +145,7 @@ func TestTheQuestionIsWordsOrStandardInput(t *testing.T) {
 	r := provenanceRepo(t)
 	words := ok(t, r.Dir, "find", "the", "image", "ends")
 	var out, errOut strings.Builder
-	if status := run([]string{"-C", r.Dir, "find", "-"}, strings.NewReader("the image ends\n"), &out, &errOut); status != 0 {
+	if status := run([]string{"-C", r.Dir, "find", "-"}, strings.NewReader("the image ends\n"), &out, &errOut, testBase(t)); status != 0 {
 		t.Fatalf("exit %d: %s", status, errOut.String())
 	}
 	if out.String() != words {

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"runtime"
+	"runtime/debug"
 	"strings"
 	"testing"
 
@@ -91,7 +92,7 @@ func TestHelpExamplesRunInTheDemoStore(t *testing.T) {
 			dir := demoStore(t)
 			vaulttest.WriteFile(t, filepath.Join(dir, "questions.jsonl"),
 				`{"id":"mount","question":"why does the credential mount fail","expect":["surprise/credential-file-mount-returns-ebusy"]}`+"\n")
-			cmd := exec.Command(omhBin, words[1:]...) // in the store, as a person types it
+			cmd := exec.Command(vaulttest.Omh(t), words[1:]...) // in the store, as a person types it
 			cmd.Dir = dir
 			out, err := cmd.CombinedOutput()
 			if lintFound := line == "omh lint" && cmd.ProcessState.ExitCode() == exitRefused; err != nil && !lintFound {
@@ -102,49 +103,31 @@ func TestHelpExamplesRunInTheDemoStore(t *testing.T) {
 }
 
 // omh version names the commit the binary was built from, as go build
-// stamps it, and says when the build had local changes. Catches: a
+// records it in the build information (vcs.revision, vcs.modified, the
+// module's version), and says when the build had local changes; the
+// information is read from the text go version -m prints. The whole way
+// through a real build is TestVersionPrintsTheReleaseStamp's. Catches: a
 // version line that prints whatever it is given, or "unknown", while the
 // build information holds the revision.
 func TestVersionNamesTheBuild(t *testing.T) {
 	t.Parallel()
-	head, err := exec.Command("git", "rev-parse", "HEAD").Output()
-	if err != nil {
-		t.Skip("not a git checkout: no revision to name")
-	}
-	// The test binary's omh may be built without VCS stamping (GOFLAGS
-	// -buildvcs=false); this one asks for it.
-	bin := filepath.Join(t.TempDir(), "omh")
-	if out, err := exec.Command("go", "build", "-buildvcs=true", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Skipf("go cannot stamp this checkout's revision: %v\n%s", err, out)
-	}
-	// go build stamps nothing in a linked git worktree (.git is a file).
-	if info, err := exec.Command("go", "version", "-m", bin).Output(); err != nil || !strings.Contains(string(info), "vcs.revision=") {
-		t.Skipf("go stamped no revision into the binary (%v)", err)
-	}
-	version := func(args ...string) string {
-		out, err := exec.Command(bin, args...).Output()
+	const revision = "0b1d2c3e4f5a69788796a5b4c3d2e1f00f1e2d3c"
+	for _, c := range []struct {
+		modified string
+		want     string
+	}{
+		{"false", "omh v1.4.0, revision " + revision + "\n"},
+		{"true", "omh v1.4.0, revision " + revision + " (modified)\n"},
+	} {
+		info, err := debug.ParseBuildInfo("go\tgo1.26.8\npath\tgithub.com/omh-notes/omh/cmd/omh\n" +
+			"mod\tgithub.com/omh-notes/omh\tv1.4.0\t\nbuild\tvcs=git\nbuild\tvcs.revision=" + revision +
+			"\nbuild\tvcs.time=2026-03-21T09:00:00Z\nbuild\tvcs.modified=" + c.modified + "\n")
 		if err != nil {
-			t.Fatalf("omh %v: %v", args, err)
+			t.Fatal(err)
 		}
-		return string(out)
-	}
-	var v struct {
-		Version, Revision string
-		Modified          bool
-	}
-	out := version("--json", "version")
-	if err := json.Unmarshal([]byte(out), &v); err != nil {
-		t.Fatalf("%v: %q", err, out)
-	}
-	if v.Revision != strings.TrimSpace(string(head)) || v.Version == "" {
-		t.Errorf("omh version names %+v; the checkout is at %s", v, head)
-	}
-	suffix := ""
-	if v.Modified {
-		suffix = " (modified)"
-	}
-	if text := version("version"); text != "omh "+v.Version+", revision "+v.Revision+suffix+"\n" {
-		t.Errorf("text %q disagrees with %+v", text, v)
+		if got := versionLine(recordedVersion(info)); got != c.want {
+			t.Errorf("vcs.modified=%s: %q, want %q", c.modified, got, c.want)
+		}
 	}
 }
 
@@ -191,16 +174,16 @@ func TestVersionPrintsTheReleaseStamp(t *testing.T) {
 	}
 }
 
-// A build that recorded no revision says so rather than naming one.
-// Catches: "revision unknown" read as a revision called unknown.
+// A build that recorded no revision says so rather than naming one: the
+// test binary, built by go test, is one. Catches: "revision unknown" read
+// as a revision called unknown.
 func TestVersionWithoutARevisionSaysSo(t *testing.T) {
 	t.Parallel()
-	bin := filepath.Join(t.TempDir(), "omh")
-	if out, err := exec.Command("go", "build", "-buildvcs=false", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("%v\n%s", err, out)
+	if _, revision, _ := buildVersion(); revision != "unknown" {
+		t.Fatalf("the test binary records the revision %s: this test needs a build that records none", revision)
 	}
-	if out, err := exec.Command(bin, "version").Output(); err != nil || string(out) != "omh (devel), no revision recorded in this build\n" {
-		t.Errorf("omh version: %q, %v", out, err)
+	if out := ok(t, t.TempDir(), "version"); out != "omh (devel), no revision recorded in this build\n" {
+		t.Errorf("omh version: %q", out)
 	}
 }
 

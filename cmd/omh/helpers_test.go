@@ -22,7 +22,7 @@ type result struct {
 func omh(t *testing.T, dir string, args ...string) result {
 	t.Helper()
 	var out, errOut bytes.Buffer
-	status := run(append([]string{"-C", dir}, args...), strings.NewReader(""), &out, &errOut)
+	status := run(append([]string{"-C", dir}, args...), strings.NewReader(""), &out, &errOut, testBase(t))
 	return result{out.String(), errOut.String(), status}
 }
 

@@ -11,53 +11,8 @@ import (
 	"testing"
 
 	"github.com/omh-notes/omh/hooks"
-	"github.com/omh-notes/omh/store"
 	"github.com/omh-notes/omh/vault/vaulttest"
 )
-
-// omhBin is the omh built for this run of the tests. Its folder leads PATH,
-// so the hooks git runs find it the way they find it on a user's machine.
-var omhBin string
-
-func TestMain(m *testing.M) {
-	cleanup, err := vaulttest.Setup()
-	if err == nil {
-		var code int
-		code, err = runWithOmh(m)
-		cleanup()
-		if err == nil {
-			os.Exit(code)
-		}
-	}
-	fmt.Fprintln(os.Stderr, err)
-	os.Exit(1)
-}
-
-// runWithOmh builds omh, puts it first on PATH and runs the tests.
-func runWithOmh(m *testing.M) (int, error) {
-	dir, err := os.MkdirTemp("", "omh-test-bin-")
-	if err != nil {
-		return 0, err
-	}
-	defer os.RemoveAll(dir)
-	omhBin = filepath.Join(dir, "omh")
-	goTool := "go"
-	if _, err := exec.LookPath(goTool); err != nil {
-		goTool = filepath.Join(os.Getenv("GOROOT"), "bin", "go")
-	}
-	// The tests run in the package's folder: "." is cmd/omh. The
-	// crashpoints tag turns on the crash switches a test kills omh with.
-	build := exec.Command(goTool, "build", "-tags", "crashpoints", "-o", omhBin, ".")
-	build.Stdout, build.Stderr = os.Stderr, os.Stderr
-	if err := build.Run(); err != nil {
-		return 0, fmt.Errorf("building omh for the hook tests: %w", err)
-	}
-	os.Setenv("PATH", dir+string(os.PathListSeparator)+os.Getenv("PATH"))
-	// A hook run in-process must detach the omh just built, not the test
-	// binary.
-	background = func(args ...string) error { return store.Detach(omhBin, args...) }
-	return m.Run(), nil
-}
 
 // runGit runs git in dir the way a person would, hooks and all, waiting
 // at the test's end for what the command left running.
@@ -71,7 +26,7 @@ const gitDate = "2026-01-01T12:00:00Z"
 // proc is one run of the omh binary.
 func omhProc(t testing.TB, dir string, env []string, args ...string) result {
 	t.Helper()
-	cmd := exec.Command(omhBin, append([]string{"-C", dir}, args...)...)
+	cmd := exec.Command(vaulttest.Omh(t), append([]string{"-C", dir}, args...)...)
 	cmd.Env = append(os.Environ(), env...)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr

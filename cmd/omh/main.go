@@ -71,6 +71,13 @@ type env struct {
 	stdin  io.Reader
 	stdout io.Writer
 	stderr io.Writer
+	// base is what the store takes from outside the command line: the
+	// calendar, how to start omh detached, and where progress goes. omh's
+	// own is the zero value (the local date, this executable, the notices
+	// of progress.go); a test's runs omh in its process, so it names the
+	// omh to detach, the day it is, and a progress that prints nothing,
+	// whose output cannot hang on how long a refresh took.
+	base store.Options
 }
 
 // warn prints a note for people on standard error unless --quiet.
@@ -80,11 +87,6 @@ func (e *env) warn(format string, args ...any) {
 	}
 }
 
-// background starts omh detached; tests replace it to run the omh they
-// built rather than the test binary. nil lets the store start this
-// executable.
-var background func(args ...string) error
-
 // open opens the store omh was started in (-C).
 func (e *env) open() (*store.Store, error) {
 	return store.Open(e.cli.Dir, e.options())
@@ -92,11 +94,10 @@ func (e *env) open() (*store.Store, error) {
 
 // options are what the store is handed: where notes for people go.
 func (e *env) options() store.Options {
-	return store.Options{
-		Warn:       func(msg string) { e.warn("%s", msg) },
-		Progress:   e.progress(),
-		Background: background,
-	}
+	opt := e.base
+	opt.Warn = func(msg string) { e.warn("%s", msg) }
+	opt.Progress = e.progress()
+	return opt
 }
 
 // withStore opens the store, runs fn and closes it.
@@ -127,17 +128,22 @@ func refuse(code string, err error) error {
 
 type exitRequest int
 
-func main() {
+func main() { os.Exit(omhMain()) }
+
+// omhMain runs omh on this process's command line and returns its exit
+// status.
+func omhMain() int {
 	switch commandWord(os.Args[1:]) {
 	case "mcp", "version", "completion": // a server, and commands that read no store
 	default:
 		store.HoldOneProcessor()
 	}
-	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+	return run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr, store.Options{})
 }
 
-// run executes one command line and returns its exit status.
-func run(args []string, stdin io.Reader, stdout, stderr io.Writer) (status int) {
+// run executes one command line and returns its exit status. base is what
+// the store takes from outside the command line (see env).
+func run(args []string, stdin io.Reader, stdout, stderr io.Writer, base store.Options) (status int) {
 	var cli CLI
 	jsonMode := slices.Contains(args, "--json")
 	stderr = safeWriter{stderr}
@@ -161,7 +167,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) (status int) 
 	if !cli.JSON && !speaksProtocol(ctx.Command()) {
 		stdout = safeWriter{stdout}
 	}
-	e := &env{cli: &cli, stdin: stdin, stdout: stdout, stderr: stderr}
+	e := &env{cli: &cli, stdin: stdin, stdout: stdout, stderr: stderr, base: base}
 	if err := ctx.Run(e); err != nil {
 		return report(stderr, cli.JSON, err, "")
 	}

@@ -20,8 +20,9 @@ func (c *McpCmd) Help() string {
 func (c *McpCmd) Run(e *env) error {
 	// The server lives long: it watches the working tree, so a call stats
 	// only what changed since the last.
-	s, err := store.Open(e.cli.Dir, store.Options{Warn: func(msg string) { e.warn("%s", msg) }, Progress: e.progress(),
-		Background: background, Watch: true})
+	opt := e.options()
+	opt.Watch = true
+	s, err := store.Open(e.cli.Dir, opt)
 	if err != nil {
 		// Agents start the server wherever they run, which may be no
 		// repository: it serves anyway, each call answering why it cannot.

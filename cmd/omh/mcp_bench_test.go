@@ -10,10 +10,12 @@ import (
 	"unicode/utf8"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/omh-notes/omh/vault/vaulttest"
 )
 
 // benchQuestions are asked in turn: words of several rarities from the
-// vault cmd/bench generates (seed 1), so the answers are not all alike.
+// vault internal/tools/bench generates (seed 1), so the answers are not all alike.
 var benchQuestions = []string{
 	"why does the option close",
 	"kromtaistai kuweamam gairplaibrean",
@@ -26,7 +28,7 @@ var benchQuestions = []string{
 // question, in the same run, so the ratio holds however busy the machine
 // is. OMH_BENCH_STORE names the store; make the 10,000-note one with
 //
-//	go run ./cmd/bench -generate-only -n 10000 -work /tmp/agents-bench
+//	go run ./internal/tools/bench -generate-only -n 10000 -work /tmp/agents-bench
 //	OMH_BENCH_STORE=/tmp/agents-bench/vault-s1-n10000 go test ./cmd/omh -run '^$' -bench Find
 //
 // It also reports the size of the default reply: the cards' characters
@@ -42,11 +44,11 @@ func BenchmarkFind(b *testing.B) {
 		}
 		return out
 	}
-	ok(exec.Command(omhBin, "-C", dir, "index").CombinedOutput()) // a warm cache for both
+	ok(exec.Command(vaulttest.Omh(b), "-C", dir, "index").CombinedOutput()) // a warm cache for both
 	b.Run("mcp", func(b *testing.B) {
 		ctx := context.Background()
 		cs, err := mcp.NewClient(&mcp.Implementation{Name: "bench"}, nil).Connect(ctx,
-			&mcp.CommandTransport{Command: exec.Command(omhBin, "-C", dir, "mcp")}, nil)
+			&mcp.CommandTransport{Command: exec.Command(vaulttest.Omh(b), "-C", dir, "mcp")}, nil)
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -75,7 +77,7 @@ func BenchmarkFind(b *testing.B) {
 	b.Run("process", func(b *testing.B) {
 		for i := 0; b.Loop(); i++ {
 			q := strings.Fields(benchQuestions[i%len(benchQuestions)])
-			ok(exec.Command(omhBin, append([]string{"-C", dir, "--json", "find"}, q...)...).CombinedOutput())
+			ok(exec.Command(vaulttest.Omh(b), append([]string{"-C", dir, "--json", "find"}, q...)...).CombinedOutput())
 		}
 	})
 }

@@ -8,7 +8,6 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/omh-notes/omh/store"
 	"github.com/omh-notes/omh/vault"
@@ -28,10 +27,10 @@ func newJSON(t *testing.T, dir string, args ...string) store.Written {
 }
 
 // omh new writes a private note, never in the working tree, under the key
-// its type and title derive, with type, today's date and the git user as
-// source, from the type's template. Catches: a note written into the
-// checkout, a UTC date where the local one is due, a source left empty
-// when git knows the user.
+// its type and title derive, with type, the day it is (the store's
+// calendar: testDay here) and the git user as source, from the type's
+// template. Catches: a note written into the checkout, a date other than
+// the calendar's, a source left empty when git knows the user.
 func TestNewWritesAPrivateNoteFromTheTemplate(t *testing.T) {
 	// Serial: it sets OMH_SOURCE.
 	r := vaulttest.New(t)
@@ -43,7 +42,7 @@ func TestNewWritesAPrivateNoteFromTheTemplate(t *testing.T) {
 		t.Errorf("%+v", rep)
 	}
 	p := vault.Parse([]byte(vaulttest.Read(t, want)))
-	if p.Type != "surprise" || string(p.Recorded) != time.Now().Format("2006-01-02") || p.Source != "Test Author <author@example.com>" ||
+	if p.Type != "surprise" || p.Recorded != testDay || p.Source != "Test Author <author@example.com>" ||
 		p.Title != "Nightly exports stall at midnight!" || len(p.Answers) != 1 || len(p.Links) != 1 || p.Links[0].Target != "topic/exports" {
 		t.Errorf("%+v", p)
 	}
@@ -162,7 +161,7 @@ func TestNewBodyAndRepositoryTemplate(t *testing.T) {
 	r := vaulttest.New(t)
 	var out, errOut strings.Builder
 	status := run([]string{"-C", r.Dir, "--json", "new", "finding", "Volumes survive restarts", "--body", "-"},
-		strings.NewReader("Named volumes outlive the container.\n\n## Evidence\n\nRestarted twice; the file stayed.\n"), &out, &errOut)
+		strings.NewReader("Named volumes outlive the container.\n\n## Evidence\n\nRestarted twice; the file stayed.\n"), &out, &errOut, testBase(t))
 	if status != 0 {
 		t.Fatalf("exit %d %s", status, errOut.String())
 	}
@@ -283,7 +282,7 @@ func TestNewWritesTheNoteDocsAgentsShowsWithNoEdit(t *testing.T) {
 	r.Write("topic/credentials.md", "# Credentials\n\nWhere tokens live.\n")
 	r.Commit("2026-01-02T10:00:00Z", "credentials")
 	var out, errOut strings.Builder
-	if status := run(append([]string{"-C", r.Dir, "--json"}, args...), strings.NewReader(body), &out, &errOut); status != 0 {
+	if status := run(append([]string{"-C", r.Dir, "--json"}, args...), strings.NewReader(body), &out, &errOut, testBase(t)); status != 0 {
 		t.Fatalf("%q: exit %d %s", args, status, errOut.String())
 	}
 	var rep store.Written

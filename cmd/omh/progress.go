@@ -11,10 +11,14 @@ import (
 // progress returns what a refresh reports its work to: on a terminal, one
 // line redrawn as notes are read; anywhere else (a pipe, a script, an
 // agent), one line said once the work turns out long, so whoever waits
-// knows why. --quiet: nothing.
+// knows why. --quiet: nothing. A base that names a Progress (a test's,
+// whose output must not hang on how long a refresh took) is heard instead.
 func (e *env) progress() func(done, total int, first bool) {
 	if e.cli.Quiet {
 		return nil
+	}
+	if e.base.Progress != nil {
+		return e.base.Progress
 	}
 	if f, ok := e.stderr.(*os.File); ok {
 		if fi, err := f.Stat(); err == nil && fi.Mode()&os.ModeCharDevice != 0 {

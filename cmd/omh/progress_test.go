@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/omh-notes/omh/store"
 )
 
 // Progress is for people watching long work: a quick refresh draws nothing,
@@ -81,6 +83,25 @@ func TestQuietSilencesTheNotice(t *testing.T) {
 	e.progress()(0, 5000, true)
 	if !strings.Contains(stderr.String(), "for the first time") {
 		t.Errorf("a pipe heard %q", stderr.String())
+	}
+}
+
+// A base's Progress is heard in place of the notices, and --quiet
+// silences it too. Catches: TestControlCharactersAreEscapedInTextOutput
+// failing on a loaded machine, where the first build of its one note
+// took over two seconds and the notice joined the warning it reads.
+func TestTheBasesProgressStandsInForTheNotice(t *testing.T) {
+	t.Parallel()
+	var stderr strings.Builder
+	heard := 0
+	e := &env{cli: &CLI{}, stderr: &stderr, base: store.Options{Progress: func(done, total int, first bool) { heard++ }}}
+	e.progress()(0, 5000, true)
+	if heard != 1 || stderr.Len() != 0 {
+		t.Errorf("the base's progress heard %d calls, standard error %q", heard, stderr.String())
+	}
+	e.cli.Quiet = true
+	if e.progress() != nil {
+		t.Error("--quiet still reports progress")
 	}
 }
 

@@ -10,12 +10,10 @@ import (
 	"sort"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/omh-notes/omh/reply"
 	"github.com/omh-notes/omh/retrieve"
 	"github.com/omh-notes/omh/store"
-	"github.com/omh-notes/omh/vault"
 	"github.com/omh-notes/omh/vault/vaulttest"
 )
 
@@ -526,7 +524,7 @@ func TestProofRetractEditsOnlyTheFrontmatter(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	today := dayToday()
+	today := string(testDay)
 	want := strings.Replace(before, "---\r\n#", "retracted: "+today+"\r\nretracted_reason: \"measured wrong\"\r\n---\r\n#", 1)
 	if string(after) != want {
 		t.Errorf("got %q\nwant %q", after, want)
@@ -563,7 +561,7 @@ func TestProofRetractRefusesATeamRecordWithoutTeam(t *testing.T) {
 			t.Errorf("a line was removed: %s", line)
 		}
 	}
-	if want := []string{"+retracted: " + dayToday(), `+retracted_reason: "superseded by events"`}; !reflect.DeepEqual(added, want) {
+	if want := []string{"+retracted: " + string(testDay), `+retracted_reason: "superseded by events"`}; !reflect.DeepEqual(added, want) {
 		t.Errorf("git diff adds %q, want %q", added, want)
 	}
 	if r := omh(t, s.Dir, "proof", "retract", "issue/../x", "--reason", "x"); r.status != 1 {
@@ -574,5 +572,3 @@ func TestProofRetractRefusesATeamRecordWithoutTeam(t *testing.T) {
 		t.Errorf("a plain note: exit %d %s", r.status, r.stderr)
 	}
 }
-
-func dayToday() string { return string(vault.DateOf(time.Now())) }

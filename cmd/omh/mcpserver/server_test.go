@@ -20,45 +20,17 @@ import (
 	"github.com/omh-notes/omh/vault/vaulttest"
 )
 
+// TestMain runs the tests with omh built once for the run first on PATH:
+// they hold each tool to the command of its name, and omh's command line
+// is package main, which this package cannot import.
 func TestMain(m *testing.M) {
-	cleanup, err := vaulttest.Setup()
-	if err == nil {
-		var code int
-		code, err = runWithOmh(m)
-		cleanup()
-		if err == nil {
-			os.Exit(code)
-		}
-	}
-	fmt.Fprintln(os.Stderr, err)
-	os.Exit(1)
-}
-
-// omhBin is the omh built for this test run: the tools answer as its
-// commands do.
-var omhBin string
-
-// runWithOmh builds omh and runs the tests.
-func runWithOmh(m *testing.M) (int, error) {
-	dir, err := os.MkdirTemp("", "omh-mcp-test-bin-")
-	if err != nil {
-		return 0, err
-	}
-	defer os.RemoveAll(dir)
-	omhBin = filepath.Join(dir, "omh")
-	// The tests run in the package's folder: ".." is cmd/omh.
-	build := exec.Command("go", "build", "-o", omhBin, "..")
-	build.Stdout, build.Stderr = os.Stderr, os.Stderr
-	if err := build.Run(); err != nil {
-		return 0, fmt.Errorf("building omh: %w", err)
-	}
-	return m.Run(), nil
+	vaulttest.MainWithBuiltOmh(m, "github.com/omh-notes/omh/cmd/omh")
 }
 
 // ok runs the built omh in dir and fails the test unless it exits 0.
 func ok(t *testing.T, dir string, args ...string) string {
 	t.Helper()
-	cmd := exec.Command(omhBin, append([]string{"-C", dir}, args...)...)
+	cmd := exec.Command(vaulttest.Omh(t), append([]string{"-C", dir}, args...)...)
 	var stderr strings.Builder
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
@@ -465,7 +437,7 @@ func TestMCPTextEscapesControlsAsTheCommandLineDoes(t *testing.T) {
 func TestMCPOutsideARepositoryAnswersEachCallWithWhy(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
-	cli := exec.Command(omhBin, "-C", dir, "--json", "find", "x")
+	cli := exec.Command(vaulttest.Omh(t), "-C", dir, "--json", "find", "x")
 	var stderr strings.Builder
 	cli.Stderr = &stderr
 	if err := cli.Run(); err == nil {
@@ -641,7 +613,7 @@ func TestMCPToolListAsSentStaysUnder4KBAndAsksForPhrasings(t *testing.T) {
 func stdioSession(t *testing.T, dir string) *mcp.ClientSession {
 	t.Helper()
 	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test"}, nil).Connect(context.Background(),
-		&mcp.CommandTransport{Command: exec.Command(omhBin, "-C", dir, "mcp")}, nil)
+		&mcp.CommandTransport{Command: exec.Command(vaulttest.Omh(t), "-C", dir, "mcp")}, nil)
 	if err != nil {
 		t.Fatalf("connecting to omh mcp in %s: %v", dir, err)
 	}

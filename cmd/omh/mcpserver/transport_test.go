@@ -13,6 +13,8 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/omh-notes/omh/vault/vaulttest"
 )
 
 // rawServer is omh mcp, the built binary, spoken to line by line.
@@ -26,7 +28,7 @@ type rawServer struct {
 // startRaw starts omh mcp on dir and initializes the session.
 func startRaw(t *testing.T, dir string, args ...string) *rawServer {
 	t.Helper()
-	cmd := exec.Command(omhBin, append([]string{"-C", dir, "mcp"}, args...)...)
+	cmd := exec.Command(vaulttest.Omh(t), append([]string{"-C", dir, "mcp"}, args...)...)
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
 		t.Fatal(err)

@@ -1,8 +1,13 @@
 package main
 
 import (
+	"bufio"
+	"encoding/json"
+	"fmt"
 	"math/rand/v2"
+	"os"
 	"strings"
+	"unicode"
 )
 
 // fillerText holds real English words that take the top ranks of the
@@ -216,4 +221,39 @@ func (v *vocabulary) phrasings(r *rand.Rand, qs []question) {
 		sentence = append(sentence, draw('f'), draw('m'))
 		q.Also = []string{strings.Join(reworded, " "), strings.Join(keywords, " "), strings.Join(sentence, " ")}
 	}
+}
+
+// goldQuestions reads the first n questions of a gold file as word lists:
+// letters and digits, lower-cased, as rg and the FTS5 peer take them.
+func goldQuestions(path string, n int) ([]question, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	var out []question
+	sc := bufio.NewScanner(f)
+	sc.Buffer(nil, 1<<20)
+	for sc.Scan() && len(out) < n {
+		var g struct {
+			ID       string   `json:"id"`
+			Question string   `json:"question"`
+			Also     []string `json:"also"`
+		}
+		if strings.TrimSpace(sc.Text()) == "" {
+			continue
+		}
+		if err := json.Unmarshal(sc.Bytes(), &g); err != nil {
+			return nil, fmt.Errorf("%s: %w", path, err)
+		}
+		words := strings.FieldsFunc(strings.ToLower(g.Question), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
+		out = append(out, question{Words: words, Kind: g.ID, Also: g.Also})
+	}
+	if err := sc.Err(); err != nil {
+		return nil, err
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("%s holds no questions", path)
+	}
+	return out, nil
 }

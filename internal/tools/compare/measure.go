@@ -6,6 +6,8 @@ import (
 	"os"
 	"path/filepath"
 	"time"
+
+	"github.com/omh-notes/omh/internal/tools/fts5"
 )
 
 // The rankers, in the order they are printed.
@@ -25,7 +27,7 @@ type rankerResult struct {
 	Totals totals `json:"totals"`
 	// ProcessMS is the median wall time of one process answering one
 	// question: omh find --json (8 roots, its default) for omh's rankers,
-	// `compare fts5-query` for FTS5. Timed one at a time, on Timed questions.
+	// `fts5peer query -bare` for FTS5. Timed one at a time, on Timed questions.
 	ProcessMS float64 `json:"process_ms_median"`
 	// InProcessMS is FTS5's median query time inside this process, over
 	// every question (query and reading the 100 rows).
@@ -191,11 +193,11 @@ func measureSet(o options, t tools, s set) (setResult, error) {
 	fmt.Fprintf(os.Stderr, "%s: FTS5 …\n", s.name)
 	began := time.Now()
 	dbPath := filepath.Join(p.dir, "fts5.db")
-	if res.NotesFTS, err = ftsBuild(p.vault, dbPath); err != nil {
+	if res.NotesFTS, err = fts5.Build(dbPath, p.vault); err != nil {
 		return res, err
 	}
 	res.FTSBuildSec = time.Since(began).Seconds()
-	fts, err := openFTS(dbPath)
+	fts, err := fts5.Open(dbPath, p.vault)
 	if err != nil {
 		return res, err
 	}
@@ -204,11 +206,11 @@ func measureSet(o options, t tools, s set) (setResult, error) {
 	rr := rankerResult{Name: rankFTS}
 	var inProcess []time.Duration
 	for i, q := range answerable {
-		match := matchString(append([]string{q.Question}, q.Also...)...)
+		match := fts5.Match(append([]string{q.Question}, q.Also...)...)
 		if i == 0 {
 			res.ExampleMatch = match
 		}
-		keys, took, err := fts.ranked(match)
+		keys, took, err := ftsRanked(fts, match)
 		if err != nil {
 			return res, fmt.Errorf("FTS5 on %s (MATCH %s): %w", q.ID, match, err)
 		}
@@ -325,7 +327,7 @@ func timeProcesses(o options, t tools, vault, dbPath string, qs []question, res 
 	if _, _, err := omhRanked(t.omh, vault, rankDefault, qs[0], 8); err != nil {
 		return err
 	}
-	if _, err := ftsProcess(t.self, dbPath, qs[0]); err != nil {
+	if _, err := ftsProcess(t.fts5, dbPath, qs[0]); err != nil {
 		return err
 	}
 	times := map[string][]time.Duration{}
@@ -336,7 +338,7 @@ func timeProcesses(o options, t tools, vault, dbPath string, qs []question, res 
 			var took time.Duration
 			var err error
 			if r == rankFTS {
-				took, err = ftsProcess(t.self, dbPath, q)
+				took, err = ftsProcess(t.fts5, dbPath, q)
 			} else {
 				_, took, err = omhRanked(t.omh, vault, r, q, 8)
 			}

@@ -136,3 +136,76 @@ func (b *bench) commitSentence(path, sentence string, when int64, msg string, en
 	}
 	return s.wall, nil
 }
+
+// hookCost measures what omh's post-commit hook adds to a one-note `git
+// commit`: commits run in turn without the hook (followed by an untimed
+// `omh index`, so both kinds start from a fresh cache) and with it (git
+// pointed at a folder holding only omh's post-commit shim, which finds the
+// omh measured first on PATH). The refresh the hook leaves running in the
+// background is waited for untimed (see runAndWaitLeft), so it never
+// shares the machine with the next timed commit.
+func (b *bench) hookCost(lastCommit int64) error {
+	hooks, err := b.shimFolder()
+	if err != nil {
+		return err
+	}
+	empty := filepath.Join(b.cfg.work, "env", "no-hooks")
+	if err := os.MkdirAll(empty, 0o755); err != nil {
+		return err
+	}
+	path := []string{"PATH=" + filepath.Dir(b.tools.omh) + string(os.PathListSeparator) + os.Getenv("PATH")}
+	// Far from the after-commit phase's dates, so the two never collide.
+	commitOne, err := b.noteCommitter(lastCommit+10*365*24*3600, 5)
+	if err != nil {
+		return err
+	}
+	var with, without []time.Duration
+	for i := 0; i < b.cfg.runs; i++ {
+		fmt.Fprintf(os.Stderr, "\r  round %d/%d", i+1, b.cfg.runs)
+		d, err := commitOne("bench: one-note commit without hooks", path, "-c", "core.hooksPath="+empty)
+		if err != nil {
+			return err
+		}
+		without = append(without, d)
+		if _, err := b.rn.must(b.repo, nil, b.tools.omh, "index"); err != nil {
+			return err
+		}
+		d, err = commitOne("bench: one-note commit with omh's hook", path, "-c", "core.hooksPath="+hooks)
+		if err != nil {
+			return err
+		}
+		with = append(with, d)
+		st, err := b.omhStatus(b.tools.omh)
+		if err != nil {
+			return err
+		}
+		if !st.Fresh || st.Parsed != 1 {
+			b.note("post-commit hook", "after the hooked commit the cache is fresh=%v, the refresh parsed %d blobs", st.Fresh, st.Parsed)
+		}
+	}
+	fmt.Fprintln(os.Stderr)
+	h := hookResult{Without: summarize(without), With: summarize(with)}
+	h.AddedMS = round2(h.With.Median - h.Without.Median)
+	b.res.Hook = h
+	return nil
+}
+
+// shimFolder is a folder holding omh's post-commit shim, as `omh hooks
+// install` writes it (installed into the vault, copied, uninstalled).
+func (b *bench) shimFolder() (string, error) {
+	dir := filepath.Join(b.cfg.work, "env", "hooks-"+b.name)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return "", err
+	}
+	if _, err := b.rn.must(b.repo, nil, b.tools.omh, "hooks", "install"); err != nil {
+		return "", err
+	}
+	shim, err := os.ReadFile(filepath.Join(b.repo, ".git", "hooks", "post-commit"))
+	if err != nil {
+		return "", err
+	}
+	if _, err := b.rn.must(b.repo, nil, b.tools.omh, "hooks", "uninstall"); err != nil {
+		return "", err
+	}
+	return dir, os.WriteFile(filepath.Join(dir, "post-commit"), shim, 0o755)
+}

@@ -4,11 +4,11 @@
 // from each ranker's list of ranked keys (up to 100), so the figures of the
 // three are comparable to the last digit.
 //
-//	go run ./cmd/compare                       # tune questions, all five data sets
-//	go run ./cmd/compare -split report -v      # report questions, ids of gains and losses
-//	go run ./cmd/compare -split all            # every judged query, as the data README's reference table
-//	go run ./cmd/compare -limit 100 -check testdata/quality/baseline.json
-//	go run ./cmd/compare -fragments            # per language: a piece of a note's body finds the note
+//	go run ./internal/tools/compare                       # tune questions, all five data sets
+//	go run ./internal/tools/compare -split report -v      # report questions, ids of gains and losses
+//	go run ./internal/tools/compare -split all            # every judged query, as the data README's reference table
+//	go run ./internal/tools/compare -limit 100 -check testdata/quality/baseline.json
+//	go run ./internal/tools/compare -fragments            # per language: a piece of a note's body finds the note
 //
 // Data sets: scifact (tune: the train queries; report: the test queries),
 // cranfield and cisi (tune and report: the two halves of omh eval's hash
@@ -32,6 +32,8 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/omh-notes/omh/internal/tools/fts5"
 )
 
 // Exit statuses.
@@ -63,9 +65,6 @@ type options struct {
 var allSets = []string{"scifact", "cranfield", "cisi", "obsidian-help-en", "dendron-site", "vba-docs"}
 
 func main() {
-	if len(os.Args) > 1 && os.Args[1] == ftsQueryCommand {
-		os.Exit(ftsQueryMain(os.Args[2:]))
-	}
 	var o options
 	var sets string
 	flag.StringVar(&o.data, "data", "../shared/data", "the shared data folder (ir/, vaults/, gold/)")
@@ -133,7 +132,7 @@ func run(o options) int {
 	if err != nil {
 		return fail(err)
 	}
-	rep := report{Split: o.split, Limit: o.limit, Omh: tools.omh, DDL: ftsDDL, Query: ftsQuery}
+	rep := report{Split: o.split, Limit: o.limit, Omh: tools.omh, DDL: fts5.DDL, Query: fts5.Query}
 	if o.fragments {
 		if rep.Fragments, err = runFragments(o, tools); err != nil {
 			return fail(err)

@@ -1,3 +1,6 @@
+// The timings made with nothing changed since the index: every tool on
+// every question, a warm omh find --as-of, and omh's start-up.
+
 package main
 
 import (
@@ -9,6 +12,8 @@ import (
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/omh-notes/omh/internal/tools/fts5"
 )
 
 func (b *bench) findArgs(q question, noWorktree bool) []string {
@@ -17,16 +22,6 @@ func (b *bench) findArgs(q question, noWorktree bool) []string {
 		args = append(args, "--no-worktree")
 	}
 	return append(args, q.Words...)
-}
-
-// ftsMatch quotes each word and ORs them: the loosest bm25 question, the
-// same bag of words omh and rg get.
-func ftsMatch(q question) string {
-	quoted := make([]string, len(q.Words))
-	for i, w := range q.Words {
-		quoted[i] = `"` + strings.ReplaceAll(w, `"`, `""`) + `"`
-	}
-	return strings.Join(quoted, " OR ")
 }
 
 // call is one timed command of the no-change phase.
@@ -62,8 +57,8 @@ func (b *bench) calls(q question) []call {
 		}
 		out = append(out, call{toolRg, b.tools.rg, append(args, b.notesPath()), []int{0, 1}}) // 1: no match
 	}
-	return append(out, call{toolFTS, b.tools.fts, []string{"query", "-db", b.ftsDB(), "-root", b.notesPath(), ftsMatch(q)}, []int{0}},
-		call{toolFTSBare, b.tools.fts, []string{"query", "-bare", "-db", b.ftsDB(), "-root", b.notesPath(), ftsMatch(q)}, []int{0}})
+	return append(out, call{toolFTS, b.tools.fts, append([]string{"query", "-db", b.ftsDB(), "-root", b.notesPath(), "--"}, q.Words...), []int{0}},
+		call{toolFTSBare, b.tools.fts, append([]string{"query", "-bare", "-db", b.ftsDB(), "--"}, q.Words...), []int{0}})
 }
 
 // roundCalls are timed once per round, beside the questions.
@@ -101,7 +96,7 @@ func (b *bench) noChange() error {
 	// match counts and each tool's peak memory.
 	for qi, q := range b.qs {
 		qr := &b.res.Questions[qi]
-		qr.question, qr.FTSMatch = q, ftsMatch(q)
+		qr.question, qr.FTSMatch = q, fts5.Match(q.Words...)
 		if err := b.countOmh(qr); err != nil {
 			return err
 		}
@@ -275,4 +270,72 @@ func cacheStamp(repo string) map[string]fileStamp {
 		}
 	}
 	return stamps
+}
+
+// asOf times a warm `omh find --as-of` (the snapshot of a commit ten steps
+// back, built by an untimed first call) against `omh find` at HEAD, in
+// turn, for each binary.
+func (b *bench) asOf() error {
+	back := min(10, b.res.Vault.Commits-1)
+	commit, err := b.rn.must(b.repo, nil, "git", "rev-parse", fmt.Sprintf("HEAD~%d", back))
+	if err != nil {
+		return err
+	}
+	commit = strings.TrimSpace(commit)
+	b.res.AsOfCommit = commit
+	for _, o := range b.omhs() {
+		if _, err := b.rn.must(b.repo, nil, o.path, append([]string{"find", "--as-of", commit}, b.qs[0].Words...)...); err != nil {
+			return err
+		}
+	}
+	times := map[string][]time.Duration{}
+	for run := 0; run < b.cfg.runs; run++ {
+		fmt.Fprintf(os.Stderr, "\r  round %d/%d", run+1, b.cfg.runs)
+		for _, q := range b.qs {
+			for _, o := range b.omhsInTurn(run) {
+				for _, c := range []call{
+					{o.label + asOfFind, o.path, append([]string{"find", "--as-of", commit}, q.Words...), []int{0}},
+					{o.label + headFind, o.path, b.findArgs(q, false), []int{0}},
+				} {
+					s, err := b.rn.run(b.repo, nil, c.name, c.args...)
+					if err != nil {
+						return err
+					}
+					if b.accept(c.tool, s, c.okExit...) {
+						times[c.tool] = append(times[c.tool], s.wall)
+					}
+				}
+			}
+		}
+	}
+	fmt.Fprintln(os.Stderr)
+	for tool, ds := range times {
+		b.res.Overall[tool] = summarize(ds)
+	}
+	return nil
+}
+
+// startUp times `omh version`, the cost of starting omh at all, beside
+// starting /bin/true.
+func (b *bench) startUp() error {
+	calls := []call{{toolTrue + " (start-up)", b.tools.noop, nil, []int{0}}}
+	for _, o := range b.omhs() {
+		calls = append(calls, call{o.label + versionCall, o.path, []string{"version"}, []int{0}})
+	}
+	times := map[string][]time.Duration{}
+	for run := 0; run < 5*b.cfg.runs; run++ {
+		for _, c := range calls {
+			s, err := b.rn.run(b.repo, nil, c.name, c.args...)
+			if err != nil {
+				return err
+			}
+			if b.accept(c.tool, s, c.okExit...) {
+				times[c.tool] = append(times[c.tool], s.wall)
+			}
+		}
+	}
+	for tool, ds := range times {
+		b.res.Overall[tool] = summarize(ds)
+	}
+	return nil
 }

@@ -1,7 +1,7 @@
 // Command bench measures omh's speed against two peers, ripgrep and a SQLite
 // FTS5 index, on the same git vaults, in one run.
 //
-//	go run ./cmd/bench -n 10000 -n 100000 -omh /tmp/omh -work /tmp/omh-bench [-runs 20] [-seed 1] [-base /tmp/omh-main]
+//	go run ./internal/tools/bench -n 10000 -n 100000 -omh /tmp/omh -work /tmp/omh-bench [-runs 20] [-seed 1] [-base /tmp/omh-main]
 //
 // For each N it generates (or reuses) a deterministic synthetic vault of N
 // notes with N/10 commits; with the project's data beside the checkout
@@ -84,7 +84,7 @@ func parseFlags(args []string) (config, error) {
 	fl.Var(&sizes, "n", "number of notes in a vault; repeat for several sizes (default 10000 and 100000)")
 	fl.StringVar(&cfg.omh, "omh", "", "the omh binary to measure (default: build ./cmd/omh into WORK/bin)")
 	fl.StringVar(&cfg.base, "base", "", "another omh binary measured beside -omh in the same rounds (the build a change is compared with)")
-	fl.StringVar(&cfg.fts, "fts", "", "the FTS5 peer binary (default: build ./cmd/bench/fts into WORK/bin)")
+	fl.StringVar(&cfg.fts, "fts", "", "the FTS5 peer binary (default: build ./internal/tools/fts5peer into WORK/bin)")
 	fl.StringVar(&cfg.data, "data", "auto", "the data folder holding vaults/vba-docs.bundle and gold/vba-tune-also.jsonl; auto: ../shared/data beside the checkout when there; none: skip the real vault")
 	fl.StringVar(&cfg.rg, "rg", "rg", "ripgrep; empty to skip it")
 	fl.StringVar(&cfg.src, "src", "", "the omh checkout to build from (default: the module of the current folder)")
@@ -249,7 +249,7 @@ func prepareTools(cfg config) (tools, error) {
 	if cfg.omh == "" {
 		t.omhSource = sourceRevision(cfg.src)
 	}
-	if t.fts, err = toolOrBuild(cfg, cfg.fts, "./cmd/bench/fts", filepath.Join(bin, "omh-bench-fts")); err != nil {
+	if t.fts, err = toolOrBuild(cfg, cfg.fts, "./internal/tools/fts5peer", filepath.Join(bin, "fts5peer")); err != nil {
 		return t, err
 	}
 	if cfg.base != "" {
@@ -408,7 +408,7 @@ func benchTarget(cfg config, t tools, m machine, spec targetSpec) (*result, erro
 	return res, nil
 }
 
-// ftsSchema splits what `fts ddl` prints into the DDL and the query.
+// ftsSchema splits what `fts5peer ddl` prints into the DDL and the query.
 func ftsSchema(printed string) (ddl, query string) {
 	lines := strings.Split(strings.TrimSpace(printed), "\n")
 	if len(lines) == 0 {

@@ -7,6 +7,8 @@ import (
 	"os"
 	"strings"
 	"time"
+
+	"github.com/omh-notes/omh/internal/tools/fts5"
 )
 
 // report is everything one run measured, as -json writes it.
@@ -29,8 +31,8 @@ func printHeader(w io.Writer, o options) {
 		limit = fmt.Sprintf("the first %d questions of each set in id order", o.limit)
 	}
 	fmt.Fprintf(w, "compare · split %s · %s · %s\n", o.split, limit, time.Now().UTC().Format("2006-01-02 15:04 UTC"))
-	fmt.Fprintf(w, "FTS5 table: %s\n", ftsDDL)
-	fmt.Fprintf(w, "FTS5 query: %s\n", ftsQuery)
+	fmt.Fprintf(w, "FTS5 table: %s\n", fts5.DDL)
+	fmt.Fprintf(w, "FTS5 query: %s\n", fts5.Query)
 	fmt.Fprintf(w, "  (title = frontmatter title, else the first '# ' heading, else the file name, plus frontmatter aliases; body = the rest, frontmatter left out;\n")
 	fmt.Fprintf(w, "   MATCH = each distinct question word, a run of letters and digits, double-quoted and OR-ed)\n")
 	fmt.Fprintf(w, "metrics: computed here from each ranker's 100 ranked keys; nDCG@10 with the gold's graded gains, linear, log2(i+2) discount;\n")
@@ -40,7 +42,7 @@ func printHeader(w io.Writer, o options) {
 		fmt.Fprintf(w, "  means over answerable questions. omh: one `omh find --json --roots 100 --ranker R` per question.\n")
 	}
 	if o.latency > 0 {
-		fmt.Fprintf(w, "latency: median wall time of one process per question (omh find --json with its 8 default roots; `compare fts5-query` for FTS5),\n")
+		fmt.Fprintf(w, "latency: median wall time of one process per question (omh find --json with its 8 default roots; `fts5peer query -bare` for FTS5),\n")
 		fmt.Fprintf(w, "  timed one at a time on the first %d questions; FTS5 also in-process (query and rows), over every question.\n", o.latency)
 	} else {
 		fmt.Fprintf(w, "latency: processes not timed (-latency 0); FTS5 in-process (query and rows), over every question.\n")

@@ -12,6 +12,8 @@ import (
 	"unicode/utf8"
 
 	"golang.org/x/text/unicode/norm"
+
+	"github.com/omh-notes/omh/internal/tools/fts5"
 )
 
 // Fragment recall: does a piece of a note's body, asked as a question, find
@@ -131,13 +133,13 @@ func cloneOnce(p prepared) error {
 
 // vaultNotes reads every note git tracks, sorted by key.
 func vaultNotes(vault string) ([]vaultNote, error) {
-	rows, err := readNotes(vault)
+	rows, err := fts5.ReadNotes(vault)
 	if err != nil {
 		return nil, err
 	}
 	var out []vaultNote
 	for _, r := range rows {
-		out = append(out, vaultNote{key: r.key, title: r.title, body: r.body, content: r.title + "\n" + r.body})
+		out = append(out, vaultNote{key: r.Key, title: r.Title, body: r.Body, content: r.Title + "\n" + r.Body})
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].key < out[j].key })
 	return out, nil

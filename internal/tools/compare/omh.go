@@ -19,13 +19,13 @@ import (
 type tools struct {
 	omh     string
 	irvault string
-	self    string // this program, for FTS5's process-per-query timing
+	fts5    string // the FTS5 peer, for its process-per-query timing
 }
 
-// prepareTools builds omh (unless -omh names one) and irvault from the
-// module the current directory is in.
+// prepareTools builds omh (unless -omh names one), irvault and the FTS5
+// peer from the module the current directory is in.
 func prepareTools(o options) (tools, error) {
-	t := tools{omh: o.omh, irvault: filepath.Join(o.work, "irvault")}
+	t := tools{omh: o.omh, irvault: filepath.Join(o.work, "irvault"), fts5: filepath.Join(o.work, "fts5peer")}
 	build := func(out, pkg string) error {
 		start := time.Now()
 		cmd := exec.Command("go", "build", "-o", out, pkg)
@@ -47,15 +47,10 @@ func prepareTools(o options) (tools, error) {
 		}
 		t.omh = abs
 	}
-	if err := build(t.irvault, "github.com/omh-notes/omh/cmd/irvault"); err != nil {
+	if err := build(t.irvault, "github.com/omh-notes/omh/internal/tools/irvault"); err != nil {
 		return t, err
 	}
-	self, err := os.Executable()
-	if err != nil {
-		return t, err
-	}
-	t.self = self
-	return t, nil
+	return t, build(t.fts5, "github.com/omh-notes/omh/internal/tools/fts5peer")
 }
 
 // omhRanked asks omh find for the ranked keys of one question, up to depth.

@@ -3,7 +3,7 @@
 // document, the title as its heading, and gold questions for omh eval whose
 // expected notes are the judged documents, graded for nDCG.
 //
-//	go run ./cmd/irvault -collection ../shared/data/ir/cranfield -out /tmp/ir/cranfield
+//	go run ./internal/tools/irvault -collection ../shared/data/ir/cranfield -out /tmp/ir/cranfield
 //	omh -C /tmp/ir/cranfield/vault eval /tmp/ir/cranfield/gold.jsonl --split tune
 //
 // The vault is built once and reused while its corpus is unchanged. It is
