@@ -6,9 +6,11 @@ import (
 	"strings"
 
 	"github.com/omh-notes/omh/find"
+	"github.com/omh-notes/omh/proof"
+	"github.com/omh-notes/omh/reply"
 	"github.com/omh-notes/omh/retrieve"
-	"github.com/omh-notes/omh/store/reply"
 	"github.com/omh-notes/omh/vault"
+	"github.com/omh-notes/omh/vault/gitrepo"
 )
 
 // Question is a question and how to answer it.
@@ -39,7 +41,9 @@ type Question struct {
 	// do with withdrawn ones; otherwise every note is asked and retracted
 	// records are shown marked.
 	Records   bool
-	Retracted find.Retraction
+	Retracted proof.Retraction
+	// Filter narrows which notes are ranked (tags, folder, changed since).
+	Filter Filter
 }
 
 // Answer is what the store answers: the ranked notes with their
@@ -53,7 +57,8 @@ type Answer struct {
 	// (then Incomplete). It is an answer, not a failure.
 	Absent     string
 	Incomplete bool
-	asked      string // the --as-of of an absent answer
+	asked      string        // the --as-of of an absent answer
+	filter     *reply.Filter // the filters asked for, for the JSON answer
 }
 
 // Check refuses a malformed question; Ask checks too, and a front end may
@@ -80,8 +85,11 @@ func (s *Store) Ask(q Question) (Answer, error) {
 	}
 	var ans Answer
 	err := s.read(q.AsOf, s.readOptions(q.NoWorktree), func(v *view) error {
-		var err error
-		ans, err = v.ask(q)
+		sel, err := s.selectNotes(v, q.Filter, q.Layer, q.Type)
+		if err != nil {
+			return err
+		}
+		ans, err = v.ask(q, sel)
 		return err
 	})
 	if err == nil && ans.Result.TermsCut {
@@ -93,38 +101,44 @@ func (s *Store) Ask(q Question) (Answer, error) {
 	return ans, err
 }
 
-// ask answers q from an open snapshot.
-func (v *view) ask(q Question) (Answer, error) {
+// ask answers q from an open snapshot, ranking only the notes sel admits.
+func (v *view) ask(q Question, sel selection) (Answer, error) {
+	if sel.none != "" && v.snap.Count() > 0 {
+		// Nothing to rank: the reply names the filter that left nothing,
+		// not the store.
+		return Answer{Result: retrieve.Result{Question: q.Phrasings, Count: v.snap.Count(), Verdict: retrieve.NoMatch, AsOf: v.asOf()},
+			Commit: v.snap.Commit(), Absent: sel.none, filter: sel.echo}, nil
+	}
 	// Proof records among the hits show where they stand. A plain question
 	// hides nothing: retracted records are marked.
-	mode := find.IncludeRetracted
+	mode := proof.IncludeRetracted
 	if q.Records {
 		mode = q.Retracted
 	}
-	proof := find.NewProof(v.snap, v.proofDay(), mode)
-	rq := retrieve.Query{Phrasings: q.Phrasings, Roots: q.Roots, Layer: q.Layer, Type: q.Type, Ranker: q.Ranker, Explain: q.Explain}
+	proofs := proof.NewProof(v.snap, v.proofDay(), mode)
+	rq := retrieve.Query{Phrasings: q.Phrasings, Roots: q.Roots, Layer: q.Layer, Type: q.Type, Ranker: q.Ranker, Explain: q.Explain, Only: sel.only()}
 	if q.Records {
-		rq.Keep = proof.KeepRecords
+		rq.Keep = proofs.KeepRecords
 	}
 	res, err := retrieve.Search(v.snap, rq)
 	if err != nil {
 		return Answer{}, err
 	}
-	if err := proof.DecidersFirst(&res); err != nil {
+	if err := proofs.DecidersFirst(&res); err != nil {
 		return Answer{}, err
 	}
 	res.AsOf = v.asOf()
 	for i, h := range res.Hits {
-		res.Hits[i].Retracted = proof.Retracted(h.Doc) // the tree marks them as cards do
+		res.Hits[i].Retracted = proofs.Retracted(h.Doc) // the tree marks them as cards do
 	}
-	ans := Answer{Result: res, Commit: v.snap.Commit()}
+	ans := Answer{Result: res, Commit: v.snap.Commit(), filter: sel.echo}
 	if q.Records && len(res.Hits) == 0 && res.Omitted == 0 && !res.StoreEmpty && !v.holdsRecords() {
 		ans.Absent = "the store holds no proof records yet (notes of the types " + vault.OrList(vault.TypeNames(true)) +
 			"); omh new finding TITLE writes one"
 		return ans, nil
 	}
 	if q.Cards {
-		reply, err := find.Build(res, ans.Commit, v.snap, q.MaxChars, proof)
+		reply, err := find.Build(res, ans.Commit, v.snap, q.MaxChars, proofs)
 		if err != nil {
 			return Answer{}, err
 		}
@@ -159,9 +173,9 @@ func (v *view) proofDay() vault.Date {
 func absentAnswer(err error, question []string, asOf string) (Answer, bool) {
 	a := Answer{Result: retrieve.Result{Question: question, StoreEmpty: true}, asked: asOf}
 	switch {
-	case errors.Is(err, vault.ErrBeforeHistory):
+	case errors.Is(err, gitrepo.ErrBeforeHistory):
 		a.Absent = "the store did not exist yet on " + asOf
-	case errors.Is(err, vault.ErrPastShallow):
+	case errors.Is(err, gitrepo.ErrPastShallow):
 		a.Absent, a.Incomplete = "the history of "+asOf+" is not in this clone: it is shallow", true
 	default:
 		return Answer{}, false
@@ -178,28 +192,37 @@ func (a Answer) Tree() string {
 	return retrieve.RenderTree(a.Result, a.Commit)
 }
 
-// Cards renders the answer for agents, one card per note. The question
-// must have asked for cards.
+// Cards renders the answer for agents, one card per note; an answer
+// built without cards (the question did not ask for them) renders as the
+// tree.
 func (a Answer) Cards() string {
 	if a.Absent != "" {
 		return a.absence()
 	}
+	if a.Reply == nil {
+		return a.Tree()
+	}
 	return a.Reply.Text()
 }
 
-// JSON is the answer for programs (schema_version 1). The question must
-// have asked for cards.
-func (a Answer) JSON() any {
-	if a.Absent != "" {
-		out := retrieve.ToJSON(a.Result, a.Commit)
-		out.SchemaVersion, out.Note, out.Incomplete = reply.SchemaVersion, a.Absent, a.Incomplete
+// JSON is the answer for programs (schema_version 1): with cards when the
+// question asked for them, else the ranked notes and their neighbours; an
+// absent answer says why in its note.
+func (a Answer) JSON() reply.Cards {
+	var out reply.Cards
+	switch {
+	case a.Absent != "":
+		out.Answer = find.AnswerJSON(a.Result, a.Commit)
+		out.Note, out.Incomplete = a.Absent, a.Incomplete
 		if day := vault.Date(a.asked); day.Valid() {
 			out.AsOf = string(day)
 		}
-		return out
+	case a.Reply == nil:
+		out.Answer = find.AnswerJSON(a.Result, a.Commit)
+	default:
+		out = a.Reply.JSON()
 	}
-	out := a.Reply.JSON()
-	out.SchemaVersion = reply.SchemaVersion
+	out.SchemaVersion, out.Filter = reply.SchemaVersion, a.filter
 	return out
 }
 

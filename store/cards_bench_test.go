@@ -6,10 +6,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/omh-notes/omh/eval"
 	"github.com/omh-notes/omh/find"
-	"github.com/omh-notes/omh/find/eval"
 	"github.com/omh-notes/omh/retrieve"
-	"github.com/omh-notes/omh/vault"
+	"github.com/omh-notes/omh/vault/corpus"
 )
 
 // BenchmarkCardsOnARealVault builds the cards of a real vault's questions
@@ -31,26 +31,26 @@ func BenchmarkCardsOnARealVault(b *testing.B) {
 		var results []retrieve.Result
 		for _, g := range golds {
 			ans, err := v.ask(Question{Phrasings: []string{g.Question}, Roots: retrieve.DefaultRoots, Ranker: retrieve.DefaultRanker,
-				MaxChars: find.DefaultMaxChars})
+				MaxChars: find.DefaultMaxChars}, selection{})
 			if err != nil {
 				return err
 			}
 			results = append(results, ans.Result)
 		}
-		read := &readAhead{Store: v.snap, content: map[uint32][]byte{}, detail: map[uint32]vault.Detail{}, in: map[linksInCall]linksInReply{}}
+		read := &readAhead{Snapshot: v.snap, content: map[uint32][]byte{}, detail: map[uint32]corpus.Detail{}, in: map[linksInCall]linksInReply{}}
 		for _, r := range results {
 			if _, err := find.Build(r, "", read, find.DefaultMaxChars, nil); err != nil {
 				return err
 			}
 		}
 		for _, bench := range []struct {
-			name  string
-			store find.Store
+			name string
+			snap find.Snapshot
 		}{{"choice", read}, {"with-reads", v.snap}} {
 			b.Run(bench.name, func(b *testing.B) {
 				cpu := cpuTime()
 				for i := 0; b.Loop(); i++ {
-					if _, err := find.Build(results[i%len(results)], "", bench.store, find.DefaultMaxChars, nil); err != nil {
+					if _, err := find.Build(results[i%len(results)], "", bench.snap, find.DefaultMaxChars, nil); err != nil {
 						b.Fatal(err)
 					}
 				}
@@ -69,9 +69,9 @@ func BenchmarkCardsOnARealVault(b *testing.B) {
 
 // readAhead serves notes' bytes and details from memory once read.
 type readAhead struct {
-	find.Store
+	find.Snapshot
 	content map[uint32][]byte
-	detail  map[uint32]vault.Detail
+	detail  map[uint32]corpus.Detail
 	in      map[linksInCall]linksInReply
 }
 
@@ -81,34 +81,34 @@ type linksInCall struct {
 }
 
 type linksInReply struct {
-	in []vault.Ref
+	in []corpus.Ref
 	n  int
 }
 
-func (r *readAhead) LinksIn(doc uint32, plain, typed bool) ([]vault.Ref, int, error) {
+func (r *readAhead) LinksIn(doc uint32, plain, typed bool) ([]corpus.Ref, int, error) {
 	call := linksInCall{doc, plain, typed}
 	if got, ok := r.in[call]; ok {
-		return append([]vault.Ref(nil), got.in...), got.n, nil
+		return append([]corpus.Ref(nil), got.in...), got.n, nil
 	}
-	in, n, err := r.Store.LinksIn(doc, plain, typed)
-	r.in[call] = linksInReply{append([]vault.Ref(nil), in...), n}
+	in, n, err := r.Snapshot.LinksIn(doc, plain, typed)
+	r.in[call] = linksInReply{append([]corpus.Ref(nil), in...), n}
 	return in, n, err
 }
 
-func (r *readAhead) Content(doc uint32, n vault.Note) ([]byte, error) {
+func (r *readAhead) Content(doc uint32, n corpus.Note) ([]byte, error) {
 	if c, ok := r.content[doc]; ok {
 		return c, nil
 	}
-	c, err := r.Store.Content(doc, n)
+	c, err := r.Snapshot.Content(doc, n)
 	r.content[doc] = c
 	return c, err
 }
 
-func (r *readAhead) CardDetail(doc uint32) (vault.Detail, error) {
+func (r *readAhead) CardDetail(doc uint32) (corpus.Detail, error) {
 	if d, ok := r.detail[doc]; ok {
 		return d, nil
 	}
-	d, err := r.Store.CardDetail(doc)
+	d, err := r.Snapshot.CardDetail(doc)
 	r.detail[doc] = d
 	return d, err
 }

@@ -10,7 +10,7 @@ import (
 
 	"github.com/alecthomas/kong"
 
-	"github.com/omh-notes/omh/store/reply"
+	"github.com/omh-notes/omh/reply"
 )
 
 // jsonRun is a command (its path in the command tree) and arguments that
@@ -38,6 +38,7 @@ func TestEveryJSONReplyCarriesTheSchemaVersion(t *testing.T) {
 		{"find", []string{"find", "mount"}},
 		{"show", []string{"show", "topic/sandbox"}},
 		{"links", []string{"links", "topic/sandbox"}},
+		{"changes", []string{"changes"}},
 		{"lint", []string{"lint", "topic/sandbox"}},
 		{"index", []string{"index"}},
 		{"status", []string{"status"}},
