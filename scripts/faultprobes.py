@@ -511,6 +511,126 @@ def p18_smaller():
     say("18e mv into a submodule's folder", p.returncode != 0 and gitlink, f"exit {p.returncode}: {first_line(p.stderr)}; gitlink kept: {gitlink}")
 
 
+# --- issue 34: nothing false, nothing outside ------------------------------
+
+
+def fast_import(d, files, message="plumbing"):
+    """Commits files {path: text} on HEAD's branch with git fast-import,
+    which checks no path: a tree no checkout makes."""
+    stream = f"commit refs/heads/main\ncommitter t <t@example.com> 1700000000 +0000\ndata {len(message)}\n{message}\n"
+    if run(["git", "-C", d, "rev-parse", "--verify", "-q", "HEAD"]).returncode == 0:
+        stream += "from refs/heads/main^0\n"
+    body = b""
+    for path, text in files.items():
+        data = text.encode()
+        body += f"M 100644 inline {path}\ndata {len(data)}\n".encode() + data + b"\n"
+    p = run(["git", "-C", d, "fast-import", "--quiet"], stdin=stream.encode() + body + b"\n")
+    if p.returncode != 0:
+        raise RuntimeError(f"git fast-import: {p.stderr.decode()}")
+
+
+def p34_1_stalled_client(calls=20000, seconds=10):
+    sys.path.insert(0, os.path.join(HERE, "scripts"))
+    import mcpstall
+    d = repo("p34-1", many(2000))
+    omh(d, "index")
+    r = mcpstall.stall(OMH, d, calls, seconds, env=dict(ENV))
+    say(f"34.1 an MCP client sending {calls} show calls and reading nothing for {seconds} s",
+        r["highest_unread"] <= 200 and r["answered_once"] == calls,
+        f"RSS {r['before']} MiB before, {r['highest_unread']} MiB at most while unread, {r['peak']} MiB peak; "
+        f"{r['taken_at_stall']} calls written by the client when the stall ended; {r['answered_once']} of {calls} answered once")
+
+
+def p34_1_cancel():
+    d = repo("p34-1c", many(3000))
+    omh(d, "index")
+    lines = INIT + [call(i, "find", {"question": f"sync engines topic{i}"}) for i in range(2, 12)]
+    lines += [json.dumps({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": i}}).encode() for i in range(2, 12)]
+    p, replies, _ = mcp_session(d, lines)
+    codes = sorted({r["error"]["code"] for r in replies if "error" in r})
+    answered = sorted(r["id"] for r in replies if r.get("id") not in (1, None))
+    say("34.1b MCP calls cancelled as they run", 0 not in codes and answered == list(range(2, 12)),
+        f"error codes {codes or 'none'} (cancelled: -32800); answered ids {answered}, exit {p.returncode}")
+
+
+def p34_3_globs(rounds=3):
+    d = repo("p34-3", many(6000))
+    dirs = [f"notes/topic{i}" for i in range(50)] + ["notes"]
+    globs = ["TOC.md"] + [[f"draft-{i}.md", f"{dirs[i % len(dirs)]}/archive-{i}/**", f"{dirs[i % len(dirs)]}/*/x-{i}-*.md"][i % 3]
+                          for i in range(999)]
+    cfg = os.path.join(d, ".omh", "config.yaml")
+    times = {"none": [], "globs": []}
+    for r in range(rounds):
+        for kind, gl in (("none", []), ("globs", globs)):
+            write(cfg, f"# round {r}\n" + ("exclude:\n" + "".join(f"  - '{g}'\n" for g in gl) if gl else ""))
+            times[kind].append(omh(d, "find", "sync engines").seconds)
+    none, with_ = sorted(times["none"])[rounds // 2], sorted(times["globs"])[rounds // 2]
+    say(f"34.3 the first find after a config change, 1,000 exclude globs against none", with_ <= 2 * none,
+        f"{with_:.2f} s against {none:.2f} s (medians of {rounds}), ratio {with_ / none:.2f}")
+
+
+def p34_4_deep(levels=20000):
+    d = repo("p34-4", {"a.md": "# A\n"})
+    fast_import(d, {"/".join(["d"] * levels) + "/bottom.md": "# The bottom\n"}, "deep")
+    p = omh(d, "--json", "index")
+    said = [l for l in p.stderr.decode().splitlines() if "deeper than" in l]
+    say(f"34.4 a committed tree {levels} folders deep", p.returncode == 0 and len(said) == 1 and team_notes(d) == 1 and p.seconds < 10,
+        f"index {p.seconds:.2f} s, exit {p.returncode}, team notes {team_notes(d)}; said: {said[0][-70:] if said else 'nothing'}")
+
+
+def p34_5_twins():
+    nfc, nfd = "caf\u00e9", "cafe\u0301"
+    d = repo("p34-5", {nfc + ".md": "# Composed\n", nfd + ".md": "# Decomposed\n", "links.md": f"[[{nfc}]] and [[{nfd}]]\n"})
+    omh(d, "index")
+    before = tree_state(d)
+    mv = omh(d, "--json", "mv", nfd, "moved")
+    code = json.loads(mv.stdout or mv.stderr or b"{}").get("error", {}).get("code")
+    single = repo("p34-5s", {nfc + ".md": "# Composed\n"})
+    show = omh(single, "show", nfd)
+    say("34.5 NFC and NFD twins", mv.returncode == 1 and code == "ambiguous" and tree_state(d) == before and show.returncode == 0,
+        f"mv of the NFD name: exit {mv.returncode} ({code}), nothing changed: {tree_state(d) == before}; "
+        f"show of an NFD key with an NFC note: exit {show.returncode} {first_line(show.stdout) or first_line(show.stderr)}")
+
+
+def p34_6_dotgit():
+    d = repo("p34-6", {"a.md": "# A\n", "b.md": "See [[a]].\n"})
+    fast_import(d, {".git/victim.md": "See [[a]].\n", ".GIT/upper.md": "[[a]]\n"}, "plumbing")
+    p = omh(d, "index")
+    mv = omh(d, "mv", "a", "c")
+    written = [f for f in ("victim.md", "c.md") if os.path.exists(os.path.join(d, ".git", f))]
+    said = [l for l in p.stderr.decode().splitlines() if "git's own folder" in l]
+    say("34.6 tree entries under .git", team_notes(d) == 2 and mv.returncode == 0 and not written and len(said) == 2,
+        f"team notes {team_notes(d)}; mv exit {mv.returncode}; written in .git: {written or 'nothing'}; said {len(said)} line(s)")
+
+
+def p34_9_controls():
+    d = repo("p34-9", {"a.md": "# A\n"})
+    priv = os.path.join(WORK, "p34-9-private")
+    shutil.rmtree(priv, ignore_errors=True)
+    env = {"OMH_LOCAL_DIR": priv}
+    cli = omh(d, "new", "note", "Nul\x01here\x1b[31m", env=env)
+    _, replies, _ = mcp_session(d, INIT + [call(2, "new", {"type": "note", "title": "Nul\u0000here"})], allow_write=True)
+    text = "".join(c.get("text", "") for r in replies if r.get("id") == 2 for c in r.get("result", {}).get("content", []))
+    files = [f for _, _, fs in os.walk(priv) for f in fs] + [f for _, _, fs in os.walk(ENV["OMH_LOCAL_DIR"]) for f in fs if "nul" in f]
+    say("34.9 control characters in a new note's title", cli.returncode == 2 and text.startswith("usage:") and not files,
+        f"omh new exit {cli.returncode}: {first_line(cli.stderr)}; MCP new: {text[:60]!r}; files written: {files or 'none'}")
+
+
+def p34_linked_root():
+    d = repo("p34-s", {"real/a.md": "# A\n", "real/sub/b.md": "# B\n"})
+    os.symlink("real", os.path.join(d, "docs"))
+    write(os.path.join(d, ".omh", "config.yaml"), "notes: docs/sub\n")
+    git(d, "add", "-A")
+    git(d, "commit", "-qm", "a linked notes root")
+    out = []
+    for notes in ("docs", "docs/sub"):
+        write(os.path.join(d, ".omh", "config.yaml"), f"notes: {notes}\n")
+        p = omh(d, "find", "a")
+        out.append((p.returncode, first_line(p.stderr)))
+    ok = all(code == 1 and "symbolic link" in msg and "partial clone" not in msg for code, msg in out)
+    say("34.s a notes root through a committed symbolic link", ok, "; ".join(f"exit {c}: {m}" for c, m in out))
+
+
 def main():
     global WORK, OMH, OMH_CRASH, ENV
     if len(sys.argv) < 2:
@@ -531,7 +651,9 @@ def main():
     probes = [("1", p1_first_commit), ("2", p2_copy_after_crash), ("3", p3_unwritable_journal), ("4", p4_commit_race),
               ("5", p5_other_device), ("6", p6_private_inside), ("7", p7_corrupt_cache), ("9", p9_repack),
               ("10", lambda: p10_filters(vault)), ("11", p11_move_back), ("12", p12_framing), ("13", p13_end_of_input),
-              ("14", p14_escapes), ("15", p15_glob), ("16", p16_cliffs), ("17", p17_wait), ("18", p18_smaller)]
+              ("14", p14_escapes), ("15", p15_glob), ("16", p16_cliffs), ("17", p17_wait), ("18", p18_smaller),
+              ("34.1", p34_1_stalled_client), ("34.1b", p34_1_cancel), ("34.3", p34_3_globs), ("34.4", p34_4_deep),
+              ("34.5", p34_5_twins), ("34.6", p34_6_dotgit), ("34.9", p34_9_controls), ("34.s", p34_linked_root)]
     if not os.path.isdir(vault) and os.path.exists(bundle):
         subprocess.run(["git", "clone", "-q", bundle, vault], check=True)
     for name, fn in probes:

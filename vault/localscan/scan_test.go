@@ -6,12 +6,14 @@ import (
 	"path/filepath"
 	"reflect"
 	"sort"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/format/index"
 
+	"github.com/omh-notes/omh/vault"
 	"github.com/omh-notes/omh/vault/gitrepo"
 	"github.com/omh-notes/omh/vault/vaulttest"
 )
@@ -47,13 +49,22 @@ func (f *scanFixture) track(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	changes, _, err := f.r.DiffNotes(plumbing.ZeroHash, tree, "notes", []string{"README.md"})
+	changes, _, err := f.r.DiffNotes(plumbing.ZeroHash, tree, "notes", readmeExcluded(t))
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, c := range changes {
 		f.worktree.Track(c.New.Path, c.New.Blob)
 	}
+}
+
+// readmeExcluded is a config's exclude: README.md.
+func readmeExcluded(t *testing.T) vault.Excludes {
+	e, err := vault.CompileExcludes([]string{"README.md"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return e
 }
 
 // scan runs a scan as of a moment well after every write, so no file is
@@ -69,7 +80,7 @@ func (f *scanFixture) scan(t *testing.T, worktree bool) []string {
 func (f *scanFixture) scanCounting(t *testing.T, worktree bool) ([]string, *scanner) {
 	t.Helper()
 	f.track(t)
-	ls := LocalScan{Repo: f.r, NotesDir: "notes", Exclude: []string{"README.md"}, Private: f.repo.Private}
+	ls := LocalScan{Repo: f.r, NotesDir: "notes", Exclude: readmeExcluded(t), Private: f.repo.Private}
 	wt := f.worktree
 	if !worktree {
 		wt = nil
@@ -254,7 +265,7 @@ func TestARacyFileIsReadAgain(t *testing.T) {
 	vaulttest.WriteFile(t, path, "# one\n")
 	fi, _ := os.Stat(path)
 	f.track(t)
-	ls := LocalScan{Repo: f.r, NotesDir: "notes", Exclude: []string{"README.md"}}
+	ls := LocalScan{Repo: f.r, NotesDir: "notes", Exclude: readmeExcluded(t)}
 	first, _, err := ls.Run(f.private, f.worktree, fi.ModTime())
 	if err != nil || len(first) != 1 {
 		t.Fatalf("%v %v", first, err)
@@ -383,5 +394,24 @@ func TestAFirstScanOfACopiedTreeHashesEachFile(t *testing.T) {
 	}
 	if sc.read != n {
 		t.Errorf("first scan read %d files, want all %d (git's index vouches for none)", sc.read, n)
+	}
+}
+
+// Folders on disk deeper than vault.MaxFolderDepth are not entered: the
+// note at the bound is found, the folder past it is a skip said once.
+// Catches: a scan walking any depth a hostile tree makes, where a path
+// past the system's limit fails to open.
+func TestTheScanStopsAtTheFolderDepthBound(t *testing.T) {
+	t.Parallel()
+	f := newScanFixture(t)
+	chain := strings.Repeat("d/", vault.MaxFolderDepth)
+	vaulttest.WriteFile(t, filepath.Join(f.repo.Private, chain+"last.md"), "# At the bound\n")
+	vaulttest.WriteFile(t, filepath.Join(f.repo.Private, chain+"d", "past.md"), "# Past it\n")
+	got, sc := f.scanCounting(t, false)
+	if want := []string{"private:" + chain + "last=" + chain + "last.md"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("found %.200q", got)
+	}
+	if len(sc.skips) != 1 || sc.skips[0].Path != filepath.Join(f.repo.Private, chain+"d") || !strings.Contains(sc.skips[0].Reason, "deeper than") {
+		t.Errorf("skips: %.300v", sc.skips)
 	}
 }
