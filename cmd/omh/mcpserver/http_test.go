@@ -19,6 +19,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
 	"github.com/omh-notes/omh/store"
 )
 
@@ -317,6 +319,31 @@ func TestHTTPCallWhoseRequestEndedGivesUpItsTurn(t *testing.T) {
 	if ran || !errors.Is(err, context.Canceled) && err == nil {
 		t.Errorf("a call whose request ended: ran %v, error %v; want it not run and an error", ran, err)
 	}
+}
+
+// A tool called over HTTP learns when its request ends, through the SDK,
+// which keeps a session's context for the call. Catches: an SDK change
+// that drops the request's context, leaving calls to wait for their turn
+// after their clients have gone.
+func TestHTTPToolSeesItsRequestEnd(t *testing.T) {
+	t.Parallel()
+	srv := mcp.NewServer(&mcp.Implementation{Name: "probe"}, nil)
+	started, returned := make(chan struct{}), make(chan struct{})
+	mcp.AddTool(srv, &mcp.Tool{Name: "wait"}, func(ctx context.Context, _ *mcp.CallToolRequest, _ struct{}) (*mcp.CallToolResult, any, error) {
+		close(started)
+		<-ended(ctx) // never closed (the test hangs) if the request's end does not reach the call
+		close(returned)
+		return &mcp.CallToolResult{}, nil, nil
+	})
+	ctx, cancel := context.WithCancel(context.Background())
+	req := httptest.NewRequestWithContext(ctx, http.MethodPost, Path,
+		strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"wait","arguments":{}}}`))
+	req.Host = "127.0.0.1:7777"
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	go func() { <-started; cancel() }()
+	httpHandler(srv, HTTPOptions{}, true).ServeHTTP(httptest.NewRecorder(), req)
+	<-returned // the handler answers 503 at once; the call must end too
 }
 
 // startHTTP starts the built omh serving dir over HTTP on a free loopback
