@@ -65,8 +65,10 @@ func ServeHTTP(ctx context.Context, ln net.Listener, s *store.Store, version str
 		ReadTimeout:       30 * time.Second,
 		// The answer is written after callTimeout at most; a client that
 		// does not read it loses the connection rather than holding it.
-		WriteTimeout:   callTimeout + 10*time.Second,
-		IdleTimeout:    2 * time.Minute,
+		WriteTimeout: callTimeout + 10*time.Second,
+		// An idle connection counts against maxConns: a client idle this
+		// long reconnects.
+		IdleTimeout:    30 * time.Second,
 		MaxHeaderBytes: 16 << 10,
 	}
 	done := make(chan error, 1)
@@ -101,8 +103,43 @@ func httpHandler(srv *mcp.Server, o HTTPOptions, loopback bool) http.Handler {
 	if o.Token != "" {
 		g.token = digest(o.Token)
 	}
-	return http.TimeoutHandler(g, callTimeout, fmt.Sprintf("the request took longer than %s\n", callTimeout))
+	timed := http.TimeoutHandler(g, callTimeout, fmt.Sprintf("the request took longer than %s\n", callTimeout))
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		timed.ServeHTTP(&answerWriter{ResponseWriter: w}, r)
+	})
 }
+
+// writeTimeout bounds writing an answer once it is ready: a client that
+// does not read it loses the connection then, rather than when the
+// server's WriteTimeout (counted from the request) ends. An answer of the
+// tools is at most tens of kilobytes.
+const writeTimeout = 10 * time.Second
+
+// answerWriter sets the connection's write deadline when the answer
+// starts to be written.
+type answerWriter struct {
+	http.ResponseWriter
+	started bool
+}
+
+func (w *answerWriter) start() {
+	if !w.started {
+		w.started = true
+		http.NewResponseController(w.ResponseWriter).SetWriteDeadline(time.Now().Add(writeTimeout))
+	}
+}
+
+func (w *answerWriter) WriteHeader(code int) {
+	w.start()
+	w.ResponseWriter.WriteHeader(code)
+}
+
+func (w *answerWriter) Write(b []byte) (int, error) {
+	w.start()
+	return w.ResponseWriter.Write(b)
+}
+
+func (w *answerWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
 
 // guard admits a request before anything of it past its headers is read:
 // a Host header naming no loopback host on a loopback listener (a page

@@ -18,6 +18,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -422,4 +423,39 @@ func TestHTTPServeRefusesAnAddressOffLoopbackWithoutAToken(t *testing.T) {
 	if err := ServeHTTP(context.Background(), ln, nil, "test", HTTPOptions{}); err == nil || !strings.Contains(err.Error(), "token") {
 		t.Errorf("ServeHTTP on %s without a token: %v, want a refusal naming the token", ln.Addr(), err)
 	}
+}
+
+// deadlineRecorder is a response writer that records the write deadline
+// set on its connection, and whether the answer had started then.
+type deadlineRecorder struct {
+	*httptest.ResponseRecorder
+	deadlines   []time.Time
+	wroteBefore bool
+}
+
+func (d *deadlineRecorder) SetWriteDeadline(t time.Time) error {
+	d.deadlines = append(d.deadlines, t)
+	d.wroteBefore = d.wroteBefore || d.ResponseRecorder.Body.Len() > 0
+	return nil
+}
+
+// The connection's write deadline is set once the answer is ready, to
+// writeTimeout from then, before any of it is written. Catches: a client
+// that stops reading holding its connection for the whole request timeout
+// after its answer was ready, while others wait for a connection.
+func TestHTTPAnswerIsWrittenWithinItsOwnDeadline(t *testing.T) {
+	t.Parallel()
+	h := httpServer(t, HTTPOptions{}, true)
+	req := httptest.NewRequest(http.MethodPost, Path, strings.NewReader(showCall))
+	req.Host = "127.0.0.1:7777"
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	w := &deadlineRecorder{ResponseRecorder: httptest.NewRecorder()}
+	before := time.Now()
+	h.ServeHTTP(w, req)
+	after := time.Now()
+	if len(w.deadlines) != 1 || w.wroteBefore || w.deadlines[0].Before(before.Add(writeTimeout)) || w.deadlines[0].After(after.Add(writeTimeout)) {
+		t.Errorf("write deadlines %v (answer started before: %v); want one, writeTimeout after the answer was ready, set before it was written", w.deadlines, w.wroteBefore)
+	}
+	answered(t, w.ResponseRecorder)
 }
