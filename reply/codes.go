@@ -31,6 +31,7 @@ const (
 	Excluded         = "excluded" // the config's exclude globs would leave the note out
 	Ignored          = "ignored"  // git ignores the note's new path
 	LintFailed       = "lint_failed"
+	CannotListen     = "cannot_listen" // omh mcp --http cannot listen at the address (in use, not this machine's)
 
 	// The repository and its configuration
 	NoSuchFolder      = "no_such_folder"

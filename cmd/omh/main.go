@@ -43,7 +43,7 @@ type CLI struct {
 	Init    InitCmd    `cmd:"" help:"Set up omh in this repository: write .omh/config.yaml and install the git hooks."`
 	Hooks   HooksCmd   `cmd:"" help:"Install, remove, inspect or run the git hooks that keep the cache fresh."`
 	Recover RecoverCmd `cmd:"" help:"Finish a change (mv, promote, new, retract, init) an interrupted omh left half done."`
-	Mcp     McpCmd     `cmd:"" name:"mcp" help:"Serve the notes to coding agents over the Model Context Protocol, on standard input and output."`
+	Mcp     McpCmd     `cmd:"" name:"mcp" help:"Serve the notes to coding agents over the Model Context Protocol, on standard input and output or over HTTP."`
 
 	Completion CompletionCmd `cmd:"" help:"Print the shell script that completes omh's commands, flags and note keys."`
 	Complete   CompleteCmd   `cmd:"" name:"__complete" hidden:"" help:"What the completion scripts call."`

@@ -12,7 +12,6 @@ import (
 	"reflect"
 	"slices"
 	"strings"
-	"sync"
 
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -31,10 +30,10 @@ func Serve(ctx context.Context, s *store.Store, openErr error, version string, a
 	return err
 }
 
-// mcpServer answers tool calls from one open store. Calls take turns: a
-// Store serves one call at a time.
+// mcpServer answers tool calls from one open store. Calls take turns, in
+// the order they came: a Store serves one call at a time.
 type mcpServer struct {
-	mu      sync.Mutex
+	turn    chan struct{} // holds a token while a call has the store
 	s       *store.Store
 	openErr error // why there is no store
 }
@@ -55,7 +54,7 @@ func New(s *store.Store, openErr error, version string, allowWrite bool) *mcp.Se
 		Instructions: "Notes of this git repository, and of the stores it answers with. Ask find first; every reply names each note's layer (team: committed; local: this machine only), date and the commit. " +
 			"A note of another store has its store's name before its key (handbook:topic/x), as show and links take it; find's store lists the stores to ask (. is this one).",
 	})
-	m := &mcpServer{s: s, openErr: openErr}
+	m := &mcpServer{turn: make(chan struct{}, 1), s: s, openErr: openErr}
 	schemas := map[string]*jsonschema.Schema{}
 	add(srv, schemas, &mcp.Tool{Name: "find", Annotations: readOnly, InputSchema: findSchema(),
 		Description: "Notes answering a question, as cards. Phrasings are your strongest lever: they lifted first note right from .55 to .87. Follow up with show or links."}, m.find)
@@ -135,10 +134,15 @@ func proofFindSchema() *jsonschema.Schema {
 	return s
 }
 
-// call runs one use case on the store, alone.
-func (m *mcpServer) call(fn func(*store.Store) (text string, reply any, err error)) (*mcp.CallToolResult, any, error) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
+// call runs one use case on the store, alone, once the calls before it
+// are done; a call whose request ends while it waits gives up.
+func (m *mcpServer) call(ctx context.Context, fn func(*store.Store) (text string, reply any, err error)) (*mcp.CallToolResult, any, error) {
+	select {
+	case m.turn <- struct{}{}:
+	case <-ended(ctx):
+		return nil, nil, fmt.Errorf("the call ended waiting for its turn: %w", ctx.Err())
+	}
+	defer func() { <-m.turn }()
 	if m.s == nil {
 		return toolError(m.openErr)
 	}
@@ -208,8 +212,8 @@ func (a filterArgs) filter() store.Filter {
 	return store.Filter{Tags: a.Tags, Path: a.Path, Since: a.Since}
 }
 
-func (m *mcpServer) find(_ context.Context, _ *mcp.CallToolRequest, a findArgs) (*mcp.CallToolResult, any, error) {
-	return m.call(func(s *store.Store) (string, any, error) {
+func (m *mcpServer) find(ctx context.Context, _ *mcp.CallToolRequest, a findArgs) (*mcp.CallToolResult, any, error) {
+	return m.call(ctx, func(s *store.Store) (string, any, error) {
 		q, err := store.NewQuestion(store.QuestionArgs{Text: strings.TrimSpace(a.Question), Also: a.Phrasings, Roots: orDefault(a.Roots, store.DefaultRoots),
 			Layer: a.Layer, Type: a.Type, Ranker: "default", MaxChars: orDefault(a.MaxChars, store.DefaultMaxChars)})
 		if err != nil {
@@ -240,8 +244,8 @@ type showArgs struct {
 	MaxChars int    `json:"max_chars,omitempty"`
 }
 
-func (m *mcpServer) show(_ context.Context, _ *mcp.CallToolRequest, a showArgs) (*mcp.CallToolResult, any, error) {
-	return m.call(func(s *store.Store) (string, any, error) {
+func (m *mcpServer) show(ctx context.Context, _ *mcp.CallToolRequest, a showArgs) (*mcp.CallToolResult, any, error) {
+	return m.call(ctx, func(s *store.Store) (string, any, error) {
 		layer, err := store.ParseLayer(a.Layer)
 		if err != nil {
 			return "", nil, err
@@ -267,8 +271,8 @@ type linksArgs struct {
 	Offset    int    `json:"offset,omitempty"`
 }
 
-func (m *mcpServer) links(_ context.Context, _ *mcp.CallToolRequest, a linksArgs) (*mcp.CallToolResult, any, error) {
-	return m.call(func(s *store.Store) (string, any, error) {
+func (m *mcpServer) links(ctx context.Context, _ *mcp.CallToolRequest, a linksArgs) (*mcp.CallToolResult, any, error) {
+	return m.call(ctx, func(s *store.Store) (string, any, error) {
 		dir, ok := map[string]store.Direction{"": store.BothWays, "both": store.BothWays, "out": store.LinksOut, "in": store.LinksIn}[a.Direction]
 		if !ok {
 			return "", nil, store.Usage(fmt.Errorf("direction is out, in or both, not %q", a.Direction))
@@ -299,8 +303,8 @@ type proofFindArgs struct {
 	filterArgs
 }
 
-func (m *mcpServer) proofFind(_ context.Context, _ *mcp.CallToolRequest, a proofFindArgs) (*mcp.CallToolResult, any, error) {
-	return m.call(func(s *store.Store) (string, any, error) {
+func (m *mcpServer) proofFind(ctx context.Context, _ *mcp.CallToolRequest, a proofFindArgs) (*mcp.CallToolResult, any, error) {
+	return m.call(ctx, func(s *store.Store) (string, any, error) {
 		q, err := store.NewQuestion(store.QuestionArgs{Text: strings.TrimSpace(a.Question), Also: a.Phrasings, Roots: store.DefaultRoots, Ranker: "default",
 			MaxChars: store.DefaultMaxChars})
 		if err != nil {
@@ -326,8 +330,8 @@ func changesSchema() *jsonschema.Schema {
 	return s
 }
 
-func (m *mcpServer) changes(_ context.Context, _ *mcp.CallToolRequest, a changesArgs) (*mcp.CallToolResult, any, error) {
-	return m.call(func(s *store.Store) (string, any, error) {
+func (m *mcpServer) changes(ctx context.Context, _ *mcp.CallToolRequest, a changesArgs) (*mcp.CallToolResult, any, error) {
+	return m.call(ctx, func(s *store.Store) (string, any, error) {
 		limit := store.DefaultChangesLimit
 		if a.Limit != nil {
 			limit = *a.Limit
@@ -351,8 +355,8 @@ type proofShowArgs struct {
 	AsOf string `json:"as_of,omitempty" jsonschema:"YYYY-MM-DD or commit"`
 }
 
-func (m *mcpServer) proofShow(_ context.Context, _ *mcp.CallToolRequest, a proofShowArgs) (*mcp.CallToolResult, any, error) {
-	return m.call(func(s *store.Store) (string, any, error) {
+func (m *mcpServer) proofShow(ctx context.Context, _ *mcp.CallToolRequest, a proofShowArgs) (*mcp.CallToolResult, any, error) {
+	return m.call(ctx, func(s *store.Store) (string, any, error) {
 		recs, err := s.ProofShow(a.Key, store.Scope{}, a.AsOf)
 		if err != nil {
 			return "", nil, err
@@ -366,8 +370,8 @@ func (m *mcpServer) proofShow(_ context.Context, _ *mcp.CallToolRequest, a proof
 	})
 }
 
-func (m *mcpServer) status(_ context.Context, _ *mcp.CallToolRequest, _ struct{}) (*mcp.CallToolResult, any, error) {
-	return m.call(func(s *store.Store) (string, any, error) {
+func (m *mcpServer) status(ctx context.Context, _ *mcp.CallToolRequest, _ struct{}) (*mcp.CallToolResult, any, error) {
+	return m.call(ctx, func(s *store.Store) (string, any, error) {
 		st, err := s.Status()
 		if err != nil {
 			return "", nil, err
@@ -386,8 +390,8 @@ type newArgs struct {
 	Body    string   `json:"body,omitempty"`
 }
 
-func (m *mcpServer) newNote(_ context.Context, _ *mcp.CallToolRequest, a newArgs) (*mcp.CallToolResult, any, error) {
-	return m.call(func(s *store.Store) (string, any, error) {
+func (m *mcpServer) newNote(ctx context.Context, _ *mcp.CallToolRequest, a newArgs) (*mcp.CallToolResult, any, error) {
+	return m.call(ctx, func(s *store.Store) (string, any, error) {
 		d := store.Draft{Type: a.Type, Title: a.Title, Answers: a.Answers, Links: a.Links}
 		if a.Body != "" {
 			d.Body = []byte(a.Body)
@@ -408,8 +412,8 @@ type retractArgs struct {
 	Team   bool   `json:"team,omitempty" jsonschema:"also edit a record git tracks"`
 }
 
-func (m *mcpServer) retract(_ context.Context, _ *mcp.CallToolRequest, a retractArgs) (*mcp.CallToolResult, any, error) {
-	return m.call(func(s *store.Store) (string, any, error) {
+func (m *mcpServer) retract(ctx context.Context, _ *mcp.CallToolRequest, a retractArgs) (*mcp.CallToolResult, any, error) {
+	return m.call(ctx, func(s *store.Store) (string, any, error) {
 		rep, err := s.Retract(a.Key, a.Reason, a.Team)
 		if err != nil {
 			return "", nil, err
