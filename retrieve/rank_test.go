@@ -645,8 +645,8 @@ func TestAHugeQuestionIsCutBeforeItsFirstTermPastTheBound(t *testing.T) {
 		t.Errorf("cut %v, question %d phrasings, first %d bytes; want the first %d bytes alone", r.TermsCut, len(r.Question), len(r.Question[0]), len(want))
 	}
 	short := []string{"sync fails", "why does sync fail"}
-	if got, cut := boundPhrasings(short); cut || !slices.Equal(got, short) {
-		t.Errorf("boundPhrasings(%q) = %q, %v; want them unchanged", short, got, cut)
+	if got := ParseQuestion(short); got.Cut || !slices.Equal(got.Phrasings, short) {
+		t.Errorf("ParseQuestion(%q) = %q, %v; want them unchanged", short, got.Phrasings, got.Cut)
 	}
 }
 

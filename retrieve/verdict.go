@@ -48,26 +48,26 @@ func weight(n, df int) int64 {
 
 // coverer measures how much of a question's weight notes hold.
 type coverer struct {
-	n         int
-	terms     []QueryTerm   // the question's meaningful terms, in order
-	phrasings [][]QueryTerm // each phrasing's distinct meaningful terms
-	lists     map[string][]token.Posting
+	n     int
+	terms []QueryTerm // the question's terms, DF counted
+	// meaning lists the question's meaningful terms, by index into terms.
+	meaning   []int
+	phrasings [][]int // each phrasing's distinct meaningful terms
+	lists     [][]token.Posting
 }
 
-func newCoverer(n int, terms []QueryTerm, phrasings []string, lists map[string][]token.Posting) coverer {
-	c := coverer{n: n, lists: lists}
-	byTerm := map[string]QueryTerm{}
-	for _, t := range terms {
+func newCoverer(n int, q Question, lists [][]token.Posting) coverer {
+	c := coverer{n: n, terms: q.Terms, lists: lists}
+	for i, t := range q.Terms {
 		if t.Meaningful {
-			byTerm[t.Term] = t
-			c.terms = append(c.terms, t)
+			c.meaning = append(c.meaning, i)
 		}
 	}
-	for _, p := range phrasings {
-		var ts []QueryTerm
-		for _, term := range token.Terms(p) {
-			if t, ok := byTerm[term]; ok {
-				ts = append(ts, t)
+	for _, uses := range q.Uses {
+		var ts []int
+		for _, u := range uses {
+			if q.Terms[u.Term].Meaningful {
+				ts = append(ts, u.Term)
 			}
 		}
 		c.phrasings = append(c.phrasings, ts)
@@ -86,10 +86,10 @@ func (c coverer) of(docs ...uint32) int64 {
 	for _, ts := range c.phrasings {
 		var total, held int64
 		for _, t := range ts {
-			w := weight(c.n, t.DF)
+			w := weight(c.n, c.terms[t].DF)
 			total += w
 			for _, d := range docs {
-				if holds(c.lists[t.Term], d) {
+				if holds(c.lists[t], d) {
 					held += w
 					break
 				}
@@ -120,13 +120,13 @@ func (c coverer) verdict(ranked []ranked) (Verdict, []string) {
 		return Answered, nil
 	}
 	var missing []string
-	for _, t := range c.terms {
+	for _, t := range c.meaning {
 		held := false
 		for _, d := range docs {
-			held = held || holds(c.lists[t.Term], d)
+			held = held || holds(c.lists[t], d)
 		}
 		if !held {
-			missing = append(missing, t.Word)
+			missing = append(missing, c.terms[t].Word)
 		}
 	}
 	return Weak, missing
