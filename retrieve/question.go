@@ -1,7 +1,10 @@
 package retrieve
 
 import (
+	"slices"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/omh-notes/omh/vault/token"
 )
@@ -50,7 +53,7 @@ const MaxQueryTerms = 256
 func ParseQuestion(phrasings []string) Question {
 	var q Question
 	at := make(map[string]int, MaxQueryTerms)
-	for _, p := range phrasings {
+	for n, p := range phrasings {
 		var uses []TermUse
 		in := map[int]int{} // term → index into uses
 		end := -1
@@ -67,6 +70,9 @@ func ParseQuestion(phrasings []string) Question {
 				i = len(q.Terms)
 				at[term] = i
 				q.Terms = append(q.Terms, QueryTerm{Term: term, Word: p[start:stop]})
+			}
+			if n == 0 && isName(p, start, stop) {
+				q.Terms[i].Name = true
 			}
 			if k, ok := in[i]; ok {
 				uses[k].Count++
@@ -93,6 +99,44 @@ func ParseQuestion(phrasings []string) Question {
 		q.Terms[i].Meaningful = !token.IsFunctionWord(q.Language, q.Terms[i].Term)
 	}
 	return q
+}
+
+// everyPhrasingWrites reports whether every phrasing writes term t.
+func (q Question) everyPhrasingWrites(t int) bool {
+	for _, uses := range q.Uses {
+		if !slices.ContainsFunc(uses, func(u TermUse) bool { return u.Term == t }) {
+			return false
+		}
+	}
+	return true
+}
+
+// isName reports whether the word at text[start:end] is written as a
+// name: a capital letter inside it (WebDAV, iPhone, OCR), or a capital first
+// letter past the start of a sentence (Nextcloud in "sync with
+// Nextcloud"). A word with a digit is not a name (40mg, 3D, v2): in
+// questions such words are units, versions and compounds more often than
+// things the notes would name. A capital at a sentence's start says
+// nothing.
+func isName(text string, start, end int) bool {
+	word := text[start:end]
+	if strings.ContainsFunc(word, unicode.IsDigit) {
+		return false
+	}
+	for i, r := range word {
+		if unicode.IsUpper(r) && i > 0 {
+			return true
+		}
+	}
+	first, _ := utf8.DecodeRuneInString(word)
+	if !unicode.IsUpper(first) {
+		return false
+	}
+	before := strings.TrimRightFunc(text[:start], func(r rune) bool {
+		return unicode.IsSpace(r) || unicode.Is(unicode.Pi, r) || unicode.Is(unicode.Ps, r) || r == '"' || r == '\''
+	})
+	last, _ := utf8.DecodeLastRuneInString(before)
+	return before != "" && !strings.ContainsRune(".?!:;", last)
 }
 
 // scoring lists, by term, whether it scores: the meaningful terms, or

@@ -115,9 +115,16 @@ type Result struct {
 	StoreEmpty bool // the corpus holds no notes at all
 	// Verdict says whether the first ranked notes answer the question.
 	Verdict Verdict
-	// Uncovered are the question's meaningful words, as written, that
-	// none of the notes the verdict read holds; set when it is Weak.
+	// Uncovered are the question's own meaningful words, as written, that
+	// none of the notes the verdict read holds (its phrasings' when the
+	// question's own are all held); set when it is Weak.
 	Uncovered []string
+	// Unheld are the question's own meaningful words no note holds at
+	// all; set when the verdict is Weak.
+	Unheld []string
+	// Leads: the verdict is Answered and the first ranked note stands
+	// clearly ahead of the second (see leads).
+	Leads bool
 	// AsOf is the day a past moment was asked for; "" for now.
 	AsOf vault.Date
 }
@@ -131,6 +138,8 @@ type QueryTerm struct {
 	// (see token.IsFunctionWord): it neither scores nor counts towards
 	// coverage while the question holds other words.
 	Meaningful bool
+	// Name: the question itself writes the word as a name (see isName).
+	Name bool
 }
 
 // Rarity is the term's weight in ranking, ln((n+1)/df); 0 for a term no
@@ -202,7 +211,8 @@ func Search(c Corpus, q Query) (Result, error) {
 		first[i] = heap.Pop(top).(ranked)
 	}
 	cover := newCoverer(res.Count, asked, lists)
-	res.Verdict, res.Uncovered = cover.verdict(first)
+	res.Verdict, res.Unheld, res.Uncovered = cover.verdict(first, asked)
+	res.Leads = res.Verdict == Answered && leads(first)
 	roots := first[:min(len(first), q.Roots)]
 	res.Omitted = matches - len(roots)
 	res, err = expand(c, q, roots, res, lists, cover)
@@ -312,6 +322,22 @@ func bestScores(c Corpus, sc scorer, q Question, lists [][]token.Posting, scores
 		}
 	}
 	return fused, scales
+}
+
+// leadShare is how far ahead of the second ranked note the first must
+// score to stand clearly ahead: by this share of its own score.
+const leadShare = 0.15
+
+// leads reports whether the first of the ranked notes stands clearly
+// ahead of the second.
+func leads(first []ranked) bool {
+	switch len(first) {
+	case 0:
+		return false
+	case 1:
+		return true
+	}
+	return float64(first[1].score) <= (1-leadShare)*float64(first[0].score)
 }
 
 // extraWeight is what a phrasing other than the question counts for beside

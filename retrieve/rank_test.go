@@ -250,15 +250,38 @@ func TestRecencyNotLayerOrdersEqualScores(t *testing.T) {
 	}
 }
 
-// Truncating silently tells the reader they saw everything.
-func TestMatchesBeyondTheBudgetAreCounted(t *testing.T) {
-	r := search(t, provenanceStore(), Query{Phrasings: []string{"credentials"}, Roots: 1})
-	tree, err := ParseTree(RenderTree(r, ""))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if r.Omitted != 3 || tree.Omitted != 3 {
-		t.Errorf("omitted %d, printed %d; want 3 of 4 matches left out", r.Omitted, tree.Omitted)
+// Truncating silently tells the reader they saw everything: the matches
+// past the budget are counted, and JSON carries the count. The tree prints
+// it where narrowing the question would help, under a weak answer or in
+// place of the notes (--roots 0).
+// Catches: "… 5,656 more matches; ask a narrower question." under the
+// card that answered the question, which an agent took for a doubt.
+func TestMatchesBeyondTheBudgetAreCountedWhereItHelps(t *testing.T) {
+	for _, c := range []struct {
+		store    []memNote
+		question string
+		roots    int
+		printed  bool
+	}{
+		{provenanceStore(), "credentials", 1, false},
+		{provenanceStore(), "credentials", 0, true},
+		{syncStore(), "Can I sync my vault with a Nextcloud server through WebDAV?", 1, true},
+	} {
+		r, err := Search(newCorpus(c.store...), Query{Phrasings: []string{c.question}, Roots: c.roots, Ranker: rankerUnderTest})
+		if err != nil {
+			t.Fatal(err)
+		}
+		tree, err := ParseTree(RenderTree(r, ""))
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := 0
+		if c.printed {
+			want = r.Omitted
+		}
+		if r.Omitted == 0 || tree.Omitted != want || ToJSON(r, "").Omitted != r.Omitted {
+			t.Errorf("%q, %d roots, verdict %s: omitted %d, printed %d, JSON %d", c.question, c.roots, r.Verdict, r.Omitted, tree.Omitted, ToJSON(r, "").Omitted)
+		}
 	}
 }
 
@@ -547,12 +570,14 @@ func TestTheTreeParserRejectsALineMissingItsProvenance(t *testing.T) {
 		"root  team · 2026-08-07\n├─ child  local · 2026-08-06\n@ no commits\n",
 		"root  team · 2026-08-07\n└─ child  local · 2026-08-06\n└─ child2  local · 2026-08-05\n@ no commits\n",
 		"… 3 more matches; ask a narrower question.\nroot  team · 2026-08-07\n@ no commits\n",
+		"root  team · 2026-08-07\n@ no commits\n",
+		"answered: the first notes score close together\nroot  team · 2026-08-07\n… 1 more match; ask a narrower question.\n@ abc\n",
 	} {
 		if _, err := ParseTree(bad); err == nil {
 			t.Errorf("accepted %q", bad)
 		}
 	}
-	if tree, err := ParseTree("a key with  spaces  team · 2026-08-07\n└─ c  local · 2026-08-06\n… 1 more match; ask a narrower question.\n@ abc\n"); err != nil ||
+	if tree, err := ParseTree("weak: the closest notes lack `x`; the closest notes follow\na key with  spaces  team · 2026-08-07\n└─ c  local · 2026-08-06\n… 1 more match; ask a narrower question.\n@ abc\n"); err != nil ||
 		len(tree.Notes) != 2 || tree.Notes[0].Key != "a key with  spaces" || tree.Notes[1].Parent != "a key with  spaces" || tree.Omitted != 1 {
 		t.Errorf("rejected or misread a valid tree: %+v %v", tree, err)
 	}
