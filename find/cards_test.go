@@ -13,26 +13,26 @@ import (
 	"github.com/omh-notes/omh/vault/token"
 )
 
-// fakeStore serves contents and details by document id.
-type fakeStore struct {
+// fakeSnapshot serves contents and details by document id.
+type fakeSnapshot struct {
 	content  map[uint32]string
 	detail   map[uint32]vault.Detail
 	notes    map[uint32]vault.Note
 	linksOut map[uint32]int
 }
 
-func (f fakeStore) Content(doc uint32, _ vault.Note) ([]byte, error) {
+func (f fakeSnapshot) Content(doc uint32, _ vault.Note) ([]byte, error) {
 	return []byte(f.content[doc]), nil
 }
 
-func (f fakeStore) CardDetail(doc uint32) (vault.Detail, error) {
+func (f fakeSnapshot) CardDetail(doc uint32) (vault.Detail, error) {
 	d := f.detail[doc]
 	d.In = nil
 	return d, nil
 }
 
 // LinksIn serves links in as the cache does: in name order, keyless.
-func (f fakeStore) LinksIn(doc uint32, plain, typed bool) ([]vault.Ref, int, error) {
+func (f fakeSnapshot) LinksIn(doc uint32, plain, typed bool) ([]vault.Ref, int, error) {
 	var in []vault.Ref
 	for _, r := range f.detail[doc].In {
 		if (r.Verb == "" && plain) || (r.Verb != "" && typed) {
@@ -56,7 +56,7 @@ func (f fakeStore) LinksIn(doc uint32, plain, typed bool) ([]vault.Ref, int, err
 }
 
 // KeyRefs finds each end's key among the links in the store serves.
-func (f fakeStore) KeyRefs(refs []vault.Ref) error {
+func (f fakeSnapshot) KeyRefs(refs []vault.Ref) error {
 	for i := range refs {
 		for _, d := range f.detail {
 			for _, in := range d.In {
@@ -69,14 +69,21 @@ func (f fakeStore) KeyRefs(refs []vault.Ref) error {
 	return nil
 }
 
-func (f fakeStore) Note(doc uint32) (vault.Note, error) { return f.notes[doc], nil }
-func (f fakeStore) LinksOut(doc uint32, limit int) (int, error) {
+func (f fakeSnapshot) Note(doc uint32) (vault.Note, error) { return f.notes[doc], nil }
+
+// Info reads the type and layer of the notes the snapshot serves; cards
+// read it only with a proof.
+func (f fakeSnapshot) Info(doc uint32) vault.DocInfo {
+	n, ok := f.notes[doc]
+	return vault.DocInfo{Present: ok, Layer: n.Layer, Type: n.Type}
+}
+func (f fakeSnapshot) LinksOut(doc uint32, limit int) (int, error) {
 	return min(f.linksOut[doc], limit), nil
 }
 
 // answer builds a ranked answer of n notes, each with a long body holding
 // the rare question word twice, far apart, and the common one once.
-func answer(n int) (retrieve.Result, fakeStore) {
+func answer(n int) (retrieve.Result, fakeSnapshot) {
 	res := retrieve.Result{
 		Question: []string{"why quokka lantern"},
 		Count:    100,
@@ -86,7 +93,7 @@ func answer(n int) (retrieve.Result, fakeStore) {
 			{Term: token.Term("lantern"), Word: "lantern", DF: 3, Meaningful: true},
 		},
 	}
-	store := fakeStore{content: map[uint32]string{}, detail: map[uint32]vault.Detail{}}
+	store := fakeSnapshot{content: map[uint32]string{}, detail: map[uint32]vault.Detail{}}
 	for i := 0; i < n; i++ {
 		doc := uint32(i)
 		res.Hits = append(res.Hits, retrieve.Hit{Doc: doc, Parent: -1, Score: int64(1000 - i),

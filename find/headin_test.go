@@ -23,7 +23,7 @@ func TestLinksInPickedForACardEqualTheFullSort(t *testing.T) {
 	verbs := []string{"", "supersedes", "cites", "derives_from", "attaches", "rejects", "frobs"}
 	rng := rand.New(rand.NewSource(1))
 	for round := range 400 {
-		store := fakeStore{detail: map[uint32]vault.Detail{}, linksOut: map[uint32]int{}}
+		store := fakeSnapshot{detail: map[uint32]vault.Detail{}, linksOut: map[uint32]int{}}
 		var in []vault.Ref
 		for i := range 1 + rng.Intn(60) {
 			doc := uint32(100 + i)

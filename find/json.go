@@ -3,72 +3,63 @@ package find
 import (
 	"encoding/json"
 
+	"github.com/omh-notes/omh/reply"
 	"github.com/omh-notes/omh/retrieve"
 	"github.com/omh-notes/omh/vault"
 )
 
-// JSONRef is one end of a link in a JSON reply.
-type JSONRef struct {
-	Key   string `json:"key"`
-	Layer string `json:"layer"`
-	Date  string `json:"date"`
-	Verb  string `json:"verb,omitempty"` // a typed link's verb, as written on the linking note
-	// Retracted is the day a proof record at this end was retracted.
-	Retracted string `json:"retracted,omitempty"`
+// AnswerJSON converts a ranked answer for programs, without cards;
+// commit is "" before the first commit.
+func AnswerJSON(r retrieve.Result, commit string) reply.Answer {
+	out := reply.Answer{Question: r.Question, Hits: []reply.Hit{}, Omitted: r.Omitted, StoreEmpty: r.StoreEmpty, FilteredOut: r.FilteredOut,
+		Verdict: string(r.Verdict), Uncovered: r.Uncovered, AsOf: string(r.AsOf)}
+	if commit != "" {
+		out.Commit = &commit
+	}
+	if out.Question == nil {
+		out.Question = []string{}
+	}
+	for _, h := range r.Hits {
+		j := NoteJSON(h.Note)
+		j.Depth, j.Score, j.MoreLinked, j.Explain = h.Depth, h.Score, h.MoreLinked, explanationJSON(h.Explain)
+		if h.Depth == 0 {
+			coverage := h.Coverage
+			j.Coverage = &coverage
+		}
+		if h.Parent >= 0 {
+			p := r.Hits[h.Parent].Note
+			j.Parent, j.ParentLayer = p.Key, p.Layer.String()
+		}
+		out.Hits = append(out.Hits, j)
+	}
+	return out
 }
 
-// JSONHit is a hit of a JSON reply: the fields of schema version 1 and
-// what its card shows.
-type JSONHit struct {
-	retrieve.JSONHit
-	Passages []Passage `json:"passages"`
-	Matched  []string  `json:"matched"`
-	Missing  []string  `json:"missing"`
-	Links    []JSONRef `json:"links"`
-	In       []JSONRef `json:"in"`
-	// LinksMore and InMore count the links each list leaves out (omh
-	// links KEY pages through them all).
-	LinksMore int `json:"links_more,omitempty"`
-	InMore    int `json:"in_more,omitempty"`
-	// Changed: the note's file changed since the snapshot, so passages is
-	// empty.
-	Changed bool `json:"changed,omitempty"`
-	// Proof records only.
-	State          string    `json:"state,omitempty"`
-	By             []string  `json:"by,omitempty"`
-	Retracted      string    `json:"retracted,omitempty"`
-	Issue          string    `json:"issue,omitempty"` // "open" or "resolved"
-	ResolvedBy     []string  `json:"resolved_by,omitempty"`
-	BlobQuote      *JSONBlob `json:"blob_quote,omitempty"`
-	CitesRetracted []JSONRef `json:"cites_retracted,omitempty"`
+// NoteJSON is what a hit says of a note itself, outside any ranking: depth
+// 0, no parent, score 0.
+func NoteJSON(n vault.Note) reply.Hit {
+	return reply.Hit{Key: n.Key, Layer: n.Layer.String(), Date: string(n.Date), DateSource: n.DateSource.String(),
+		Title: n.Title, Type: n.Type, Path: n.Path, Blob: n.Blob.String()}
 }
 
-// JSONBlob is the blob a proof record rests on, with its quoted passage.
-type JSONBlob struct {
-	ID      string  `json:"id"` // git blob id: git cat-file -p ID prints the file
-	Key     string  `json:"key"`
-	Layer   string  `json:"layer"`
-	Via     string  `json:"via,omitempty"` // the citation it was reached through
-	Passage Passage `json:"passage"`
-}
-
-// JSONReply is the answer for programs.
-type JSONReply struct {
-	retrieve.JSONReply
-	Hits            []JSONHit `json:"hits"`
-	PassagesOmitted int       `json:"passages_omitted"`
-	// HitsOmitted counts the ranked notes the cards show that
-	// ContextJSON's room (JSONRoom) left out, from the lowest rank up.
-	HitsOmitted int `json:"hits_omitted,omitempty"`
-	MaxChars    int `json:"max_chars"`
+// explanationJSON converts --explain's reasons; nil stays nil.
+func explanationJSON(x *retrieve.Explanation) *reply.Explanation {
+	if x == nil {
+		return nil
+	}
+	out := &reply.Explanation{Phrasing: x.Phrasing, LinkedFrom: x.LinkedFrom}
+	for _, t := range x.Terms {
+		out.Terms = append(out.Terms, reply.TermShare(t))
+	}
+	return out
 }
 
 // JSON converts the reply for programs: every hit of the answer, each
 // ranked note's links out and in to refsShown each and counts of the
 // rest. Every list is present, empty rather than null.
-func (r Reply) JSON() JSONReply {
-	base := retrieve.ToJSON(r.Result, r.Commit)
-	out := JSONReply{JSONReply: base, Hits: []JSONHit{}, PassagesOmitted: r.PassagesOmitted, MaxChars: r.MaxChars}
+func (r Reply) JSON() reply.Cards {
+	base := AnswerJSON(r.Result, r.Commit)
+	out := reply.Cards{Answer: base, Hits: []reply.CardHit{}, Aim: &reply.Aim{PassagesOmitted: r.PassagesOmitted, MaxChars: r.MaxChars}}
 	for i, c := range r.Cards {
 		shown := refsShown
 		if c.Hit.Depth > 0 {
@@ -93,10 +84,10 @@ const refsShown = 8
 // more_linked), and the reply stays within JSONRoom(MaxChars) bytes (less
 // what the cards took beyond MaxChars), the ranked notes that do not fit
 // counted in hits_omitted.
-func (r Reply) ContextJSON() JSONReply {
-	base := retrieve.ToJSON(r.Result, r.Commit)
-	out := JSONReply{JSONReply: base, Hits: []JSONHit{}, PassagesOmitted: r.PassagesOmitted, MaxChars: r.MaxChars}
-	hits := make([]JSONHit, len(r.Cards))
+func (r Reply) ContextJSON() reply.Cards {
+	base := AnswerJSON(r.Result, r.Commit)
+	out := reply.Cards{Answer: base, Hits: []reply.CardHit{}, Aim: &reply.Aim{PassagesOmitted: r.PassagesOmitted, MaxChars: r.MaxChars}}
+	hits := make([]reply.CardHit, len(r.Cards))
 	for i := range r.Cards {
 		hits[i] = r.jsonHit(i, base.Hits[i], r.linksShown(i), r.inShown(i))
 	}
@@ -106,13 +97,10 @@ func (r Reply) ContextJSON() JSONReply {
 
 // jsonHit is card i's hit: its fields, its card's passages, and the
 // links given, counting the rest.
-func (r Reply) jsonHit(i int, base retrieve.JSONHit, links, in []vault.Ref) JSONHit {
+func (r Reply) jsonHit(i int, base reply.Hit, links, in []vault.Ref) reply.CardHit {
 	c := r.Cards[i]
-	h := JSONHit{JSONHit: base, Passages: c.Passages, Matched: c.Matched, Missing: c.Missing,
-		Links: JSONRefs(links), In: JSONRefs(in), LinksMore: len(c.Links) - len(links), InMore: c.InCount - len(in), Changed: c.Changed}
-	if h.Passages == nil {
-		h.Passages = []Passage{}
-	}
+	h := reply.CardHit{Hit: base, Passages: passagesJSON(c.Passages), Matched: c.Matched, Missing: c.Missing,
+		Links: RefsJSON(links), In: RefsJSON(in), LinksMore: len(c.Links) - len(links), InMore: c.InCount - len(in), Changed: c.Changed}
 	if h.Matched == nil {
 		h.Matched = []string{}
 	}
@@ -128,11 +116,11 @@ func (r Reply) jsonHit(i int, base retrieve.JSONHit, links, in []vault.Ref) JSON
 			h.Issue = "open"
 		}
 		if len(c.Stale) > 0 {
-			h.CitesRetracted = JSONRefs(c.Stale)
+			h.CitesRetracted = RefsJSON(c.Stale)
 		}
 	}
 	if q := c.Blob; q != nil {
-		h.BlobQuote = &JSONBlob{ID: q.ID, Key: q.Key, Layer: q.Layer.String(), Via: q.Via, Passage: q.Passage}
+		h.BlobQuote = &reply.Blob{ID: q.ID, Key: q.Key, Layer: q.Layer.String(), Via: q.Via, Passage: reply.Passage(q.Passage)}
 	}
 	return h
 }
@@ -179,13 +167,13 @@ func JSONRoom(maxChars int) int { return maxChars + maxChars/3 }
 // them); a linked note that does not fit is counted in its ranked note's
 // more_linked. used is the size of the reply without hits. --explain's
 // scores are not counted: who asks for them asks for them all.
-func (r Reply) fitJSON(hits []JSONHit, used int) ([]JSONHit, int) {
+func (r Reply) fitJSON(hits []reply.CardHit, used int) ([]reply.CardHit, int) {
 	// The cards' headers are never cut, so their text may pass the aim
 	// (twenty one-line cards at 1,000 characters): what it took beyond the
 	// aim comes out of the JSON's room, and the two stay within the aim
 	// and the room together.
 	room := JSONRoom(r.MaxChars) - max(0, len(r.Text())-r.MaxChars)
-	admit := func(h JSONHit, first bool) bool {
+	admit := func(h reply.CardHit, first bool) bool {
 		h.Explain = nil
 		cost := jsonSize(h) + 1 // and its comma
 		if !first && used+cost > room {
@@ -219,7 +207,7 @@ func (r Reply) fitJSON(hits []JSONHit, used int) ([]JSONHit, int) {
 			}
 		}
 	}
-	out := []JSONHit{}
+	out := []reply.CardHit{}
 	for i, h := range hits {
 		if ranked[i] || named[i] {
 			out = append(out, h)
@@ -237,11 +225,20 @@ func jsonSize(v any) int {
 	return len(b)
 }
 
-// JSONRefs converts link ends; the list is empty rather than null.
-func JSONRefs(refs []vault.Ref) []JSONRef {
-	out := []JSONRef{}
+// passagesJSON converts passages; the list is empty rather than null.
+func passagesJSON(ps []Passage) []reply.Passage {
+	out := make([]reply.Passage, len(ps))
+	for i, p := range ps {
+		out[i] = reply.Passage(p)
+	}
+	return out
+}
+
+// RefsJSON converts link ends; the list is empty rather than null.
+func RefsJSON(refs []vault.Ref) []reply.Ref {
+	out := []reply.Ref{}
 	for _, r := range refs {
-		out = append(out, JSONRef{Key: r.Key, Layer: r.Layer.String(), Date: string(r.Date), Verb: r.Verb, Retracted: string(r.Retracted)})
+		out = append(out, reply.Ref{Key: r.Key, Layer: r.Layer.String(), Date: string(r.Date), Verb: r.Verb, Retracted: string(r.Retracted)})
 	}
 	return out
 }

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/omh-notes/omh/reply"
 	"github.com/omh-notes/omh/retrieve"
 	"github.com/omh-notes/omh/vault"
 )
@@ -15,7 +16,7 @@ import (
 // hubAnswer is answer(n) where every ranked note is a hub: 30 links out,
 // the first five of them linked notes of the reply, and 40 links in, two
 // of them verdicts.
-func hubAnswer(n int) (retrieve.Result, fakeStore) {
+func hubAnswer(n int) (retrieve.Result, fakeSnapshot) {
 	res, store := answer(n)
 	var hits []retrieve.Hit
 	for i, h := range res.Hits {
@@ -77,7 +78,7 @@ func cardLines(text string) map[string][3][]string {
 	return out
 }
 
-func refKeys(refs []JSONRef) []string {
+func refKeys(refs []reply.Ref) []string {
 	var keys []string
 	for _, r := range refs {
 		keys = append(keys, r.Key)

@@ -18,11 +18,11 @@ import (
 // Passage is a quoted part of a note: the text shown, the byte span of the
 // source it was cut from and its lines, relative to the note file.
 type Passage struct {
-	Text      string `json:"text"`
-	Start     int    `json:"start"`
-	End       int    `json:"end"`
-	LineStart int    `json:"line_start"`
-	LineEnd   int    `json:"line_end"`
+	Text      string
+	Start     int
+	End       int
+	LineStart int
+	LineEnd   int
 }
 
 // Passages are chosen among a note's units (sentences, list items, table

@@ -87,41 +87,51 @@ func managerOf(content []byte) string {
 	return ""
 }
 
-// Hook states, as status reports them.
+// State is where a hook stands, as status reports it.
+type State string
+
 const (
-	Installed = "installed" // omh's shim, nothing chained
-	Chained   = "chained"   // omh's shim, running the user's own hook first
-	Missing   = "missing"   // no omh shim: no file, or a user's hook that does not call omh
-	Managed   = "managed"   // another tool owns the hook; omh only says what to add
+	Installed State = "installed" // omh's shim, nothing chained
+	Chained   State = "chained"   // omh's shim, running the user's own hook first
+	Missing   State = "missing"   // no omh shim: no file, or a user's hook that does not call omh
+	Managed   State = "managed"   // another tool owns the hook; omh only says what to add
+)
+
+// Change is what install or uninstall did to a hook.
+type Change string
+
+const (
+	Unchanged Change = "unchanged"
+	Written   Change = "written"  // install: a shim where there was no hook
+	Updated   Change = "updated"  // install: an older shim of omh's replaced
+	Chaining  Change = "chained"  // install: the user's hook moved aside and chained
+	Removed   Change = "removed"  // uninstall: omh's shim taken out
+	Restored  Change = "restored" // uninstall: the chained hook put back
+	Refused   Change = "refused"  // a file in the way: nothing done (Note says why)
 )
 
 // Info is one hook's state and, for install and uninstall, what the
-// command did to it.
+// command did to it. A string that does not apply is "".
 type Info struct {
-	Name     string  `json:"name"`
-	State    string  `json:"state"`
-	Path     string  `json:"path"`
-	Chained  *string `json:"chained"`          // the user's hook the shim runs first
-	Manager  *string `json:"manager"`          // who owns the hook when it is managed elsewhere
-	CallsOmh bool    `json:"calls_omh"`        // the hook runs omh hooks run, whoever wrote it
-	Add      *string `json:"add"`              // managed: the line to add
-	AddTo    *string `json:"add_to"`           // managed: where to add it
-	Change   string  `json:"change,omitempty"` // install, uninstall: written, updated, chained, removed, restored, unchanged, refused
-	Note     string  `json:"note,omitempty"`
+	Name     string
+	State    State
+	Path     string
+	Chained  string // the user's hook the shim runs first
+	Manager  string // who owns the hook when it is managed elsewhere
+	CallsOmh bool   // the hook runs omh hooks run, whoever wrote it
+	Add      string // managed: the line to add
+	AddTo    string // managed: where to add it
+	Change   Change // install and uninstall only
+	Note     string
 }
 
-// Report is the state of every hook, one value for people and
-// programs.
+// Report is the state of every hook.
 type Report struct {
-	// SchemaVersion is the version of omh's JSON replies; the command
-	// line sets it.
-	SchemaVersion int `json:"schema_version"`
-
-	HooksDir string  `json:"hooks_dir"`
-	Manager  *string `json:"manager"` // who owns the whole folder, when someone else does
-	Hooks    []Info  `json:"hooks"`
-	Changed  *bool   `json:"changed,omitempty"` // install, uninstall: whether any file changed
-	root     string  // the working tree's top folder, for Shown
+	HooksDir string
+	Manager  string // who owns the whole folder, when someone else does
+	Hooks    []Info
+	Changed  *bool  // install, uninstall: whether any file changed; nil for status
+	root     string // the working tree's top folder, for Shown
 }
 
 // Shown is a path for people: relative to the working tree when inside it.
@@ -129,7 +139,7 @@ func (h *Report) Shown(path string) string { return shown(h.root, path) }
 
 // Refused reports whether a hook could not be handled.
 func (h *Report) Refused() bool {
-	return slices.ContainsFunc(h.Hooks, func(i Info) bool { return i.Change == "refused" })
+	return slices.ContainsFunc(h.Hooks, func(i Info) bool { return i.Change == Refused })
 }
 
 // Place is where git runs this repository's hooks from, and who owns
@@ -242,13 +252,12 @@ func (p *Place) inspect(name string) (Info, hookFile, error) {
 	case f.exists && isShim(f.content):
 		info.State = Installed
 		if chained := path + ChainedSuffix; hookPathExists(chained) {
-			info.State, info.Chained = Chained, &chained
+			info.State, info.Chained = Chained, chained
 		}
 	case manager != "":
-		info.State, info.Manager = Managed, &manager
+		info.State, info.Manager = Managed, manager
 		if !info.CallsOmh {
-			add, to := p.addLine(name, manager)
-			info.Add, info.AddTo = &add, &to
+			info.Add, info.AddTo = p.addLine(name, manager)
 		}
 	default:
 		info.State = Missing
@@ -275,9 +284,7 @@ func (p *Place) addLine(name, manager string) (line, where string) {
 // Status reports every hook.
 func (p *Place) Status() (*Report, error) {
 	rep := &Report{HooksDir: p.dir, root: p.root}
-	if p.manager != "" {
-		rep.Manager = &p.manager
-	}
+	rep.Manager = p.manager
 	for _, name := range Names {
 		info, _, err := p.inspect(name)
 		if err != nil {
@@ -307,7 +314,7 @@ func (p *Place) Install(w Writer) (*Report, error) {
 	changed := false
 	for i := range rep.Hooks {
 		h := &rep.Hooks[i]
-		h.Change = "unchanged"
+		h.Change = Unchanged
 		path := h.Path
 		f, err := readHook(path)
 		if err != nil {
@@ -324,17 +331,17 @@ func (p *Place) Install(w Writer) (*Report, error) {
 				if err := w.Put(path, vault.HashBytes(f.content), []byte(want), 0o755); err != nil {
 					return nil, err
 				}
-				h.Change = "updated"
+				h.Change = Updated
 			}
 		case !f.exists:
 			if err := w.Put(path, plumbing.ZeroHash, []byte(want), 0o755); err != nil {
 				return nil, err
 			}
-			h.Change, h.State = "written", Installed
+			h.Change, h.State = Written, Installed
 		default:
 			chained := path + ChainedSuffix
 			if hookPathExists(chained) {
-				h.Change = "refused"
+				h.Change = Refused
 				h.Note = fmt.Sprintf("%s already exists and %s is not omh's; move one of them away and install again", p.Shown(chained), p.Shown(path))
 				continue
 			}
@@ -344,9 +351,9 @@ func (p *Place) Install(w Writer) (*Report, error) {
 			if err := w.Put(path, plumbing.ZeroHash, []byte(want), 0o755); err != nil {
 				return nil, err
 			}
-			h.Change, h.State, h.Chained, h.Note = "chained", Chained, &chained, ""
+			h.Change, h.State, h.Chained, h.Note = Chaining, Chained, chained, ""
 		}
-		changed = changed || (h.Change != "unchanged" && h.Change != "refused")
+		changed = changed || (h.Change != Unchanged && h.Change != Refused)
 	}
 	rep.Changed = &changed
 	return rep, nil
@@ -362,7 +369,7 @@ func (p *Place) Uninstall(w Writer) (*Report, error) {
 	changed := false
 	for i := range rep.Hooks {
 		h := &rep.Hooks[i]
-		h.Change = "unchanged"
+		h.Change = Unchanged
 		if h.State != Managed {
 			h.Note = ""
 		}
@@ -381,16 +388,16 @@ func (p *Place) Uninstall(w Writer) (*Report, error) {
 		case isShim(f.content) && hookPathExists(chained):
 			w.Remove(path, vault.HashBytes(f.content), "")
 			w.Move(chained, path)
-			h.Change, h.State, h.Chained = "restored", Missing, nil
+			h.Change, h.State, h.Chained = Restored, Missing, ""
 			h.Note = "your own hook is back in place"
 		case isShim(f.content):
 			w.Remove(path, vault.HashBytes(f.content), "")
-			h.Change, h.State = "removed", Missing
+			h.Change, h.State = Removed, Missing
 		case hookPathExists(chained):
-			h.Change = "refused"
+			h.Change = Refused
 			h.Note = fmt.Sprintf("%s is no longer omh's shim, so %s was left where it is", p.Shown(path), p.Shown(chained))
 		}
-		changed = changed || h.Change == "restored" || h.Change == "removed"
+		changed = changed || h.Change == Restored || h.Change == Removed
 	}
 	rep.Changed = &changed
 	return rep, nil

@@ -77,7 +77,7 @@ func status(t *testing.T, dir string) *Report {
 func states(rep *Report) string {
 	var s []string
 	for _, h := range rep.Hooks {
-		s = append(s, h.Name+"="+h.State)
+		s = append(s, h.Name+"="+string(h.State))
 	}
 	return strings.Join(s, " ")
 }
@@ -331,14 +331,14 @@ func TestInstallLeavesManagedHooksAlone(t *testing.T) {
 			vaulttest.SameTree(t, "install", before, vaulttest.Tree(t, watched))
 			vaulttest.SameTree(t, "install (.git/hooks)", inGit, vaulttest.Tree(t, gitHooks(r.Dir)))
 			for _, h := range status(t, r.Dir).Hooks {
-				if h.State != Managed || h.Manager == nil || !strings.Contains(*h.Manager, c.manager) || h.Add == nil || h.AddTo == nil {
+				if h.State != Managed || !strings.Contains(h.Manager, c.manager) || h.Add == "" || h.AddTo == "" {
 					t.Fatalf("%s: %+v", h.Name, h)
 				}
-				if !strings.Contains(*h.Add, "omh hooks run "+h.Name) {
-					t.Errorf("%s: the line to add %q does not run omh", h.Name, *h.Add)
+				if !strings.Contains(h.Add, "omh hooks run "+h.Name) {
+					t.Errorf("%s: the line to add %q does not run omh", h.Name, h.Add)
 				}
-				if c.name == "husky" && h.Name == "post-commit" && !strings.HasSuffix(*h.AddTo, filepath.Join(".husky", "post-commit")) {
-					t.Errorf("husky: add to %s, want .husky/post-commit", *h.AddTo)
+				if c.name == "husky" && h.Name == "post-commit" && !strings.HasSuffix(h.AddTo, filepath.Join(".husky", "post-commit")) {
+					t.Errorf("husky: add to %s, want .husky/post-commit", h.AddTo)
 				}
 			}
 		})
@@ -353,10 +353,10 @@ func TestAManagedHookThatCallsOmhNeedsNothing(t *testing.T) {
 	r.Write(".husky/post-commit", managerLine("post-commit")+"\n")
 	r.Git("config", "core.hooksPath", ".husky")
 	st := status(t, r.Dir)
-	if h := st.Hooks[0]; h.State != Managed || !h.CallsOmh || h.Add != nil {
+	if h := st.Hooks[0]; h.State != Managed || !h.CallsOmh || h.Add != "" {
 		t.Errorf("%+v", h)
 	}
-	if h := st.Hooks[1]; h.CallsOmh || h.Add == nil {
+	if h := st.Hooks[1]; h.CallsOmh || h.Add == "" {
 		t.Errorf("%+v", h)
 	}
 }

@@ -101,10 +101,9 @@ func rebuild(t *testing.T, dir string, terms []string) rebuilt {
 	return b
 }
 
-// withoutCacheFile leaves out of a status what differs between two caches
-// of the same store: their files, and how much their last refresh parsed.
-func withoutCacheFile(st index.Status) index.Status {
-	st.Cache = index.CacheFile{}
+// withoutParsed leaves out of a status what differs between two caches of
+// the same store: how much their last refresh parsed.
+func withoutParsed(st index.Status) index.Status {
 	st.Parsed = 0
 	return st
 }

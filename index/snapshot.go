@@ -12,9 +12,9 @@ import (
 )
 
 // Snapshot is one consistent state of the store, read for answering inside
-// one read transaction. It implements retrieve.Corpus and find.Store, the
-// interfaces ranking and cards declare (implements_test.go holds it to
-// them). Close it when done.
+// one read transaction. It implements retrieve.Corpus, proof.Snapshot and
+// find.Snapshot, the interfaces ranking, the proof lifecycle and cards
+// declare (implements_test.go holds it to them). Close it when done.
 type Snapshot struct {
 	repo       *vault.Repo
 	tx         *txn

@@ -8,27 +8,16 @@ import (
 
 // Status is what the cache holds and whether it is current.
 type Status struct {
-	Indexed     *string    `json:"indexed"` // commit the snapshot holds; null with no snapshot or no commits
-	Head        *string    `json:"head"`    // HEAD's commit; null before the first commit
-	Fresh       bool       `json:"fresh"`   // the snapshot equals the store on disk
-	Notes       NoteCounts `json:"notes"`
-	Uncommitted []string   `json:"uncommitted"` // keys of working copies that differ from HEAD
-	Skipped     []string   `json:"skipped"`     // notes left out: their content could not be read
-	Parsed      int        `json:"parsed"`      // blobs the last refresh parsed
-	NotesRoot   string     `json:"notes_root"`
-	PrivateDir  string     `json:"private_dir"`
-	Shallow     bool       `json:"shallow"`
-	Cache       CacheFile  `json:"cache"`
-}
-
-type NoteCounts struct {
-	Team  int `json:"team"`
-	Local int `json:"local"`
-}
-
-type CacheFile struct {
-	Path string `json:"path"`
-	Size int64  `json:"size"`
+	Indexed     string   // the commit the snapshot holds; "" with no snapshot or no commits
+	Head        string   // HEAD's commit; "" before the first commit
+	Fresh       bool     // the snapshot equals the store on disk
+	Team, Local int      // the notes present in each layer
+	Uncommitted []string // keys of working copies that differ from HEAD
+	Skipped     []string // notes left out: their content could not be read
+	Parsed      int      // blobs the last refresh parsed
+	NotesRoot   string
+	PrivateDir  string
+	Shallow     bool
 }
 
 // Status reports on the working tree's snapshot without changing anything:
@@ -56,18 +45,14 @@ func (c *Cache) status(r *vault.Repo) (Status, error) {
 	if err != nil {
 		return Status{}, err
 	}
-	st := Status{Fresh: v.fresh, Uncommitted: []string{}, Skipped: []string{}, NotesRoot: v.notesDir, PrivateDir: v.private,
-		Cache: CacheFile{Path: c.Path, Size: c.Size()}}
+	st := Status{Fresh: v.fresh, NotesRoot: v.notesDir, PrivateDir: v.private}
 	if !v.head.IsZero() {
-		h := v.head.String()
-		st.Head = &h
+		st.Head = v.head.String()
 	}
 	if v.snap == nil {
 		return st, nil
 	}
-	if v.snap.state.Commit != "" {
-		st.Indexed = &v.snap.state.Commit
-	}
+	st.Indexed = v.snap.state.Commit
 	st.Parsed, st.Shallow = v.snap.state.Parsed, v.snap.state.Shallow
 	st.Skipped = append(st.Skipped, v.snap.state.Skipped...)
 	if err := v.snap.loadRest(tx); err != nil {
@@ -77,9 +62,9 @@ func (c *Cache) status(r *vault.Repo) (Status, error) {
 		switch info := getInfo(v.snap.info, uint32(o)); {
 		case !info.present:
 		case vault.Layer(info.layer) == vault.Team:
-			st.Notes.Team++
+			st.Team++
 		default:
-			st.Notes.Local++
+			st.Local++
 		}
 	}
 	rows, err := tx.Query(`SELECT d.key FROM `+docLocal+` WHERE d.snap = ? AND `+localDocs+` AND d.part = ? ORDER BY d.key, d.path`, v.snap.id, partWorktree)

@@ -102,7 +102,7 @@ func TestTooManyPendingFilesAreRecordedByTheRefresh(t *testing.T) {
 	if len(s.state.PendingTrack) != 0 || reflect.DeepEqual(scanRows(t, c), before) {
 		t.Errorf("%d files pending, scan state rewritten %v; want none pending, the state rewritten", len(s.state.PendingTrack), !reflect.DeepEqual(scanRows(t, c), before))
 	}
-	if st, err := c.Status(repo); err != nil || !st.Fresh || len(st.Uncommitted) != 0 || st.Notes.Team != pendingMax+4 {
+	if st, err := c.Status(repo); err != nil || !st.Fresh || len(st.Uncommitted) != 0 || st.Team != pendingMax+4 {
 		t.Errorf("status %+v, %v: want fresh, %d team notes, nothing uncommitted", st, err, pendingMax+4)
 	}
 }

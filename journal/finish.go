@@ -121,14 +121,14 @@ func (m manifest) inverse(made staged) manifest {
 	for i := len(m.Ops) - 1; i >= 0; i-- {
 		o := m.Ops[i]
 		switch {
-		case o.Kind == "put" && o.Before == "":
-			u.Ops = append(u.Ops, op{Kind: "remove", Path: o.Path, Before: o.After, Prune: o.Within})
-		case o.Kind == "put" || o.Kind == "remove":
-			u.Ops = append(u.Ops, op{Kind: "put", Path: o.Path, Before: o.After, After: o.Before, Payload: o.Backup, Mode: o.BackupMode})
-		case o.Kind == "move":
-			u.Ops = append(u.Ops, op{Kind: "move", From: o.Path, Path: o.From, Prune: o.Within})
-		case o.Kind == "mkdir":
-			u.Ops = append(u.Ops, op{Kind: "rmdir", Path: o.Path})
+		case o.Kind == opPut && o.Before == "":
+			u.Ops = append(u.Ops, op{Kind: opRemove, Path: o.Path, Before: o.After, Prune: o.Within})
+		case o.Kind == opPut || o.Kind == opRemove:
+			u.Ops = append(u.Ops, op{Kind: opPut, Path: o.Path, Before: o.After, After: o.Before, Payload: o.Backup, Mode: o.BackupMode})
+		case o.Kind == opMove:
+			u.Ops = append(u.Ops, op{Kind: opMove, From: o.Path, Path: o.From, Prune: o.Within})
+		case o.Kind == opMkdir:
+			u.Ops = append(u.Ops, op{Kind: opRmdir, Path: o.Path})
 		}
 	}
 	return u
@@ -166,7 +166,7 @@ func idOf(h plumbing.Hash) string {
 }
 
 func (o op) shown() string {
-	if o.Kind == "move" {
+	if o.Kind == opMove {
 		return o.From
 	}
 	return o.Path

@@ -34,12 +34,23 @@ const manifestName = "manifest.json"
 // changed.
 var ErrChanged = errors.New("changed since it was read")
 
+// opKind is what an op does to its path.
+type opKind string
+
+const (
+	opPut    opKind = "put"    // write After's content (Payload) over Before
+	opRemove opKind = "remove" // remove the file holding Before
+	opMove   opKind = "move"   // move From to Path
+	opMkdir  opKind = "mkdir"
+	opRmdir  opKind = "rmdir" // remove an empty folder
+)
+
 // op is one change to one path. Its Before and After say what the path
 // holds on either side of the change ("" for nothing, else a git blob id),
 // so finishing a change can tell a step done from one not yet done, and
 // both from a file someone else changed meanwhile.
 type op struct {
-	Kind    string      `json:"kind"` // put, remove, move, mkdir, rmdir
+	Kind    opKind      `json:"kind"`
 	Path    string      `json:"path"` // absolute; stored relative to the working tree when in it
 	From    string      `json:"from,omitempty"`
 	Before  string      `json:"before,omitempty"`
@@ -170,14 +181,14 @@ func (t *Txn) Put(path string, before plumbing.Hash, content []byte, mode fs.Fil
 	if err := writeNew(filepath.Join(t.dir, name), content, mode, false); err != nil {
 		return fmt.Errorf("preparing %s: %w", path, err)
 	}
-	t.m.Ops = append(t.m.Ops, op{Kind: "put", Path: path, Before: idOf(before), After: vault.HashBytes(content).String(), Payload: name, Mode: mode})
+	t.m.Ops = append(t.m.Ops, op{Kind: opPut, Path: path, Before: idOf(before), After: vault.HashBytes(content).String(), Payload: name, Mode: mode})
 	return nil
 }
 
 // Remove deletes path, which holds the blob before now, then the folders
 // it leaves empty up to prune (kept), when prune is not "".
 func (t *Txn) Remove(path string, before plumbing.Hash, prune string) {
-	t.m.Ops = append(t.m.Ops, op{Kind: "remove", Path: path, Before: idOf(before), Prune: prune})
+	t.m.Ops = append(t.m.Ops, op{Kind: opRemove, Path: path, Before: idOf(before), Prune: prune})
 }
 
 // Move renames from to path as Rename does, leaving from's folders.
@@ -189,12 +200,12 @@ func (t *Txn) Move(from, path string) { t.Rename(from, path, "") }
 // file is renamed as it is (a link stays a link), whatever it holds and
 // however large: nothing of it is read or copied.
 func (t *Txn) Rename(from, path, prune string) {
-	t.m.Ops = append(t.m.Ops, op{Kind: "move", From: from, Path: path, Prune: prune})
+	t.m.Ops = append(t.m.Ops, op{Kind: opMove, From: from, Path: path, Prune: prune})
 }
 
 // Mkdir creates the folder path and its parents.
 func (t *Txn) Mkdir(path string) {
-	t.m.Ops = append(t.m.Ops, op{Kind: "mkdir", Path: path})
+	t.m.Ops = append(t.m.Ops, op{Kind: opMkdir, Path: path})
 }
 
 // IndexEntry makes git's index hold path (relative to the working tree)
@@ -241,10 +252,10 @@ func (t *Txn) Commit() error {
 		if freed[o.Path] {
 			continue
 		}
-		freed[o.From] = o.Kind == "move"
-		freed[o.Path] = o.Kind == "remove"
+		freed[o.From] = o.Kind == opMove
+		freed[o.Path] = o.Kind == opRemove
 		if o.state(t.dir) != stateBefore {
-			if (o.Kind == "put" && o.Before == "") || (o.Kind == "move" && exists(o.Path)) {
+			if (o.Kind == opPut && o.Before == "") || (o.Kind == opMove && exists(o.Path)) {
 				return fmt.Errorf("%s: %w", o.Path, fs.ErrExist)
 			}
 			return fmt.Errorf("%s %w", o.shown(), ErrChanged)
@@ -252,7 +263,7 @@ func (t *Txn) Commit() error {
 		if err := t.backUp(o); err != nil {
 			return err
 		}
-		if (o.Kind == "put" && o.Before == "") || o.Kind == "move" {
+		if (o.Kind == opPut && o.Before == "") || o.Kind == opMove {
 			o.Within = existingFolder(filepath.Dir(o.Path))
 		}
 	}
@@ -283,7 +294,7 @@ func (t *Txn) moveEntries() error {
 // backUp copies what a put replaces or a remove deletes into the journal,
 // checking it is still what the change expects.
 func (t *Txn) backUp(o *op) error {
-	if o.Before == "" || (o.Kind != "put" && o.Kind != "remove") {
+	if o.Before == "" || (o.Kind != opPut && o.Kind != opRemove) {
 		return nil
 	}
 	fi, err := os.Lstat(o.Path)

@@ -69,21 +69,21 @@ func exists(path string) bool {
 
 func (o op) state(dir string) state {
 	switch o.Kind {
-	case "put":
+	case opPut:
 		switch now := contentID(o.Path); {
 		case now == o.After:
 			return stateAfter
 		case now == o.Before && exists(filepath.Join(dir, o.Payload)):
 			return stateBefore
 		}
-	case "remove":
+	case opRemove:
 		switch now := contentID(o.Path); {
 		case now == "":
 			return stateAfter
 		case now == o.Before:
 			return stateBefore
 		}
-	case "move":
+	case opMove:
 		from, errFrom := os.Lstat(o.From)
 		to, errTo := os.Lstat(o.Path)
 		switch {
@@ -92,7 +92,7 @@ func (o op) state(dir string) state {
 		case errFrom != nil && errTo == nil:
 			return stateAfter
 		}
-	case "mkdir":
+	case opMkdir:
 		fi, err := os.Lstat(o.Path)
 		switch {
 		case err == nil && fi.IsDir():
@@ -100,7 +100,7 @@ func (o op) state(dir string) state {
 		case errors.Is(err, fs.ErrNotExist):
 			return stateBefore
 		}
-	case "rmdir":
+	case opRmdir:
 		entries, err := os.ReadDir(o.Path)
 		switch {
 		case errors.Is(err, fs.ErrNotExist):
@@ -115,7 +115,7 @@ func (o op) state(dir string) state {
 // apply makes the op's change unless it is made already. done is false when
 // the path holds something else than either side of the change.
 func (o op) apply(dir string) (done bool, err error) {
-	if o.Kind == "put" && o.Payload != "" {
+	if o.Kind == opPut && o.Payload != "" {
 		defer os.Remove(o.tempPath())
 	}
 	switch o.state(dir) {
@@ -131,19 +131,19 @@ func (o op) apply(dir string) (done bool, err error) {
 		return false, nil
 	}
 	switch o.Kind {
-	case "put":
+	case opPut:
 		err = o.put(filepath.Join(dir, o.Payload))
-	case "remove":
+	case opRemove:
 		if err = os.Remove(o.Path); err == nil {
 			if o.Prune != "" {
 				disk.RemoveEmptyParents(filepath.Dir(o.Path), o.Prune)
 			}
 		}
-	case "move":
+	case opMove:
 		err = o.move()
-	case "mkdir":
+	case opMkdir:
 		err = os.MkdirAll(o.Path, 0o755)
-	case "rmdir":
+	case opRmdir:
 		err = os.Remove(o.Path)
 	}
 	if errors.Is(err, fs.ErrExist) {
@@ -154,7 +154,7 @@ func (o op) apply(dir string) (done bool, err error) {
 
 // vacated is the file an op takes away: the one removed, or moved from.
 func (o op) vacated() string {
-	if o.Kind == "move" {
+	if o.Kind == opMove {
 		return o.From
 	}
 	return o.Path

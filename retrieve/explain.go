@@ -15,23 +15,23 @@ import (
 // a linked note names the ranked note whose link brought it in.
 type Explanation struct {
 	// Phrasing is the phrasing that gave the largest part of the score: 1
-	// the first --also, and so on; absent (0) for the question itself.
-	Phrasing int `json:"phrasing,omitempty"`
-	// Terms are a ranked note's shares, largest first; absent on a linked
+	// the first --also, and so on; 0 for the question itself.
+	Phrasing int
+	// Terms are a ranked note's shares, largest first; none on a linked
 	// note.
-	Terms []TermShare `json:"terms,omitempty"`
+	Terms []TermShare
 	// LinkedFrom is, on a linked note, the key of the ranked note above it.
-	LinkedFrom string `json:"linked_from,omitempty"`
+	LinkedFrom string
 }
 
 // TermShare is one question term's part of a ranked note's score.
 type TermShare struct {
-	Term   string   `json:"term"`   // as indexed
-	Word   string   `json:"word"`   // as written in the question
-	Fields []string `json:"fields"` // where the note holds it: key, title, heading, description, answers, body
-	Count  int      `json:"count"`  // occurrences in the body
-	DF     int      `json:"df"`     // notes holding it
-	Score  int64    `json:"score"`  // thousandths; the shares add up to the note's score
+	Term   string   // as indexed
+	Word   string   // as written in the question
+	Fields []string // where the note holds it: key, title, heading, description, answers, body
+	Count  int      // occurrences in the body
+	DF     int      // notes holding it
+	Score  int64    // thousandths; the shares add up to the note's score
 }
 
 // fieldNames name Field bits in the order a person reads a note.

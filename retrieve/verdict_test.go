@@ -1,7 +1,6 @@
 package retrieve
 
 import (
-	"encoding/json"
 	"math"
 	"reflect"
 	"strings"
@@ -177,44 +176,6 @@ func TestAnEmptyReplyHasVerdictNone(t *testing.T) {
 		if r.Verdict != NoMatch || verdictLine(r) != "" || err != nil || tree.Verdict != NoMatch {
 			t.Errorf("verdict %q, line %q, read back as %+v, %v", r.Verdict, verdictLine(r), tree, err)
 		}
-	}
-}
-
-// JSON carries the verdict on the reply and the coverage on each ranked
-// note, not on linked ones.
-func TestTheJSONReplyCarriesVerdictAndCoverage(t *testing.T) {
-	r := ask(t, syncStore(), "Can I sync my vault with a Nextcloud server through WebDAV?")
-	b, err := json.Marshal(ToJSON(r, ""))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var got struct {
-		Verdict   string   `json:"verdict"`
-		Uncovered []string `json:"uncovered"`
-		Hits      []struct {
-			Depth    int      `json:"depth"`
-			Coverage *float64 `json:"coverage"`
-		} `json:"hits"`
-	}
-	if err := json.Unmarshal(b, &got); err != nil {
-		t.Fatal(err)
-	}
-	if got.Verdict != "weak" || !reflect.DeepEqual(got.Uncovered, r.Uncovered) {
-		t.Errorf("verdict %q, uncovered %q", got.Verdict, got.Uncovered)
-	}
-	neighbours := 0
-	for i, h := range got.Hits {
-		switch {
-		case h.Depth == 0 && (h.Coverage == nil || *h.Coverage != r.Hits[i].Coverage):
-			t.Errorf("hit %d: coverage %v, want %v", i, h.Coverage, r.Hits[i].Coverage)
-		case h.Depth == 1 && h.Coverage != nil:
-			t.Errorf("hit %d, a linked note, carries coverage %v", i, *h.Coverage)
-		case h.Depth == 1:
-			neighbours++
-		}
-	}
-	if neighbours == 0 {
-		t.Error("the fixture must reach a linked note")
 	}
 }
 

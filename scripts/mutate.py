@@ -34,16 +34,16 @@ MUTATIONS = [
     ("children under the wrong root", "retrieve/tree.go",
      "\tlabels := make([]string, len(r.Hits))",
      "\tvar roots, children []Hit\n\tfor _, h := range r.Hits {\n\t\tif h.Depth == 0 {\n\t\t\troots = append(roots, h)\n\t\t} else {\n\t\t\tchildren = append(children, h)\n\t\t}\n\t}\n\tr.Hits = append(roots, children...)\n\tlabels := make([]string, len(r.Hits))"),
-    ("a retracted record still overturns", "find/lifecycle.go",
+    ("a retracted record still overturns", "proof/lifecycle.go",
      "\t\tif retracted(r) {\n\t\t\tcontinue\n\t\t}\n\t\tfor _, l := range r.Links {",
      "\t\tfor _, l := range r.Links {"),
-    ("a blob through a citation that no longer stands", "find/proof.go",
-     "err != nil || s.State != Current {",
+    ("a blob through a citation that no longer stands", "find/blob.go",
+     "err != nil || s.State != proof.Current {",
      "err != nil || s.State != s.State {"),
     ("private notes ignore the as-of day", "index/refresher.go",
      "if b.meta.Recorded == \"\" || b.meta.Recorded > rf.target.day {",
      "if b.meta.Recorded == \"\" {"),
-    ("every card a full card", "find/cards.go",
+    ("every card a full card", "find/fit.go",
      "\tfullCards    = 3\n\tpassageCards = 5",
      "\tfullCards    = 30\n\tpassageCards = 50"),
 ]
@@ -77,7 +77,7 @@ def main():
                 if pkg + "." in new:
                     src = add_import(src, pkg)
             open(target, "w").write(src)
-            run = subprocess.run(["go", "test", "-short", "./vault/token/", "./retrieve/", "./find/...", "./index/", "./cmd/omh/"],
+            run = subprocess.run(["go", "test", "-short", "./vault/token/", "./retrieve/", "./proof/", "./find/...", "./index/", "./cmd/omh/"],
                                  cwd=copy, capture_output=True, text=True)
             red = sorted({line.split()[2] for line in run.stdout.splitlines()
                           if line.startswith("--- FAIL")})

@@ -6,8 +6,9 @@ import (
 	"strings"
 
 	"github.com/omh-notes/omh/find"
+	"github.com/omh-notes/omh/proof"
+	"github.com/omh-notes/omh/reply"
 	"github.com/omh-notes/omh/retrieve"
-	"github.com/omh-notes/omh/store/reply"
 	"github.com/omh-notes/omh/vault"
 )
 
@@ -39,7 +40,7 @@ type Question struct {
 	// do with withdrawn ones; otherwise every note is asked and retracted
 	// records are shown marked.
 	Records   bool
-	Retracted find.Retraction
+	Retracted proof.Retraction
 }
 
 // Answer is what the store answers: the ranked notes with their
@@ -97,25 +98,25 @@ func (s *Store) Ask(q Question) (Answer, error) {
 func (v *view) ask(q Question) (Answer, error) {
 	// Proof records among the hits show where they stand. A plain question
 	// hides nothing: retracted records are marked.
-	mode := find.IncludeRetracted
+	mode := proof.IncludeRetracted
 	if q.Records {
 		mode = q.Retracted
 	}
-	proof := find.NewProof(v.snap, v.proofDay(), mode)
+	proofs := proof.NewProof(v.snap, v.proofDay(), mode)
 	rq := retrieve.Query{Phrasings: q.Phrasings, Roots: q.Roots, Layer: q.Layer, Type: q.Type, Ranker: q.Ranker, Explain: q.Explain}
 	if q.Records {
-		rq.Keep = proof.KeepRecords
+		rq.Keep = proofs.KeepRecords
 	}
 	res, err := retrieve.Search(v.snap, rq)
 	if err != nil {
 		return Answer{}, err
 	}
-	if err := proof.DecidersFirst(&res); err != nil {
+	if err := proofs.DecidersFirst(&res); err != nil {
 		return Answer{}, err
 	}
 	res.AsOf = v.asOf()
 	for i, h := range res.Hits {
-		res.Hits[i].Retracted = proof.Retracted(h.Doc) // the tree marks them as cards do
+		res.Hits[i].Retracted = proofs.Retracted(h.Doc) // the tree marks them as cards do
 	}
 	ans := Answer{Result: res, Commit: v.snap.Commit()}
 	if q.Records && len(res.Hits) == 0 && res.Omitted == 0 && !res.StoreEmpty && !v.holdsRecords() {
@@ -124,7 +125,7 @@ func (v *view) ask(q Question) (Answer, error) {
 		return ans, nil
 	}
 	if q.Cards {
-		reply, err := find.Build(res, ans.Commit, v.snap, q.MaxChars, proof)
+		reply, err := find.Build(res, ans.Commit, v.snap, q.MaxChars, proofs)
 		if err != nil {
 			return Answer{}, err
 		}
@@ -178,27 +179,36 @@ func (a Answer) Tree() string {
 	return retrieve.RenderTree(a.Result, a.Commit)
 }
 
-// Cards renders the answer for agents, one card per note. The question
-// must have asked for cards.
+// Cards renders the answer for agents, one card per note; an answer
+// built without cards (the question did not ask for them) renders as the
+// tree.
 func (a Answer) Cards() string {
 	if a.Absent != "" {
 		return a.absence()
 	}
+	if a.Reply == nil {
+		return a.Tree()
+	}
 	return a.Reply.Text()
 }
 
-// JSON is the answer for programs (schema_version 1). The question must
-// have asked for cards.
-func (a Answer) JSON() any {
-	if a.Absent != "" {
-		out := retrieve.ToJSON(a.Result, a.Commit)
-		out.SchemaVersion, out.Note, out.Incomplete = reply.SchemaVersion, a.Absent, a.Incomplete
+// JSON is the answer for programs (schema_version 1): with cards when the
+// question asked for them, else the ranked notes and their neighbours; an
+// absent answer says why in its note.
+func (a Answer) JSON() reply.Cards {
+	var out reply.Cards
+	switch {
+	case a.Absent != "":
+		out.Answer = find.AnswerJSON(a.Result, a.Commit)
+		out.Note, out.Incomplete = a.Absent, a.Incomplete
 		if day := vault.Date(a.asked); day.Valid() {
 			out.AsOf = string(day)
 		}
-		return out
+	case a.Reply == nil:
+		out.Answer = find.AnswerJSON(a.Result, a.Commit)
+	default:
+		out = a.Reply.JSON()
 	}
-	out := a.Reply.JSON()
 	out.SchemaVersion = reply.SchemaVersion
 	return out
 }

@@ -102,15 +102,15 @@ func asOf(q store.Question, moment string) store.Question {
 	return q
 }
 
-// reply is an answer as omh find --json gives it.
-type reply struct {
+// answerJSON is an answer as omh find --json gives it.
+type answerJSON struct {
 	Commit  *string
 	Hits    []map[string]any
 	Omitted int
 }
 
 // replyOf opens the store at dir, asks it q and reads the answer's JSON.
-func replyOf(t *testing.T, dir string, q store.Question) reply {
+func replyOf(t *testing.T, dir string, q store.Question) answerJSON {
 	t.Helper()
 	s, _ := openStore(t, dir)
 	a, err := s.Ask(q)
@@ -121,7 +121,7 @@ func replyOf(t *testing.T, dir string, q store.Question) reply {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var r reply
+	var r answerJSON
 	if err := json.Unmarshal(b, &r); err != nil {
 		t.Fatal(err)
 	}

@@ -6,8 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/omh-notes/omh/eval"
 	"github.com/omh-notes/omh/find"
-	"github.com/omh-notes/omh/find/eval"
 	"github.com/omh-notes/omh/retrieve"
 	"github.com/omh-notes/omh/vault"
 )
@@ -37,20 +37,20 @@ func BenchmarkCardsOnARealVault(b *testing.B) {
 			}
 			results = append(results, ans.Result)
 		}
-		read := &readAhead{Store: v.snap, content: map[uint32][]byte{}, detail: map[uint32]vault.Detail{}, in: map[linksInCall]linksInReply{}}
+		read := &readAhead{Snapshot: v.snap, content: map[uint32][]byte{}, detail: map[uint32]vault.Detail{}, in: map[linksInCall]linksInReply{}}
 		for _, r := range results {
 			if _, err := find.Build(r, "", read, find.DefaultMaxChars, nil); err != nil {
 				return err
 			}
 		}
 		for _, bench := range []struct {
-			name  string
-			store find.Store
+			name string
+			snap find.Snapshot
 		}{{"choice", read}, {"with-reads", v.snap}} {
 			b.Run(bench.name, func(b *testing.B) {
 				cpu := cpuTime()
 				for i := 0; b.Loop(); i++ {
-					if _, err := find.Build(results[i%len(results)], "", bench.store, find.DefaultMaxChars, nil); err != nil {
+					if _, err := find.Build(results[i%len(results)], "", bench.snap, find.DefaultMaxChars, nil); err != nil {
 						b.Fatal(err)
 					}
 				}
@@ -69,7 +69,7 @@ func BenchmarkCardsOnARealVault(b *testing.B) {
 
 // readAhead serves notes' bytes and details from memory once read.
 type readAhead struct {
-	find.Store
+	find.Snapshot
 	content map[uint32][]byte
 	detail  map[uint32]vault.Detail
 	in      map[linksInCall]linksInReply
@@ -90,7 +90,7 @@ func (r *readAhead) LinksIn(doc uint32, plain, typed bool) ([]vault.Ref, int, er
 	if got, ok := r.in[call]; ok {
 		return append([]vault.Ref(nil), got.in...), got.n, nil
 	}
-	in, n, err := r.Store.LinksIn(doc, plain, typed)
+	in, n, err := r.Snapshot.LinksIn(doc, plain, typed)
 	r.in[call] = linksInReply{append([]vault.Ref(nil), in...), n}
 	return in, n, err
 }
@@ -99,7 +99,7 @@ func (r *readAhead) Content(doc uint32, n vault.Note) ([]byte, error) {
 	if c, ok := r.content[doc]; ok {
 		return c, nil
 	}
-	c, err := r.Store.Content(doc, n)
+	c, err := r.Snapshot.Content(doc, n)
 	r.content[doc] = c
 	return c, err
 }
@@ -108,7 +108,7 @@ func (r *readAhead) CardDetail(doc uint32) (vault.Detail, error) {
 	if d, ok := r.detail[doc]; ok {
 		return d, nil
 	}
-	d, err := r.Store.CardDetail(doc)
+	d, err := r.Snapshot.CardDetail(doc)
 	r.detail[doc] = d
 	return d, err
 }

@@ -7,7 +7,7 @@ import (
 	"github.com/go-git/go-git/v5/plumbing"
 
 	"github.com/omh-notes/omh/index"
-	"github.com/omh-notes/omh/store/reply"
+	"github.com/omh-notes/omh/reply"
 	"github.com/omh-notes/omh/vault"
 )
 

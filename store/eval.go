@@ -7,10 +7,10 @@ import (
 	"os"
 	"strings"
 
-	"github.com/omh-notes/omh/find/eval"
+	"github.com/omh-notes/omh/eval"
 	"github.com/omh-notes/omh/index"
+	"github.com/omh-notes/omh/reply"
 	"github.com/omh-notes/omh/retrieve"
-	"github.com/omh-notes/omh/store/reply"
 	"github.com/omh-notes/omh/vault/token"
 )
 

@@ -4,8 +4,9 @@ import (
 	"errors"
 
 	"github.com/omh-notes/omh/find"
+	"github.com/omh-notes/omh/proof"
+	"github.com/omh-notes/omh/reply"
 	"github.com/omh-notes/omh/retrieve"
-	"github.com/omh-notes/omh/store/reply"
 	"github.com/omh-notes/omh/vault"
 )
 
@@ -70,8 +71,8 @@ func ParseRanker(s string) (retrieve.Ranker, error) {
 
 // ParseRetraction reads omh proof find --retracted: what to do with
 // records withdrawn by then.
-func ParseRetraction(s string) (find.Retraction, error) {
-	r, err := find.ParseRetraction(s)
+func ParseRetraction(s string) (proof.Retraction, error) {
+	r, err := proof.ParseRetraction(s)
 	if err != nil {
 		return r, invalid(err)
 	}

@@ -12,7 +12,7 @@ import (
 
 	"github.com/omh-notes/omh/hooks"
 	"github.com/omh-notes/omh/index"
-	"github.com/omh-notes/omh/store/reply"
+	"github.com/omh-notes/omh/reply"
 )
 
 // HooksReport is the state of every hook and, after install or
@@ -42,19 +42,15 @@ type HookInfo struct {
 	Note     string  `json:"note,omitempty"`
 }
 
-const (
-	hookManaged = hooks.Managed
-	hookChained = hooks.Chained
-)
-
 // hooksReport is r as the store reports it; version 0 for the report
 // nested in omh init's, which has its own.
 func hooksReport(r *hooks.Report, version int) *HooksReport {
-	out := &HooksReport{SchemaVersion: version, HooksDir: r.HooksDir, Manager: r.Manager, Changed: r.Changed, report: r}
+	out := &HooksReport{SchemaVersion: version, HooksDir: r.HooksDir, Manager: orNull(r.Manager), Changed: r.Changed, report: r}
 	if r.Hooks != nil {
 		out.Hooks = make([]HookInfo, len(r.Hooks))
 		for i, h := range r.Hooks {
-			out.Hooks[i] = HookInfo(h)
+			out.Hooks[i] = HookInfo{Name: h.Name, State: string(h.State), Path: h.Path, Chained: orNull(h.Chained), Manager: orNull(h.Manager),
+				CallsOmh: h.CallsOmh, Add: orNull(h.Add), AddTo: orNull(h.AddTo), Change: string(h.Change), Note: h.Note}
 		}
 	}
 	return out

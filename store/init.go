@@ -14,7 +14,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/omh-notes/omh/journal"
-	"github.com/omh-notes/omh/store/reply"
+	"github.com/omh-notes/omh/reply"
 	"github.com/omh-notes/omh/vault"
 	"github.com/omh-notes/omh/vault/detect"
 	"github.com/omh-notes/omh/vault/disk"

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/omh-notes/omh/find/eval"
+	"github.com/omh-notes/omh/eval"
 	"github.com/omh-notes/omh/vault"
 	"github.com/omh-notes/omh/vault/vaulttest"
 )

@@ -6,7 +6,7 @@ import (
 	"io/fs"
 
 	"github.com/omh-notes/omh/journal"
-	"github.com/omh-notes/omh/store/reply"
+	"github.com/omh-notes/omh/reply"
 	"github.com/omh-notes/omh/vault"
 )
 

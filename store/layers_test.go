@@ -9,11 +9,16 @@ import (
 // The layers import one way: no package imports a command but the command
 // its own server; the note model (vault) imports no other package of omh,
 // its rooms (vault/*) only vault, each other and omh's internal helpers
-// (internal/*, which import nothing of omh), vault/token nothing of
-// omh; ranking and cards (retrieve, find) never import the cache or the
-// application layer, only declare the interfaces the cache implements; the
-// cache (index) imports neither; only commands import the application
-// layer, and omh's command and its MCP server import nothing else.
+// (internal/*, which import nothing of omh), vault/token nothing of omh;
+// ranking, the proof lifecycle, cards and eval (retrieve, proof, find,
+// eval) never import the cache or the application layer, only declare the
+// interfaces the cache implements, and each imports only those before it
+// in that order; the cache (index) imports none of them; the output
+// contract (reply) imports nothing of omh, and below the application layer
+// only cards (find), which render answers, fill its shapes: the other
+// layers return plain data; only commands import the application layer,
+// and omh's command and its MCP server import nothing else but the output
+// contract.
 // Catches: a shortcut that ties the note model to the cache, a command's
 // logic creeping back below the command line, or a command reaching past
 // the door to the layers behind it.
@@ -26,17 +31,19 @@ func TestDependenciesPointOneWay(t *testing.T) {
 	forbidden := map[string][]string{ // package → what it must not import (prefixes)
 		"vault":       {""},
 		"vault/token": {""},
-		"retrieve":    {"index", "store", "find", "hooks"},
-		"find":        {"index", "store", "hooks"},
-		"find/eval":   {"index", "store", "hooks"},
-		"index":       {"store", "hooks", "find", "retrieve"},
-		"hooks":       {"index", "store", "retrieve", "find", "journal"},
-		"journal":     {"index", "store", "retrieve", "find", "hooks"},
+		"reply":       {""},
+		"retrieve":    {"index", "store", "proof", "find", "eval", "hooks", "reply"},
+		"proof":       {"index", "store", "find", "eval", "hooks", "reply"},
+		"find":        {"index", "store", "eval", "hooks"},
+		"eval":        {"index", "store", "hooks", "reply"},
+		"index":       {"store", "hooks", "retrieve", "proof", "find", "eval", "reply"},
+		"hooks":       {"index", "store", "retrieve", "proof", "find", "eval", "journal", "reply"},
+		"journal":     {"index", "store", "retrieve", "proof", "find", "eval", "hooks", "reply"},
 	}
 	// only: package → the only packages of omh it may import (prefixes).
 	only := map[string][]string{
-		"cmd/omh":           {"store", "cmd/omh/mcpserver"},
-		"cmd/omh/mcpserver": {"store"},
+		"cmd/omh":           {"store", "reply", "cmd/omh/mcpserver"},
+		"cmd/omh/mcpserver": {"store", "reply"},
 	}
 	checked := 0
 	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {

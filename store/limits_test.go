@@ -9,15 +9,16 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/omh-notes/omh/reply"
 	"github.com/omh-notes/omh/store"
 	"github.com/omh-notes/omh/vault"
-	"github.com/omh-notes/omh/vault/lint"
+
 	"github.com/omh-notes/omh/vault/vaulttest"
 )
 
 // lintFindings lints the whole store at dir as omh lint does and returns
 // its findings.
-func lintFindings(t *testing.T, dir string) []lint.Finding {
+func lintFindings(t *testing.T, dir string) []reply.Finding {
 	t.Helper()
 	s, _ := openStore(t, dir)
 	rep, err := s.Lint(nil, false)

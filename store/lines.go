@@ -6,7 +6,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/omh-notes/omh/store/reply"
+	"github.com/omh-notes/omh/reply"
 )
 
 // Lines is a range of a note's lines, counted from 1 at the file's first

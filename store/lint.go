@@ -8,24 +8,24 @@ import (
 	"unicode/utf8"
 
 	"github.com/omh-notes/omh/index"
-	"github.com/omh-notes/omh/store/reply"
+	"github.com/omh-notes/omh/reply"
 	"github.com/omh-notes/omh/vault"
 	"github.com/omh-notes/omh/vault/lint"
 )
 
 // LintReport is what omh lint found; one value for people and programs.
 type LintReport struct {
-	SchemaVersion int            `json:"schema_version"`
-	ruled         bool           // rules were asked for: text lists every finding
-	Commit        *string        `json:"commit"`
-	Checked       int            `json:"checked"` // notes reported on
-	Errors        int            `json:"errors"`
-	Warnings      int            `json:"warnings"`
-	Strict        bool           `json:"strict"`
-	Dialect       string         `json:"dialect"`
-	Findings      []lint.Finding `json:"findings"`
+	SchemaVersion int             `json:"schema_version"`
+	ruled         bool            // rules were asked for: text lists every finding
+	Commit        *string         `json:"commit"`
+	Checked       int             `json:"checked"` // notes reported on
+	Errors        int             `json:"errors"`
+	Warnings      int             `json:"warnings"`
+	Strict        bool            `json:"strict"`
+	Dialect       string          `json:"dialect"`
+	Findings      []reply.Finding `json:"findings"`
 	// Rules counts the findings of each rule that made some.
-	Rules []lint.RuleCount `json:"rules"`
+	Rules []reply.RuleCount `json:"rules"`
 	// rows and cols are the terminal's the text is read on; 0 when unknown.
 	rows, cols int
 }
@@ -44,7 +44,7 @@ const defaultRows = 24
 // and the prompt. They are taken a rule at a time, the first finding of each rule,
 // then the second, so a rule with thousands does not hide the others, and
 // shown in report order.
-func (r LintReport) screenful() []lint.Finding {
+func (r LintReport) screenful() []reply.Finding {
 	rows := r.rows
 	if rows <= 0 {
 		rows = defaultRows
@@ -90,7 +90,7 @@ fill:
 			break
 		}
 	}
-	shown := make([]lint.Finding, 0, n)
+	shown := make([]reply.Finding, 0, n)
 	for i, f := range r.Findings {
 		if picked[i] {
 			shown = append(shown, f)
@@ -114,12 +114,32 @@ func (r LintReport) height(text string) int {
 
 // findingText is one finding as the text report prints it:
 // "path:line: severity rule: message", the fix indented below.
-func findingText(f lint.Finding) string {
+func findingText(f reply.Finding) string {
 	where := f.Path
 	if f.Line > 0 {
 		where = fmt.Sprintf("%s:%d", f.Path, f.Line)
 	}
 	return fmt.Sprintf("%s: %s %s: %s\n    fix: %s\n", reply.OneLine(where), f.Severity, f.Rule, reply.OneLine(f.Message), reply.OneLine(f.Fix))
+}
+
+// findingsJSON converts findings for the report; the list is empty rather
+// than null.
+func findingsJSON(findings []lint.Finding) []reply.Finding {
+	out := make([]reply.Finding, len(findings))
+	for i, f := range findings {
+		out[i] = reply.Finding{Rule: f.Rule, Severity: string(f.Severity), Key: f.Key, Layer: f.Layer, Path: f.Path, Line: f.Line, Message: f.Message, Fix: f.Fix}
+	}
+	return out
+}
+
+// ruleCountsJSON converts lint's summary; the list is empty rather than
+// null.
+func ruleCountsJSON(counts []lint.RuleCount) []reply.RuleCount {
+	out := make([]reply.RuleCount, len(counts))
+	for i, c := range counts {
+		out[i] = reply.RuleCount(c)
+	}
+	return out
 }
 
 // Failing counts the findings that fail lint: errors, and with strict
@@ -197,14 +217,8 @@ func (s *Store) Lint(keys []string, strict bool, rules ...string) (LintReport, e
 				return v.unknownKey(k, 0)
 			}
 		}
-		rep = LintReport{SchemaVersion: reply.SchemaVersion, Commit: commitOrNull(v.snap.Commit()), Checked: checked,
-			ruled: len(rules) > 0, Strict: strict, Dialect: cfg.Dialect.String(), Findings: findings, Rules: lint.Summarize(findings)}
-		if rep.Findings == nil {
-			rep.Findings = []lint.Finding{}
-		}
-		if rep.Rules == nil {
-			rep.Rules = []lint.RuleCount{}
-		}
+		rep = LintReport{SchemaVersion: reply.SchemaVersion, Commit: orNull(v.snap.Commit()), Checked: checked,
+			ruled: len(rules) > 0, Strict: strict, Dialect: cfg.Dialect.String(), Findings: findingsJSON(findings), Rules: ruleCountsJSON(lint.Summarize(findings))}
 		for _, f := range findings {
 			if f.Severity == vault.SevError {
 				rep.Errors++

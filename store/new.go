@@ -12,7 +12,7 @@ import (
 	"github.com/go-git/go-git/v5/plumbing"
 	"golang.org/x/text/unicode/norm"
 
-	"github.com/omh-notes/omh/store/reply"
+	"github.com/omh-notes/omh/reply"
 	"github.com/omh-notes/omh/vault"
 	"github.com/omh-notes/omh/vault/disk"
 	"github.com/omh-notes/omh/vault/gitcli"

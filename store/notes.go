@@ -8,19 +8,19 @@ import (
 	"unicode/utf8"
 
 	"github.com/omh-notes/omh/find"
-	"github.com/omh-notes/omh/retrieve"
-	"github.com/omh-notes/omh/store/reply"
+	"github.com/omh-notes/omh/proof"
+	"github.com/omh-notes/omh/reply"
 	"github.com/omh-notes/omh/vault"
 )
 
 // ShownNote is a note as omh show gives it: the fields of a find hit,
 // where the note lives, its links both ways and its content.
 type ShownNote struct {
-	retrieve.JSONHit
-	Where  string    `json:"where"`  // head, worktree (an uncommitted copy) or private
-	Source string    `json:"source"` // frontmatter source: who or what wrote it
-	Links  []LinkEnd `json:"links"`
-	In     []LinkEnd `json:"in"`
+	reply.Hit
+	Where  string      `json:"where"`  // head, worktree (an uncommitted copy) or private
+	Source string      `json:"source"` // frontmatter source: who or what wrote it
+	Links  []reply.Ref `json:"links"`
+	In     []reply.Ref `json:"in"`
 	// LinksMore and InMore count the links each list leaves out (omh show
 	// lists showRefs each way; omh links pages through them all).
 	LinksMore int    `json:"links_more,omitempty"`
@@ -40,27 +40,6 @@ type ShownNote struct {
 	ranged    bool   // a range was asked for
 }
 
-// LinkEnd is the note at the other end of a link, with its own layer and
-// date, and the verb of a typed link.
-type LinkEnd struct {
-	Key   string `json:"key"`
-	Layer string `json:"layer"`
-	Date  string `json:"date"`
-	Verb  string `json:"verb,omitempty"`
-	// Retracted is the day a proof record at this end was retracted.
-	Retracted string `json:"retracted,omitempty"`
-}
-
-// linkEnds gives the far ends of refs in their order; never nil, so an
-// empty list prints as [].
-func linkEnds(refs []vault.Ref) []LinkEnd {
-	out := []LinkEnd{}
-	for _, r := range refs {
-		out = append(out, LinkEnd{Key: r.Key, Layer: r.Layer.String(), Date: string(r.Date), Verb: r.Verb, Retracted: string(r.Retracted)})
-	}
-	return out
-}
-
 // Shown is omh show's reply: every note holding the key (a key may be in
 // both layers). Its JSON fields are in the order replies have always had.
 type Shown struct {
@@ -74,12 +53,12 @@ type Shown struct {
 // to it, each end with its own layer and date. A list not asked for is
 // nil.
 type LinkedNote struct {
-	Key   string     `json:"key"`
-	Layer string     `json:"layer"`
-	Date  string     `json:"date"`
-	Path  string     `json:"path"`
-	Links *[]LinkEnd `json:"links,omitempty"`
-	In    *[]LinkEnd `json:"in,omitempty"`
+	Key   string       `json:"key"`
+	Layer string       `json:"layer"`
+	Date  string       `json:"date"`
+	Path  string       `json:"path"`
+	Links *[]reply.Ref `json:"links,omitempty"`
+	In    *[]reply.Ref `json:"in,omitempty"`
 	// LinksMore and InMore count the links after the page each list holds.
 	LinksMore int `json:"links_more,omitempty"`
 	InMore    int `json:"in_more,omitempty"`
@@ -108,12 +87,12 @@ const (
 // gives, with where the record stands and the records that decided it.
 type ShownRecord struct {
 	ShownNote
-	State           string    `json:"state"`
-	By              []LinkEnd `json:"by"` // the records that overturned it, with their verbs
-	Retracted       string    `json:"retracted,omitempty"`
-	RetractedReason string    `json:"retracted_reason,omitempty"`
-	Issue           string    `json:"issue,omitempty"` // issues: "open" or "resolved"
-	ResolvedBy      []LinkEnd `json:"resolved_by,omitempty"`
+	State           string      `json:"state"`
+	By              []reply.Ref `json:"by"` // the records that overturned it, with their verbs
+	Retracted       string      `json:"retracted,omitempty"`
+	RetractedReason string      `json:"retracted_reason,omitempty"`
+	Issue           string      `json:"issue,omitempty"` // issues: "open" or "resolved"
+	ResolvedBy      []reply.Ref `json:"resolved_by,omitempty"`
 }
 
 // Records is omh proof show's reply. When there was no store at the
@@ -126,12 +105,13 @@ type Records struct {
 	Absent        *Answer       `json:"-"`
 }
 
-// commitOrNull is a commit as replies give it: null before the first.
-func commitOrNull(commit string) *string {
-	if commit == "" {
+// orNull is a string as replies give it: null when "" (a commit before
+// the first, a hook's field that does not apply).
+func orNull(s string) *string {
+	if s == "" {
 		return nil
 	}
-	return &commit
+	return &s
 }
 
 // CommitID is the commit a reply was read at; "" before the first.
@@ -152,7 +132,7 @@ func (s *Store) Show(key string, layer vault.Layer, lines Lines, maxChars int) (
 	}
 	var out Shown
 	err := s.withKey(key, layer, "", func(v *view, docs []uint32) error {
-		out = Shown{Commit: commitOrNull(v.snap.Commit()), SchemaVersion: reply.SchemaVersion, MaxChars: maxChars}
+		out = Shown{Commit: orNull(v.snap.Commit()), SchemaVersion: reply.SchemaVersion, MaxChars: maxChars}
 		for _, d := range docs {
 			sn, err := s.showNote(v, d, lines, maxChars)
 			if err != nil {
@@ -173,7 +153,7 @@ func (s *Store) Show(key string, layer vault.Layer, lines Lines, maxChars int) (
 func (s *Store) Links(key string, layer vault.Layer, dir Direction, page Page) (Linked, error) {
 	var out Linked
 	err := s.withKey(key, layer, "", func(v *view, docs []uint32) error {
-		out = Linked{Commit: commitOrNull(v.snap.Commit()), SchemaVersion: reply.SchemaVersion, Offset: page.Offset, Limit: page.Limit}
+		out = Linked{Commit: orNull(v.snap.Commit()), SchemaVersion: reply.SchemaVersion, Offset: page.Offset, Limit: page.Limit}
 		for _, d := range docs {
 			n, err := v.snap.Note(d)
 			if err != nil {
@@ -185,13 +165,13 @@ func (s *Store) Links(key string, layer vault.Layer, dir Direction, page Page) (
 			}
 			ln := LinkedNote{Key: n.Key, Layer: n.Layer.String(), Date: string(n.Date), Path: n.Path}
 			if dir != LinksIn {
-				var links []LinkEnd
-				links, ln.LinksMore = page.cut(linkEnds(detail.Links))
+				var links []reply.Ref
+				links, ln.LinksMore = page.cut(find.RefsJSON(detail.Links))
 				ln.Links = &links
 			}
 			if dir != LinksOut {
-				var in []LinkEnd
-				in, ln.InMore = page.cut(linkEnds(find.OrderIn(detail.In)))
+				var in []reply.Ref
+				in, ln.InMore = page.cut(find.RefsJSON(find.OrderIn(detail.In)))
 				ln.In = &in
 			}
 			out.Notes = append(out.Notes, ln)
@@ -206,17 +186,17 @@ func (s *Store) Links(key string, layer vault.Layer, dir Direction, page Page) (
 func (s *Store) ProofShow(key string, layer vault.Layer, asOf string) (Records, error) {
 	var out Records
 	err := s.withKey(key, layer, asOf, func(v *view, docs []uint32) error {
-		proof := find.NewProof(v.snap, v.proofDay(), find.IncludeRetracted)
-		out = Records{AsOf: string(v.asOf()), Commit: commitOrNull(v.snap.Commit()), SchemaVersion: reply.SchemaVersion}
+		proofs := proof.NewProof(v.snap, v.proofDay(), proof.IncludeRetracted)
+		out = Records{AsOf: string(v.asOf()), Commit: orNull(v.snap.Commit()), SchemaVersion: reply.SchemaVersion}
 		for _, d := range docs {
-			if !proof.IsRecord(d) {
+			if !proofs.IsRecord(d) {
 				n, err := v.snap.Note(d)
 				if err != nil {
 					return err
 				}
 				return notARecord(n)
 			}
-			r, err := s.showRecord(v, d, proof)
+			r, err := s.showRecord(v, d, proofs)
 			if err != nil {
 				return err
 			}
@@ -320,8 +300,8 @@ func (s *Store) showNote(v *view, d uint32, lines Lines, maxChars int) (ShownNot
 	if err != nil {
 		return ShownNote{}, fmt.Errorf("%s (%s): %w", n.Key, n.Layer, err)
 	}
-	sn := ShownNote{JSONHit: retrieve.NoteJSON(n), Where: where(n), Source: meta.Source,
-		Links: linkEnds(detail.Links), In: linkEnds(find.OrderIn(detail.In)),
+	sn := ShownNote{Hit: find.NoteJSON(n), Where: where(n), Source: meta.Source,
+		Links: find.RefsJSON(detail.Links), In: find.RefsJSON(find.OrderIn(detail.In)),
 		LineCount: count, LineStart: got.Start, LineEnd: got.End, ranged: !lines.whole()}
 	if maxChars > 0 && utf8.RuneCount(part) > maxChars {
 		if !sn.ranged {
@@ -351,12 +331,12 @@ func where(n vault.Note) string {
 }
 
 // showRecord gathers what omh proof show gives of one record.
-func (s *Store) showRecord(v *view, d uint32, proof *find.Proof) (ShownRecord, error) {
-	standing, _, err := proof.Standing(d)
+func (s *Store) showRecord(v *view, d uint32, proofs *proof.Proof) (ShownRecord, error) {
+	standing, _, err := proofs.Standing(d)
 	if err != nil {
 		return ShownRecord{}, err
 	}
-	retracted := proof.Retracted(d)
+	retracted := proofs.Retracted(d)
 	sn, err := s.showNote(v, d, Lines{}, 0)
 	if err != nil {
 		return ShownRecord{}, err
@@ -370,18 +350,18 @@ func (s *Store) showRecord(v *view, d uint32, proof *find.Proof) (ShownRecord, e
 		return ShownRecord{}, err
 	}
 	// Link ends carry their own retraction dates.
-	sn.Links, sn.In = linkEnds(proof.Mark(detail.Links)), linkEnds(proof.Mark(find.OrderIn(detail.In)))
-	r := ShownRecord{ShownNote: sn, State: string(standing.State), By: []LinkEnd{}, Retracted: string(retracted)}
+	sn.Links, sn.In = find.RefsJSON(proofs.Mark(detail.Links)), find.RefsJSON(proofs.Mark(find.OrderIn(detail.In)))
+	r := ShownRecord{ShownNote: sn, State: string(standing.State), By: []reply.Ref{}, Retracted: string(retracted)}
 	if retracted != "" {
 		r.RetractedReason = meta.RetractedReason
 	}
 	// The deciding records, with the verbs they decided by, from the links
 	// in: the lifecycle names them, the links carry layer and date.
-	deciders := func(keys []string, verbs ...string) []LinkEnd {
-		out := []LinkEnd{}
+	deciders := func(keys []string, verbs ...string) []reply.Ref {
+		out := []reply.Ref{}
 		for _, ref := range find.OrderIn(detail.In) {
 			if slices.Contains(keys, ref.Key) && slices.Contains(verbs, ref.Verb) {
-				out = append(out, linkEnds([]vault.Ref{ref})...)
+				out = append(out, find.RefsJSON([]vault.Ref{ref})...)
 			}
 		}
 		return out

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"fmt"
 	"unicode/utf8"
+
+	"github.com/omh-notes/omh/reply"
 )
 
 // Page is part of a long list: the items from Offset (counted from 0), at
@@ -36,7 +38,7 @@ func NewPage(offset, limit int) (Page, error) {
 }
 
 // cut returns the page of refs and how many come after it.
-func (p Page) cut(refs []LinkEnd) (page []LinkEnd, more int) {
+func (p Page) cut(refs []reply.Ref) (page []reply.Ref, more int) {
 	from := min(p.Offset, len(refs))
 	to := len(refs)
 	if p.Limit > 0 {

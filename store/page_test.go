@@ -8,6 +8,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/omh-notes/omh/reply"
 	"github.com/omh-notes/omh/vault/vaulttest"
 )
 
@@ -47,7 +48,7 @@ func TestLinksPagesMakeTheWholeList(t *testing.T) {
 		t.Fatalf("all links: %d out (+%d), %d in (+%d)", len(*whole.Links), whole.LinksMore, len(*whole.In), whole.InMore)
 	}
 	for _, limit := range []int{1, 4, 5, 17, 30} {
-		var out, in []LinkEnd
+		var out, in []reply.Ref
 		for offset := 0; offset < 40; offset += limit {
 			page, err := s.Links("hub", 0, BothWays, Page{Offset: offset, Limit: limit})
 			if err != nil {

@@ -9,7 +9,7 @@ import (
 	"strings"
 
 	"github.com/omh-notes/omh/journal"
-	"github.com/omh-notes/omh/store/reply"
+	"github.com/omh-notes/omh/reply"
 	"github.com/omh-notes/omh/vault"
 )
 

@@ -4,7 +4,7 @@ import (
 	"path/filepath"
 
 	"github.com/omh-notes/omh/index"
-	"github.com/omh-notes/omh/store/reply"
+	"github.com/omh-notes/omh/reply"
 )
 
 // Status is what the cache holds and whether it is current.
@@ -88,11 +88,20 @@ func (s *Store) Index(rebuild bool) (Indexed, error) {
 
 // status is what c holds, stamped with the output contract's version.
 func (s *Store) status(c *index.Cache) (Status, error) {
+	size := c.Size()
 	st, err := c.Status(s.Repo)
-	return Status{SchemaVersion: reply.SchemaVersion, Indexed: st.Indexed, Head: st.Head, Fresh: st.Fresh,
-		Notes: NoteCounts{Team: st.Notes.Team, Local: st.Notes.Local}, Uncommitted: st.Uncommitted, Skipped: st.Skipped,
+	return Status{SchemaVersion: reply.SchemaVersion, Indexed: orNull(st.Indexed), Head: orNull(st.Head), Fresh: st.Fresh,
+		Notes: NoteCounts{Team: st.Team, Local: st.Local}, Uncommitted: orEmpty(st.Uncommitted), Skipped: orEmpty(st.Skipped),
 		Parsed: st.Parsed, NotesRoot: st.NotesRoot, PrivateDir: st.PrivateDir, Shallow: st.Shallow,
-		Cache: CacheFile{Path: st.Cache.Path, Size: st.Cache.Size}}, err
+		Cache: CacheFile{Path: c.Path, Size: size}}, err
+}
+
+// orEmpty is a list as replies give it: [] rather than null.
+func orEmpty(list []string) []string {
+	if list == nil {
+		return []string{}
+	}
+	return list
 }
 
 // Keys lists the note keys starting with prefix as the cache last saw them,

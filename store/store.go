@@ -19,8 +19,8 @@ import (
 
 	"github.com/omh-notes/omh/index"
 	"github.com/omh-notes/omh/internal/procs"
+	"github.com/omh-notes/omh/reply"
 	"github.com/omh-notes/omh/retrieve"
-	"github.com/omh-notes/omh/store/reply"
 	"github.com/omh-notes/omh/vault"
 	"github.com/omh-notes/omh/vault/localscan"
 )

@@ -7,8 +7,9 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/omh-notes/omh/hooks"
+	"github.com/omh-notes/omh/reply"
 	"github.com/omh-notes/omh/retrieve"
-	"github.com/omh-notes/omh/store/reply"
 	"github.com/omh-notes/omh/vault"
 )
 
@@ -107,7 +108,7 @@ func (n ShownNote) content(w io.Writer) {
 
 // refLines prints links one a line under a label: "verb key" out,
 // "key verb" in, each with its own layer and date.
-func refLines(w io.Writer, label string, refs []LinkEnd, incoming bool) {
+func refLines(w io.Writer, label string, refs []reply.Ref, incoming bool) {
 	if len(refs) == 0 {
 		fmt.Fprintf(w, "%-8s (none)\n", label)
 		return
@@ -125,7 +126,7 @@ func refLines(w io.Writer, label string, refs []LinkEnd, incoming bool) {
 }
 
 // refName is a link end as lists show it: "verb key" out, "key verb" in.
-func refName(r LinkEnd, incoming bool) string {
+func refName(r reply.Ref, incoming bool) string {
 	switch {
 	case r.Verb != "" && incoming:
 		return r.Key + " " + r.Verb
@@ -158,7 +159,7 @@ func (linked Linked) Text(w io.Writer) {
 // verb", verdicts first), each with its own layer and date.
 func (n LinkedNote) text(w io.Writer, offset int) {
 	fmt.Fprintf(w, "%s  %s · %s\n", n.Key, n.Layer, n.Date)
-	section := func(title string, refs []LinkEnd, more int, incoming bool) {
+	section := func(title string, refs []reply.Ref, more int, incoming bool) {
 		switch total := offset + len(refs) + more; {
 		case offset == 0 && more == 0:
 			fmt.Fprintf(w, "%s (%d):\n", title, total)
@@ -364,11 +365,11 @@ func (rep *HooksReport) lines(w io.Writer) {
 	for _, h := range rep.Hooks {
 		line := fmt.Sprintf("%-14s %-10s %s", h.Name, h.State, rep.Shown(h.Path))
 		switch {
-		case h.State == hookManaged && h.Add != nil:
+		case h.State == string(hooks.Managed) && h.Add != nil:
 			line = fmt.Sprintf("%-14s %-10s by %s; add this line to %s:\n%26s%s", h.Name, "managed", *h.Manager, *h.AddTo, "", *h.Add)
-		case h.State == hookManaged:
+		case h.State == string(hooks.Managed):
 			line = fmt.Sprintf("%-14s %-10s by %s, and it already runs omh", h.Name, "managed", *h.Manager)
-		case h.State == hookChained:
+		case h.State == string(hooks.Chained):
 			line += fmt.Sprintf(" (runs your hook %s first)", filepath.Base(*h.Chained))
 		}
 		if h.Change != "" && h.Change != "unchanged" {

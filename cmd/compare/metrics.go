@@ -5,10 +5,10 @@ import (
 	"sort"
 	"time"
 
-	"github.com/omh-notes/omh/find/eval"
+	"github.com/omh-notes/omh/eval"
 )
 
-// scores are one question's measures, from find/eval's MeasureRanking:
+// scores are one question's measures, from eval's MeasureRanking:
 // linear gains (the gold's grades, else 1 per expected note), a log2(i+2)
 // discount, Recall@k the share of the relevant notes among the first k,
 // MRR@10 the reciprocal rank of the first relevant note within ten, hit@1

@@ -22,7 +22,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/omh-notes/omh/find/eval"
+	"github.com/omh-notes/omh/eval"
 )
 
 func main() {

@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"runtime/debug"
 
+	"github.com/omh-notes/omh/reply"
 	"github.com/omh-notes/omh/store"
-	"github.com/omh-notes/omh/store/reply"
 )
 
 // IndexCmd is `omh index`.

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/omh-notes/omh/find/eval"
+	"github.com/omh-notes/omh/eval"
 	"github.com/omh-notes/omh/retrieve"
 	"github.com/omh-notes/omh/store"
 )

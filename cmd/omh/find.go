@@ -5,8 +5,8 @@ import (
 	"io"
 	"strings"
 
+	"github.com/omh-notes/omh/reply"
 	"github.com/omh-notes/omh/store"
-	"github.com/omh-notes/omh/store/reply"
 )
 
 // FindCmd is `omh find`.

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/omh-notes/omh/reply"
 	"github.com/omh-notes/omh/retrieve"
 	"github.com/omh-notes/omh/vault/vaulttest"
 )
@@ -18,7 +19,7 @@ type provenance struct {
 	parent           string
 }
 
-func fromJSON(reply retrieve.JSONReply) []provenance {
+func fromJSON(reply reply.Answer) []provenance {
 	var out []provenance
 	for _, h := range reply.Hits {
 		out = append(out, provenance{h.Key, h.Layer, h.Date, h.Depth, h.Parent})
@@ -113,7 +114,7 @@ func TestFiltersByLayerAndType(t *testing.T) {
 	t.Parallel()
 	r := provenanceRepo(t)
 	r.Write(".omh/notes/credentials-decision.md", note("type: decision\nrecorded: 2026-05-01", "# We keep credentials in a volume\n"))
-	keys := func(reply retrieve.JSONReply) []string {
+	keys := func(reply reply.Answer) []string {
 		var out []string
 		for _, h := range reply.Hits {
 			out = append(out, fmt.Sprintf("%s %s d%d", h.Key, h.Layer, h.Depth))
@@ -217,7 +218,7 @@ func TestBaselineRankerDoesNotReadDescriptions(t *testing.T) {
 	r.Write("body.md", "# Body\n\nA quokka lives here.\n")
 	r.Write("other.md", "# Other\n\nNothing.\n")
 	r.Commit("2026-01-01T10:00:00Z", "notes")
-	keys := func(reply retrieve.JSONReply) []string {
+	keys := func(reply reply.Answer) []string {
 		var out []string
 		for _, h := range reply.Hits {
 			out = append(out, h.Key)

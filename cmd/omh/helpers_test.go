@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/omh-notes/omh/index"
-	"github.com/omh-notes/omh/retrieve"
+	"github.com/omh-notes/omh/reply"
+	"github.com/omh-notes/omh/store"
 	"github.com/omh-notes/omh/vault/vaulttest"
 )
 
@@ -37,9 +37,9 @@ func ok(t *testing.T, dir string, args ...string) string {
 }
 
 // findJSON runs `omh find --json` and decodes the reply.
-func findJSON(t *testing.T, dir string, args ...string) retrieve.JSONReply {
+func findJSON(t *testing.T, dir string, args ...string) reply.Answer {
 	t.Helper()
-	var reply retrieve.JSONReply
+	var reply reply.Answer
 	out := ok(t, dir, append([]string{"find", "--json"}, args...)...)
 	if err := json.Unmarshal([]byte(out), &reply); err != nil {
 		t.Fatalf("find --json printed something that is not its reply: %v\n%s", err, out)
@@ -48,9 +48,9 @@ func findJSON(t *testing.T, dir string, args ...string) retrieve.JSONReply {
 }
 
 // status runs omh status --json and decodes the reply.
-func status(t *testing.T, dir string) index.Status {
+func status(t *testing.T, dir string) store.Status {
 	t.Helper()
-	var st index.Status
+	var st store.Status
 	if err := json.Unmarshal([]byte(ok(t, dir, "status", "--json")), &st); err != nil {
 		t.Fatal(err)
 	}

@@ -3,8 +3,8 @@ package main
 import (
 	"errors"
 
+	"github.com/omh-notes/omh/reply"
 	"github.com/omh-notes/omh/store"
-	"github.com/omh-notes/omh/store/reply"
 )
 
 // InitCmd is `omh init`.

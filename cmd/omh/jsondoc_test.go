@@ -8,7 +8,7 @@ import (
 	"sort"
 	"testing"
 
-	"github.com/omh-notes/omh/find"
+	"github.com/omh-notes/omh/reply"
 )
 
 // docExamples returns the JSON examples of docs/json.md.
@@ -56,9 +56,9 @@ func TestTheDocumentedJSONIsWhatOmhPrints(t *testing.T) {
 	examples := docExamples(t)
 	dec := json.NewDecoder(bytes.NewReader(examples[0]))
 	dec.DisallowUnknownFields()
-	var reply find.JSONReply
+	var reply reply.Cards
 	if err := dec.Decode(&reply); err != nil {
-		t.Fatalf("the documented reply does not decode into find.JSONReply: %v", err)
+		t.Fatalf("the documented reply does not decode into reply.Cards: %v", err)
 	}
 
 	documented := map[string]bool{}

@@ -7,8 +7,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/omh-notes/omh/reply"
 	"github.com/omh-notes/omh/store"
-	"github.com/omh-notes/omh/store/reply"
 )
 
 // LintCmd is `omh lint`.

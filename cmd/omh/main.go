@@ -17,8 +17,8 @@ import (
 
 	"github.com/alecthomas/kong"
 
+	"github.com/omh-notes/omh/reply"
 	"github.com/omh-notes/omh/store"
-	"github.com/omh-notes/omh/store/reply"
 )
 
 // CLI is omh's command line. Its help text is part of the contract.

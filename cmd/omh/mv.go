@@ -1,8 +1,8 @@
 package main
 
 import (
+	"github.com/omh-notes/omh/reply"
 	"github.com/omh-notes/omh/store"
-	"github.com/omh-notes/omh/store/reply"
 )
 
 // MvCmd is `omh mv`.

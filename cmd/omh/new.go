@@ -6,8 +6,8 @@ import (
 	"os"
 	"strings"
 
+	"github.com/omh-notes/omh/reply"
 	"github.com/omh-notes/omh/store"
-	"github.com/omh-notes/omh/store/reply"
 )
 
 // NewCmd is `omh new`.

@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/omh-notes/omh/find"
+	"github.com/omh-notes/omh/reply"
 	"github.com/omh-notes/omh/retrieve"
 	"github.com/omh-notes/omh/store"
 	"github.com/omh-notes/omh/vault"
@@ -95,17 +95,17 @@ func (h proofHit) String() string {
 }
 
 // proofReply runs omh proof find --json and decodes it.
-func proofReply(t *testing.T, dir string, args ...string) find.JSONReply {
+func proofReply(t *testing.T, dir string, args ...string) reply.Cards {
 	t.Helper()
 	out := ok(t, dir, append([]string{"proof", "find", "--json", "--roots", "20"}, args...)...)
-	var reply find.JSONReply
+	var reply reply.Cards
 	if err := json.Unmarshal([]byte(out), &reply); err != nil {
 		t.Fatalf("%v\n%s", err, out)
 	}
 	return reply
 }
 
-func hitSet(reply find.JSONReply) []string {
+func hitSet(reply reply.Cards) []string {
 	var out []string
 	for _, h := range reply.Hits {
 		out = append(out, proofHit{Key: h.Key, State: h.State, Issue: h.Issue, By: h.By, ResolvedBy: h.ResolvedBy, Depth: h.Depth, Retracted: h.Retracted}.String())
@@ -116,7 +116,7 @@ func hitSet(reply find.JSONReply) []string {
 
 // blobLines maps each card to the blob it quotes, with the citation it came
 // through.
-func blobLines(reply find.JSONReply) map[string]string {
+func blobLines(reply reply.Cards) map[string]string {
 	out := map[string]string{}
 	for _, h := range reply.Hits {
 		if q := h.BlobQuote; q != nil {
@@ -127,7 +127,7 @@ func blobLines(reply find.JSONReply) map[string]string {
 }
 
 // inSets lists each ranked card's links in, as "key verb (retracted DATE)".
-func inSets(reply find.JSONReply) map[string][]string {
+func inSets(reply reply.Cards) map[string][]string {
 	out := map[string][]string{}
 	for _, h := range reply.Hits {
 		if h.Depth != 0 || len(h.In) == 0 {
@@ -148,7 +148,7 @@ func inSets(reply find.JSONReply) map[string][]string {
 }
 
 // rankOf is a ranked card's position in the reply, from 1.
-func rankOf(reply find.JSONReply, key string) int {
+func rankOf(reply reply.Cards, key string) int {
 	n := 0
 	for _, h := range reply.Hits {
 		if h.Depth == 0 {
@@ -163,7 +163,7 @@ func rankOf(reply find.JSONReply, key string) int {
 
 // owner is the first ranked card of the reply among candidates: the one a
 // blob is quoted on, since no blob is quoted twice.
-func owner(reply find.JSONReply, candidates ...string) string {
+func owner(reply reply.Cards, candidates ...string) string {
 	for _, h := range reply.Hits {
 		for _, c := range candidates {
 			if h.Depth == 0 && h.Key == c {
@@ -180,14 +180,14 @@ func TestProofFindAtEachMomentAndRetractionMode(t *testing.T) {
 	const q = "cold start"
 	type want struct {
 		hits  []string
-		blobs func(find.JSONReply) map[string]string
+		blobs func(reply.Cards) map[string]string
 		in    map[string][]string
 	}
-	noBlobs := func(find.JSONReply) map[string]string { return map[string]string{} }
+	noBlobs := func(reply.Cards) map[string]string { return map[string]string{} }
 	// Before the retraction every record resting on the citation may quote
 	// its blob; the first ranked one does.
-	viaCitation := func(candidates ...string) func(find.JSONReply) map[string]string {
-		return func(r find.JSONReply) map[string]string {
+	viaCitation := func(candidates ...string) func(reply.Cards) map[string]string {
+		return func(r reply.Cards) map[string]string {
 			o := owner(r, candidates...)
 			if o == "citation/bench-run" {
 				return map[string]string{o: "blob/weights-log via "}
@@ -239,10 +239,10 @@ func TestProofFindAtEachMomentAndRetractionMode(t *testing.T) {
 	for k, v := range marchIn {
 		marchIncludedIn[k] = v
 	}
-	directOnly := func(find.JSONReply) map[string]string {
+	directOnly := func(reply.Cards) map[string]string {
 		return map[string]string{"finding/disk-reads": "blob/disk-trace via "}
 	}
-	marchBlobsIncluded := func(find.JSONReply) map[string]string {
+	marchBlobsIncluded := func(reply.Cards) map[string]string {
 		return map[string]string{"finding/disk-reads": "blob/disk-trace via ", "citation/bench-run": "blob/weights-log via "}
 	}
 	for _, tc := range []struct {
@@ -262,7 +262,7 @@ func TestProofFindAtEachMomentAndRetractionMode(t *testing.T) {
 		{"2026-03-15", "exclude", want{march, directOnly, marchIn}},
 		{"2026-03-15", "include", want{marchIncluded, marchBlobsIncluded, marchIncludedIn}},
 		{"2026-03-15", "only", want{[]string{"citation/bench-run d0 retracted 2026-03-10"},
-			func(find.JSONReply) map[string]string {
+			func(reply.Cards) map[string]string {
 				return map[string]string{"citation/bench-run": "blob/weights-log via "}
 			},
 			map[string][]string{"citation/bench-run": {"finding/disk-reads cites", "finding/model-load cites"}}}},
@@ -330,7 +330,7 @@ func TestProofFindAtEachMomentAndRetractionMode(t *testing.T) {
 // cardsAgreeWithJSON checks the printed cards show what the JSON says:
 // each header's state, each blob line, a retraction mark on every retracted
 // end of an in: line.
-func cardsAgreeWithJSON(t *testing.T, dir string, reply find.JSONReply, args ...string) {
+func cardsAgreeWithJSON(t *testing.T, dir string, reply reply.Cards, args ...string) {
 	t.Helper()
 	text := ok(t, dir, args...)
 	headers := map[string]string{}
@@ -431,7 +431,7 @@ func TestFindAsOfCarriesStatesOnProofHits(t *testing.T) {
 	t.Parallel()
 	s := newProofStore(t)
 	out := ok(t, s.Dir, "find", "--json", "--roots", "20", "--as-of", "2026-02-25", "cold start")
-	var reply find.JSONReply
+	var reply reply.Cards
 	if err := json.Unmarshal([]byte(out), &reply); err != nil {
 		t.Fatal(err)
 	}
@@ -475,18 +475,18 @@ func TestProofShowNamesTheDecidingRecordsWithTheirProvenance(t *testing.T) {
 	t.Parallel()
 	s := newProofStore(t)
 	out := ok(t, s.Dir, "proof", "show", "--json", "--as-of", "2026-02-25", "finding/model-load")
-	var reply struct {
+	var shown struct {
 		AsOf    string              `json:"as_of"`
 		Records []store.ShownRecord `json:"records"`
 	}
-	if err := json.Unmarshal([]byte(out), &reply); err != nil {
+	if err := json.Unmarshal([]byte(out), &shown); err != nil {
 		t.Fatal(err)
 	}
-	if len(reply.Records) != 1 || reply.AsOf != "2026-02-25" {
+	if len(shown.Records) != 1 || shown.AsOf != "2026-02-25" {
 		t.Fatalf("%s", out)
 	}
-	r := reply.Records[0]
-	want := []store.LinkEnd{{Key: "finding/disk-reads", Layer: "team", Date: "2026-02-10", Verb: "supersedes"}}
+	r := shown.Records[0]
+	want := []reply.Ref{{Key: "finding/disk-reads", Layer: "team", Date: "2026-02-10", Verb: "supersedes"}}
 	if r.State != "superseded" || !reflect.DeepEqual(r.By, want) {
 		t.Errorf("state %s by %+v", r.State, r.By)
 	}

@@ -10,7 +10,7 @@ import (
 
 	"github.com/alecthomas/kong"
 
-	"github.com/omh-notes/omh/store/reply"
+	"github.com/omh-notes/omh/reply"
 )
 
 // jsonRun is a command (its path in the command tree) and arguments that

@@ -3,7 +3,7 @@ package main
 import (
 	"io"
 
-	"github.com/omh-notes/omh/store/reply"
+	"github.com/omh-notes/omh/reply"
 )
 
 // safeWriter escapes control characters in everything written through

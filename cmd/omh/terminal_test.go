@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/omh-notes/omh/retrieve"
+	"github.com/omh-notes/omh/reply"
 	"github.com/omh-notes/omh/vault/vaulttest"
 )
 
@@ -55,7 +55,7 @@ func TestControlCharactersAreEscapedInTextOutput(t *testing.T) {
 			t.Errorf("omh show lacks %q:\n%s", want, show)
 		}
 	}
-	var reply retrieve.JSONReply
+	var reply reply.Answer
 	raw := ok(t, r.Dir, "find", "--json", "--cards", "walrus", "tusk")
 	if err := json.Unmarshal([]byte(raw), &reply); err != nil {
 		t.Fatal(err)

@@ -23,14 +23,14 @@ import (
 
 // Finding is one problem lint reports.
 type Finding struct {
-	Rule     string         `json:"rule"`
-	Severity vault.Severity `json:"severity"`
-	Key      string         `json:"key"`
-	Layer    string         `json:"layer"`
-	Path     string         `json:"path"`
-	Line     int            `json:"line"` // 1-based; 0 when the problem is not on one line
-	Message  string         `json:"message"`
-	Fix      string         `json:"fix"`
+	Rule     string
+	Severity vault.Severity
+	Key      string
+	Layer    string
+	Path     string
+	Line     int // 1-based; 0 when the problem is not on one line
+	Message  string
+	Fix      string
 }
 
 // LintNote is a note as lint sees it.
@@ -537,10 +537,10 @@ func (l *linter) verbType(link vault.Link, from, targetKey string, targetTypes [
 
 // RuleCount is how many findings one rule made, for lint's summary.
 type RuleCount struct {
-	Rule     string `json:"rule"`
-	Errors   int    `json:"errors"`
-	Warnings int    `json:"warnings"`
-	Notes    int    `json:"notes"` // notes with at least one finding of the rule
+	Rule     string
+	Errors   int
+	Warnings int
+	Notes    int // notes with at least one finding of the rule
 }
 
 // Summarize counts findings per rule, in table order, leaving out rules

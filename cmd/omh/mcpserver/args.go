@@ -12,8 +12,8 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/omh-notes/omh/reply"
 	"github.com/omh-notes/omh/store"
-	"github.com/omh-notes/omh/store/reply"
 )
 
 // aliases are the names agents reach for beside a tool's own parameters,

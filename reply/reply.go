@@ -1,6 +1,10 @@
 // Package reply is omh's output contract: the version of its JSON replies,
-// the stable codes of its errors, and the helpers every reply renders
-// itself with. A reply value (a shown note, a rename, the status) renders
+// the stable codes of its errors, the shapes answers take for programs
+// (answer.go: hits, cards, link ends, passages; lint.go: findings), and
+// the helpers every reply renders itself with. It imports nothing of omh:
+// the layers below the application return plain data, and cards (find)
+// and the application layer (store) fill these shapes. A reply value of
+// the application layer (a shown note, a rename, the status) renders
 // itself twice, as text for people and as JSON for programs; a front end
 // (the command line, the MCP server) only chooses which.
 package reply

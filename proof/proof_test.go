@@ -1,4 +1,4 @@
-package find
+package proof
 
 import (
 	"fmt"
@@ -10,19 +10,39 @@ import (
 	"github.com/omh-notes/omh/vault"
 )
 
-// recordStore serves records the way the index does: types and retraction
-// days by document, links in by target key.
-type recordStore struct {
-	fakeStore
-	info map[uint32]vault.DocInfo
+// snapshot serves records the way the index does: types and retraction
+// days by document, links in by target, without their keys until asked.
+type snapshot struct {
+	info  map[uint32]vault.DocInfo
+	notes map[uint32]vault.Note
+	in    map[uint32][]vault.Ref
 }
 
-func (r recordStore) Info(doc uint32) vault.DocInfo { return r.info[doc] }
+func (s snapshot) Info(doc uint32) vault.DocInfo       { return s.info[doc] }
+func (s snapshot) Note(doc uint32) (vault.Note, error) { return s.notes[doc], nil }
+
+func (s snapshot) LinksIn(doc uint32, plain, typed bool) ([]vault.Ref, int, error) {
+	var in []vault.Ref
+	for _, r := range s.in[doc] {
+		if (r.Verb == "" && plain) || (r.Verb != "" && typed) {
+			r.Key = ""
+			in = append(in, r)
+		}
+	}
+	return in, len(s.in[doc]), nil
+}
+
+func (s snapshot) KeyRefs(refs []vault.Ref) error {
+	for i := range refs {
+		refs[i].Key = s.notes[refs[i].Doc].Key
+	}
+	return nil
+}
 
 // storeOf indexes records like the cache: each link out becomes a link in
 // on every note holding the target key.
-func storeOf(records []Record) recordStore {
-	s := recordStore{fakeStore: fakeStore{detail: map[uint32]vault.Detail{}, notes: map[uint32]vault.Note{}}, info: map[uint32]vault.DocInfo{}}
+func storeOf(records []Record) snapshot {
+	s := snapshot{info: map[uint32]vault.DocInfo{}, notes: map[uint32]vault.Note{}, in: map[uint32][]vault.Ref{}}
 	for _, r := range records {
 		s.info[r.Doc] = vault.DocInfo{Present: true, Layer: r.Layer, Type: r.Type, Retracted: r.Retracted.Number()}
 		s.notes[r.Doc] = vault.Note{Key: r.Key, Layer: r.Layer, Type: r.Type}
@@ -31,9 +51,7 @@ func storeOf(records []Record) recordStore {
 		for _, l := range src.Links {
 			for _, dst := range records {
 				if dst.Key == l.Key && dst.Doc != src.Doc {
-					d := s.detail[dst.Doc]
-					d.In = append(d.In, vault.Ref{Doc: src.Doc, Key: src.Key, Layer: src.Layer, Verb: l.Verb})
-					s.detail[dst.Doc] = d
+					s.in[dst.Doc] = append(s.in[dst.Doc], vault.Ref{Doc: src.Doc, Key: src.Key, Layer: src.Layer, Verb: l.Verb})
 				}
 			}
 		}

@@ -1,9 +1,11 @@
-package find
+// Package proof is the proof records' lifecycle: where a record stands at
+// a moment (current, superseded, invalidated, rejected, retracted; an
+// issue open or resolved), decided only by the typed links other records
+// make to it, and what an answer does with retracted records.
+package proof
 
 import (
-	"errors"
 	"fmt"
-	"strings"
 
 	"github.com/omh-notes/omh/retrieve"
 	"github.com/omh-notes/omh/vault"
@@ -36,11 +38,16 @@ func ParseRetraction(s string) (Retraction, error) {
 	return 0, fmt.Errorf("--retracted takes exclude, include or only, not %q", s)
 }
 
-// RecordStore is what the lifecycle reads of a store beyond what cards
-// read: each note's type and own retraction date.
-type RecordStore interface {
-	Store
+// Snapshot is what the lifecycle reads of a snapshot of the notes: each
+// note's type and own retraction date, and the typed links into a record.
+type Snapshot interface {
 	Info(doc uint32) vault.DocInfo
+	Note(doc uint32) (vault.Note, error)
+	// LinksIn lists the links into a note, without their keys: the plain
+	// ones if plain, the typed ones if typed; n counts them all.
+	LinksIn(doc uint32, plain, typed bool) (in []vault.Ref, n int, err error)
+	// KeyRefs gives each link end its note's key.
+	KeyRefs(refs []vault.Ref) error
 }
 
 // Proof answers where proof records stand at a moment. A record's state
@@ -50,12 +57,12 @@ type RecordStore interface {
 type Proof struct {
 	Moment vault.Date
 	Mode   Retraction
-	store  RecordStore
+	store  Snapshot
 	memo   map[uint32]Standing
 }
 
 // NewProof reads records from store as they stand at the moment.
-func NewProof(store RecordStore, moment vault.Date, mode Retraction) *Proof {
+func NewProof(store Snapshot, moment vault.Date, mode Retraction) *Proof {
 	return &Proof{Moment: moment, Mode: mode, store: store, memo: map[uint32]Standing{}}
 }
 
@@ -80,15 +87,17 @@ func (p *Proof) Standing(doc uint32) (s Standing, ok bool, err error) {
 	if err != nil {
 		return s, false, err
 	}
-	if err := keyRefs(in, isTyped, p.store); err != nil {
-		return s, false, err
+	if len(in) > 0 { // typed links in, few, are keyed all
+		if err := p.store.KeyRefs(in); err != nil {
+			return s, false, err
+		}
 	}
-	return p.standingFrom(doc, n.Key, in), true, nil
+	return p.StandingFrom(doc, n.Key, in), true, nil
 }
 
-// standingFrom runs the lifecycle over a record and the records linking to
-// it, which is all its standing depends on.
-func (p *Proof) standingFrom(doc uint32, key string, in []vault.Ref) Standing {
+// StandingFrom runs the lifecycle over a record and the records linking to
+// it (in, keyed where typed), which is all its standing depends on.
+func (p *Proof) StandingFrom(doc uint32, key string, in []vault.Ref) Standing {
 	if s, ok := p.memo[doc]; ok {
 		return s
 	}
@@ -136,11 +145,11 @@ func (p *Proof) KeepRecords(_ uint32, info vault.DocInfo) bool {
 	return true
 }
 
-// hides reports whether the proof leaves some link ends out (Mark).
-func (p *Proof) hides() bool { return p != nil && p.Mode == ExcludeRetracted }
+// Hides reports whether the proof leaves some link ends out (Mark).
+func (p *Proof) Hides() bool { return p != nil && p.Mode == ExcludeRetracted }
 
-// showsRef reports whether a link end may be shown on a card's lines.
-func (p *Proof) showsRef(doc uint32) bool {
+// ShowsRef reports whether a link end may be shown on a card's lines.
+func (p *Proof) ShowsRef(doc uint32) bool {
 	return p == nil || p.Mode != ExcludeRetracted || p.Retracted(doc) == ""
 }
 
@@ -152,7 +161,7 @@ func (p *Proof) Mark(refs []vault.Ref) []vault.Ref {
 	}
 	var out []vault.Ref
 	for _, r := range refs {
-		if p.showsRef(r.Doc) {
+		if p.ShowsRef(r.Doc) {
 			r.Retracted = p.Retracted(r.Doc)
 			out = append(out, r)
 		}
@@ -160,8 +169,8 @@ func (p *Proof) Mark(refs []vault.Ref) []vault.Ref {
 	return out
 }
 
-// staleSupport lists the retracted records a record cites or derives from.
-func (p *Proof) staleSupport(links []vault.Ref) []vault.Ref {
+// StaleSupport lists the retracted records a record cites or derives from.
+func (p *Proof) StaleSupport(links []vault.Ref) []vault.Ref {
 	if p == nil {
 		return nil
 	}
@@ -177,118 +186,6 @@ func (p *Proof) staleSupport(links []vault.Ref) []vault.Ref {
 		}
 	}
 	return out
-}
-
-// BlobQuote is the passage of a blob a record rests on, quoted on its card.
-type BlobQuote struct {
-	ID      string // the git blob id of the blob record's file
-	Key     string
-	Layer   vault.Layer
-	Via     string // the citation it was reached through; "" when attached directly
-	Passage Passage
-}
-
-// blobFor finds the blob a record attaches directly, else through a
-// current, unretracted citation it cites, skipping blobs the reply quotes
-// already, and quotes the blob's best passage for the question.
-func (p *Proof) blobFor(links []vault.Ref, quoted map[uint32]bool, q question) (*BlobQuote, error) {
-	type candidate struct {
-		doc uint32
-		via string
-	}
-	var candidates []candidate
-	for _, l := range links {
-		if l.Verb == "attaches" {
-			candidates = append(candidates, candidate{l.Doc, ""})
-		}
-	}
-	for _, l := range links {
-		if l.Verb != "cites" || p.store.Info(l.Doc).Type != "citation" {
-			continue
-		}
-		if s, _, err := p.Standing(l.Doc); err != nil || s.State != Current {
-			if err != nil {
-				return nil, err
-			}
-			continue
-		}
-		d, err := p.store.CardDetail(l.Doc)
-		if err != nil {
-			return nil, err
-		}
-		for _, cl := range d.Links {
-			if cl.Verb == "attaches" {
-				candidates = append(candidates, candidate{cl.Doc, l.Key})
-			}
-		}
-	}
-	for _, c := range candidates {
-		if p.store.Info(c.doc).Type != "blob" || quoted[c.doc] || !p.showsRef(c.doc) {
-			continue
-		}
-		n, err := p.store.Note(c.doc)
-		if err != nil {
-			return nil, err
-		}
-		content, err := p.store.Content(c.doc, n)
-		if errors.Is(err, vault.ErrChangedSince) {
-			continue // no passage of a blob changed since the snapshot
-		}
-		if err != nil {
-			return nil, err
-		}
-		d, err := p.store.CardDetail(c.doc)
-		if err != nil {
-			return nil, err
-		}
-		passages := newNote(string(content), d, n.Title, q).choose(blobRoom, true)
-		if len(passages) == 0 {
-			continue // an empty blob has nothing to quote
-		}
-		quoted[c.doc] = true
-		return &BlobQuote{ID: n.Blob.String(), Key: n.Key, Layer: n.Layer, Via: c.via, Passage: passages[0]}, nil
-	}
-	return nil, nil
-}
-
-// stateLabel is what a proof card's header adds after the date: the
-// retraction, or the state with the records that decided it, and an
-// issue's resolution.
-func stateLabel(s Standing, retracted vault.Date) string {
-	var parts []string
-	switch {
-	case s.State == Retracted:
-		parts = append(parts, "retracted "+string(retracted))
-	case len(s.By) > 0:
-		parts = append(parts, string(s.State)+" by "+strings.Join(s.By, ", "))
-	default:
-		parts = append(parts, string(s.State))
-	}
-	switch {
-	case len(s.ResolvedBy) > 0:
-		parts = append(parts, "resolved by "+strings.Join(s.ResolvedBy, ", "))
-	case s.Open:
-		parts = append(parts, "open")
-	}
-	return strings.Join(parts, " · ")
-}
-
-// blobRoom is the room of a blob's quote on a record's card, in characters
-// of the line.
-const blobRoom = 300
-
-// blobLine quotes a blob on a card.
-func blobLine(q *BlobQuote) string {
-	return "  blob " + q.ID + ": " + q.Passage.Text + "\n"
-}
-
-// staleLine names the retracted records a card's record rests on.
-func staleLine(refs []vault.Ref) string {
-	var parts []string
-	for _, r := range refs {
-		parts = append(parts, fmt.Sprintf("%s retracted %s (%s)", r.Verb, r.Key, r.Retracted))
-	}
-	return "  " + strings.Join(parts, " · ") + "\n"
 }
 
 // DecidersFirst orders the ranked notes of res so that a record another
