@@ -12,7 +12,7 @@ import (
 // commit is "" before the first commit.
 func AnswerJSON(r retrieve.Result, commit string) reply.Answer {
 	out := reply.Answer{Question: r.Question, Hits: []reply.Hit{}, Omitted: r.Omitted, StoreEmpty: r.StoreEmpty, FilteredOut: r.FilteredOut,
-		Verdict: string(r.Verdict), Uncovered: r.Uncovered, AsOf: string(r.AsOf)}
+		Verdict: string(r.Verdict), Leads: r.Leads, Uncovered: r.Uncovered, Unheld: r.Unheld, AsOf: string(r.AsOf)}
 	if commit != "" {
 		out.Commit = &commit
 	}
@@ -91,7 +91,11 @@ func (r Reply) ContextJSON() reply.Cards {
 	for i := range r.Cards {
 		hits[i] = r.jsonHit(i, base.Hits[i], r.linksShown(i), r.inShown(i))
 	}
-	out.Hits, out.HitsOmitted = r.fitJSON(hits, jsonSize(out))
+	// The count of hits left out is reserved before any is admitted, as
+	// the cards reserve their omission lines.
+	out.HitsOmitted = len(r.Cards)
+	used := jsonSize(out)
+	out.Hits, out.HitsOmitted = r.fitJSON(hits, used)
 	return out
 }
 
@@ -173,8 +177,11 @@ func (r Reply) fitJSON(hits []reply.CardHit, used int) ([]reply.CardHit, int) {
 	// aim comes out of the JSON's room, and the two stay within the aim
 	// and the room together.
 	room := JSONRoom(r.MaxChars) - max(0, len(r.Text())-r.MaxChars)
-	admit := func(h reply.CardHit, first bool) bool {
+	admit := func(h reply.CardHit, first bool, linked int) bool {
 		h.Explain = nil
+		// A ranked note's linked notes that do not fit are counted in its
+		// more_linked, after it is admitted: its cost counts them all.
+		h.MoreLinked += linked
 		cost := jsonSize(h) + 1 // and its comma
 		if !first && used+cost > room {
 			return false
@@ -187,7 +194,7 @@ func (r Reply) fitJSON(hits []reply.CardHit, used int) ([]reply.CardHit, int) {
 		if c.Hit.Depth != 0 {
 			continue
 		}
-		if omitted > 0 || !admit(hits[i], len(ranked) == 0) {
+		if omitted > 0 || !admit(hits[i], len(ranked) == 0, len(r.neighbours(i))) {
 			omitted++
 			continue
 		}
@@ -200,7 +207,7 @@ func (r Reply) fitJSON(hits []reply.CardHit, used int) ([]reply.CardHit, int) {
 		}
 		neighbours := r.neighbours(i)
 		for k := range neighbours {
-			if k < r.shownNeighbours(i) && admit(hits[i+1+k], false) {
+			if k < r.shownNeighbours(i) && admit(hits[i+1+k], false, 0) {
 				named[i+1+k] = true
 			} else {
 				hits[i].MoreLinked++
