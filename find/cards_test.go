@@ -81,18 +81,42 @@ func (f fakeSnapshot) LinksOut(doc uint32, limit int) (int, error) {
 	return min(f.linksOut[doc], limit), nil
 }
 
+// parsed is the question asked in phrasings, each of its terms held by df
+// notes.
+func parsed(df int, phrasings ...string) retrieve.Question {
+	q := retrieve.ParseQuestion(phrasings)
+	for i := range q.Terms {
+		q.Terms[i].DF = df
+	}
+	return q
+}
+
+// A question made only of function words ("the of and") is scored on them
+// by the ranker, so its matched line counts them too, rather than saying
+// nothing was asked; of a question with phrasings, the matched line counts
+// the question's own words. Catches: cards of such a question reading
+// "matched 0/0" while the ranking used every word, and "matched 4/4"
+// counting the words of the agent's own phrasings.
+func TestTheMatchedWordsAreTheQuestionsOwn(t *testing.T) {
+	t.Parallel()
+	held, lacked := matchedWords(parsed(1, "the of and"), []string{"of"})
+	if !reflect.DeepEqual(held, []string{"of"}) || !reflect.DeepEqual(lacked, []string{"the", "and"}) {
+		t.Errorf("function words only: held %v lacked %v", held, lacked)
+	}
+	held, lacked = matchedWords(parsed(1, "why does Sync skip .git", "sync excluded hidden folders"), []string{"sync", "hidden", "git"})
+	if !reflect.DeepEqual(held, []string{"Sync", "git"}) || !reflect.DeepEqual(lacked, []string{"skip"}) {
+		t.Errorf("with phrasings: held %v lacked %v", held, lacked)
+	}
+}
+
 // answer builds a ranked answer of n notes, each with a long body holding
 // the rare question word twice, far apart, and the common one once.
 func answer(n int) (retrieve.Result, fakeSnapshot) {
 	res := retrieve.Result{
-		Question: []string{"why quokka lantern"},
+		Question: parsed(90, "why does the quokka lantern"), // why, does and the are function words
 		Count:    100,
-		Terms: []retrieve.QueryTerm{
-			{Term: token.Term("why"), Word: "why", DF: 90},
-			{Term: token.Term("quokka"), Word: "quokka", DF: 2, Meaningful: true},
-			{Term: token.Term("lantern"), Word: "lantern", DF: 3, Meaningful: true},
-		},
 	}
+	res.Question.Terms[3].DF, res.Question.Terms[4].DF = 2, 3 // quokka, lantern
 	store := fakeSnapshot{content: map[uint32]string{}, detail: map[uint32]vault.Detail{}}
 	for i := 0; i < n; i++ {
 		doc := uint32(i)
@@ -138,12 +162,8 @@ func TestCardsCarryPassagesMatchedWordsAndProvenance(t *testing.T) {
 // The matched line counts the words that carry meaning and names those
 // missing.
 func TestTheMatchedLineCountsWordsThatCarryMeaning(t *testing.T) {
-	// As the ranker marks them: "why", "does" and "me" are English
-	// function words.
-	terms := []retrieve.QueryTerm{{Term: token.Term("why"), Word: "why"}, {Term: token.Term("does"), Word: "does"},
-		{Term: token.Term("sync"), Word: "sync", Meaningful: true}, {Term: token.Term("forget"), Word: "forget", Meaningful: true},
-		{Term: token.Term("me"), Word: "me"}, {Term: token.Term("password"), Word: "password", Meaningful: true}}
-	held, lacked := matchedWords(terms, []string{token.Term("sync"), token.Term("password"), token.Term("me")})
+	// "why", "does" and "me" are English function words.
+	held, lacked := matchedWords(parsed(1, "why does sync forget me password"), []string{token.Term("sync"), token.Term("password"), token.Term("me")})
 	if !reflect.DeepEqual(held, []string{"sync", "password"}) || !reflect.DeepEqual(lacked, []string{"forget"}) {
 		t.Errorf("held %v lacked %v", held, lacked)
 	}

@@ -11,7 +11,7 @@ import (
 // AnswerJSON converts a ranked answer for programs, without cards;
 // commit is "" before the first commit.
 func AnswerJSON(r retrieve.Result, commit string) reply.Answer {
-	out := reply.Answer{Question: r.Question, Hits: []reply.Hit{}, Omitted: r.Omitted, StoreEmpty: r.StoreEmpty, FilteredOut: r.FilteredOut,
+	out := reply.Answer{Question: r.Question.Phrasings, Hits: []reply.Hit{}, Omitted: r.Omitted, StoreEmpty: r.StoreEmpty, FilteredOut: r.FilteredOut,
 		Verdict: string(r.Verdict), Leads: r.Leads, Uncovered: r.Uncovered, Unheld: r.Unheld, AsOf: string(r.AsOf)}
 	if commit != "" {
 		out.Commit = &commit

@@ -82,31 +82,28 @@ type question struct {
 // alone every term weighs its idf. Function words weigh nothing.
 func newQuestion(res retrieve.Result) question {
 	q := question{index: map[string]int{}}
-	counts := meaningful(res.Terms)
-	votes := map[string]int{}
-	for i, p := range res.Question {
+	asked := res.Question
+	counts := asked.Counting()
+	votes := make([]int, len(asked.Terms))
+	for i, uses := range asked.Uses {
 		vote := 1
 		if i == 0 {
 			vote = 2
 		}
-		seen := map[string]bool{}
-		for _, t := range token.Terms(p) {
-			if !seen[t] {
-				seen[t] = true
-				votes[t] += vote
-			}
+		for _, u := range uses {
+			votes[u.Term] += vote
 		}
 	}
-	voters := float64(len(res.Question) + 1)
-	for _, t := range res.Terms {
-		if t.DF == 0 || !counts[t.Term] {
+	voters := float64(len(asked.Uses) + 1)
+	for i, t := range asked.Terms {
+		if t.DF == 0 || !counts[i] {
 			continue
 		}
 		q.index[t.Term] = len(q.terms)
 		q.terms = append(q.terms, t.Term)
 		w := retrieve.IDF(res.Count, t.DF)
-		if len(res.Question) > 1 {
-			w *= float64(votes[t.Term]) / voters
+		if len(asked.Uses) > 1 {
+			w *= float64(votes[i]) / voters
 		}
 		q.weight = append(q.weight, w)
 	}

@@ -228,18 +228,7 @@ func TestSedPrintsAPassagesLines(t *testing.T) {
 func TestAGuessedAnswersInventedWordsDoNotPullTheCardAway(t *testing.T) {
 	question := "why does the ribbon vanish from the sidebar"
 	guess := "the toolbar setting under appearance hides the toolbar; a toolbar preference restores it"
-	function := map[string]bool{"why": true, "doe": true, "the": true, "from": true, "under": true, "a": true, "it": true}
-	var terms []retrieve.QueryTerm
-	seen := map[string]bool{}
-	for _, p := range []string{question, guess} {
-		token.EachToken(p, func(start, end int, term string) {
-			if !seen[term] {
-				seen[term] = true
-				terms = append(terms, retrieve.QueryTerm{Term: term, Word: p[start:end], DF: 2, Meaningful: !function[term]})
-			}
-		})
-	}
-	res := retrieve.Result{Question: []string{question, guess}, Count: 100, Terms: terms}
+	res := retrieve.Result{Question: parsed(2, question, guess), Count: 100}
 	content := "# Ribbon\n\n" + filler + "\n\nThe toolbar in the appearance preference changes the toolbar.\n\n" + filler +
 		"\n\nThe ribbon can vanish from the sidebar when the window is narrow.\n\n" + filler + "\n"
 	ps := passagesOf(content, newQuestion(res), 120)

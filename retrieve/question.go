@@ -139,9 +139,14 @@ func isName(text string, start, end int) bool {
 	return before != "" && !strings.ContainsRune(".?!:;", last)
 }
 
-// scoring lists, by term, whether it scores: the meaningful terms, or
+// Counting lists, by term, whether it counts: the meaningful terms, or
 // every term of a question made only of function words, which still
-// deserves the notes that hold them (or of every question, with every).
+// deserves the notes that hold them. Ranking scores these, and cards weigh
+// and list them.
+func (q Question) Counting() []bool { return q.scoring(false) }
+
+// scoring lists, by term, whether it scores: Counting's terms, or every
+// term with every (the baseline ranker knows no function words).
 func (q Question) scoring(every bool) []bool {
 	out := make([]bool, len(q.Terms))
 	some := false
@@ -153,6 +158,19 @@ func (q Question) scoring(every bool) []bool {
 		for i := range out {
 			out[i] = true
 		}
+	}
+	return out
+}
+
+// Own lists the terms the question itself writes, by index into Terms,
+// in order: its first phrasing's.
+func (q Question) Own() []int {
+	if len(q.Uses) == 0 {
+		return nil
+	}
+	out := make([]int, len(q.Uses[0]))
+	for i, u := range q.Uses[0] {
+		out[i] = u.Term
 	}
 	return out
 }

@@ -100,19 +100,17 @@ type Hit struct {
 
 // Result is the answer to a Query.
 type Result struct {
-	Question []string
-	Terms    []QueryTerm // the distinct terms of every phrasing, in order of first appearance
-	Count    int         // notes in the corpus, the n of rarity
+	// Question is the question and its phrasings as parsed, each term's
+	// notes counted (DF) as the ranker reads them.
+	Question Question
+	Count    int // notes in the corpus, the n of rarity
 	Hits     []Hit
 	Omitted  int // matching notes beyond the budget, never silently dropped
 	// FilteredOut counts the notes holding a word of the question that the
 	// query's filters (layer, type, Keep) left out, so an answer emptied by
 	// a filter says so rather than that the store holds nothing.
 	FilteredOut int
-	// TermsCut is set when the question held more than MaxQueryTerms
-	// distinct terms and the later ones were left out.
-	TermsCut   bool
-	StoreEmpty bool // the corpus holds no notes at all
+	StoreEmpty  bool // the corpus holds no notes at all
 	// Verdict says whether the first ranked notes answer the question.
 	Verdict Verdict
 	// Uncovered are the question's own meaningful words, as written, that
@@ -167,7 +165,7 @@ func Contribution(n, df int, asked bool) int64 {
 // Search ranks the corpus against q and expands one hop from each ranked note.
 func Search(c Corpus, q Query) (Result, error) {
 	asked := ParseQuestion(q.Phrasings)
-	res := Result{Question: asked.Phrasings, Count: c.Count(), TermsCut: asked.Cut}
+	res := Result{Question: asked, Count: c.Count()}
 	if res.Count == 0 {
 		res.StoreEmpty, res.Verdict = true, NoMatch
 		return res, nil
@@ -186,7 +184,7 @@ func Search(c Corpus, q Query) (Result, error) {
 	for i := range asked.Terms {
 		asked.Terms[i].DF = len(lists[i])
 	}
-	res.Terms = asked.Terms
+	res.Question = asked
 	scores := asked.scoring(scorer.everyTerm)
 	best, scales := bestScores(c, scorer, asked, lists, scores)
 
@@ -475,7 +473,7 @@ func expand(c Corpus, q Query, roots []ranked, res Result, lists [][]token.Posti
 		}
 		parent := len(res.Hits)
 		hit := Hit{Doc: r.doc, Note: note, Parent: -1, Score: r.score, MoreLinked: more[i], Coverage: float64(cover.of(r.doc)) / 1000}
-		for i, t := range res.Terms {
+		for i, t := range res.Question.Terms {
 			if holds(lists[i], r.doc) {
 				hit.Matched = append(hit.Matched, t.Term)
 			}

@@ -642,8 +642,8 @@ func TestAHugeQuestionLooksUpAtMostMaxQueryTerms(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if c.reads > MaxQueryTerms || len(r.Terms) != MaxQueryTerms || !r.TermsCut {
-		t.Errorf("%d lookups, %d terms, cut %v; want at most %d lookups and the cut said", c.reads, len(r.Terms), r.TermsCut, MaxQueryTerms)
+	if c.reads > MaxQueryTerms || len(r.Question.Terms) != MaxQueryTerms || !r.Question.Cut {
+		t.Errorf("%d lookups, %d terms, cut %v; want at most %d lookups and the cut said", c.reads, len(r.Question.Terms), r.Question.Cut, MaxQueryTerms)
 	}
 	if len(r.Hits) == 0 || r.Hits[0].Note.Key != "sync" {
 		t.Errorf("hits %v, want sync first", keys(r))
@@ -666,8 +666,8 @@ func TestAHugeQuestionIsCutBeforeItsFirstTermPastTheBound(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := strings.Join(words[:MaxQueryTerms+1], " ") // "sync" twice, then 255 more distinct words
-	if !r.TermsCut || len(r.Question) != 1 || r.Question[0] != want {
-		t.Errorf("cut %v, question %d phrasings, first %d bytes; want the first %d bytes alone", r.TermsCut, len(r.Question), len(r.Question[0]), len(want))
+	if got := r.Question.Phrasings; !r.Question.Cut || len(got) != 1 || got[0] != want {
+		t.Errorf("cut %v, question %d phrasings, first %d bytes; want the first %d bytes alone", r.Question.Cut, len(got), len(got[0]), len(want))
 	}
 	short := []string{"sync fails", "why does sync fail"}
 	if got := ParseQuestion(short); got.Cut || !slices.Equal(got.Phrasings, short) {

@@ -79,7 +79,7 @@ func verdictLine(r Result) string {
 	case r.Verdict == Weak:
 		return uncoveredPrefix + "`" + strings.Join(r.Uncovered, " ") + "`" + closestSuffix
 	}
-	return commonPrefix + quoteQuestion(r.Question) + commonSuffix + closestSuffix
+	return commonPrefix + quoteQuestion(r.Question.Phrasings) + commonSuffix + closestSuffix
 }
 
 // OmittedLine counts the matching notes the answer leaves out, or is ""
@@ -109,9 +109,9 @@ func RenderTree(r Result, commit string) string {
 	case r.StoreEmpty:
 		b.WriteString(emptyStoreSentence + "\n")
 	case len(r.Hits) == 0 && r.Omitted == 0 && r.FilteredOut > 0:
-		fmt.Fprintf(&b, "%s%s; %s%s\n", filteredPrefix, quoteQuestion(r.Question), plural(r.FilteredOut, "1 note does", fmt.Sprintf("%d notes do", r.FilteredOut)), filteredSuffix)
+		fmt.Fprintf(&b, "%s%s; %s%s\n", filteredPrefix, quoteQuestion(r.Question.Phrasings), plural(r.FilteredOut, "1 note does", fmt.Sprintf("%d notes do", r.FilteredOut)), filteredSuffix)
 	case len(r.Hits) == 0 && r.Omitted == 0:
-		b.WriteString(noMatchPrefix + quoteQuestion(r.Question) + noMatchSuffix + "\n")
+		b.WriteString(noMatchPrefix + quoteQuestion(r.Question.Phrasings) + noMatchSuffix + "\n")
 	}
 	if line := verdictLine(r); line != "" {
 		b.WriteString(line + "\n")

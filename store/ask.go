@@ -85,7 +85,7 @@ func (s *Store) Ask(q Question) (Answer, error) {
 		ans, err = v.ask(q)
 		return err
 	})
-	if err == nil && ans.Result.TermsCut {
+	if err == nil && ans.Result.Question.Cut {
 		s.warn("the question and its phrasings hold more than %d distinct words; only the first %d were looked up", retrieve.MaxQueryTerms, retrieve.MaxQueryTerms)
 	}
 	if absent, ok := absentAnswer(err, q.Phrasings, q.AsOf); ok {
@@ -158,7 +158,7 @@ func (v *view) proofDay() vault.Date {
 // the answer that says so instead: before the first commit, or past a
 // shallow clone's boundary (incomplete).
 func absentAnswer(err error, question []string, asOf string) (Answer, bool) {
-	a := Answer{Result: retrieve.Result{Question: question, StoreEmpty: true}, asked: asOf}
+	a := Answer{Result: retrieve.Result{Question: retrieve.Question{Phrasings: question}, StoreEmpty: true}, asked: asOf}
 	switch {
 	case errors.Is(err, vault.ErrBeforeHistory):
 		a.Absent = "the store did not exist yet on " + asOf
