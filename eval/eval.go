@@ -105,8 +105,10 @@ type Question struct {
 	ExpectInReply bool `json:"expect_in_reply"` // an expected note is among the reply's ranked notes
 	ReplyRank     int  `json:"reply_rank"`      // the card rank of the first expected note in the reply; 0 when none is
 	Empty         bool `json:"empty"`           // the reply holds no note
-	// Verdict is the reply's own: answered, weak or none.
+	// Verdict is the reply's own: answered, weak or none; Leads, whether it
+	// said the first note stands clearly ahead.
 	Verdict    retrieve.Verdict `json:"verdict"`
+	Leads      bool             `json:"leads"`
 	ReplyChars int              `json:"reply_chars"`
 	// Reply is the reply scored, as omh find --cards prints it; kept so a
 	// test can hold it against the command's, not saved.
@@ -121,7 +123,7 @@ func (q Question) Doubted() bool {
 
 // Score measures one answer against its gold question.
 func Score(g Gold, a Answer) Question {
-	q := Question{ID: g.ID, Negative: g.Negative, HasAnswer: g.Answer != "", Verdict: a.Reply.Result.Verdict}
+	q := Question{ID: g.ID, Negative: g.Negative, HasAnswer: g.Answer != "", Verdict: a.Reply.Result.Verdict, Leads: a.Reply.Result.Leads}
 	text := a.Reply.Text()
 	q.Reply, q.ReplyChars = text, utf8.RuneCountInString(text)
 	q.Empty = len(a.Reply.Result.Hits) == 0

@@ -57,9 +57,8 @@ type Reply struct {
 	Result          retrieve.Result
 	Commit          string
 	Cards           []Card
-	PassagesOmitted int  // passages the size aim left out
-	LinesOmitted    int  // links lines the size aim left out
-	Compacted       bool // some card left out lines by its rank (fullCards, cardRoom)
+	PassagesOmitted int // passages the size aim left out
+	LinesOmitted    int // links lines the size aim left out
 	MaxChars        int
 }
 

@@ -140,17 +140,12 @@ func (r Reply) inShown(i int) []vault.Ref {
 }
 
 // linksShown are the links out that card i's links line shows, when the
-// size aim admitted the line: the links no linked note's header under it
-// names already.
+// size aim admitted the line.
 func (r Reply) linksShown(i int) []vault.Ref {
 	if !r.Cards[i].ShowLinks {
 		return nil
 	}
-	named := map[string]bool{}
-	for _, n := range r.neighbours(i)[:r.shownNeighbours(i)] {
-		named[n.Hit.Note.Key] = true
-	}
-	return firstRefs(unshown(r.Cards[i].Links, named))
+	return firstRefs(r.Cards[i].Links)
 }
 
 // firstRefs are the links a card's line names before "+N more".
@@ -164,24 +159,21 @@ func firstRefs(refs []vault.Ref) []vault.Ref {
 // content beside 3.5 kB of cards on vba-docs before it was bounded.
 func JSONRoom(maxChars int) int { return maxChars + maxChars/3 }
 
-// fitJSON admits the hits in the order they matter to an agent, while the
-// reply stays within its room: the ranked notes by rank (the first always),
-// then the linked notes the cards name under them. A ranked note that does
-// not fit leaves out itself and every note below it (hits_omitted counts
-// them); a linked note that does not fit is counted in its ranked note's
-// more_linked. used is the size of the reply without hits. --explain's
-// scores are not counted: who asks for them asks for them all.
+// fitJSON admits the ranked notes by rank (the first always) while the
+// reply stays within its room, as the cards show them: the notes each
+// links to are counted in its more_linked, as its links line counts them.
+// A ranked note that does not fit leaves out itself and every note below
+// it (hits_omitted counts them). used is the size of the reply without
+// hits. --explain's scores are not counted: who asks for them asks for
+// them all.
 func (r Reply) fitJSON(hits []reply.CardHit, used int) ([]reply.CardHit, int) {
 	// The cards' headers are never cut, so their text may pass the aim
 	// (twenty one-line cards at 1,000 characters): what it took beyond the
 	// aim comes out of the JSON's room, and the two stay within the aim
 	// and the room together.
 	room := JSONRoom(r.MaxChars) - max(0, len(r.Text())-r.MaxChars)
-	admit := func(h reply.CardHit, first bool, linked int) bool {
+	admit := func(h reply.CardHit, first bool) bool {
 		h.Explain = nil
-		// A ranked note's linked notes that do not fit are counted in its
-		// more_linked, after it is admitted: its cost counts them all.
-		h.MoreLinked += linked
 		cost := jsonSize(h) + 1 // and its comma
 		if !first && used+cost > room {
 			return false
@@ -189,36 +181,18 @@ func (r Reply) fitJSON(hits []reply.CardHit, used int) ([]reply.CardHit, int) {
 		used += cost
 		return true
 	}
-	ranked, omitted := map[int]bool{}, 0
+	out, omitted := []reply.CardHit{}, 0
 	for i, c := range r.Cards {
 		if c.Hit.Depth != 0 {
 			continue
 		}
-		if omitted > 0 || !admit(hits[i], len(ranked) == 0, len(r.neighbours(i))) {
+		h := hits[i]
+		h.MoreLinked += len(r.neighbours(i))
+		if omitted > 0 || !admit(h, len(out) == 0) {
 			omitted++
 			continue
 		}
-		ranked[i] = true
-	}
-	named := map[int]bool{}
-	for i := range r.Cards {
-		if !ranked[i] {
-			continue
-		}
-		neighbours := r.neighbours(i)
-		for k := range neighbours {
-			if k < r.shownNeighbours(i) && admit(hits[i+1+k], false, 0) {
-				named[i+1+k] = true
-			} else {
-				hits[i].MoreLinked++
-			}
-		}
-	}
-	out := []reply.CardHit{}
-	for i, h := range hits {
-		if ranked[i] || named[i] {
-			out = append(out, h)
-		}
+		out = append(out, h)
 	}
 	return out, omitted
 }

@@ -323,7 +323,14 @@ func bestScores(c Corpus, sc scorer, q Question, lists [][]token.Posting, scores
 }
 
 // leadShare is how far ahead of the second ranked note the first must
-// score to stand clearly ahead: by this share of its own score.
+// score to stand clearly ahead: by this share of its own score. A reply
+// whose first note leads gives it the only full card. On the tune
+// questions of the real vaults with phrasings, 0.15 lets 52 of the 84
+// answerable questions lead, 2 of them wrongly (the answer on a lower
+// note); 0.10 59, 4 wrongly; 0.25 34, none. Without phrasings, where the
+// first note is right half as often, 0.15 lets 34 lead, 9 wrongly; a
+// stricter share for them (0.25, 0.35) put no answer back on a card and
+// made their replies 200 characters longer.
 const leadShare = 0.15
 
 // leads reports whether the first of the ranked notes stands clearly

@@ -571,7 +571,7 @@ func TestTheTreeParserRejectsALineMissingItsProvenance(t *testing.T) {
 		"root  team · 2026-08-07\n└─ child  local · 2026-08-06\n└─ child2  local · 2026-08-05\n@ no commits\n",
 		"… 3 more matches; ask a narrower question.\nroot  team · 2026-08-07\n@ no commits\n",
 		"root  team · 2026-08-07\n@ no commits\n",
-		"answered: the first notes score close together\nroot  team · 2026-08-07\n… 1 more match; ask a narrower question.\n@ abc\n",
+		"answered: several notes score close; compare them\nroot  team · 2026-08-07\n… 1 more match; ask a narrower question.\n@ abc\n",
 	} {
 		if _, err := ParseTree(bad); err == nil {
 			t.Errorf("accepted %q", bad)

@@ -44,8 +44,8 @@ const (
 
 // The line printed above the notes, by verdict.
 const (
-	leadsLine       = "answered: the first note stands clearly ahead"
-	closeLine       = "answered: the first notes score close together"
+	leadsLine       = "answered: the first note leads clearly"
+	closeLine       = "answered: several notes score close; compare them"
 	unheldPrefix    = "weak: no note holds "
 	uncoveredPrefix = "weak: the closest notes lack "
 	commonPrefix    = "none: only common words of "
@@ -53,20 +53,11 @@ const (
 	closestSuffix   = "; the closest notes follow"
 )
 
-// VerdictLine is the line cards open with: the tree's verdict line but for
-// an answered verdict, which the cards do not print yet.
-func VerdictLine(r Result) string {
-	if r.Verdict == Answered {
-		return ""
-	}
-	return verdictLine(r)
-}
-
-// verdictLine is the line an answer with notes opens with: its verdict and
+// VerdictLine is the line an answer with notes opens with: its verdict and
 // what it rests on. A weak one names the question's words no note holds,
 // or else those the closest notes lack. It is "" for an answer without
 // notes, whose sentence says it all.
-func verdictLine(r Result) string {
+func VerdictLine(r Result) string {
 	switch {
 	case len(r.Hits) == 0 && r.Omitted == 0, r.Verdict == "":
 		return ""
@@ -113,7 +104,7 @@ func RenderTree(r Result, commit string) string {
 	case len(r.Hits) == 0 && r.Omitted == 0:
 		b.WriteString(noMatchPrefix + quoteQuestion(r.Question.Phrasings) + noMatchSuffix + "\n")
 	}
-	if line := verdictLine(r); line != "" {
+	if line := VerdictLine(r); line != "" {
 		b.WriteString(line + "\n")
 	}
 	labels := make([]string, len(r.Hits))

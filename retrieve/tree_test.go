@@ -26,7 +26,7 @@ func linker(key string, prefix string, n int) []memNote {
 func TestNeighboursAreCappedAndTheRestCounted(t *testing.T) {
 	r := ask(t, linker("summary", "n", 11), "otter")
 	tree := RenderTree(r, "")
-	want := "answered: the first note stands clearly ahead\nsummary  team · 2026-01-02\n" +
+	want := "answered: the first note leads clearly\nsummary  team · 2026-01-02\n" +
 		"├─ n000  team · 2026-01-01\n├─ n001  team · 2026-01-01\n├─ n002  team · 2026-01-01\n" +
 		"└─ and 8 more linked notes\n@ no commits\n"
 	if !sameWords(tree, want) {

@@ -53,7 +53,7 @@ func TestACoveredQuestionOpensWithItsVerdict(t *testing.T) {
 		t.Fatalf("verdict %q, leads %v, hits %v, coverage %v", r.Verdict, r.Leads, keys(r), r.Hits[0].Coverage)
 	}
 	out := RenderTree(r, "")
-	if !strings.HasPrefix(out, "answered: the first note stands clearly ahead\nsync-setup  ") {
+	if !strings.HasPrefix(out, "answered: the first note leads clearly\nsync-setup  ") {
 		t.Errorf("an answered question opens with its verdict, then its first note:\n%s", out)
 	}
 	if tree, err := ParseTree(out); err != nil || tree.Verdict != Answered || !tree.Leads {
@@ -173,8 +173,8 @@ func TestTheVerdictDoesNotDependOnTheBudget(t *testing.T) {
 func TestAnEmptyReplyHasVerdictNone(t *testing.T) {
 	for _, r := range []Result{ask(t, syncStore(), "kubernetes"), ask(t, nil, "anything")} {
 		tree, err := ParseTree(RenderTree(r, ""))
-		if r.Verdict != NoMatch || verdictLine(r) != "" || err != nil || tree.Verdict != NoMatch {
-			t.Errorf("verdict %q, line %q, read back as %+v, %v", r.Verdict, verdictLine(r), tree, err)
+		if r.Verdict != NoMatch || VerdictLine(r) != "" || err != nil || tree.Verdict != NoMatch {
+			t.Errorf("verdict %q, line %q, read back as %+v, %v", r.Verdict, VerdictLine(r), tree, err)
 		}
 	}
 }
@@ -186,7 +186,7 @@ func TestAVerdictLineStandsOnlyAboveNotes(t *testing.T) {
 		"weak: no note holds `x`; the closest notes follow\n@ abc\n",
 		"a  local · 2026-01-01\nweak: no note holds `x`; the closest notes follow\n@ abc\n",
 		"none: only common words of `the` match; the closest notes follow\n@ abc\n",
-		"answered: the first note stands clearly ahead\n@ abc\n",
+		"answered: the first note leads clearly\n@ abc\n",
 		"answered: maybe\na  local · 2026-01-01\n@ abc\n",
 	} {
 		if _, err := ParseTree(bad); err == nil {

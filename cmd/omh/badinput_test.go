@@ -54,7 +54,7 @@ func TestARepositoryWithoutCommitsAnswersFromItsLocalNotes(t *testing.T) {
 	r := vaulttest.New(t)
 	r.Write("idea.md", "# An idea about caching\n")
 	out := ok(t, r.Dir, "find", "caching")
-	if out != "answered: the first note stands clearly ahead\nidea  local · "+today(t, r, "idea.md")+"\n@ no commits\n" {
+	if out != "answered: the first note leads clearly\nidea  local · "+today(t, r, "idea.md")+"\n@ no commits\n" {
 		t.Errorf("got %q", out)
 	}
 	if reply := findJSON(t, r.Dir, "caching"); reply.Commit != nil || len(reply.Hits) != 1 {

@@ -366,7 +366,7 @@ func TestMCPWritesOnlyWithAllowWrite(t *testing.T) {
 	if _, err := os.Stat(w["path"].(string)); err != nil {
 		t.Errorf("the note is not on disk: %v", err)
 	}
-	if text, _, _ := callTool(t, cs, "find", map[string]any{"question": "zeppelins"}); !strings.HasPrefix(text, "finding/zeppelins-float-on-hydrogen  finding · local") {
+	if text, _, _ := callTool(t, cs, "find", map[string]any{"question": "zeppelins"}); !strings.HasPrefix(text, "answered: the first note leads clearly\n\nfinding/zeppelins-float-on-hydrogen  finding · local") {
 		t.Errorf("find after new: %s", text)
 	}
 	text, _, isErr = callTool(t, cs, "retract", map[string]any{"key": "finding/zeppelins-float-on-hydrogen", "reason": "helium, mostly"})
