@@ -8,7 +8,7 @@ import (
 
 	"github.com/omh-notes/omh/find"
 	"github.com/omh-notes/omh/retrieve"
-	"github.com/omh-notes/omh/vault"
+	"github.com/omh-notes/omh/vault/corpus"
 )
 
 func near(a, b float64) bool { return math.Abs(a-b) < 1e-9 }
@@ -18,7 +18,7 @@ func near(a, b float64) bool { return math.Abs(a-b) < 1e-9 }
 func reply(text string, keys ...string) find.Reply {
 	var r find.Reply
 	for _, k := range keys {
-		r.Result.Hits = append(r.Result.Hits, retrieve.Hit{Note: vault.Note{Key: k}, Parent: -1})
+		r.Result.Hits = append(r.Result.Hits, retrieve.Hit{Note: corpus.Note{Key: k}, Parent: -1})
 		r.Cards = append(r.Cards, find.Card{Hit: r.Result.Hits[len(r.Result.Hits)-1],
 			Passages: []find.Passage{{Text: text}}})
 	}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/omh-notes/omh/retrieve"
 	"github.com/omh-notes/omh/vault"
+	"github.com/omh-notes/omh/vault/corpus"
 )
 
 // An answer's JSON carries the verdict, whether the first note leads, and
@@ -17,8 +18,8 @@ import (
 // explanation's terms lost on the way to JSON.
 func TestTheJSONAnswerCarriesVerdictCoverageAndParents(t *testing.T) {
 	t.Parallel()
-	note := func(key string, layer vault.Layer) vault.Note {
-		return vault.Note{Key: key, Layer: layer, Date: "2026-01-02", Type: "note", Title: key}
+	note := func(key string, layer vault.Layer) corpus.Note {
+		return corpus.Note{Key: key, Layer: layer, Date: "2026-01-02", Type: "note", Title: key}
 	}
 	why := &retrieve.Explanation{Phrasing: 1, Terms: []retrieve.TermShare{{Term: "sync", Word: "sync", Fields: []string{"title"}, Count: 2, DF: 3, Score: 700}}}
 	res := retrieve.Result{Verdict: retrieve.Weak, Uncovered: []string{"webdav", "server"}, Unheld: []string{"webdav"}, Hits: []retrieve.Hit{

@@ -5,6 +5,7 @@ import (
 
 	"github.com/omh-notes/omh/proof"
 	"github.com/omh-notes/omh/vault"
+	"github.com/omh-notes/omh/vault/corpus"
 )
 
 // BlobQuote is the passage of a blob a record rests on, quoted on its card.
@@ -23,7 +24,7 @@ const blobRoom = 300
 // blobFor finds the blob a record attaches directly, else through a
 // current, unretracted citation it cites, skipping blobs the reply quotes
 // already, and quotes the blob's best passage for the question.
-func blobFor(snap Snapshot, p *proof.Proof, links []vault.Ref, quoted map[uint32]bool, q question) (*BlobQuote, error) {
+func blobFor(snap Snapshot, p *proof.Proof, links []corpus.Ref, quoted map[uint32]bool, q question) (*BlobQuote, error) {
 	type candidate struct {
 		doc uint32
 		via string

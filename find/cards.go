@@ -6,6 +6,7 @@ import (
 	"github.com/omh-notes/omh/proof"
 	"github.com/omh-notes/omh/retrieve"
 	"github.com/omh-notes/omh/vault"
+	"github.com/omh-notes/omh/vault/corpus"
 )
 
 // DefaultMaxChars is the size a reply aims at. Passages count against it;
@@ -18,9 +19,9 @@ const DefaultMaxChars = 6000
 type Snapshot interface {
 	proof.Snapshot
 	// Content returns the note's bytes as indexed.
-	Content(doc uint32, n vault.Note) ([]byte, error)
+	Content(doc uint32, n corpus.Note) ([]byte, error)
 	// CardDetail is the note's detail but its links in.
-	CardDetail(doc uint32) (vault.Detail, error)
+	CardDetail(doc uint32) (corpus.Detail, error)
 	// LinksOut counts the notes a note links to, up to limit.
 	LinksOut(doc uint32, limit int) (int, error)
 }
@@ -31,22 +32,22 @@ type Card struct {
 	Passages []Passage // kept within the size aim
 	Matched  []string  // question words the note holds
 	Missing  []string  // question words it lacks
-	Links    []vault.Ref
+	Links    []corpus.Ref
 	// In are the links in that the card and its JSON hit may show, in the
 	// order they show them (OrderIn): every typed link and the newest
 	// plain ones (headIn); InCount counts every link in.
-	In      []vault.Ref
+	In      []corpus.Ref
 	InCount int
 	// ShowLinks and ShowIn say whether the links lines made it into the
 	// printed card within the size aim; JSON carries the lists regardless.
 	ShowLinks, ShowIn bool
-	shownIn           []vault.Ref // In as a full card prints it: tables of contents last
+	shownIn           []corpus.Ref // In as a full card prints it: tables of contents last
 	// Proof records only: where the record stands, the day it was
 	// retracted, the blob it rests on, and the retracted records it cites.
 	Standing  *proof.Standing
 	Retracted vault.Date
 	Blob      *BlobQuote
-	Stale     []vault.Ref
+	Stale     []corpus.Ref
 	// Changed: the note's file changed since the snapshot the answer is
 	// from, so the card quotes no passage.
 	Changed bool

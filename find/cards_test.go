@@ -9,31 +9,32 @@ import (
 	"unicode/utf8"
 
 	"github.com/omh-notes/omh/retrieve"
+	"github.com/omh-notes/omh/token"
 	"github.com/omh-notes/omh/vault"
-	"github.com/omh-notes/omh/vault/token"
+	"github.com/omh-notes/omh/vault/corpus"
 )
 
 // fakeSnapshot serves contents and details by document id.
 type fakeSnapshot struct {
 	content  map[uint32]string
-	detail   map[uint32]vault.Detail
-	notes    map[uint32]vault.Note
+	detail   map[uint32]corpus.Detail
+	notes    map[uint32]corpus.Note
 	linksOut map[uint32]int
 }
 
-func (f fakeSnapshot) Content(doc uint32, _ vault.Note) ([]byte, error) {
+func (f fakeSnapshot) Content(doc uint32, _ corpus.Note) ([]byte, error) {
 	return []byte(f.content[doc]), nil
 }
 
-func (f fakeSnapshot) CardDetail(doc uint32) (vault.Detail, error) {
+func (f fakeSnapshot) CardDetail(doc uint32) (corpus.Detail, error) {
 	d := f.detail[doc]
 	d.In = nil
 	return d, nil
 }
 
 // LinksIn serves links in as the cache does: in name order, keyless.
-func (f fakeSnapshot) LinksIn(doc uint32, plain, typed bool) ([]vault.Ref, int, error) {
-	var in []vault.Ref
+func (f fakeSnapshot) LinksIn(doc uint32, plain, typed bool) ([]corpus.Ref, int, error) {
+	var in []corpus.Ref
 	for _, r := range f.detail[doc].In {
 		if (r.Verb == "" && plain) || (r.Verb != "" && typed) {
 			in = append(in, r)
@@ -56,7 +57,7 @@ func (f fakeSnapshot) LinksIn(doc uint32, plain, typed bool) ([]vault.Ref, int, 
 }
 
 // KeyRefs finds each end's key among the links in the store serves.
-func (f fakeSnapshot) KeyRefs(refs []vault.Ref) error {
+func (f fakeSnapshot) KeyRefs(refs []corpus.Ref) error {
 	for i := range refs {
 		for _, d := range f.detail {
 			for _, in := range d.In {
@@ -69,13 +70,13 @@ func (f fakeSnapshot) KeyRefs(refs []vault.Ref) error {
 	return nil
 }
 
-func (f fakeSnapshot) Note(doc uint32) (vault.Note, error) { return f.notes[doc], nil }
+func (f fakeSnapshot) Note(doc uint32) (corpus.Note, error) { return f.notes[doc], nil }
 
 // Info reads the type and layer of the notes the snapshot serves; cards
 // read it only with a proof.
-func (f fakeSnapshot) Info(doc uint32) vault.DocInfo {
+func (f fakeSnapshot) Info(doc uint32) corpus.DocInfo {
 	n, ok := f.notes[doc]
-	return vault.DocInfo{Present: ok, Layer: n.Layer, Type: n.Type}
+	return corpus.DocInfo{Present: ok, Layer: n.Layer, Type: n.Type}
 }
 func (f fakeSnapshot) LinksOut(doc uint32, limit int) (int, error) {
 	return min(f.linksOut[doc], limit), nil
@@ -118,11 +119,11 @@ func answer(n int) (retrieve.Result, fakeSnapshot) {
 		Verdict:  retrieve.Answered, // several notes close: the first three get full cards
 	}
 	res.Question.Terms[3].DF, res.Question.Terms[4].DF = 2, 3 // quokka, lantern
-	store := fakeSnapshot{content: map[uint32]string{}, detail: map[uint32]vault.Detail{}}
+	store := fakeSnapshot{content: map[uint32]string{}, detail: map[uint32]corpus.Detail{}}
 	for i := 0; i < n; i++ {
 		doc := uint32(i)
 		res.Hits = append(res.Hits, retrieve.Hit{Doc: doc, Parent: -1, Score: int64(1000 - i),
-			Note:    vault.Note{Key: fmt.Sprintf("note-%d", i), Layer: vault.Team, Date: "2026-01-02", Type: "note", Title: "Note"},
+			Note:    corpus.Note{Key: fmt.Sprintf("note-%d", i), Layer: vault.Team, Date: "2026-01-02", Type: "note", Title: "Note"},
 			Matched: []string{token.Term("quokka"), token.Term("lantern")}})
 		store.content[doc] = "---\nx: 1\n---\n" + filler + "The quokka sits here.\n\n" + filler + filler + filler + "\n\nA lantern glows there.\n\n" + filler
 		store.detail[doc] = detailOf(store.content[doc])
@@ -295,7 +296,7 @@ func TestRoomShrinksDownTheRankingAndByConfidence(t *testing.T) {
 // Verdicts first, then derivations, citations, attachments, then plain
 // links; each source with its own layer and date when it differs.
 func TestInLinksPutVerdictsFirst(t *testing.T) {
-	in := []vault.Ref{
+	in := []corpus.Ref{
 		{Key: "plain-note", Layer: vault.Team, Date: "2026-01-09"},
 		{Key: "derived", Layer: vault.Team, Date: "2026-01-08", Verb: "derives_from"},
 		{Key: "mitigation", Layer: vault.Team, Date: "2026-01-07", Verb: "mitigates"},
@@ -332,7 +333,7 @@ func TestInLinksPutVerdictsFirst(t *testing.T) {
 func TestATableOfContentsLinkingInComesLast(t *testing.T) {
 	res, store := answer(1)
 	d := store.detail[0]
-	d.In = []vault.Ref{{Doc: 50, Key: "api/TOC", Layer: vault.Team, Date: "2026-02-01"},
+	d.In = []corpus.Ref{{Doc: 50, Key: "api/TOC", Layer: vault.Team, Date: "2026-02-01"},
 		{Doc: 51, Key: "object", Layer: vault.Team, Date: "2026-01-02"},
 		{Doc: 52, Key: "summary", Layer: vault.Team, Date: "2026-01-01"}}
 	store.detail[0] = d
@@ -354,13 +355,13 @@ func TestATableOfContentsLinkingInComesLast(t *testing.T) {
 // counting the rest took 110 characters under the first card.
 func TestLinkedNotesAreNamedOnTheLinksLine(t *testing.T) {
 	res, store := answer(1)
-	linked := vault.Ref{Doc: 7, Key: "linked", Layer: vault.Local, Date: "2026-03-03"}
+	linked := corpus.Ref{Doc: 7, Key: "linked", Layer: vault.Local, Date: "2026-03-03"}
 	d := store.detail[0]
-	d.Links = []vault.Ref{linked}
+	d.Links = []corpus.Ref{linked}
 	store.detail[0] = d
 	res.Hits = append(res.Hits, retrieve.Hit{Doc: 7, Depth: 1, Parent: 0,
-		Note: vault.Note{Key: "linked", Layer: vault.Local, Date: "2026-03-03", Type: "topic"}})
-	store.detail[7] = vault.Detail{}
+		Note: corpus.Note{Key: "linked", Layer: vault.Local, Date: "2026-03-03", Type: "topic"}})
+	store.detail[7] = corpus.Detail{}
 	reply, _ := Build(res, "", store, DefaultMaxChars, nil)
 	text := reply.Text()
 	if !strings.Contains(text, "\n  links: linked (local · 2026-03-03)\n") || strings.Contains(text, "↳") || len(reply.Cards[1].Passages) != 0 {
@@ -400,12 +401,12 @@ func TestCompactCardsCountWhatTheyLeaveOut(t *testing.T) {
 	var hits []retrieve.Hit
 	for i, h := range res.Hits {
 		d := store.detail[h.Doc]
-		d.Links = []vault.Ref{{Doc: 100, Key: "linked", Layer: vault.Team, Date: "2026-01-01"}}
-		d.In = []vault.Ref{{Doc: 101, Key: "linker", Layer: vault.Team, Date: "2026-01-01"},
+		d.Links = []corpus.Ref{{Doc: 100, Key: "linked", Layer: vault.Team, Date: "2026-01-01"}}
+		d.In = []corpus.Ref{{Doc: 101, Key: "linker", Layer: vault.Team, Date: "2026-01-01"},
 			{Doc: 102, Key: "newer", Layer: vault.Team, Date: "2026-01-01", Verb: "supersedes"}}
 		store.detail[h.Doc] = d
 		hits = append(hits, h, retrieve.Hit{Doc: uint32(200 + i), Depth: 1, Parent: len(hits),
-			Note: vault.Note{Key: fmt.Sprintf("neighbour-%d", i), Layer: vault.Team, Date: "2026-01-01", Type: "note"}})
+			Note: corpus.Note{Key: fmt.Sprintf("neighbour-%d", i), Layer: vault.Team, Date: "2026-01-01", Type: "note"}})
 	}
 	res.Hits = hits
 	reply, err := Build(res, "abc", store, 1<<20, nil)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/omh-notes/omh/retrieve"
 	"github.com/omh-notes/omh/vault"
+	"github.com/omh-notes/omh/vault/corpus"
 )
 
 // A card's links in picked from name order without sorting them all
@@ -23,11 +24,11 @@ func TestLinksInPickedForACardEqualTheFullSort(t *testing.T) {
 	verbs := []string{"", "supersedes", "cites", "derives_from", "attaches", "rejects", "frobs"}
 	rng := rand.New(rand.NewSource(1))
 	for round := range 400 {
-		store := fakeSnapshot{detail: map[uint32]vault.Detail{}, linksOut: map[uint32]int{}}
-		var in []vault.Ref
+		store := fakeSnapshot{detail: map[uint32]corpus.Detail{}, linksOut: map[uint32]int{}}
+		var in []corpus.Ref
 		for i := range 1 + rng.Intn(60) {
 			doc := uint32(100 + i)
-			ref := vault.Ref{Doc: doc, Key: fmt.Sprintf("k%02d", rng.Intn(40)), Layer: vault.Layer(1 + rng.Intn(2)),
+			ref := corpus.Ref{Doc: doc, Key: fmt.Sprintf("k%02d", rng.Intn(40)), Layer: vault.Layer(1 + rng.Intn(2)),
 				Date: vault.Date(fmt.Sprintf("2026-01-%02d", 1+rng.Intn(4)))}
 			if rng.Intn(4) < round%4 { // from no typed links to mostly typed
 				ref.Verb = verbs[rng.Intn(len(verbs))]
@@ -47,11 +48,11 @@ func TestLinksInPickedForACardEqualTheFullSort(t *testing.T) {
 			}
 			return a.Doc < b.Doc
 		})
-		store.detail[0] = vault.Detail{In: in}
+		store.detail[0] = corpus.Detail{In: in}
 		full := OrderIn(in)
 		for _, n := range []int{0, 1, refsShown} {
 			head, cut := headIn(in, n)
-			var want []vault.Ref
+			var want []corpus.Ref
 			plain := 0
 			for _, ref := range full {
 				if ref.Verb != "" || plain < n {

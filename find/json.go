@@ -5,7 +5,7 @@ import (
 
 	"github.com/omh-notes/omh/reply"
 	"github.com/omh-notes/omh/retrieve"
-	"github.com/omh-notes/omh/vault"
+	"github.com/omh-notes/omh/vault/corpus"
 )
 
 // AnswerJSON converts a ranked answer for programs, without cards;
@@ -37,7 +37,7 @@ func AnswerJSON(r retrieve.Result, commit string) reply.Answer {
 
 // NoteJSON is what a hit says of a note itself, outside any ranking: depth
 // 0, no parent, score 0.
-func NoteJSON(n vault.Note) reply.Hit {
+func NoteJSON(n corpus.Note) reply.Hit {
 	return reply.Hit{Key: n.Key, Layer: n.Layer.String(), Date: string(n.Date), DateSource: n.DateSource.String(),
 		Title: n.Title, Type: n.Type, Path: n.Path, Blob: n.Blob.String()}
 }
@@ -101,7 +101,7 @@ func (r Reply) ContextJSON() reply.Cards {
 
 // jsonHit is card i's hit: its fields, its card's passages, and the
 // links given, counting the rest.
-func (r Reply) jsonHit(i int, base reply.Hit, links, in []vault.Ref) reply.CardHit {
+func (r Reply) jsonHit(i int, base reply.Hit, links, in []corpus.Ref) reply.CardHit {
 	c := r.Cards[i]
 	h := reply.CardHit{Hit: base, Passages: passagesJSON(c.Passages), Matched: c.Matched, Missing: c.Missing,
 		Links: RefsJSON(links), In: RefsJSON(in), LinksMore: len(c.Links) - len(links), InMore: c.InCount - len(in), Changed: c.Changed}
@@ -131,7 +131,7 @@ func (r Reply) jsonHit(i int, base reply.Hit, links, in []vault.Ref) reply.CardH
 
 // inShown are the links in that card i's in line shows, when the size aim
 // admitted the line.
-func (r Reply) inShown(i int) []vault.Ref {
+func (r Reply) inShown(i int) []corpus.Ref {
 	if !r.Cards[i].ShowIn {
 		return nil
 	}
@@ -141,7 +141,7 @@ func (r Reply) inShown(i int) []vault.Ref {
 
 // linksShown are the links out that card i's links line shows, when the
 // size aim admitted the line.
-func (r Reply) linksShown(i int) []vault.Ref {
+func (r Reply) linksShown(i int) []corpus.Ref {
 	if !r.Cards[i].ShowLinks {
 		return nil
 	}
@@ -149,7 +149,7 @@ func (r Reply) linksShown(i int) []vault.Ref {
 }
 
 // firstRefs are the links a card's line names before "+N more".
-func firstRefs(refs []vault.Ref) []vault.Ref {
+func firstRefs(refs []corpus.Ref) []corpus.Ref {
 	return refs[:min(len(refs), maxRefs)]
 }
 
@@ -216,7 +216,7 @@ func passagesJSON(ps []Passage) []reply.Passage {
 }
 
 // RefsJSON converts link ends; the list is empty rather than null.
-func RefsJSON(refs []vault.Ref) []reply.Ref {
+func RefsJSON(refs []corpus.Ref) []reply.Ref {
 	out := []reply.Ref{}
 	for _, r := range refs {
 		out = append(out, reply.Ref{Key: r.Key, Layer: r.Layer.String(), Date: string(r.Date), Verb: r.Verb, Retracted: string(r.Retracted)})

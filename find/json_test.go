@@ -11,6 +11,7 @@ import (
 	"github.com/omh-notes/omh/reply"
 	"github.com/omh-notes/omh/retrieve"
 	"github.com/omh-notes/omh/vault"
+	"github.com/omh-notes/omh/vault/corpus"
 )
 
 // hubAnswer is answer(n) where every ranked note is a hub: 30 links out,
@@ -23,10 +24,10 @@ func hubAnswer(n int) (retrieve.Result, fakeSnapshot) {
 		d := store.detail[h.Doc]
 		d.Links, d.In = nil, nil
 		for k := 0; k < 30; k++ {
-			d.Links = append(d.Links, vault.Ref{Doc: uint32(1000 + 100*i + k), Key: fmt.Sprintf("reference/a-rather-long-key-for-a-linked-note-%d-%d", i, k), Layer: vault.Team, Date: "2026-01-01"})
+			d.Links = append(d.Links, corpus.Ref{Doc: uint32(1000 + 100*i + k), Key: fmt.Sprintf("reference/a-rather-long-key-for-a-linked-note-%d-%d", i, k), Layer: vault.Team, Date: "2026-01-01"})
 		}
 		for k := 0; k < 40; k++ {
-			ref := vault.Ref{Doc: uint32(9000 + 100*i + k), Key: fmt.Sprintf("guides/a-note-linking-in-%d-%d", i, k), Layer: vault.Team, Date: "2026-01-01"}
+			ref := corpus.Ref{Doc: uint32(9000 + 100*i + k), Key: fmt.Sprintf("guides/a-note-linking-in-%d-%d", i, k), Layer: vault.Team, Date: "2026-01-01"}
 			if k < 2 {
 				ref.Verb = "supersedes"
 			}
@@ -37,7 +38,7 @@ func hubAnswer(n int) (retrieve.Result, fakeSnapshot) {
 		hits = append(hits, h)
 		for k := 0; k < 5; k++ {
 			hits = append(hits, retrieve.Hit{Doc: d.Links[k].Doc, Depth: 1, Parent: len(hits) - 1 - k,
-				Note: vault.Note{Key: d.Links[k].Key, Layer: vault.Team, Date: "2026-01-01", Type: "note", Title: "A linked note"}})
+				Note: corpus.Note{Key: d.Links[k].Key, Layer: vault.Team, Date: "2026-01-01", Type: "note", Title: "A linked note"}})
 		}
 	}
 	res.Hits = hits

@@ -5,6 +5,7 @@ import (
 
 	"github.com/omh-notes/omh/retrieve"
 	"github.com/omh-notes/omh/vault"
+	"github.com/omh-notes/omh/vault/corpus"
 )
 
 // inRank ranks a link in by its verb: verdicts first, then derivations,
@@ -22,8 +23,8 @@ func inRank(verb string) int {
 
 // OrderIn sorts links in for showing: by verb rank, then newest first,
 // then by name.
-func OrderIn(in []vault.Ref) []vault.Ref {
-	out := append([]vault.Ref(nil), in...)
+func OrderIn(in []corpus.Ref) []corpus.Ref {
+	out := append([]corpus.Ref(nil), in...)
 	sort.SliceStable(out, func(i, j int) bool {
 		a, b := out[i], out[j]
 		ra, rb := inRank(a.Verb), inRank(b.Verb)
@@ -46,7 +47,7 @@ func OrderIn(in []vault.Ref) []vault.Ref {
 // OrderIn's order is name order sorted stably by verb rank and date. cut
 // is the index in head where the plain links left out would go, -1 when
 // none was.
-func headIn(in []vault.Ref, n int) (head []vault.Ref, cut int) {
+func headIn(in []corpus.Ref, n int) (head []corpus.Ref, cut int) {
 	var newest []int // the newest plain links so far, newest first, ties in name order
 	plain := 0
 	for i, ref := range in {
@@ -88,7 +89,7 @@ func headIn(in []vault.Ref, n int) (head []vault.Ref, cut int) {
 // hubsLast): head, the card's own (cut as headIn's), unless tables of
 // contents among the newest plain links push the line past them, when
 // more are read.
-func shownIn(head []vault.Ref, cut int, in []vault.Ref, snap Snapshot) ([]vault.Ref, error) {
+func shownIn(head []corpus.Ref, cut int, in []corpus.Ref, snap Snapshot) ([]corpus.Ref, error) {
 	for n := refsShown; ; n *= 2 {
 		out, ok, err := hubsLast(head, cut, snap)
 		if ok || err != nil {
@@ -108,8 +109,8 @@ func shownIn(head []vault.Ref, cut int, in []vault.Ref, snap Snapshot) ([]vault.
 // api note's links in. Only the links the line could show are counted.
 // in may leave plain links out at index cut (headIn); ok is false when the
 // line would have looked that far.
-func hubsLast(in []vault.Ref, cut int, snap Snapshot) (out []vault.Ref, ok bool, err error) {
-	var kept, hubs []vault.Ref
+func hubsLast(in []corpus.Ref, cut int, snap Snapshot) (out []corpus.Ref, ok bool, err error) {
+	var kept, hubs []corpus.Ref
 	for i, ref := range in {
 		if len(kept) > maxRefs {
 			kept = append(kept, in[i:]...)
@@ -134,8 +135,8 @@ func hubsLast(in []vault.Ref, cut int, snap Snapshot) (out []vault.Ref, ok bool,
 }
 
 // keyRefs gives the refs that want admits their keys, in one call.
-func keyRefs(refs []vault.Ref, want func(vault.Ref) bool, snap Snapshot) error {
-	var need []vault.Ref
+func keyRefs(refs []corpus.Ref, want func(corpus.Ref) bool, snap Snapshot) error {
+	var need []corpus.Ref
 	var at []int
 	for i, r := range refs {
 		if want(r) {
@@ -154,5 +155,5 @@ func keyRefs(refs []vault.Ref, want func(vault.Ref) bool, snap Snapshot) error {
 	return nil
 }
 
-func isTyped(r vault.Ref) bool { return r.Verb != "" }
-func isPlain(r vault.Ref) bool { return r.Verb == "" }
+func isTyped(r corpus.Ref) bool { return r.Verb != "" }
+func isPlain(r corpus.Ref) bool { return r.Verb == "" }

@@ -11,8 +11,9 @@ import (
 	"unicode/utf8"
 
 	"github.com/omh-notes/omh/retrieve"
+	"github.com/omh-notes/omh/token"
 	"github.com/omh-notes/omh/vault"
-	"github.com/omh-notes/omh/vault/token"
+	"github.com/omh-notes/omh/vault/corpus"
 )
 
 // Passage is a quoted part of a note: the text shown, the byte span of the
@@ -114,7 +115,7 @@ func newQuestion(res retrieve.Result) question {
 // rendered as they are needed.
 type note struct {
 	content string
-	d       vault.Detail
+	d       corpus.Detail
 	title   string
 	q       question
 	quoted  []int     // indexes into d.Units of the units that can be quoted, in order
@@ -128,7 +129,7 @@ type note struct {
 }
 
 // newNote scores the units of content for q; title is the note's title.
-func newNote(content string, d vault.Detail, title string, q question) *note {
+func newNote(content string, d corpus.Detail, title string, q question) *note {
 	n := &note{content: content, d: d, title: title, q: q, text: map[int]string{}, paths: map[int]string{}}
 	weight := append([]float64(nil), q.weight...)
 	inTitle := make([]bool, len(q.terms))

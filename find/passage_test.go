@@ -11,8 +11,9 @@ import (
 	"unicode/utf8"
 
 	"github.com/omh-notes/omh/retrieve"
+	"github.com/omh-notes/omh/token"
 	"github.com/omh-notes/omh/vault"
-	"github.com/omh-notes/omh/vault/token"
+	"github.com/omh-notes/omh/vault/corpus"
 )
 
 // ask is a question whose words weigh what is listed.
@@ -28,9 +29,9 @@ func ask(pairs ...any) question {
 }
 
 // detailOf is what the cache holds of a note's content.
-func detailOf(content string) vault.Detail {
+func detailOf(content string) corpus.Detail {
 	p := vault.Parse([]byte(content))
-	return vault.Detail{BodyStart: p.BodyStart, Units: p.Units, Headings: p.Headings}
+	return corpus.Detail{BodyStart: p.BodyStart, Units: p.Units, Headings: p.Headings}
 }
 
 // passagesOf chooses the passages of content for q within room.

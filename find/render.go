@@ -6,8 +6,10 @@ import (
 	"strings"
 
 	"github.com/omh-notes/omh/proof"
+	"github.com/omh-notes/omh/reply"
 	"github.com/omh-notes/omh/retrieve"
 	"github.com/omh-notes/omh/vault"
+	"github.com/omh-notes/omh/vault/corpus"
 )
 
 // maxRefs bounds the links shown on one line; the rest are counted. A hub
@@ -114,10 +116,10 @@ func (r Reply) lineCard(i int) string {
 func leftOutLine(passages, lines, maxChars int) string {
 	var left []string
 	if passages > 0 {
-		left = append(left, fmt.Sprintf("%d %s", passages, plural(passages, "passage", "passages")))
+		left = append(left, reply.CountOf(passages, "passage", "passages"))
 	}
 	if lines > 0 {
-		left = append(left, fmt.Sprintf("%d %s", lines, plural(lines, "links line", "links lines")))
+		left = append(left, reply.CountOf(lines, "links line", "links lines"))
 	}
 	return fmt.Sprintf("… %s left out to keep the reply near %d characters (--max-chars).\n", strings.Join(left, " and "), maxChars)
 }
@@ -138,13 +140,13 @@ func (r Reply) inLine(i int) string {
 // inRefs are the links in that card i shows, by its rank, the first of
 // them at least, and how many there are: all on the first card, verdicts
 // to verdictCards, none below or on a linked note's card.
-func (r Reply) inRefs(i int) ([]vault.Ref, int) {
+func (r Reply) inRefs(i int) ([]corpus.Ref, int) {
 	c := r.Cards[i]
 	switch n := rank(r.Cards, i); {
 	case !r.full(i) || n > verdictCards:
 		return nil, 0
 	case n > fullCards:
-		var verdicts []vault.Ref
+		var verdicts []corpus.Ref
 		for _, ref := range c.In {
 			if ref.Verb != "" {
 				verdicts = append(verdicts, ref)
@@ -183,7 +185,7 @@ func (r Reply) neighbours(i int) []Card {
 // converter is the file en/Plugins/Format converter.md, which only --json
 // said. Under the passages: on the header it put answers 40 characters
 // later.
-func fileOf(n vault.Note) string {
+func fileOf(n corpus.Note) string {
 	if n.Path == "" || n.Path == n.Key+vault.NoteExt {
 		return ""
 	}
@@ -229,7 +231,7 @@ func wordList(words []string) string {
 // refList shows links, the first of total: each note once per verb, with
 // its own layer and date when its layer differs from the card's, and typed
 // verbs named.
-func refList(refs []vault.Ref, total int, layer vault.Layer, incoming bool) string {
+func refList(refs []corpus.Ref, total int, layer vault.Layer, incoming bool) string {
 	var parts []string
 	for i, ref := range refs {
 		if i == maxRefs {
@@ -254,13 +256,6 @@ func refList(refs []vault.Ref, total int, layer vault.Layer, incoming bool) stri
 		parts = append(parts, fmt.Sprintf("+%d more", total-maxRefs))
 	}
 	return strings.Join(parts, ", ")
-}
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
 }
 
 // stateLabel is what a proof card's header adds after the date: the
@@ -291,7 +286,7 @@ func blobLine(q *BlobQuote) string {
 }
 
 // staleLine names the retracted records a card's record rests on.
-func staleLine(refs []vault.Ref) string {
+func staleLine(refs []corpus.Ref) string {
 	var parts []string
 	for _, r := range refs {
 		parts = append(parts, fmt.Sprintf("%s retracted %s (%s)", r.Verb, r.Key, r.Retracted))

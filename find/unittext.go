@@ -8,8 +8,8 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/omh-notes/omh/token"
 	"github.com/omh-notes/omh/vault"
-	"github.com/omh-notes/omh/vault/token"
 )
 
 // prefix is what a passage opens with: the path of headings it is under,

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"unicode"
 
-	"github.com/omh-notes/omh/vault/token"
+	"github.com/omh-notes/omh/token"
 )
 
 // window returns about keep runes of text, cut at spaces, where the

@@ -25,6 +25,7 @@ import (
 
 	"github.com/omh-notes/omh/vault"
 	"github.com/omh-notes/omh/vault/gitcli"
+	"github.com/omh-notes/omh/vault/gitrepo"
 )
 
 // Names are the hooks omh installs: the operations that move HEAD or
@@ -34,8 +35,14 @@ var Names = []string{"post-commit", "post-merge", "post-checkout", "post-rewrite
 // Version is written into every shim; install rewrites a shim of
 // another version. Version 2: omh hooks run cuts its own output to one
 // line, so the shim no longer pipes it through sed (a shell and a process
-// fewer on every commit, 2.5 ms).
-const Version = 2
+// fewer on every commit, 2.5 ms). Version 3: the shim starts omh in the
+// background, its streams on /dev/null, and returns at once: git waits for
+// no refresh, and nothing omh prints can reach git's output late. It
+// starts it under nice, so that the process, from its first instruction,
+// does not take the CPU from git finishing the command (a one-note commit
+// in a 20-note repository, load 14: 0.97× the commit without hooks with
+// nice, 1.13× without, 21 rounds each).
+const Version = 3
 
 // ChainedSuffix names the file a user's own hook is moved to when omh's
 // shim takes its place; the shim runs it first.
@@ -47,11 +54,12 @@ func Shim(name string) string {
 	return strings.NewReplacer("HOOK", name, "VERSION", fmt.Sprint(Version)).Replace(`#!/bin/sh
 # omh hook vVERSION: HOOK. Keeps omh's cache fresh; see omh hooks --help.
 # The hook this one replaced, if any, runs first and its exit status is kept;
-# omh's part prints at most one line and never fails or blocks git.
+# omh's part runs in the background and prints nothing: git returns at once.
 status=0
 if [ -x "$0.omh-chained" ]; then "$0.omh-chained" "$@"; status=$?; fi
 if command -v omh >/dev/null 2>&1; then
-	omh hooks run HOOK "$@" </dev/null >/dev/null
+	lower=; if command -v nice >/dev/null 2>&1; then lower=nice; fi
+	$lower omh hooks run --detached HOOK "$@" </dev/null >/dev/null 2>&1 &
 else
 	echo "omh: HOOK hook: omh is not on PATH; the next omh command refreshes the cache" >&2
 fi
@@ -154,7 +162,7 @@ type Place struct {
 // FindPlace asks git where it runs hooks from (git rev-parse --git-path
 // hooks honours core.hooksPath, local or global, and linked worktrees) and
 // decides whether the folder is omh's to write in.
-func FindPlace(r *vault.Repo) (*Place, error) {
+func FindPlace(r *gitrepo.Repo) (*Place, error) {
 	out, err := git(r.Root, "rev-parse", "--git-path", "hooks")
 	if err != nil {
 		return nil, err
@@ -328,7 +336,7 @@ func (p *Place) Install(w Writer) (*Report, error) {
 			h.Note = "a link to omh's shim that you made; left as it is"
 		case isShim(f.content):
 			if string(f.content) != want {
-				if err := w.Put(path, vault.HashBytes(f.content), []byte(want), 0o755); err != nil {
+				if err := w.Put(path, gitrepo.HashBytes(f.content), []byte(want), 0o755); err != nil {
 					return nil, err
 				}
 				h.Change = Updated
@@ -386,12 +394,12 @@ func (p *Place) Uninstall(w Writer) (*Report, error) {
 		case isShim(f.content) && !f.regular:
 			h.Note = "a link to omh's shim that you made; left as it is"
 		case isShim(f.content) && hookPathExists(chained):
-			w.Remove(path, vault.HashBytes(f.content), "")
+			w.Remove(path, gitrepo.HashBytes(f.content), "")
 			w.Move(chained, path)
 			h.Change, h.State, h.Chained = Restored, Missing, ""
 			h.Note = "your own hook is back in place"
 		case isShim(f.content):
-			w.Remove(path, vault.HashBytes(f.content), "")
+			w.Remove(path, gitrepo.HashBytes(f.content), "")
 			h.Change, h.State = Removed, Missing
 		case hookPathExists(chained):
 			h.Change = Refused

@@ -10,14 +10,14 @@ import (
 	"testing"
 
 	"github.com/omh-notes/omh/journal"
-	"github.com/omh-notes/omh/vault"
+	"github.com/omh-notes/omh/vault/gitrepo"
 	"github.com/omh-notes/omh/vault/vaulttest"
 )
 
 // place finds the hooks folder of the repository at dir.
 func place(t *testing.T, dir string) *Place {
 	t.Helper()
-	r, err := vault.OpenRepo(dir)
+	r, err := gitrepo.Open(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -39,7 +39,7 @@ func install(t *testing.T, dir string) *Report {
 func throughJournal(t *testing.T, dir, command string, do func(*Place, Writer) (*Report, error)) *Report {
 	t.Helper()
 	p := place(t, dir)
-	r, err := vault.OpenRepo(dir)
+	r, err := gitrepo.Open(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -126,8 +126,8 @@ func TestTheRepositoryShimsAreTheInstalledOnes(t *testing.T) {
 		if out, err := exec.Command("sh", "-n", path).CombinedOutput(); err != nil {
 			t.Errorf("%s: sh -n: %v %s", path, err, out)
 		}
-		if !strings.Contains(string(b), `omh hooks run `+name+` "$@"`) || !isShim(b) {
-			t.Errorf("%s does not call omh hooks run %s \"$@\" under a version header", path, name)
+		if !strings.Contains(string(b), `omh hooks run --detached `+name+` "$@" </dev/null >/dev/null 2>&1 &`) || !isShim(b) {
+			t.Errorf("%s does not start omh hooks run --detached %s \"$@\" in the background under a version header", path, name)
 		}
 	}
 }

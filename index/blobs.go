@@ -11,8 +11,8 @@ import (
 	"github.com/go-git/go-git/v5/plumbing"
 
 	"github.com/omh-notes/omh/internal/procs"
+	"github.com/omh-notes/omh/token"
 	"github.com/omh-notes/omh/vault"
-	"github.com/omh-notes/omh/vault/token"
 )
 
 // maxNoteBytes bounds what is indexed of one note. A larger file is indexed
@@ -305,13 +305,15 @@ func (rf *refresher) storeBlob(path string, oid plumbing.Hash, read func() ([]by
 
 // slim keeps of a blob's meta what a refresh reads once the blob is stored:
 // the title and type a document takes, the dates, aliases and link targets
-// that dating and link resolution need, the word count. A first build holds
+// that dating and link resolution need, the tags a document's tag terms
+// come from, the word count. A first build holds
 // one per note until its links are resolved; headings, answers and offsets
 // (most of a meta) stay in the stored row.
 func slim(m blobMeta) blobMeta {
 	p := &m.Parsed
 	out := blobMeta{Size: m.Size, Words: m.Words, Cut: m.Cut, Binary: m.Binary, Parsed: vault.Parsed{
-		Title: p.Title, Type: p.Type, Recorded: p.Recorded, Dated: p.Dated, Retracted: p.Retracted, Aliases: p.Aliases}}
+		Title: p.Title, Type: p.Type, Recorded: p.Recorded, Dated: p.Dated, Retracted: p.Retracted, Aliases: p.Aliases,
+		Tags: p.Tags, PageTags: p.PageTags}}
 	if len(p.Links) > 0 {
 		out.Links = make([]vault.Link, len(p.Links))
 		for i, l := range p.Links {

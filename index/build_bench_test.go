@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/omh-notes/omh/index"
-	"github.com/omh-notes/omh/vault"
+	"github.com/omh-notes/omh/vault/gitrepo"
 	"github.com/omh-notes/omh/vault/vaulttest"
 )
 
@@ -49,7 +49,7 @@ func benchStore(b *testing.B, n int) string {
 // every table written.
 func BenchmarkColdBuild(b *testing.B) {
 	dir := benchStore(b, 2000)
-	repo, err := vault.OpenRepo(dir)
+	repo, err := gitrepo.Open(dir)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -82,7 +82,7 @@ func BenchmarkColdBuild(b *testing.B) {
 // for the next command.
 func BenchmarkOneNoteCommitRefresh(b *testing.B) {
 	dir := benchStore(b, 2000)
-	repo, err := vault.OpenRepo(dir)
+	repo, err := gitrepo.Open(dir)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -114,7 +114,7 @@ func BenchmarkOneNoteCommitRefresh(b *testing.B) {
 		vaulttest.MustGit(b, dir, "2025-12-02T10:00:00Z", "add", note)
 		vaulttest.MustGit(b, dir, "2025-12-02T10:00:00Z", "commit", "-q", "-m", "bench")
 		repo.Close()
-		if repo, err = vault.OpenRepo(dir); err != nil {
+		if repo, err = gitrepo.Open(dir); err != nil {
 			b.Fatal(err)
 		}
 		b.StartTimer()

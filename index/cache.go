@@ -23,8 +23,8 @@ import (
 	"modernc.org/sqlite"
 	sqlite3 "modernc.org/sqlite/lib"
 
+	"github.com/omh-notes/omh/token"
 	"github.com/omh-notes/omh/vault/disk"
-	"github.com/omh-notes/omh/vault/token"
 )
 
 // SchemaVersion changes whenever the tables or any stored encoding change
@@ -38,10 +38,14 @@ import (
 // the kinds the dialect asks for alone, 8192-byte pages; 13: HEAD's files
 // a hook's refresh found changed may wait in the snapshot's pending_track
 // rather than the working tree's scan state, which a binary that does not
-// know it would never record). With the tokenizer's version it names the
+// know it would never record; 14: a note's tags, as its dialect reads
+// them, are terms of its vector, and a Logseq page's tags:: is in its meta;
+// 15: per-document info marks a team note whose file the working tree lacks
+// (flagGone), and merge-conflict marker lines are parsed as blank lines).
+// With the tokenizer's version it names the
 // database file, so a binary that reads differently never opens an older
 // file: it builds its own, and no command pays for a version check.
-const SchemaVersion = 13
+const SchemaVersion = 15
 
 var filePrefix = fmt.Sprintf("cache-s%dt%d-", SchemaVersion, token.TokenizerVersion)
 

@@ -7,7 +7,7 @@ import (
 	"sort"
 
 	"github.com/omh-notes/omh/internal/varint"
-	"github.com/omh-notes/omh/vault/token"
+	"github.com/omh-notes/omh/token"
 )
 
 // termEntry is one term of a document: how often it occurs in the body and
@@ -172,12 +172,14 @@ const (
 	flagPresent  = 1 << 0
 	flagWorktree = 1 << 1 // the document is an uncommitted working copy
 	flagScaffold = 1 << 2 // the note is only a template's scaffolding
-	layerShift   = 3
+	flagGone     = 1 << 3 // a team note whose file the working tree has lost (deleted or moved, not committed)
+	layerShift   = 4
 )
 
 type docInfo struct {
 	present, worktree bool
 	scaffold          bool // only a template's scaffolding (vault.Parsed.Scaffold)
+	gone              bool // a team note deleted in the working tree: absent unless the working tree is left out
 	layer             uint8
 	typ               uint16 // index into the snapshot's type names
 	day               uint32 // YYYYMMDD
@@ -204,6 +206,9 @@ func putInfo(b []byte, ord uint32, d docInfo) []byte {
 	if d.scaffold {
 		flags |= flagScaffold
 	}
+	if d.gone {
+		flags |= flagGone
+	}
 	r[0] = flags | d.layer<<layerShift
 	binary.LittleEndian.PutUint16(r[1:], d.typ)
 	binary.LittleEndian.PutUint32(r[3:], d.day)
@@ -226,6 +231,17 @@ func infoWords(b []byte, ord uint32) uint32 {
 	return binary.LittleEndian.Uint32(b[int(ord)*infoSize+infoWordsAt:])
 }
 
+// shown reports whether the document is in the store a question is
+// asked of: present, and neither an uncommitted working copy when the
+// working tree is left out nor a committed note the working tree has lost
+// when it is not.
+func (d docInfo) shown(noWorktree bool) bool {
+	if noWorktree {
+		return d.present && !d.worktree
+	}
+	return d.present && !d.gone
+}
+
 func getInfo(b []byte, ord uint32) docInfo {
 	if int(ord+1)*infoSize > len(b) {
 		return docInfo{}
@@ -235,6 +251,7 @@ func getInfo(b []byte, ord uint32) docInfo {
 		present:     r[0]&flagPresent != 0,
 		worktree:    r[0]&flagWorktree != 0,
 		scaffold:    r[0]&flagScaffold != 0,
+		gone:        r[0]&flagGone != 0,
 		layer:       r[0] >> layerShift,
 		typ:         binary.LittleEndian.Uint16(r[1:]),
 		day:         binary.LittleEndian.Uint32(r[3:]),

@@ -8,7 +8,7 @@ import (
 	"sort"
 	"testing"
 
-	"github.com/omh-notes/omh/vault/token"
+	"github.com/omh-notes/omh/token"
 )
 
 func TestPostingListsRoundTripAndMerge(t *testing.T) {

@@ -1,7 +1,6 @@
 package index
 
 import (
-	"errors"
 	"fmt"
 	"path/filepath"
 	"reflect"
@@ -10,12 +9,13 @@ import (
 	"github.com/go-git/go-git/v5/plumbing"
 
 	"github.com/omh-notes/omh/vault"
+	"github.com/omh-notes/omh/vault/gitrepo"
 	"github.com/omh-notes/omh/vault/vaulttest"
 )
 
 func refreshAt(t *testing.T, c *Cache, dir string) {
 	t.Helper()
-	r, err := vault.OpenRepo(dir)
+	r, err := gitrepo.Open(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -29,7 +29,7 @@ func refreshAt(t *testing.T, c *Cache, dir string) {
 
 // threeNotes commits notes a, b and c and opens the repository and its
 // cache, closed when the test ends.
-func threeNotes(t *testing.T) (*vaulttest.Repo, *vault.Repo, *Cache) {
+func threeNotes(t *testing.T) (*vaulttest.Repo, *gitrepo.Repo, *Cache) {
 	t.Helper()
 	r := vaulttest.New(t)
 	for _, n := range []string{"a", "b", "c"} {
@@ -84,49 +84,6 @@ func TestTheCacheDoesNotGrowWithHistory(t *testing.T) {
 	}
 }
 
-// A refresh limited to n changed team notes (a hook's) that faces more
-// says how many and changes nothing; at the limit it refreshes. Catches:
-// a limit counted on something else than the notes the trees' diff
-// reports; a refused refresh that still moved the cache (its commit, its
-// notes) part of the way.
-func TestARefreshFacingMoreTeamChangesThanItsLimitChangesNothing(t *testing.T) {
-	t.Parallel()
-	r, repo, c := threeNotes(t)
-	limited := func(max, want int) {
-		t.Helper()
-		before, err := c.Status(repo)
-		if err != nil {
-			t.Fatal(err)
-		}
-		_, err = c.Refresh(repo, Options{MaxTeamChanges: max})
-		var many *TooManyChanges
-		if !errors.As(err, &many) || *many != (TooManyChanges{Changes: want, Max: max}) {
-			t.Fatalf("a refresh limited to %d: %v, want %d changes", max, err, want)
-		}
-		after, err := c.Status(repo)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if !reflect.DeepEqual(after, before) {
-			t.Errorf("the refused refresh changed the cache: status %+v, was %+v", after, before)
-		}
-		if _, err := c.Refresh(repo, Options{MaxTeamChanges: want}); err != nil {
-			t.Errorf("a refresh limited to the %d changes: %v", want, err)
-		}
-		if st, err := c.Status(repo); err != nil || !st.Fresh {
-			t.Errorf("after the refresh at its limit: %+v, %v", st, err)
-		}
-	}
-	limited(2, 3) // the first build: every note
-	r.Write("a.md", "# Note a, edited\n")
-	r.Remove("b.md")
-	r.Commit("2026-01-02T10:00:00Z", "edit")
-	limited(1, 2)
-	r.Write(".omh/config.yaml", "exclude: [z.md]\n")
-	r.Commit("2026-01-03T10:00:00Z", "config")
-	limited(1, 2) // a new config starts over: a.md and c.md, though no note changed
-}
-
 // Past moments asked for with --as-of leave snapshots behind; only the
 // newest keptPast stay, so asking about many days does not grow the cache
 // without bound.
@@ -170,9 +127,9 @@ func TestOnlyTheNewestPastSnapshotsAreKept(t *testing.T) {
 
 // openStore opens the repository at dir and its cache for an in-package
 // test; both are closed when the test ends.
-func openStore(t *testing.T, dir string) (*vault.Repo, *Cache) {
+func openStore(t *testing.T, dir string) (*gitrepo.Repo, *Cache) {
 	t.Helper()
-	repo, err := vault.OpenRepo(dir)
+	repo, err := gitrepo.Open(dir)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,8 +7,8 @@ import (
 	"time"
 
 	"github.com/omh-notes/omh/index"
-	"github.com/omh-notes/omh/vault"
-	"github.com/omh-notes/omh/vault/token"
+	"github.com/omh-notes/omh/token"
+	"github.com/omh-notes/omh/vault/gitrepo"
 	"github.com/omh-notes/omh/vault/vaulttest"
 )
 
@@ -86,7 +86,7 @@ func TestReadersDuringRefreshesSeeWholeSnapshotsOfTheCommitTheyState(t *testing.
 	for n := 0; n < readers; n++ {
 		// A reader's repository and cache are its own, and opened here:
 		// Fatal may not be called from the reader's goroutine.
-		repo, err := vault.OpenRepo(r.Dir)
+		repo, err := gitrepo.Open(r.Dir)
 		if err != nil {
 			t.Fatal(err)
 		}

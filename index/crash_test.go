@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/omh-notes/omh/index"
-	"github.com/omh-notes/omh/vault"
+	"github.com/omh-notes/omh/vault/gitrepo"
 	"github.com/omh-notes/omh/vault/vaulttest"
 )
 
@@ -104,7 +104,7 @@ func TestACrashAtAnyWriteStepIsRecoveredByTheNextRefresh(t *testing.T) {
 // would, refreshes it and describes it; finding it damaged fails the test.
 func recovered(t *testing.T, dir string) view {
 	t.Helper()
-	repo, err := vault.OpenRepo(dir)
+	repo, err := gitrepo.Open(dir)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,20 +7,24 @@ import (
 	"strings"
 
 	"github.com/omh-notes/omh/vault"
+	"github.com/omh-notes/omh/vault/corpus"
 )
 
 // Content returns a note's bytes as indexed, up to the indexing limit: the
 // blob the snapshot names, never a file changed since (vault.ErrChangedSince).
-func (s *Snapshot) Content(doc uint32, n vault.Note) ([]byte, error) {
+func (s *Snapshot) Content(doc uint32, n corpus.Note) ([]byte, error) {
 	return s.repo.ReadIndexed(n.Layer, n.Path, n.Blob, maxNoteBytes)
 }
 
 // Detail returns where a note's body starts and its links both ways, each
 // end with its own layer and date, links in in name order (the linking
 // note's key, layer and path, then the verb).
-func (s *Snapshot) Detail(doc uint32) (vault.Detail, error) {
+func (s *Snapshot) Detail(doc uint32) (corpus.Detail, error) {
 	d, key, err := s.body(doc)
 	if err != nil {
+		return d, err
+	}
+	if none, err := s.unreached(doc, key); none || err != nil {
 		return d, err
 	}
 	rows, err := s.tx.Query(`SELECT b.src, d.key, b.verb FROM backlink b JOIN doc d ON d.snap = b.snap AND d.ord = b.src
@@ -31,7 +35,7 @@ func (s *Snapshot) Detail(doc uint32) (vault.Detail, error) {
 	defer rows.Close()
 	for rows.Next() {
 		var src uint32
-		var ref vault.Ref
+		var ref corpus.Ref
 		if err := rows.Scan(&src, &ref.Key, &ref.Verb); err != nil {
 			return d, err
 		}
@@ -47,7 +51,7 @@ func (s *Snapshot) Detail(doc uint32) (vault.Detail, error) {
 
 // CardDetail is Detail as a card reads it, without the links in: LinksIn
 // reads those as far as the card shows them.
-func (s *Snapshot) CardDetail(doc uint32) (vault.Detail, error) {
+func (s *Snapshot) CardDetail(doc uint32) (corpus.Detail, error) {
 	d, _, err := s.body(doc)
 	return d, err
 }
@@ -60,9 +64,12 @@ func (s *Snapshot) CardDetail(doc uint32) (vault.Detail, error) {
 // includes/feedback-boilerplate has 38,176 links in, and reading each,
 // joined to its note's row to sort by key, was 80% of building cards: a
 // linked note's card only counts them.
-func (s *Snapshot) LinksIn(doc uint32, plain, typed bool) (in []vault.Ref, n int, err error) {
+func (s *Snapshot) LinksIn(doc uint32, plain, typed bool) (in []corpus.Ref, n int, err error) {
 	key, err := s.key(doc)
 	if err != nil {
+		return nil, 0, err
+	}
+	if none, err := s.unreached(doc, key); none || err != nil {
 		return nil, 0, err
 	}
 	absent := s.absentDocs()
@@ -139,7 +146,7 @@ func (s *Snapshot) absentDocs() []uint32 {
 	return s.row.derived.absentDocs(s.noWorktree, func() []uint32 {
 		absent := []uint32{}
 		for d := range uint32(s.Span()) {
-			if i := getInfo(s.info, d); !i.present || s.noWorktree && i.worktree { // as Info's Present, without its copy
+			if !getInfo(s.info, d).shown(s.noWorktree) { // as Info's Present, without its copy
 				absent = append(absent, d)
 			}
 		}
@@ -158,8 +165,8 @@ func anys(ords []uint32) []any {
 // body reads what Detail and CardDetail share: the body's start, units and
 // headings, and the links out, each linked key's notes looked up in
 // batches (a table of contents links to thousands).
-func (s *Snapshot) body(doc uint32) (vault.Detail, string, error) {
-	var d vault.Detail
+func (s *Snapshot) body(doc uint32) (corpus.Detail, string, error) {
+	var d corpus.Detail
 	var meta []byte
 	var key, links string
 	err := s.tx.QueryRow(`SELECT d.key, d.links, b.meta FROM doc d JOIN blob b ON b.id = d.blob WHERE d.snap = ? AND d.ord = ?`,
@@ -182,25 +189,66 @@ func (s *Snapshot) body(doc uint32) (vault.Detail, string, error) {
 		return d, "", err
 	}
 	for _, l := range out {
-		for _, o := range held[l.key] {
-			if info := s.Info(o); info.Present {
-				d.Links = append(d.Links, vault.Ref{Doc: o, Key: l.key, Layer: info.Layer, Date: s.date(info.Day), Verb: l.verb})
-			}
+		if o, ok := s.reached(held[l.key]); ok {
+			info := s.Info(o)
+			d.Links = append(d.Links, corpus.Ref{Doc: o, Key: l.key, Layer: info.Layer, Date: s.date(info.Day), Verb: l.verb})
 		}
 	}
 	return d, key, nil
 }
 
+// reached is the note a link to a key reaches, of the present documents
+// holding it (ords): the working copy of a committed note when there is one
+// (the note as it stands; the committed version is the same note), else
+// the team note, else a local one. A link is one link: listed once, and
+// a private note under a team note's key never takes the team note's links.
+func (s *Snapshot) reached(ords []uint32) (uint32, bool) {
+	best, rank := uint32(0), 0
+	for _, o := range ords {
+		info := s.Info(o)
+		if !info.Present {
+			continue
+		}
+		r := 1
+		switch {
+		case getInfo(s.info, o).worktree:
+			r = 3
+		case info.Layer == vault.Team:
+			r = 2
+		}
+		if r > rank {
+			best, rank = o, r
+		}
+	}
+	return best, rank > 0
+}
+
+// unreached reports whether doc, holding key, is a private note that links
+// to key do not reach: a team note (or an uncommitted file) holds the key
+// too. Such a note has no links in, so it never takes another note's
+// standing (superseded by a record that names the team note).
+func (s *Snapshot) unreached(doc uint32, key string) (bool, error) {
+	if d := getInfo(s.info, doc); vault.Layer(d.layer) != vault.Local || d.worktree {
+		return false, nil
+	}
+	held, err := s.ordsOfKeys([]string{key})
+	if err != nil {
+		return false, err
+	}
+	o, ok := s.reached(held[key])
+	return ok && o != doc, nil
+}
+
 // linksIn lists the links to key of present notes other than doc, keyless,
 // in name order: read from the backlink table's primary key alone. where
 // narrows the rows.
-func (s *Snapshot) linksIn(doc uint32, key, where string) ([]vault.Ref, error) {
+func (s *Snapshot) linksIn(doc uint32, key, where string) ([]corpus.Ref, error) {
 	rows, err := s.tx.Query(`SELECT src, verb FROM backlink WHERE snap = ? AND target = ?`+where, s.row.id, key)
 	if err != nil {
 		return nil, fmt.Errorf("reading links to %s: %w", key, err)
 	}
 	defer rows.Close()
-	var in []vault.Ref
+	var in []corpus.Ref
 	var names []int // each link's NameRank, to sort by
 	for rows.Next() {
 		var src uint32
@@ -212,7 +260,7 @@ func (s *Snapshot) linksIn(doc uint32, key, where string) ([]vault.Ref, error) {
 		if src == doc || !info.Present {
 			continue
 		}
-		in = append(in, vault.Ref{Doc: src, Layer: info.Layer, Date: s.date(info.Day), Verb: verbOf(verb)})
+		in = append(in, corpus.Ref{Doc: src, Layer: info.Layer, Date: s.date(info.Day), Verb: verbOf(verb)})
 		names = append(names, info.NameRank)
 	}
 	if err := rows.Err(); err != nil {
@@ -247,7 +295,7 @@ func verbOf(b []byte) string {
 
 // byName sorts links in by their notes' NameRank, then verb.
 type byName struct {
-	refs  []vault.Ref
+	refs  []corpus.Ref
 	names []int
 }
 
@@ -264,7 +312,7 @@ func (b byName) Swap(i, j int) {
 }
 
 // KeyRefs gives each link end its note's key, keysBatch notes a query.
-func (s *Snapshot) KeyRefs(refs []vault.Ref) error {
+func (s *Snapshot) KeyRefs(refs []corpus.Ref) error {
 	keys := map[uint32]string{}
 	for start := 0; start < len(refs); start += keysBatch {
 		batch := refs[start:min(len(refs), start+keysBatch)]

@@ -5,8 +5,8 @@ import (
 	"testing"
 
 	"github.com/omh-notes/omh/index"
-	"github.com/omh-notes/omh/vault"
-	"github.com/omh-notes/omh/vault/token"
+	"github.com/omh-notes/omh/token"
+	"github.com/omh-notes/omh/vault/gitrepo"
 	"github.com/omh-notes/omh/vault/vaulttest"
 )
 
@@ -40,9 +40,9 @@ func writePrivate(t *testing.T, r *vaulttest.Repo, name, content string) {
 }
 
 // openRepo opens the working tree at dir, closed when the test ends.
-func openRepo(t *testing.T, dir string) *vault.Repo {
+func openRepo(t *testing.T, dir string) *gitrepo.Repo {
 	t.Helper()
-	repo, err := vault.OpenRepo(dir)
+	repo, err := gitrepo.Open(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -61,7 +61,7 @@ func openCache(t *testing.T, commonDir string) *index.Cache {
 }
 
 // freshView brings c up to date for repo and describes its snapshot.
-func freshView(t *testing.T, c *index.Cache, repo *vault.Repo, opt index.Options, terms []string) view {
+func freshView(t *testing.T, c *index.Cache, repo *gitrepo.Repo, opt index.Options, terms []string) view {
 	t.Helper()
 	s, rep, err := c.Fresh(repo, opt)
 	if err != nil {

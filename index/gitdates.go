@@ -9,6 +9,7 @@ import (
 
 	"github.com/omh-notes/omh/vault"
 	"github.com/omh-notes/omh/vault/gitcli"
+	"github.com/omh-notes/omh/vault/gitrepo"
 )
 
 // gitDates finds, for team files, the author date of the last first-parent
@@ -118,7 +119,7 @@ func (rf *refresher) startHistory(head plumbing.Hash) error {
 }
 
 // step reads one history step, from the cache when it was read before.
-func (rf *refresher) step(c plumbing.Hash) (vault.Step, error) {
+func (rf *refresher) step(c plumbing.Hash) (gitrepo.Step, error) {
 	var data []byte
 	err := rf.tx.QueryRow(`SELECT data FROM step WHERE oid = ?`, c[:]).Scan(&data)
 	if err == nil {
@@ -126,9 +127,9 @@ func (rf *refresher) step(c plumbing.Hash) (vault.Step, error) {
 			return s, nil
 		}
 	} else if !errors.Is(err, sql.ErrNoRows) {
-		return vault.Step{}, fmt.Errorf("reading history cache: %w", err)
+		return gitrepo.Step{}, fmt.Errorf("reading history cache: %w", err)
 	}
-	s, ok := vault.Step{}, false
+	s, ok := gitrepo.Step{}, false
 	if rf.history != nil {
 		if s, ok = rf.history.Next(c); !ok {
 			rf.history.Close() // out of step: read the rest through go-git

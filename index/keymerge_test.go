@@ -7,7 +7,7 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/omh-notes/omh/vault/token"
+	"github.com/omh-notes/omh/token"
 )
 
 // A first build adds each document's key terms to its blob's without a map

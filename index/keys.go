@@ -4,14 +4,14 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/omh-notes/omh/vault"
+	"github.com/omh-notes/omh/vault/gitrepo"
 )
 
 // Keys lists the distinct keys starting with prefix in the working tree's
 // snapshot as the last refresh left it, in order. Nothing is refreshed: a
 // shell completing a key must answer at once, and a key one refresh behind
 // serves it well enough. None when nothing was indexed yet.
-func (c *Cache) Keys(r *vault.Repo, prefix string) ([]string, error) {
+func (c *Cache) Keys(r *gitrepo.Repo, prefix string) ([]string, error) {
 	tx, err := c.readTx()
 	if err != nil {
 		return nil, err

@@ -3,7 +3,7 @@ package index
 import (
 	"testing"
 
-	"github.com/omh-notes/omh/vault/token"
+	"github.com/omh-notes/omh/token"
 	"github.com/omh-notes/omh/vault/vaulttest"
 )
 

@@ -6,7 +6,8 @@ import (
 	"testing"
 
 	"github.com/omh-notes/omh/index"
-	"github.com/omh-notes/omh/vault"
+	"github.com/omh-notes/omh/vault/corpus"
+	"github.com/omh-notes/omh/vault/gitrepo"
 	"github.com/omh-notes/omh/vault/vaulttest"
 )
 
@@ -40,7 +41,7 @@ func hubStore(t *testing.T, linkers int) *vaulttest.Repo {
 
 // changeHubStore deletes a note the cache holds and edits another without
 // committing, after c read the store once.
-func changeHubStore(t *testing.T, r *vaulttest.Repo, c *index.Cache, repo *vault.Repo) {
+func changeHubStore(t *testing.T, r *vaulttest.Repo, c *index.Cache, repo *gitrepo.Repo) {
 	t.Helper()
 	s, _, err := c.Fresh(repo, index.Options{})
 	if err != nil {
@@ -89,7 +90,7 @@ func linksInEqualTheFullRead(t *testing.T, linkers int) {
 	linksInAgreeWithDetail(t, c, repo, linkers)
 }
 
-func linksInAgreeWithDetail(t *testing.T, c *index.Cache, repo *vault.Repo, linkers int) {
+func linksInAgreeWithDetail(t *testing.T, c *index.Cache, repo *gitrepo.Repo, linkers int) {
 	t.Helper()
 	for _, opt := range []index.Options{{}, {NoWorktree: true}} {
 		s, _, err := c.Fresh(repo, opt)
@@ -129,7 +130,7 @@ func linksInAgreeWithDetail(t *testing.T, c *index.Cache, repo *vault.Repo, link
 			if err := s.KeyRefs(typed); err != nil {
 				t.Fatal(err)
 			}
-			var want []vault.Ref
+			var want []corpus.Ref
 			for _, ref := range full.In {
 				if ref.Verb != "" {
 					want = append(want, ref)

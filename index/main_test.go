@@ -8,7 +8,7 @@ import (
 
 	"github.com/omh-notes/omh/index"
 	"github.com/omh-notes/omh/internal/crashpoint"
-	"github.com/omh-notes/omh/vault"
+	"github.com/omh-notes/omh/vault/gitrepo"
 	"github.com/omh-notes/omh/vault/vaulttest"
 )
 
@@ -34,7 +34,7 @@ func TestMain(m *testing.M) {
 }
 
 func runHelper(mode, dir string) error {
-	repo, err := vault.OpenRepo(dir)
+	repo, err := gitrepo.Open(dir)
 	if err != nil {
 		return err
 	}

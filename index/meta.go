@@ -41,7 +41,7 @@ func encodeMeta(m blobMeta) []byte {
 		string(p.Dated), p.DatedField, string(p.Retracted), p.RetractedReason} {
 		b = varint.AppendText(b, s)
 	}
-	for _, list := range [][]string{p.Aliases, p.Tags, p.Answers} {
+	for _, list := range [][]string{p.Aliases, p.Tags, p.PageTags, p.Answers} {
 		b = varint.AppendTexts(b, list)
 	}
 	b = binary.AppendUvarint(b, uint64(len(p.Headings)))
@@ -80,7 +80,7 @@ func decodeMeta(b []byte) (blobMeta, error) {
 	p.Title, p.Type, p.Source, p.Description, p.DeclaredKey = r.Text(), r.Text(), r.Text(), r.Text(), r.Text()
 	p.Recorded, p.Dated, p.DatedField = vault.Date(r.Text()), vault.Date(r.Text()), r.Text()
 	p.Retracted, p.RetractedReason = vault.Date(r.Text()), r.Text()
-	p.Aliases, p.Tags, p.Answers = r.Texts(), r.Texts(), r.Texts()
+	p.Aliases, p.Tags, p.PageTags, p.Answers = r.Texts(), r.Texts(), r.Texts(), r.Texts()
 	if n := r.Count(); n > 0 {
 		p.Headings = make([]vault.Heading, n)
 		for i := range p.Headings {

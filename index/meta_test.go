@@ -6,7 +6,7 @@ import (
 
 	"github.com/go-git/go-git/v5/plumbing"
 
-	"github.com/omh-notes/omh/vault"
+	"github.com/omh-notes/omh/vault/gitrepo"
 )
 
 // fill sets every field reachable from v to a value of its own, so that a
@@ -67,7 +67,7 @@ func TestEveryMetaFieldRoundTrips(t *testing.T) {
 // order), and a damaged one is not taken for a step.
 func TestHistoryStepsRoundTrip(t *testing.T) {
 	t.Parallel()
-	s := vault.Step{Commit: plumbing.Hash{1}, Parent: plumbing.Hash{2}, Boundary: true, Author: "2026-01-02",
+	s := gitrepo.Step{Commit: plumbing.Hash{1}, Parent: plumbing.Hash{2}, Boundary: true, Author: "2026-01-02",
 		Committed: "2026-01-03", CommittedUnix: -5, Changed: []string{"notes/b.md", "notes/a.md", "notes/ab.md", "x.md"}}
 	got, ok := decodeStep(s.Commit, encodeStep(s))
 	want := s

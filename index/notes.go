@@ -9,13 +9,14 @@ import (
 
 	"github.com/omh-notes/omh/internal/procs"
 	"github.com/omh-notes/omh/vault"
+	"github.com/omh-notes/omh/vault/corpus"
 )
 
 // StoredNote is one document of a snapshot with what its blob's parse
 // recorded, for commands that check or rewrite notes rather than rank them.
 type StoredNote struct {
 	Doc  uint32
-	Note vault.Note
+	Note corpus.Note
 	// Worktree marks an uncommitted working copy under the notes root;
 	// Private a note of the private folder. A team note is neither.
 	Worktree, Private bool

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"time"
 
 	"github.com/go-git/go-git/v5/plumbing"
@@ -14,6 +15,7 @@ import (
 
 	"github.com/omh-notes/omh/vault"
 	"github.com/omh-notes/omh/vault/disk"
+	"github.com/omh-notes/omh/vault/gitrepo"
 	"github.com/omh-notes/omh/vault/localscan"
 )
 
@@ -32,22 +34,6 @@ type Options struct {
 	// process's refresh with no snapshot to answer from meanwhile, so a
 	// long silent wait has a reason on screen.
 	Waiting func(why string)
-	// MaxTeamChanges, when positive, is the most changed team notes a
-	// refresh takes on. Facing more, it changes nothing and returns a
-	// *TooManyChanges: a hook hands such work to a background process, and
-	// learns it from the refresh's own diff of the trees rather than a
-	// second one made beforehand.
-	MaxTeamChanges int
-}
-
-// TooManyChanges is what a refresh returns, having changed nothing, when
-// more team notes changed than Options.MaxTeamChanges allows.
-type TooManyChanges struct {
-	Changes, Max int
-}
-
-func (e *TooManyChanges) Error() string {
-	return fmt.Sprintf("%d team notes changed, more than the %d this refresh takes on", e.Changes, e.Max)
 }
 
 // Report says what bringing the cache up to date did.
@@ -59,7 +45,7 @@ type Report struct {
 }
 
 // SnapshotName names the snapshot of a working tree.
-func SnapshotName(r *vault.Repo) string { return "worktree:" + r.GitDir }
+func SnapshotName(r *gitrepo.Repo) string { return "worktree:" + r.GitDir }
 
 // view is the store as it is now on disk, read without writing anything.
 type view struct {
@@ -70,7 +56,7 @@ type view struct {
 	teamFresh bool
 	private   string
 	local     []localscan.LocalFile
-	skips     []vault.Skip
+	skips     []gitrepo.Skip
 	fresh     bool   // nothing differs from the snapshot
 	notice    string // something wrong with the store itself, said on every command
 }
@@ -78,7 +64,7 @@ type view struct {
 // look compares the store with the target's snapshot, reading through q.
 // The team layer costs one ref read and one comparison; the local layer a
 // stat per note file.
-func (c *Cache) look(q querier, r *vault.Repo, t target, opt Options) (*view, error) {
+func (c *Cache) look(q querier, r *gitrepo.Repo, t target, opt Options) (*view, error) {
 	v := &view{cfg: t.cfg, head: t.head}
 	var err error
 	if v.snap, err = loadSnapState(q, t.name); err != nil {
@@ -131,7 +117,25 @@ func (c *Cache) look(q querier, r *vault.Repo, t target, opt Options) (*view, er
 		return v, nil
 	}
 	v.fresh, err = sameLocal(q, s.id, v.local, worktree == nil)
+	if v.fresh && worktree != nil {
+		v.fresh = sameDeleted(v.local, s.state.Deleted)
+	}
 	return v, err
+}
+
+// sameDeleted reports whether the files of HEAD's the working tree lacks
+// are those the snapshot marked gone (deleted, sorted).
+func sameDeleted(found []localscan.LocalFile, deleted []string) bool {
+	n := 0
+	for _, f := range found {
+		if f.Deleted {
+			if _, ok := slices.BinarySearch(deleted, f.Path); !ok {
+				return false
+			}
+			n++
+		}
+	}
+	return n == len(deleted)
 }
 
 func (o Options) now() time.Time {
@@ -153,10 +157,17 @@ func configHash(cfg vault.Config) string {
 	return fmt.Sprintf("%x", sum[:16])
 }
 
+// NotesRoot is the notes root of the working tree with HEAD at head, by
+// the rule a refresh applies (notesDir), for a command that reads no
+// snapshot.
+func NotesRoot(r *gitrepo.Repo, cfg vault.Config, head plumbing.Hash) (string, error) {
+	return notesDir(r, target{cfg: cfg, head: head}, nil)
+}
+
 // notesDir applies the rule for the notes root: the config's, else
 // .omh/notes when it exists in the working tree (not for a past commit) or
 // in the target's tree, else the repository root.
-func notesDir(r *vault.Repo, t target, s *snapRow) (string, error) {
+func notesDir(r *gitrepo.Repo, t target, s *snapRow) (string, error) {
 	if t.cfg.Notes != "" {
 		return t.cfg.Notes, nil
 	}
@@ -225,7 +236,7 @@ func sameLocal(q querier, snap int64, found []localscan.LocalFile, privateOnly b
 	}
 	n := 0
 	for _, f := range found {
-		if privateOnly && !f.Private {
+		if f.Deleted || (privateOnly && !f.Private) {
 			continue
 		}
 		n++
@@ -239,7 +250,7 @@ func sameLocal(q querier, snap int64, found []localscan.LocalFile, privateOnly b
 
 // Fresh brings the working tree's snapshot up to date, when it is not, and
 // opens it for reading. The caller closes the snapshot.
-func (c *Cache) Fresh(r *vault.Repo, opt Options) (*Snapshot, Report, error) {
+func (c *Cache) Fresh(r *gitrepo.Repo, opt Options) (*Snapshot, Report, error) {
 	t, err := worktreeTarget(r, opt)
 	if err != nil {
 		return nil, Report{}, err
@@ -249,7 +260,7 @@ func (c *Cache) Fresh(r *vault.Repo, opt Options) (*Snapshot, Report, error) {
 
 // Refresh brings the working tree's snapshot up to date, as Fresh does,
 // without opening it: what a hook does, which asks nothing of it after.
-func (c *Cache) Refresh(r *vault.Repo, opt Options) (Report, error) {
+func (c *Cache) Refresh(r *gitrepo.Repo, opt Options) (Report, error) {
 	t, err := worktreeTarget(r, opt)
 	if err != nil {
 		return Report{}, err
@@ -260,7 +271,7 @@ func (c *Cache) Refresh(r *vault.Repo, opt Options) (Report, error) {
 
 // AsOf opens the snapshot of the store as it stood at a moment, building
 // it (from blobs parsed before, where it can) when it does not exist yet.
-func (c *Cache) AsOf(r *vault.Repo, m Moment, opt Options) (*Snapshot, Report, error) {
+func (c *Cache) AsOf(r *gitrepo.Repo, m Moment, opt Options) (*Snapshot, Report, error) {
 	t, err := pastTarget(r, m)
 	if err != nil {
 		return nil, Report{}, err
@@ -271,7 +282,7 @@ func (c *Cache) AsOf(r *vault.Repo, m Moment, opt Options) (*Snapshot, Report, e
 
 // fresh brings the target's snapshot up to date and, when open, opens it
 // for reading.
-func (c *Cache) fresh(r *vault.Repo, t target, opt Options, open bool) (*Snapshot, Report, error) {
+func (c *Cache) fresh(r *gitrepo.Repo, t target, opt Options, open bool) (*Snapshot, Report, error) {
 	tx, err := c.readTx()
 	if err != nil {
 		return nil, Report{}, err
@@ -329,7 +340,7 @@ func (c *Cache) fresh(r *vault.Repo, t target, opt Options, open bool) (*Snapsho
 }
 
 // maybeOpen opens the snapshot called name when open, else returns nil.
-func (c *Cache) maybeOpen(r *vault.Repo, name string, opt Options, open bool) (*Snapshot, error) {
+func (c *Cache) maybeOpen(r *gitrepo.Repo, name string, opt Options, open bool) (*Snapshot, error) {
 	if !open {
 		return nil, nil
 	}
@@ -345,7 +356,7 @@ func (v *view) report(rep Report) Report {
 
 // notice says what is wrong with the store itself rather than with one
 // note: a configured notes root that exists nowhere.
-func notice(r *vault.Repo, cfg vault.Config, st snapState) string {
+func notice(r *gitrepo.Repo, cfg vault.Config, st snapState) string {
 	if cfg.Notes != "" && st.Tree == "" && !isDir(filepath.Join(r.Root, filepath.FromSlash(cfg.Notes))) {
 		return fmt.Sprintf("the notes root %s named in %s exists neither at HEAD nor in the working tree", cfg.Notes, vault.ConfigPath)
 	}
@@ -462,7 +473,7 @@ const waitGrace = 500 * time.Millisecond
 // refresh rebuilds what changed of the target's snapshot in one
 // transaction, and returns the state it leaves. It runs under the refresh
 // lock.
-func (c *Cache) refresh(r *vault.Repo, t target, opt Options) (Report, snapState, error) {
+func (c *Cache) refresh(r *gitrepo.Repo, t target, opt Options) (Report, snapState, error) {
 	tx, err := c.db.Begin()
 	if err != nil {
 		return Report{}, snapState{}, fmt.Errorf("starting a refresh: %w", err)
@@ -484,7 +495,7 @@ func (c *Cache) refresh(r *vault.Repo, t target, opt Options) (Report, snapState
 
 // Rebuild discards every snapshot and parsed blob of this cache by starting
 // a new generation, then builds the working tree's snapshot from the files.
-func (c *Cache) Rebuild(r *vault.Repo, opt Options) (*Cache, Report, error) {
+func (c *Cache) Rebuild(r *gitrepo.Repo, opt Options) (*Cache, Report, error) {
 	unlock, err := c.waitForRefresh(opt)
 	if err != nil {
 		return c, Report{}, err

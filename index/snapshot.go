@@ -7,8 +7,10 @@ import (
 
 	"github.com/zeebo/blake3"
 
+	"github.com/omh-notes/omh/token"
 	"github.com/omh-notes/omh/vault"
-	"github.com/omh-notes/omh/vault/token"
+	"github.com/omh-notes/omh/vault/corpus"
+	"github.com/omh-notes/omh/vault/gitrepo"
 )
 
 // Snapshot is one consistent state of the store, read for answering inside
@@ -16,7 +18,7 @@ import (
 // find.Snapshot, the interfaces ranking, the proof lifecycle and cards
 // declare (implements_test.go holds it to them). Close it when done.
 type Snapshot struct {
-	repo       *vault.Repo
+	repo       *gitrepo.Repo
 	tx         *txn
 	row        *snapRow
 	state      snapState
@@ -27,7 +29,7 @@ type Snapshot struct {
 	dates      map[int]vault.Date
 }
 
-func newSnapshot(r *vault.Repo, tx *sql.Tx, row *snapRow, opt Options) (*Snapshot, error) {
+func newSnapshot(r *gitrepo.Repo, tx *sql.Tx, row *snapRow, opt Options) (*Snapshot, error) {
 	if row == nil {
 		tx.Rollback()
 		return nil, fmt.Errorf("opening the snapshot: %w", errDamaged)
@@ -35,7 +37,7 @@ func newSnapshot(r *vault.Repo, tx *sql.Tx, row *snapRow, opt Options) (*Snapsho
 	return &Snapshot{repo: r, tx: newTxn(tx), row: row, state: row.state, info: row.info, noWorktree: opt.NoWorktree}, nil
 }
 
-func (c *Cache) openSnapshot(r *vault.Repo, name string, opt Options) (*Snapshot, error) {
+func (c *Cache) openSnapshot(r *gitrepo.Repo, name string, opt Options) (*Snapshot, error) {
 	tx, err := c.readTx()
 	if err != nil {
 		return nil, err
@@ -83,6 +85,11 @@ func (s *Snapshot) Postings(term string) ([]token.Posting, error) {
 	if err != nil {
 		return nil, fmt.Errorf("looking up %q: %w", term, err)
 	}
+	return s.postingsOf(id, term)
+}
+
+// postingsOf reads the lists of the term with this id.
+func (s *Snapshot) postingsOf(id int64, term string) ([]token.Posting, error) {
 	// The uncommitted part, when there is one, is small and copied; the
 	// committed part, as large as the term is common (38,000 postings for
 	// "the" in vba-docs), is decoded where the driver left it, into a list
@@ -119,10 +126,10 @@ func (s *Snapshot) Postings(term string) ([]token.Posting, error) {
 	return appendPostings(out, work)
 }
 
-func (s *Snapshot) Info(doc uint32) vault.DocInfo {
+func (s *Snapshot) Info(doc uint32) corpus.DocInfo {
 	d := getInfo(s.info, doc)
-	out := vault.DocInfo{
-		Present:   d.present && !(s.noWorktree && d.worktree),
+	out := corpus.DocInfo{
+		Present:   d.shown(s.noWorktree),
 		Layer:     vault.Layer(d.layer),
 		Day:       int(d.day),
 		Inbound:   int(d.inboundAll),
@@ -142,8 +149,8 @@ func (s *Snapshot) Info(doc uint32) vault.DocInfo {
 
 func (s *Snapshot) DocWords(doc uint32) int { return int(infoWords(s.info, doc)) }
 
-func (s *Snapshot) Note(doc uint32) (vault.Note, error) {
-	var n vault.Note
+func (s *Snapshot) Note(doc uint32) (corpus.Note, error) {
+	var n corpus.Note
 	var oid []byte
 	err := s.tx.QueryRow(`SELECT d.key, d.layer, d.path, d.date, d.date_source, d.title, d.type, b.oid
 		FROM doc d JOIN blob b ON b.id = d.blob WHERE d.snap = ? AND d.ord = ?`, s.row.id, doc).
@@ -281,6 +288,11 @@ func (s *Snapshot) ordsOf(key string) ([]uint32, error) {
 	if err != nil {
 		return nil, fmt.Errorf("finding notes of %s: %w", key, err)
 	}
+	return scanOrds(rows)
+}
+
+// scanOrds reads a query's document numbers, in its order, and closes it.
+func scanOrds(rows *sql.Rows) ([]uint32, error) {
 	defer rows.Close()
 	var out []uint32
 	for rows.Next() {
@@ -309,10 +321,30 @@ func (s *Snapshot) Find(key string, layer vault.Layer) ([]uint32, error) {
 	return out, nil
 }
 
+// Gone returns the path of the committed note with key whose file the
+// working tree lacks (deleted or moved, not committed); "" when there is
+// none, or when the working tree is left out.
+func (s *Snapshot) Gone(key string) (string, error) {
+	if s.noWorktree {
+		return "", nil
+	}
+	ords, err := s.ordsOf(key)
+	if err != nil {
+		return "", err
+	}
+	for _, o := range ords {
+		if d := getInfo(s.info, o); d.present && d.gone {
+			n, err := s.Note(o)
+			return n.Path, err
+		}
+	}
+	return "", nil
+}
+
 // Fingerprint hashes the snapshot's sorted (layer, key, blob id) list with
 // BLAKE3: equal fingerprints mean the same notes with the same content.
 func (s *Snapshot) Fingerprint() (string, error) {
-	rows, err := s.tx.Query(`SELECT d.layer, d.key, d.part, b.oid FROM doc d JOIN blob b ON b.id = d.blob
+	rows, err := s.tx.Query(`SELECT d.ord, d.layer, d.key, b.oid FROM doc d JOIN blob b ON b.id = d.blob
 		WHERE d.snap = ? ORDER BY d.layer, d.key, d.path`, s.row.id)
 	if err != nil {
 		return "", fmt.Errorf("fingerprinting the snapshot: %w", err)
@@ -320,14 +352,14 @@ func (s *Snapshot) Fingerprint() (string, error) {
 	defer rows.Close()
 	h := blake3.New()
 	for rows.Next() {
+		var ord uint32
 		var layer vault.Layer
 		var key string
-		var part int
 		var oid []byte
-		if err := rows.Scan(&layer, &key, &part, &oid); err != nil {
+		if err := rows.Scan(&ord, &layer, &key, &oid); err != nil {
 			return "", err
 		}
-		if s.noWorktree && part == partWorktree {
+		if !s.Info(ord).Present {
 			continue
 		}
 		fmt.Fprintf(h, "%s\x00%s\x00%x\n", layer, key, oid)

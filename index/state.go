@@ -38,6 +38,10 @@ type snapState struct {
 	// first (trackPending). A refresh that would leave more than
 	// pendingMax records them all itself.
 	PendingTrack map[string]string `json:"pending_track,omitempty"`
+	// Deleted are the files of HEAD's notes the working tree lacks
+	// (deleted or moved, not committed), sorted, as the last scan of the
+	// working tree found them: their team documents are marked gone.
+	Deleted []string `json:"deleted,omitempty"`
 }
 
 // Trees whose scans a snapshot remembers (the scan table's tree column).

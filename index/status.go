@@ -2,8 +2,10 @@ package index
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/omh-notes/omh/vault"
+	"github.com/omh-notes/omh/vault/gitrepo"
 )
 
 // Status is what the cache holds and whether it is current.
@@ -13,6 +15,7 @@ type Status struct {
 	Fresh       bool     // the snapshot equals the store on disk
 	Team, Local int      // the notes present in each layer
 	Uncommitted []string // keys of working copies that differ from HEAD
+	Deleted     []string // keys of committed notes the working tree lacks (deleted or moved, not committed)
 	Skipped     []string // notes left out: their content could not be read
 	Parsed      int      // blobs the last refresh parsed
 	NotesRoot   string
@@ -23,7 +26,7 @@ type Status struct {
 // Status reports on the working tree's snapshot without changing anything:
 // a damaged cache is an error naming its file, left for a command that
 // reads the notes to rebuild.
-func (c *Cache) Status(r *vault.Repo) (Status, error) {
+func (c *Cache) Status(r *gitrepo.Repo) (Status, error) {
 	st, err := c.status(r)
 	if IsDamaged(err) {
 		err = fmt.Errorf("the cache %s is damaged: %w", c.Path, err)
@@ -31,7 +34,7 @@ func (c *Cache) Status(r *vault.Repo) (Status, error) {
 	return st, err
 }
 
-func (c *Cache) status(r *vault.Repo) (Status, error) {
+func (c *Cache) status(r *gitrepo.Repo) (Status, error) {
 	tx, err := c.readTx()
 	if err != nil {
 		return Status{}, err
@@ -58,9 +61,18 @@ func (c *Cache) status(r *vault.Repo) (Status, error) {
 	if err := v.snap.loadRest(tx); err != nil {
 		return st, err
 	}
+	for _, p := range v.snap.state.Deleted {
+		rel := p
+		if v.notesDir != "" {
+			rel = strings.TrimPrefix(p, v.notesDir+"/")
+		}
+		if key, ok := vault.KeyOf(rel); ok {
+			st.Deleted = append(st.Deleted, key)
+		}
+	}
 	for o := 0; o < v.snap.span(); o++ {
 		switch info := getInfo(v.snap.info, uint32(o)); {
-		case !info.present:
+		case !info.shown(false):
 		case vault.Layer(info.layer) == vault.Team:
 			st.Team++
 		default:

@@ -8,13 +8,14 @@ import (
 
 	"github.com/omh-notes/omh/internal/varint"
 	"github.com/omh-notes/omh/vault"
+	"github.com/omh-notes/omh/vault/gitrepo"
 )
 
 // encodeStep packs a history step (its commit is the row's key): parent,
 // boundary, dates, and the changed paths, sorted, each as the length it
 // shares with the one before plus the rest. As JSON, with hashes written as
 // arrays of numbers, a step took four times the room.
-func encodeStep(s vault.Step) []byte {
+func encodeStep(s gitrepo.Step) []byte {
 	b := append([]byte(nil), s.Parent[:]...)
 	boundary := byte(0)
 	if s.Boundary {
@@ -39,8 +40,8 @@ func encodeStep(s vault.Step) []byte {
 	return b
 }
 
-func decodeStep(commit plumbing.Hash, data []byte) (vault.Step, bool) {
-	s := vault.Step{Commit: commit}
+func decodeStep(commit plumbing.Hash, data []byte) (gitrepo.Step, bool) {
+	s := gitrepo.Step{Commit: commit}
 	if len(data) < len(s.Parent)+1 {
 		return s, false
 	}

@@ -6,6 +6,7 @@ import (
 	"github.com/go-git/go-git/v5/plumbing"
 
 	"github.com/omh-notes/omh/vault"
+	"github.com/omh-notes/omh/vault/gitrepo"
 )
 
 // target is what a snapshot reflects: the working tree now, or the store as
@@ -20,7 +21,7 @@ type target struct {
 }
 
 // worktreeTarget is the working tree as it is now.
-func worktreeTarget(r *vault.Repo, opt Options) (target, error) {
+func worktreeTarget(r *gitrepo.Repo, opt Options) (target, error) {
 	cfg, err := r.LoadConfig()
 	if err != nil {
 		return target{}, err
@@ -45,7 +46,7 @@ const pastPrefix = "asof:"
 // pastTarget is the store at a moment: the commit's tree read with the
 // config committed there, and the private notes recorded on or before the
 // day. Working-copy edits are now, not then, and are left out.
-func pastTarget(r *vault.Repo, m Moment) (target, error) {
+func pastTarget(r *gitrepo.Repo, m Moment) (target, error) {
 	cfg, err := r.ConfigAt(m.Commit)
 	if err != nil {
 		return target{}, err

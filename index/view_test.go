@@ -14,6 +14,7 @@ import (
 
 	"github.com/omh-notes/omh/index"
 	"github.com/omh-notes/omh/vault"
+	"github.com/omh-notes/omh/vault/corpus"
 )
 
 // The tests of this package's behaviour use only its exported API, so they
@@ -45,7 +46,7 @@ func describe(s *index.Snapshot, terms []string) (view, error) {
 	add("count %d words %d", s.Count(), s.Words())
 
 	names := map[uint32]string{}
-	notesOf := map[uint32]vault.Note{}
+	notesOf := map[uint32]corpus.Note{}
 	var present []uint32
 	var words int64
 	for doc := uint32(0); doc < uint32(s.Span()); doc++ {
@@ -76,7 +77,7 @@ func describe(s *index.Snapshot, terms []string) (view, error) {
 	}
 	// refs names the ends of links, checking that each is present and
 	// described as the note it is.
-	refs := func(rs []vault.Ref) ([]string, error) {
+	refs := func(rs []corpus.Ref) ([]string, error) {
 		var out []string
 		for _, r := range rs {
 			n, err := name(r.Doc)
@@ -131,8 +132,8 @@ func describe(s *index.Snapshot, terms []string) (view, error) {
 		n.Blob = plumbing.ZeroHash // said once, as text
 		line, err := json.Marshal(struct {
 			Blob              string
-			Note              vault.Note
-			Info              vault.DocInfo
+			Note              corpus.Note
+			Info              corpus.DocInfo
 			Worktree, Private bool
 			Binary, Cut       bool
 			Parsed            vault.Parsed

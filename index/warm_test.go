@@ -7,12 +7,12 @@ import (
 	"testing"
 	"time"
 
-	"github.com/omh-notes/omh/vault"
+	"github.com/omh-notes/omh/vault/gitrepo"
 )
 
 // freshRow opens the working tree's snapshot as Fresh does and returns
 // the row it answered from.
-func freshRow(t *testing.T, c *Cache, repo *vault.Repo) *snapRow {
+func freshRow(t *testing.T, c *Cache, repo *gitrepo.Repo) *snapRow {
 	t.Helper()
 	s, _, err := c.Fresh(repo, Options{})
 	if err != nil {
@@ -24,7 +24,7 @@ func freshRow(t *testing.T, c *Cache, repo *vault.Repo) *snapRow {
 
 // lookAt reads and scans the working tree's snapshot as Fresh does, and
 // saves nothing.
-func lookAt(t *testing.T, c *Cache, repo *vault.Repo) *snapRow {
+func lookAt(t *testing.T, c *Cache, repo *gitrepo.Repo) *snapRow {
 	t.Helper()
 	tgt, err := worktreeTarget(repo, Options{})
 	if err != nil {

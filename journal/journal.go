@@ -24,6 +24,7 @@ import (
 	"github.com/omh-notes/omh/vault"
 	"github.com/omh-notes/omh/vault/disk"
 	"github.com/omh-notes/omh/vault/gitcli"
+	"github.com/omh-notes/omh/vault/gitrepo"
 )
 
 // manifestName is the file whose presence means a change must be finished.
@@ -181,7 +182,7 @@ func (t *Txn) Put(path string, before plumbing.Hash, content []byte, mode fs.Fil
 	if err := writeNew(filepath.Join(t.dir, name), content, mode, false); err != nil {
 		return fmt.Errorf("preparing %s: %w", path, err)
 	}
-	t.m.Ops = append(t.m.Ops, op{Kind: opPut, Path: path, Before: idOf(before), After: vault.HashBytes(content).String(), Payload: name, Mode: mode})
+	t.m.Ops = append(t.m.Ops, op{Kind: opPut, Path: path, Before: idOf(before), After: gitrepo.HashBytes(content).String(), Payload: name, Mode: mode})
 	return nil
 }
 
@@ -302,7 +303,7 @@ func (t *Txn) backUp(o *op) error {
 		return fmt.Errorf("%s %w", o.Path, ErrChanged)
 	}
 	b, err := os.ReadFile(o.Path)
-	if err != nil || vault.HashBytes(b).String() != o.Before {
+	if err != nil || gitrepo.HashBytes(b).String() != o.Before {
 		return fmt.Errorf("%s %w", o.Path, ErrChanged)
 	}
 	crash.Step()

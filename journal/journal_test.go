@@ -11,7 +11,7 @@ import (
 
 	"github.com/go-git/go-git/v5/plumbing"
 
-	"github.com/omh-notes/omh/vault"
+	"github.com/omh-notes/omh/vault/gitrepo"
 	"github.com/omh-notes/omh/vault/vaulttest"
 )
 
@@ -24,7 +24,7 @@ func read(t *testing.T, path string) string {
 	return string(b)
 }
 
-func id(s string) plumbing.Hash { return vault.HashBytes([]byte(s)) }
+func id(s string) plumbing.Hash { return gitrepo.HashBytes([]byte(s)) }
 
 // begin starts a change in the repository r with a warning collector.
 func begin(t *testing.T, r *vaulttest.Repo, warnings *[]string) *Txn {

@@ -278,12 +278,12 @@ func writeNew(path string, content []byte, mode fs.FileMode, sync bool) error {
 
 var errBusy = errors.New("another omh process is changing the store")
 
-// lockDir takes the journal's lock, held until the process closes the file
-// or exits, however it exits.
 // busyGrace is how long a lock taken without waiting is tried again
 // before it is called busy.
 const busyGrace = 100 * time.Millisecond
 
+// lockDir takes the journal's lock, held until the process closes the file
+// or exits, however it exits.
 func lockDir(dir string, wait bool) (*os.File, error) {
 	f, err := os.OpenFile(filepath.Join(dir, "lock"), os.O_RDWR|os.O_CREATE, 0o644)
 	if err != nil {

@@ -4,6 +4,7 @@ import (
 	"sort"
 
 	"github.com/omh-notes/omh/vault"
+	"github.com/omh-notes/omh/vault/corpus"
 )
 
 // State is where a proof record stands at a moment.
@@ -24,8 +25,8 @@ type Record struct {
 	Layer     vault.Layer
 	Type      string
 	Date      vault.Date
-	Retracted vault.Date  // the record's own `retracted` date; "" when none
-	Links     []vault.Ref // typed links out (Key, Verb); plain links are ignored
+	Retracted vault.Date   // the record's own `retracted` date; "" when none
+	Links     []corpus.Ref // typed links out (Key, Verb); plain links are ignored
 }
 
 // Standing is a record's lifecycle at a moment.

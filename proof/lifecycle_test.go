@@ -5,12 +5,13 @@ import (
 	"testing"
 
 	"github.com/omh-notes/omh/vault"
+	"github.com/omh-notes/omh/vault/corpus"
 )
 
 func rec(doc uint32, key, typ string, retracted vault.Date, links ...string) Record {
 	r := Record{Doc: doc, Key: key, Layer: vault.Team, Type: typ, Date: "2026-01-01", Retracted: retracted}
 	for i := 0; i+1 < len(links); i += 2 {
-		r.Links = append(r.Links, vault.Ref{Verb: links[i], Key: links[i+1]})
+		r.Links = append(r.Links, corpus.Ref{Verb: links[i], Key: links[i+1]})
 	}
 	return r
 }

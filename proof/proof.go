@@ -9,6 +9,7 @@ import (
 
 	"github.com/omh-notes/omh/retrieve"
 	"github.com/omh-notes/omh/vault"
+	"github.com/omh-notes/omh/vault/corpus"
 )
 
 // Retraction says what a reply does with records retracted at its moment.
@@ -41,13 +42,13 @@ func ParseRetraction(s string) (Retraction, error) {
 // Snapshot is what the lifecycle reads of a snapshot of the notes: each
 // note's type and own retraction date, and the typed links into a record.
 type Snapshot interface {
-	Info(doc uint32) vault.DocInfo
-	Note(doc uint32) (vault.Note, error)
+	Info(doc uint32) corpus.DocInfo
+	Note(doc uint32) (corpus.Note, error)
 	// LinksIn lists the links into a note, without their keys: the plain
 	// ones if plain, the typed ones if typed; n counts them all.
-	LinksIn(doc uint32, plain, typed bool) (in []vault.Ref, n int, err error)
+	LinksIn(doc uint32, plain, typed bool) (in []corpus.Ref, n int, err error)
 	// KeyRefs gives each link end its note's key.
-	KeyRefs(refs []vault.Ref) error
+	KeyRefs(refs []corpus.Ref) error
 }
 
 // Proof answers where proof records stand at a moment. A record's state
@@ -97,7 +98,7 @@ func (p *Proof) Standing(doc uint32) (s Standing, ok bool, err error) {
 
 // StandingFrom runs the lifecycle over a record and the records linking to
 // it (in, keyed where typed), which is all its standing depends on.
-func (p *Proof) StandingFrom(doc uint32, key string, in []vault.Ref) Standing {
+func (p *Proof) StandingFrom(doc uint32, key string, in []corpus.Ref) Standing {
 	if s, ok := p.memo[doc]; ok {
 		return s
 	}
@@ -107,7 +108,7 @@ func (p *Proof) StandingFrom(doc uint32, key string, in []vault.Ref) Standing {
 		src := p.store.Info(r.Doc)
 		if r.Verb != "" && vault.IsProofType(src.Type) {
 			records = append(records, Record{Doc: r.Doc, Key: r.Key, Layer: src.Layer, Type: src.Type,
-				Retracted: vault.DateFromNumber(src.Retracted), Links: []vault.Ref{{Key: key, Verb: r.Verb}}})
+				Retracted: vault.DateFromNumber(src.Retracted), Links: []corpus.Ref{{Key: key, Verb: r.Verb}}})
 		}
 	}
 	s := Lifecycle(records, p.Moment)[doc]
@@ -130,7 +131,7 @@ func (p *Proof) Retracted(doc uint32) vault.Date {
 
 // KeepRecords admits the proof records the mode lets into the hits of
 // `omh proof find`, ranked or linked; it fits retrieve.Query.Keep.
-func (p *Proof) KeepRecords(_ uint32, info vault.DocInfo) bool {
+func (p *Proof) KeepRecords(_ uint32, info corpus.DocInfo) bool {
 	if !vault.IsProofType(info.Type) {
 		return false
 	}
@@ -155,11 +156,11 @@ func (p *Proof) ShowsRef(doc uint32) bool {
 
 // Mark gives each link end its retraction date and drops those the mode
 // hides.
-func (p *Proof) Mark(refs []vault.Ref) []vault.Ref {
+func (p *Proof) Mark(refs []corpus.Ref) []corpus.Ref {
 	if p == nil {
 		return refs
 	}
-	var out []vault.Ref
+	var out []corpus.Ref
 	for _, r := range refs {
 		if p.ShowsRef(r.Doc) {
 			r.Retracted = p.Retracted(r.Doc)
@@ -170,11 +171,11 @@ func (p *Proof) Mark(refs []vault.Ref) []vault.Ref {
 }
 
 // StaleSupport lists the retracted records a record cites or derives from.
-func (p *Proof) StaleSupport(links []vault.Ref) []vault.Ref {
+func (p *Proof) StaleSupport(links []corpus.Ref) []corpus.Ref {
 	if p == nil {
 		return nil
 	}
-	var out []vault.Ref
+	var out []corpus.Ref
 	for _, l := range links {
 		// A record rests on what it cites or derives from: when that is
 		// withdrawn, the record's reasoning is stale and its card says so.

@@ -8,21 +8,22 @@ import (
 
 	"github.com/omh-notes/omh/retrieve"
 	"github.com/omh-notes/omh/vault"
+	"github.com/omh-notes/omh/vault/corpus"
 )
 
 // snapshot serves records the way the index does: types and retraction
 // days by document, links in by target, without their keys until asked.
 type snapshot struct {
-	info  map[uint32]vault.DocInfo
-	notes map[uint32]vault.Note
-	in    map[uint32][]vault.Ref
+	info  map[uint32]corpus.DocInfo
+	notes map[uint32]corpus.Note
+	in    map[uint32][]corpus.Ref
 }
 
-func (s snapshot) Info(doc uint32) vault.DocInfo       { return s.info[doc] }
-func (s snapshot) Note(doc uint32) (vault.Note, error) { return s.notes[doc], nil }
+func (s snapshot) Info(doc uint32) corpus.DocInfo       { return s.info[doc] }
+func (s snapshot) Note(doc uint32) (corpus.Note, error) { return s.notes[doc], nil }
 
-func (s snapshot) LinksIn(doc uint32, plain, typed bool) ([]vault.Ref, int, error) {
-	var in []vault.Ref
+func (s snapshot) LinksIn(doc uint32, plain, typed bool) ([]corpus.Ref, int, error) {
+	var in []corpus.Ref
 	for _, r := range s.in[doc] {
 		if (r.Verb == "" && plain) || (r.Verb != "" && typed) {
 			r.Key = ""
@@ -32,7 +33,7 @@ func (s snapshot) LinksIn(doc uint32, plain, typed bool) ([]vault.Ref, int, erro
 	return in, len(s.in[doc]), nil
 }
 
-func (s snapshot) KeyRefs(refs []vault.Ref) error {
+func (s snapshot) KeyRefs(refs []corpus.Ref) error {
 	for i := range refs {
 		refs[i].Key = s.notes[refs[i].Doc].Key
 	}
@@ -42,16 +43,16 @@ func (s snapshot) KeyRefs(refs []vault.Ref) error {
 // storeOf indexes records like the cache: each link out becomes a link in
 // on every note holding the target key.
 func storeOf(records []Record) snapshot {
-	s := snapshot{info: map[uint32]vault.DocInfo{}, notes: map[uint32]vault.Note{}, in: map[uint32][]vault.Ref{}}
+	s := snapshot{info: map[uint32]corpus.DocInfo{}, notes: map[uint32]corpus.Note{}, in: map[uint32][]corpus.Ref{}}
 	for _, r := range records {
-		s.info[r.Doc] = vault.DocInfo{Present: true, Layer: r.Layer, Type: r.Type, Retracted: r.Retracted.Number()}
-		s.notes[r.Doc] = vault.Note{Key: r.Key, Layer: r.Layer, Type: r.Type}
+		s.info[r.Doc] = corpus.DocInfo{Present: true, Layer: r.Layer, Type: r.Type, Retracted: r.Retracted.Number()}
+		s.notes[r.Doc] = corpus.Note{Key: r.Key, Layer: r.Layer, Type: r.Type}
 	}
 	for _, src := range records {
 		for _, l := range src.Links {
 			for _, dst := range records {
 				if dst.Key == l.Key && dst.Doc != src.Doc {
-					s.in[dst.Doc] = append(s.in[dst.Doc], vault.Ref{Doc: src.Doc, Key: src.Key, Layer: src.Layer, Verb: l.Verb})
+					s.in[dst.Doc] = append(s.in[dst.Doc], corpus.Ref{Doc: src.Doc, Key: src.Key, Layer: src.Layer, Verb: l.Verb})
 				}
 			}
 		}
@@ -76,11 +77,11 @@ func TestStandingFromLinksInEqualsTheWholeStoreLifecycle(t *testing.T) {
 				r.Retracted = vault.Date(fmt.Sprintf("2026-0%d-01", 1+rng.Intn(6)))
 			}
 			for j := rng.Intn(4); j > 0; j-- {
-				r.Links = append(r.Links, vault.Ref{Key: fmt.Sprintf("k%d", rng.Intn(n)), Verb: verbs[rng.Intn(len(verbs))]})
+				r.Links = append(r.Links, corpus.Ref{Key: fmt.Sprintf("k%d", rng.Intn(n)), Verb: verbs[rng.Intn(len(verbs))]})
 			}
 			all = append(all, r)
 			if vault.IsProofType(r.Type) {
-				var typed []vault.Ref
+				var typed []corpus.Ref
 				for _, l := range r.Links {
 					if l.Verb != "" {
 						typed = append(typed, l)
@@ -108,11 +109,11 @@ func TestStandingFromLinksInEqualsTheWholeStoreLifecycle(t *testing.T) {
 }
 
 func TestKeepRecordsFollowsTheRetractionMode(t *testing.T) {
-	info := func(typ string, retracted int) vault.DocInfo {
-		return vault.DocInfo{Present: true, Type: typ, Retracted: retracted}
+	info := func(typ string, retracted int) corpus.DocInfo {
+		return corpus.DocInfo{Present: true, Type: typ, Retracted: retracted}
 	}
 	cases := []struct {
-		info                   vault.DocInfo
+		info                   corpus.DocInfo
 		exclude, include, only bool
 	}{
 		{info("finding", 0), true, true, false},
@@ -140,10 +141,10 @@ func TestDecidersComeBeforeTheRecordsTheyOverturn(t *testing.T) {
 	records := []Record{
 		{Doc: 0, Key: "finding/a", Type: "finding", Layer: vault.Team},
 		{Doc: 1, Key: "note/plain", Type: "note", Layer: vault.Team},
-		{Doc: 2, Key: "finding/b", Type: "finding", Layer: vault.Team, Links: []vault.Ref{{Key: "finding/a", Verb: "supersedes"}}},
+		{Doc: 2, Key: "finding/b", Type: "finding", Layer: vault.Team, Links: []corpus.Ref{{Key: "finding/a", Verb: "supersedes"}}},
 		{Doc: 3, Key: "citation/x", Type: "citation", Layer: vault.Team},
-		{Doc: 4, Key: "decision/c", Type: "decision", Layer: vault.Team, Links: []vault.Ref{{Key: "finding/b", Verb: "rejects"}}},
-		{Doc: 5, Key: "finding/d", Type: "finding", Layer: vault.Team, Links: []vault.Ref{{Key: "finding/far", Verb: "supersedes"}}},
+		{Doc: 4, Key: "decision/c", Type: "decision", Layer: vault.Team, Links: []corpus.Ref{{Key: "finding/b", Verb: "rejects"}}},
+		{Doc: 5, Key: "finding/d", Type: "finding", Layer: vault.Team, Links: []corpus.Ref{{Key: "finding/far", Verb: "supersedes"}}},
 	}
 	store := storeOf(records)
 	hit := func(doc uint32, depth, parent int) retrieve.Hit {

@@ -83,6 +83,20 @@ type Answer struct {
 	AsOf       string   `json:"as_of,omitempty"`      // the day asked for with --as-of
 	Incomplete bool     `json:"incomplete,omitempty"` // the moment lies past a shallow clone's boundary
 	Note       string   `json:"note,omitempty"`       // why there is no answer at all, in a sentence
+	// Filter is the filters asked for; absent without one.
+	Filter *Filter `json:"filter,omitempty"`
+}
+
+// Filter is what narrowed the ranked notes of an answer (--tag, --path,
+// --since), and how many notes it let through.
+type Filter struct {
+	Tags  []string `json:"tags,omitempty"`
+	Path  string   `json:"path,omitempty"`
+	Since string   `json:"since,omitempty"`
+	// Notes counts the notes of the layer and type asked for that every
+	// filter lets through: 0 when the answer's note names the one that
+	// matched nothing.
+	Notes int `json:"notes"`
 }
 
 // Ref is one end of a link.

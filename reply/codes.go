@@ -6,9 +6,10 @@ package reply
 // refuses with KeyTaken, Changed and Unrewritable under the same names.
 const (
 	// The request
-	Usage   = "usage"   // a malformed command line or request
-	BadKey  = "bad_key" // a key no note could have
-	BadAsOf = "bad_as_of"
+	Usage    = "usage"   // a malformed command line or request
+	BadKey   = "bad_key" // a key no note could have
+	BadAsOf  = "bad_as_of"
+	BadSince = "bad_since" // --since names no date, commit, branch or tag, or history a shallow clone lacks
 	// BadLines: lines past the note's end.
 	BadLines      = "bad_lines"
 	BadBody       = "bad_body"

@@ -13,6 +13,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 )
@@ -45,10 +46,15 @@ func Failure(code string, err error) map[string]any {
 
 // CountOf writes a count with the noun that fits it.
 func CountOf(n int, one, many string) string {
+	return strconv.Itoa(n) + " " + Plural(n, one, many)
+}
+
+// Plural is the noun that fits a count: one for 1, else many.
+func Plural(n int, one, many string) string {
 	if n == 1 {
-		return "1 " + one
+		return one
 	}
-	return fmt.Sprintf("%d %s", n, many)
+	return many
 }
 
 // CountNotes is a count of notes.

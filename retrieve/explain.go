@@ -6,7 +6,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/omh-notes/omh/vault/token"
+	"github.com/omh-notes/omh/token"
 )
 
 // Explanation says why a note is in an answer. A ranked note's score is the

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/omh-notes/omh/vault/token"
+	"github.com/omh-notes/omh/token"
 )
 
 // reversed is a corpus whose posting lists come in falling note order, as

@@ -5,8 +5,9 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/omh-notes/omh/token"
 	"github.com/omh-notes/omh/vault"
-	"github.com/omh-notes/omh/vault/token"
+	"github.com/omh-notes/omh/vault/corpus"
 )
 
 // memNote is a note for ranking tests: links name target keys exactly.
@@ -28,11 +29,11 @@ type memNote struct {
 type memCorpus struct {
 	notes    []memNote
 	postings map[string][]token.Posting
-	info     []vault.DocInfo
+	info     []corpus.DocInfo
 }
 
 func newCorpus(notes ...memNote) *memCorpus {
-	c := &memCorpus{notes: notes, postings: map[string][]token.Posting{}, info: make([]vault.DocInfo, len(notes))}
+	c := &memCorpus{notes: notes, postings: map[string][]token.Posting{}, info: make([]corpus.DocInfo, len(notes))}
 	for i, n := range notes {
 		fields := map[string]token.Field{}
 		tf := map[string]uint32{}
@@ -65,7 +66,7 @@ func newCorpus(notes ...memNote) *memCorpus {
 		}
 		words := 0
 		token.EachToken(n.body, func(_, _ int, _ string) { words++ })
-		c.info[i] = vault.DocInfo{Present: true, Layer: n.layer, Type: typ, Day: n.date.Number(), Words: words, Scaffold: n.scaffold}
+		c.info[i] = corpus.DocInfo{Present: true, Layer: n.layer, Type: typ, Day: n.date.Number(), Words: words, Scaffold: n.scaffold}
 	}
 	// Inbound: distinct notes linking to a key, never a note to its own key.
 	for i := range notes {
@@ -110,11 +111,11 @@ func (c *memCorpus) Span() int { return len(c.notes) }
 func (c *memCorpus) Postings(term string) ([]token.Posting, error) {
 	return c.postings[term], nil
 }
-func (c *memCorpus) Info(doc uint32) vault.DocInfo { return c.info[doc] }
-func (c *memCorpus) DocWords(doc uint32) int       { return c.info[doc].Words }
-func (c *memCorpus) Note(doc uint32) (vault.Note, error) {
+func (c *memCorpus) Info(doc uint32) corpus.DocInfo { return c.info[doc] }
+func (c *memCorpus) DocWords(doc uint32) int        { return c.info[doc].Words }
+func (c *memCorpus) Note(doc uint32) (corpus.Note, error) {
 	n := c.notes[doc]
-	return vault.Note{
+	return corpus.Note{
 		Key: n.key, Layer: n.layer, Date: n.date, DateSource: vault.FromRecorded,
 		Path: fmt.Sprintf("%s/%s.md", n.layer, n.key), Title: n.key, Type: c.info[doc].Type,
 	}, nil

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/omh-notes/omh/vault/token"
+	"github.com/omh-notes/omh/token"
 )
 
 // The question is parsed once and every pass reads the parse, so the parse

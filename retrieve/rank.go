@@ -21,8 +21,9 @@ import (
 	"slices"
 	"sort"
 
+	"github.com/omh-notes/omh/token"
 	"github.com/omh-notes/omh/vault"
-	"github.com/omh-notes/omh/vault/token"
+	"github.com/omh-notes/omh/vault/corpus"
 )
 
 // askedFields hold text written to name the note rather than to be read; a
@@ -41,11 +42,11 @@ type Corpus interface {
 	Words() int64
 	Span() int
 	Postings(term string) ([]token.Posting, error)
-	Info(doc uint32) vault.DocInfo
+	Info(doc uint32) corpus.DocInfo
 	// DocWords is Info(doc).Words, read alone: the tuned ranker needs it
 	// for every posting of every scored term.
 	DocWords(doc uint32) int
-	Note(doc uint32) (vault.Note, error)
+	Note(doc uint32) (corpus.Note, error)
 	// Links returns the documents a note links to, in the order the links
 	// first appear in it, each once; a key held in both layers yields both.
 	Links(doc uint32) ([]uint32, error)
@@ -63,11 +64,20 @@ type Query struct {
 	Explain bool
 	// Keep, when set, decides which notes may appear at all, ranked or
 	// linked (proof records hide what is retracted).
-	Keep func(doc uint32, info vault.DocInfo) bool
+	Keep func(doc uint32, info corpus.DocInfo) bool
+	// Only, when set, decides which notes may be ranked, as Type does (a
+	// filter on tags, folder or time); linked notes are shown wherever
+	// they are. Rarity is still the whole store's.
+	Only func(doc uint32) bool
+}
+
+// ranks reports whether an admitted note may be ranked.
+func (q Query) ranks(doc uint32, info corpus.DocInfo) bool {
+	return (q.Type == "" || info.Type == q.Type) && (q.Only == nil || q.Only(doc))
 }
 
 // admits reports whether a note may appear in the answer at all.
-func (q Query) admits(doc uint32, info vault.DocInfo) bool {
+func (q Query) admits(doc uint32, info corpus.DocInfo) bool {
 	return info.Present && (q.Layer == 0 || info.Layer == q.Layer) && (q.Keep == nil || q.Keep(doc, info))
 }
 
@@ -78,7 +88,7 @@ const DefaultRoots = 8
 // there is no second copy of the ranking to keep in step.
 type Hit struct {
 	Doc    uint32
-	Note   vault.Note
+	Note   corpus.Note
 	Depth  int   // 0 for a ranked note, 1 for a note one link away from it
 	Parent int   // index in Result.Hits of the ranked note that reached this one; -1 on ranked notes
 	Score  int64 // thousandths; 0 on neighbours
@@ -195,7 +205,7 @@ func Search(c Corpus, q Query) (Result, error) {
 			continue
 		}
 		info := c.Info(uint32(doc))
-		if !q.admits(uint32(doc), info) || (q.Type != "" && info.Type != q.Type) {
+		if !q.admits(uint32(doc), info) || !q.ranks(uint32(doc), info) {
 			if info.Present {
 				res.FilteredOut++
 			}

@@ -10,8 +10,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/omh-notes/omh/token"
 	"github.com/omh-notes/omh/vault"
-	"github.com/omh-notes/omh/vault/token"
 )
 
 const (

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/omh-notes/omh/vault/token"
+	"github.com/omh-notes/omh/token"
 )
 
 // Ranker names a scoring function.

@@ -9,6 +9,7 @@ import (
 
 	"golang.org/x/text/width"
 
+	"github.com/omh-notes/omh/reply"
 	"github.com/omh-notes/omh/vault"
 )
 
@@ -75,14 +76,14 @@ func VerdictLine(r Result) string {
 
 // OmittedLine counts the matching notes the answer leaves out, or is ""
 // when it need not: only a weak answer says so, where a narrower question
-// would help, or one that lists no note (--roots 0). Below an answered question's notes the count was noise (an
-// agent read "5,656 more matches; ask a narrower question" under the card
+// would help, or one that lists no note (--roots 0). Below an answered
+// question's notes the count was noise (an agent read "5,656 more matches; ask a narrower question" under the card
 // that answered it); JSON keeps it in omitted.
 func OmittedLine(r Result) string {
 	if r.Omitted == 0 || r.Verdict != Weak && len(r.Hits) > 0 {
 		return ""
 	}
-	return fmt.Sprintf("%s%d more %s; ask a narrower question.\n", omittedPrefix, r.Omitted, plural(r.Omitted, "match", "matches"))
+	return fmt.Sprintf("%s%s; ask a narrower question.\n", omittedPrefix, reply.CountOf(r.Omitted, "more match", "more matches"))
 }
 
 // CommitLabel is how an answer names the commit it was computed at.
@@ -100,7 +101,7 @@ func RenderTree(r Result, commit string) string {
 	case r.StoreEmpty:
 		b.WriteString(emptyStoreSentence + "\n")
 	case len(r.Hits) == 0 && r.Omitted == 0 && r.FilteredOut > 0:
-		fmt.Fprintf(&b, "%s%s; %s%s\n", filteredPrefix, quoteQuestion(r.Question.Phrasings), plural(r.FilteredOut, "1 note does", fmt.Sprintf("%d notes do", r.FilteredOut)), filteredSuffix)
+		fmt.Fprintf(&b, "%s%s; %s%s\n", filteredPrefix, quoteQuestion(r.Question.Phrasings), reply.CountOf(r.FilteredOut, "note does", "notes do"), filteredSuffix)
 	case len(r.Hits) == 0 && r.Omitted == 0:
 		b.WriteString(noMatchPrefix + quoteQuestion(r.Question.Phrasings) + noMatchSuffix + "\n")
 	}
@@ -128,7 +129,7 @@ func RenderTree(r Result, commit string) string {
 			b.WriteString(explainIndent + ExplainLine(h.Score, h.Explain) + "\n")
 		}
 		if more := moreUnder(r.Hits, i); more > 0 {
-			fmt.Fprintf(&b, "%s%s%d %s\n", branchLast, moreLinkedPrefix, more, plural(more, "more linked note", "more linked notes"))
+			fmt.Fprintf(&b, "%s%s%s\n", branchLast, moreLinkedPrefix, reply.CountOf(more, "more linked note", "more linked notes"))
 		}
 	}
 	b.WriteString(OmittedLine(r))
@@ -177,13 +178,6 @@ func quoteQuestion(q []string) string {
 		quoted[i] = "`" + strings.TrimSpace(p) + "`"
 	}
 	return strings.Join(quoted, " or ")
-}
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
 }
 
 // displayWidth counts terminal columns: wide East Asian characters take two,
@@ -341,7 +335,7 @@ func parseMoreLinked(line string) (int, error) {
 	rest := strings.TrimPrefix(line, branchLast+moreLinkedPrefix)
 	num, tail, ok := strings.Cut(rest, " ")
 	n, err := strconv.Atoi(num)
-	if !ok || err != nil || n <= 0 || tail != plural(n, "more linked note", "more linked notes") {
+	if !ok || err != nil || n <= 0 || tail != reply.Plural(n, "more linked note", "more linked notes") {
 		return 0, fmt.Errorf("no count in %q", line)
 	}
 	return n, nil
@@ -354,7 +348,7 @@ func parseOmitted(line string) (int, error) {
 	if !ok || err != nil || n <= 0 {
 		return 0, fmt.Errorf("no count in %q", line)
 	}
-	if tail != plural(n, "more match", "more matches")+"; ask a narrower question." {
+	if tail != reply.Plural(n, "more match", "more matches")+"; ask a narrower question." {
 		return 0, fmt.Errorf("unexpected wording in %q", line)
 	}
 	return n, nil

@@ -3,7 +3,7 @@ package retrieve
 import (
 	"math"
 
-	"github.com/omh-notes/omh/vault/token"
+	"github.com/omh-notes/omh/token"
 )
 
 // Verdict is what a reply says of itself: whether its notes answer the

@@ -8,6 +8,7 @@
 #   sh scripts/bench.sh -n 300 -runs 3 -data none   a smoke run (about a minute)
 #   sh scripts/bench.sh -n 10000 -base /tmp/omh-main   this build beside another, same rounds
 #     (build the other as this one is: CGO_ENABLED=0 go build -o /tmp/omh-main ./cmd/omh)
+#   sh scripts/bench.sh -n 20 -n 10000 -data none -phase hook   one measurement: the post-commit hook's cost
 #   BENCH_WORK=/data/omh-bench sh scripts/bench.sh -n 10000
 #
 # Vaults are cached in $BENCH_WORK (default /tmp/omh-bench) and reused by

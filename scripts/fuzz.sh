@@ -68,9 +68,9 @@ seed FuzzParse vault bytes
 seed FuzzSplitFrontmatter vault bytes
 seed FuzzRewriteLink vault/rename bytes
 seed FuzzKeyOf vault pair
-seed FuzzEachToken vault/token string
+seed FuzzEachToken token string
 for t in FuzzParse FuzzSplitFrontmatter FuzzKeyOf; do
 	run $t vault
 done
 run FuzzRewriteLink vault/rename
-run FuzzEachToken vault/token
+run FuzzEachToken token

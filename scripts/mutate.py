@@ -25,7 +25,7 @@ MUTATIONS = [
     ("inherit the parent's layer", "retrieve/rank.go",
      "res.Hits = append(res.Hits, Hit{Doc: t, Note: note, Depth: 1, Parent: parent})",
      "note.Layer = res.Hits[parent].Note.Layer\n\t\t\tres.Hits = append(res.Hits, Hit{Doc: t, Note: note, Depth: 1, Parent: parent})"),
-    ("substring matching", "vault/token/tokens.go",
+    ("substring matching", "token/tokens.go",
      "\t\tcase !inWord && start >= 0:\n\t\t\tfn(start, i, Term(text[start:i]))",
      "\t\tcase !inWord && start >= 0:\n\t\t\tfor k := start; k < i; k++ {\n\t\t\t\tfn(k, k+1, strings.ToLower(text[k:k+1]))\n\t\t\t}\n\t\t\tfn(start, i, Term(text[start:i]))"),
     ("pooled phrasings", "retrieve/rank.go",
@@ -77,7 +77,7 @@ def main():
                 if pkg + "." in new:
                     src = add_import(src, pkg)
             open(target, "w").write(src)
-            run = subprocess.run(["go", "test", "-short", "./vault/token/", "./retrieve/", "./proof/", "./find/...", "./index/", "./cmd/omh/"],
+            run = subprocess.run(["go", "test", "-short", "./token/", "./retrieve/", "./proof/", "./find/...", "./index/", "./cmd/omh/"],
                                  cwd=copy, capture_output=True, text=True)
             red = sorted({line.split()[2] for line in run.stdout.splitlines()
                           if line.startswith("--- FAIL")})

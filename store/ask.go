@@ -10,6 +10,7 @@ import (
 	"github.com/omh-notes/omh/reply"
 	"github.com/omh-notes/omh/retrieve"
 	"github.com/omh-notes/omh/vault"
+	"github.com/omh-notes/omh/vault/gitrepo"
 )
 
 // Question is a question and how to answer it.
@@ -41,6 +42,8 @@ type Question struct {
 	// records are shown marked.
 	Records   bool
 	Retracted proof.Retraction
+	// Filter narrows which notes are ranked (tags, folder, changed since).
+	Filter Filter
 }
 
 // Answer is what the store answers: the ranked notes with their
@@ -54,7 +57,8 @@ type Answer struct {
 	// (then Incomplete). It is an answer, not a failure.
 	Absent     string
 	Incomplete bool
-	asked      string // the --as-of of an absent answer
+	asked      string        // the --as-of of an absent answer
+	filter     *reply.Filter // the filters asked for, for the JSON answer
 }
 
 // Check refuses a malformed question; Ask checks too, and a front end may
@@ -81,8 +85,11 @@ func (s *Store) Ask(q Question) (Answer, error) {
 	}
 	var ans Answer
 	err := s.read(q.AsOf, s.readOptions(q.NoWorktree), func(v *view) error {
-		var err error
-		ans, err = v.ask(q)
+		sel, err := s.selectNotes(v, q.Filter, q.Layer, q.Type)
+		if err != nil {
+			return err
+		}
+		ans, err = v.ask(q, sel)
 		return err
 	})
 	if err == nil && ans.Result.Question.Cut {
@@ -94,8 +101,14 @@ func (s *Store) Ask(q Question) (Answer, error) {
 	return ans, err
 }
 
-// ask answers q from an open snapshot.
-func (v *view) ask(q Question) (Answer, error) {
+// ask answers q from an open snapshot, ranking only the notes sel admits.
+func (v *view) ask(q Question, sel selection) (Answer, error) {
+	if sel.none != "" && v.snap.Count() > 0 {
+		// Nothing to rank: the reply names the filter that left nothing,
+		// not the store.
+		return Answer{Result: retrieve.Result{Question: retrieve.ParseQuestion(q.Phrasings), Count: v.snap.Count(), Verdict: retrieve.NoMatch, AsOf: v.asOf()},
+			Commit: v.snap.Commit(), Absent: sel.none, filter: sel.echo}, nil
+	}
 	// Proof records among the hits show where they stand. A plain question
 	// hides nothing: retracted records are marked.
 	mode := proof.IncludeRetracted
@@ -103,7 +116,7 @@ func (v *view) ask(q Question) (Answer, error) {
 		mode = q.Retracted
 	}
 	proofs := proof.NewProof(v.snap, v.proofDay(), mode)
-	rq := retrieve.Query{Phrasings: q.Phrasings, Roots: q.Roots, Layer: q.Layer, Type: q.Type, Ranker: q.Ranker, Explain: q.Explain}
+	rq := retrieve.Query{Phrasings: q.Phrasings, Roots: q.Roots, Layer: q.Layer, Type: q.Type, Ranker: q.Ranker, Explain: q.Explain, Only: sel.only()}
 	if q.Records {
 		rq.Keep = proofs.KeepRecords
 	}
@@ -118,7 +131,7 @@ func (v *view) ask(q Question) (Answer, error) {
 	for i, h := range res.Hits {
 		res.Hits[i].Retracted = proofs.Retracted(h.Doc) // the tree marks them as cards do
 	}
-	ans := Answer{Result: res, Commit: v.snap.Commit()}
+	ans := Answer{Result: res, Commit: v.snap.Commit(), filter: sel.echo}
 	if q.Records && len(res.Hits) == 0 && res.Omitted == 0 && !res.StoreEmpty && !v.holdsRecords() {
 		ans.Absent = "the store holds no proof records yet (notes of the types " + vault.OrList(vault.TypeNames(true)) +
 			"); omh new finding TITLE writes one"
@@ -160,9 +173,9 @@ func (v *view) proofDay() vault.Date {
 func absentAnswer(err error, question []string, asOf string) (Answer, bool) {
 	a := Answer{Result: retrieve.Result{Question: retrieve.Question{Phrasings: question}, StoreEmpty: true}, asked: asOf}
 	switch {
-	case errors.Is(err, vault.ErrBeforeHistory):
+	case errors.Is(err, gitrepo.ErrBeforeHistory):
 		a.Absent = "the store did not exist yet on " + asOf
-	case errors.Is(err, vault.ErrPastShallow):
+	case errors.Is(err, gitrepo.ErrPastShallow):
 		a.Absent, a.Incomplete = "the history of "+asOf+" is not in this clone: it is shallow", true
 	default:
 		return Answer{}, false
@@ -209,7 +222,7 @@ func (a Answer) JSON() reply.Cards {
 	default:
 		out = a.Reply.JSON()
 	}
-	out.SchemaVersion = reply.SchemaVersion
+	out.SchemaVersion, out.Filter = reply.SchemaVersion, a.filter
 	return out
 }
 

@@ -9,6 +9,17 @@ import (
 	"github.com/omh-notes/omh/vault/vaulttest"
 )
 
+// topicStore is a store of one committed note, a topic on why the cache
+// is slow.
+func topicStore(t *testing.T) (*vaulttest.Repo, *Store) {
+	t.Helper()
+	r := vaulttest.New(t)
+	r.Write("topic/cache.md", "---\ntype: topic\nrecorded: 2026-01-02\n---\n# Cache\n\nWhy the cache is slow.\n")
+	r.Commit("2026-01-03T10:00:00Z", "a topic")
+	s, _ := open(t, r.Dir)
+	return r, s
+}
+
 // Asking among proof records in a store that holds none says so, in the
 // cards and the JSON, instead of saying no note holds the question's
 // words; once a record exists, an unmatched question gets the usual
@@ -16,10 +27,7 @@ import (
 // do contain the words but are not records.
 func TestProofFindWithoutRecordsSaysThereAreNone(t *testing.T) {
 	t.Parallel()
-	r := vaulttest.New(t)
-	r.Write("topic/cache.md", "---\ntype: topic\nrecorded: 2026-01-02\n---\n# Cache\n\nWhy the cache is slow.\n")
-	r.Commit("2026-01-03T10:00:00Z", "a topic")
-	s, _ := open(t, r.Dir)
+	r, s := topicStore(t)
 	ask := func(words string) Answer {
 		t.Helper()
 		ans, err := s.Ask(Question{Phrasings: []string{words}, Roots: 8, MaxChars: 6000, Cards: true, Records: true, Retracted: proof.ExcludeRetracted})
@@ -48,10 +56,7 @@ func TestProofFindWithoutRecordsSaysThereAreNone(t *testing.T) {
 // JSON dereferencing the cards of a question that did not ask for them.
 func TestAnAnswerWithoutCardsRendersAsTheTree(t *testing.T) {
 	t.Parallel()
-	r := vaulttest.New(t)
-	r.Write("topic/cache.md", "---\ntype: topic\nrecorded: 2026-01-02\n---\n# Cache\n\nWhy the cache is slow.\n")
-	r.Commit("2026-01-03T10:00:00Z", "a topic")
-	s, _ := open(t, r.Dir)
+	_, s := topicStore(t)
 	q := Question{Phrasings: []string{"cache slow"}, Roots: 8, MaxChars: 6000}
 	bare, err := s.Ask(q)
 	if err != nil {

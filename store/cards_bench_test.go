@@ -9,7 +9,7 @@ import (
 	"github.com/omh-notes/omh/eval"
 	"github.com/omh-notes/omh/find"
 	"github.com/omh-notes/omh/retrieve"
-	"github.com/omh-notes/omh/vault"
+	"github.com/omh-notes/omh/vault/corpus"
 )
 
 // BenchmarkCardsOnARealVault builds the cards of a real vault's questions
@@ -31,13 +31,13 @@ func BenchmarkCardsOnARealVault(b *testing.B) {
 		var results []retrieve.Result
 		for _, g := range golds {
 			ans, err := v.ask(Question{Phrasings: []string{g.Question}, Roots: retrieve.DefaultRoots, Ranker: retrieve.DefaultRanker,
-				MaxChars: find.DefaultMaxChars})
+				MaxChars: find.DefaultMaxChars}, selection{})
 			if err != nil {
 				return err
 			}
 			results = append(results, ans.Result)
 		}
-		read := &readAhead{Snapshot: v.snap, content: map[uint32][]byte{}, detail: map[uint32]vault.Detail{}, in: map[linksInCall]linksInReply{}}
+		read := &readAhead{Snapshot: v.snap, content: map[uint32][]byte{}, detail: map[uint32]corpus.Detail{}, in: map[linksInCall]linksInReply{}}
 		for _, r := range results {
 			if _, err := find.Build(r, "", read, find.DefaultMaxChars, nil); err != nil {
 				return err
@@ -71,7 +71,7 @@ func BenchmarkCardsOnARealVault(b *testing.B) {
 type readAhead struct {
 	find.Snapshot
 	content map[uint32][]byte
-	detail  map[uint32]vault.Detail
+	detail  map[uint32]corpus.Detail
 	in      map[linksInCall]linksInReply
 }
 
@@ -81,21 +81,21 @@ type linksInCall struct {
 }
 
 type linksInReply struct {
-	in []vault.Ref
+	in []corpus.Ref
 	n  int
 }
 
-func (r *readAhead) LinksIn(doc uint32, plain, typed bool) ([]vault.Ref, int, error) {
+func (r *readAhead) LinksIn(doc uint32, plain, typed bool) ([]corpus.Ref, int, error) {
 	call := linksInCall{doc, plain, typed}
 	if got, ok := r.in[call]; ok {
-		return append([]vault.Ref(nil), got.in...), got.n, nil
+		return append([]corpus.Ref(nil), got.in...), got.n, nil
 	}
 	in, n, err := r.Snapshot.LinksIn(doc, plain, typed)
-	r.in[call] = linksInReply{append([]vault.Ref(nil), in...), n}
+	r.in[call] = linksInReply{append([]corpus.Ref(nil), in...), n}
 	return in, n, err
 }
 
-func (r *readAhead) Content(doc uint32, n vault.Note) ([]byte, error) {
+func (r *readAhead) Content(doc uint32, n corpus.Note) ([]byte, error) {
 	if c, ok := r.content[doc]; ok {
 		return c, nil
 	}
@@ -104,7 +104,7 @@ func (r *readAhead) Content(doc uint32, n vault.Note) ([]byte, error) {
 	return c, err
 }
 
-func (r *readAhead) CardDetail(doc uint32) (vault.Detail, error) {
+func (r *readAhead) CardDetail(doc uint32) (corpus.Detail, error) {
 	if d, ok := r.detail[doc]; ok {
 		return d, nil
 	}

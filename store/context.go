@@ -11,6 +11,6 @@ func (a Answer) ContextJSON() reply.Cards {
 		return a.JSON()
 	}
 	out := a.Reply.ContextJSON()
-	out.SchemaVersion = reply.SchemaVersion
+	out.SchemaVersion, out.Filter = reply.SchemaVersion, a.filter
 	return out
 }

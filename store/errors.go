@@ -9,6 +9,7 @@ import (
 	"github.com/omh-notes/omh/index"
 	"github.com/omh-notes/omh/reply"
 	"github.com/omh-notes/omh/vault"
+	"github.com/omh-notes/omh/vault/gitrepo"
 )
 
 // Kind says how a use case failed; front ends turn it into an exit status
@@ -51,7 +52,7 @@ func classify(err error) error {
 		return err
 	case errors.Is(err, vault.ErrBadConfig):
 		return refuse(reply.BadConfig, err)
-	case errors.Is(err, vault.ErrBadPrivateDir):
+	case errors.Is(err, gitrepo.ErrBadPrivateDir):
 		return refuse(reply.BadPrivateDir, err)
 	case index.IsDamaged(err):
 		// Only a command that changes nothing gets here: the others

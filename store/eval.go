@@ -11,7 +11,7 @@ import (
 	"github.com/omh-notes/omh/index"
 	"github.com/omh-notes/omh/reply"
 	"github.com/omh-notes/omh/retrieve"
-	"github.com/omh-notes/omh/vault/token"
+	"github.com/omh-notes/omh/token"
 )
 
 // EvalOptions say how omh eval asks each question: as omh find --cards
@@ -204,12 +204,12 @@ func (r EvalReport) Text(w io.Writer) {
 func (v *view) evalOne(g eval.Gold, also []string, o EvalOptions) (eval.Question, error) {
 	q := Question{Phrasings: append([]string{g.Question}, also...), Roots: max(o.Roots, metricDepth), Ranker: o.Ranker,
 		MaxChars: o.MaxChars}
-	ranked, err := v.ask(q)
+	ranked, err := v.ask(q, selection{})
 	if err != nil {
 		return eval.Question{}, err
 	}
 	q.Roots, q.Cards = o.Roots, true
-	ans, err := v.ask(q)
+	ans, err := v.ask(q, selection{})
 	if err != nil {
 		return eval.Question{}, err
 	}

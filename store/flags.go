@@ -34,15 +34,27 @@ func Code(err error) string {
 	return reply.Internal
 }
 
-// NewQuestion is a question asked with these flags (or tool arguments):
-// layer "" is both layers, ranker a name omh find --ranker takes.
-func NewQuestion(text string, also []string, roots int, layer, typ, ranker string, maxChars int) (Question, error) {
-	r, err := ParseRanker(ranker)
+// QuestionArgs is a question as a front end's flags or tool arguments
+// give it, unchecked.
+type QuestionArgs struct {
+	Text     string
+	Also     []string // other phrasings of it
+	Roots    int
+	Layer    string // team, local, or "" for both layers
+	Type     string // only ranked notes of this type; "" for any
+	Ranker   string // a name omh find --ranker takes
+	MaxChars int
+}
+
+// NewQuestion is the question a front end was asked, its arguments
+// checked.
+func NewQuestion(a QuestionArgs) (Question, error) {
+	r, err := ParseRanker(a.Ranker)
 	if err != nil {
 		return Question{}, err
 	}
-	q := Question{Phrasings: append([]string{text}, also...), Roots: roots, Type: typ, Ranker: r, MaxChars: maxChars}
-	if q.Layer, err = ParseLayer(layer); err != nil {
+	q := Question{Phrasings: append([]string{a.Text}, a.Also...), Roots: a.Roots, Type: a.Type, Ranker: r, MaxChars: a.MaxChars}
+	if q.Layer, err = ParseLayer(a.Layer); err != nil {
 		return q, err
 	}
 	return q, nil

@@ -182,6 +182,15 @@ func TestFreshnessMatrix(t *testing.T) {
 			vaulttest.CommitAll(t, r.Dir, "2026-01-05T10:00:00Z", "delete")
 			hooked(t, "delete", r.Dir, question("heron"))
 		}},
+		{"a note deleted and moved, not committed", func(t *testing.T, r *vaulttest.Repo) {
+			arm(t, r.Dir)
+			r.Remove("notes/heron.md")
+			unhooked(t, "deleted", r.Dir, question("heron"))
+			mustGit(t, r.Dir, "mv", "notes/otter.md", "notes/sea-otter.md")
+			unhooked(t, "moved", r.Dir, question("otter walrus"))
+			mustGit(t, r.Dir, "reset", "-q", "--hard")
+			unhooked(t, "restored", r.Dir, question("heron otter"))
+		}},
 		{"a note moved out of the notes root", func(t *testing.T, r *vaulttest.Repo) {
 			arm(t, r.Dir)
 			mustGit(t, r.Dir, "mv", "notes/deep/squid.md", "elsewhere/squid.md")

@@ -5,7 +5,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strings"
+	"runtime"
+	"slices"
 	"syscall"
 	"testing"
 
@@ -25,17 +26,15 @@ func hookRepo(t *testing.T) *vaulttest.Repo {
 	return r
 }
 
-// runHook runs a hook's use case as omh hooks run does.
+// runHook runs a hook's refresh as the process a shim starts in the
+// background does (omh hooks run --detached).
 func runHook(t *testing.T, dir, name string, args ...string) {
 	t.Helper()
 	s, _ := openStore(t, dir)
-	if err := s.RunHook(name, args); err != nil {
+	if err := s.RunDetachedHook(name, args); err != nil {
 		t.Fatalf("hook %s %v: %v", name, args, err)
 	}
 }
-
-// lines counts the lines of s, one at least.
-func lines(s string) int { return strings.Count(strings.TrimSpace(s), "\n") + 1 }
 
 // What a hook leaves alone: a checkout of files (post-checkout's third
 // argument 0), an amend's post-rewrite (its post-commit came first), the
@@ -80,29 +79,31 @@ func TestHooksRefreshOnlyWhenItHelps(t *testing.T) {
 	}
 }
 
-// A refresh facing more than store.DetachAbove changed notes runs detached and
-// git returns at once; omh index then waits for it and the cache is at
-// HEAD. And while another process holds the refresh lock, a hook neither
-// waits for it nor loses the commit: a background refresh queues behind.
-// Catches: a hook that blocks git for a long refresh or on a busy lock; a
-// skipped refresh that leaves the cache behind HEAD.
-func TestALongOrContendedRefreshRunsInTheBackground(t *testing.T) {
+// A hooked commit returns before the refresh: git prints and exits as it
+// would without hooks, and the refresh the shim started in the background
+// brings the cache to HEAD by itself, many notes or one. While another
+// process holds the refresh lock, the commit still returns at once and the
+// refresh waits behind it. Catches: a hook that holds git for the refresh
+// (112 ms against 39 ms per commit in a small repository); a refresh lost
+// while another was running.
+func TestAHookedCommitReturnsBeforeItsRefresh(t *testing.T) {
 	t.Parallel()
 	r := hookRepo(t)
-	for i := 0; i <= store.DetachAbove; i++ {
+	for i := range 150 {
 		r.Write(fmt.Sprintf("notes/many/n%03d.md", i), fmt.Sprintf("# Note %d\n\nA plankton count of %d.\n", i, i))
 	}
 	mustGit(t, r.Dir, "add", "-A")
-	res := vaulttest.RunGit(t, r.Dir, gitDate, "commit", "-q", "-m", "many")
-	if res.Status != 0 || !strings.Contains(res.Stderr, fmt.Sprintf("%d notes changed; refreshing the cache in the background", store.DetachAbove+1)) {
-		t.Fatalf("exit %d, stderr %q", res.Status, res.Stderr)
+	res, wait := vaulttest.StartGit(t, r.Dir, gitDate, "commit", "-q", "-m", "many")
+	t.Cleanup(wait)
+	if res.Status != 0 || res.Stdout != "" || res.Stderr != "" {
+		t.Fatalf("git commit: exit %d, stdout %q, stderr %q", res.Status, res.Stdout, res.Stderr)
 	}
-	refresh(t, r.Dir) // the documented wait
+	wait() // for the background refresh alone, not omh index
 	head := vaulttest.Head(t, r.Dir)
-	if st := statusOf(t, r.Dir); !st.Fresh || st.Indexed != head || st.Team != store.DetachAbove+3 {
-		t.Errorf("after omh index: %+v", st)
+	if st := statusOf(t, r.Dir); !st.Fresh || st.Indexed != head || st.Team != 152 {
+		t.Errorf("after the background refresh: %+v", st)
 	}
-	sameAnswersAsARebuild(t, "detached refresh", []string{r.Dir}, withRoots(question("plankton count"), 3))
+	sameAnswersAsARebuild(t, "background refresh", []string{r.Dir}, withRoots(question("plankton count"), 3))
 
 	// Hold the refresh lock as another omh process would.
 	lock, err := os.OpenFile(filepath.Join(r.Dir, ".git", "omh", "refresh.lock"), os.O_CREATE|os.O_RDWR, 0o644)
@@ -114,27 +115,117 @@ func TestALongOrContendedRefreshRunsInTheBackground(t *testing.T) {
 	}
 	r.Write("notes/walrus.md", "# Walrus\n\nThe walrus sleeps on ice floes.\n")
 	mustGit(t, r.Dir, "add", "-A")
-	res, wait := vaulttest.StartGit(t, r.Dir, gitDate, "commit", "-q", "-m", "floes") // returns although the lock is held
+	res, wait = vaulttest.StartGit(t, r.Dir, gitDate, "commit", "-q", "-m", "floes") // returns although the lock is held
 	t.Cleanup(wait)
 	head = vaulttest.Head(t, r.Dir)
 	if res.Status != 0 || res.Stderr != "" {
 		t.Fatalf("git commit: exit %d, stderr %q", res.Status, res.Stderr)
 	}
-	if st := statusOf(t, r.Dir); st.Fresh {
-		t.Error("the cache is fresh while the lock was held throughout")
-	}
 	lock.Close()
-	// Only the refresh the hook queued can bring the cache to HEAD now.
 	wait()
 	if st := statusOf(t, r.Dir); !st.Fresh || st.Indexed != head {
-		t.Errorf("the hook's queued refresh did not bring the cache to HEAD: %+v", st)
+		t.Errorf("the hook's refresh did not bring the cache to HEAD: %+v", st)
 	}
 	sameAnswersAsARebuild(t, "queued refresh", []string{r.Dir}, question("walrus floes"))
 }
 
+// One hook refresh runs at a time: a hook that finds another at work
+// leaves it a request and returns at once, and the one at work refreshes
+// before it stops, so the cache ends at the last commit. Catches: hooks
+// piling up refreshes behind one another on a run of commits, and a
+// commit made while another hook refreshed left out.
+func TestOneHookRefreshesAtATimeAndNoneIsLost(t *testing.T) {
+	t.Parallel()
+	r := hookRepo(t)
+	noHooks := []string{"-c", "core.hooksPath=" + t.TempDir()}
+	commit := func(name string) {
+		r.Write("notes/"+name+".md", "# "+name+"\n\nA "+name+" memory.\n")
+		mustGit(t, r.Dir, "add", "-A")
+		mustGit(t, r.Dir, append(noHooks, "commit", "-q", "-m", name)...)
+	}
+	// Hold the refresh lock, so the first hook waits for it holding its own.
+	lock, err := os.OpenFile(filepath.Join(r.Dir, ".git", "omh", "refresh.lock"), os.O_CREATE|os.O_RDWR, 0o644)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := syscall.Flock(int(lock.Fd()), syscall.LOCK_EX); err != nil {
+		t.Fatal(err)
+	}
+	commit("seal")
+	first := make(chan error)
+	go func() {
+		s, err := store.Open(r.Dir, options(nil))
+		if err == nil {
+			err = s.RunDetachedHook("post-commit", nil)
+			s.Close()
+		}
+		first <- err
+	}()
+	hookLocks, _ := filepath.Glob(filepath.Join(r.Dir, ".git", "omh", "hook-*.lock"))
+	for len(hookLocks) == 0 || !heldByAnother(t, hookLocks[0]) {
+		runtime.Gosched() // until the first hook holds its lock
+		hookLocks, _ = filepath.Glob(filepath.Join(r.Dir, ".git", "omh", "hook-*.lock"))
+	}
+	commit("orca")
+	runHook(t, r.Dir, "post-commit") // returns at once, leaving a request
+	if st := statusOf(t, r.Dir); st.Fresh {
+		t.Fatal("the cache is fresh while the refresh lock is held")
+	}
+	lock.Close()
+	if err := <-first; err != nil {
+		t.Fatal(err)
+	}
+	if st := statusOf(t, r.Dir); !st.Fresh || st.Indexed != vaulttest.Head(t, r.Dir) {
+		t.Errorf("after the hooks: %+v", st)
+	}
+}
+
+// heldByAnother reports whether a process holds the lock file at path.
+func heldByAnother(t *testing.T, path string) bool {
+	t.Helper()
+	f, err := os.OpenFile(path, os.O_RDWR, 0o644)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+		return true
+	}
+	syscall.Flock(int(f.Fd()), syscall.LOCK_UN)
+	return false
+}
+
+// omh hooks run without --detached (what a hook manager's line runs)
+// starts the refresh in a process of its own and returns: it refreshes
+// nothing itself. Catches: a hook line in husky or lefthook that still
+// holds git for the refresh.
+func TestRunHookHandsTheRefreshToABackgroundProcess(t *testing.T) {
+	t.Parallel()
+	r := hookRepo(t)
+	r.Write("notes/narwhal.md", "# Narwhal\n")
+	mustGit(t, r.Dir, "add", "-A")
+	mustGit(t, r.Dir, "-c", "core.hooksPath="+t.TempDir(), "commit", "-q", "-m", "narwhal")
+	var started [][]string
+	s, err := store.Open(r.Dir, store.Options{Background: func(args ...string) error { started = append(started, args); return nil }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if err := s.RunHook("post-commit", nil); err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"-C", r.Dir, "--quiet", "hooks", "run", "--detached", "post-commit"}
+	if len(started) != 1 || !slices.Equal(started[0], want) {
+		t.Errorf("started %q, want %q", started, want)
+	}
+	if statusOf(t, r.Dir).Fresh {
+		t.Error("RunHook refreshed the cache itself")
+	}
+}
+
 // A hook that finds the cache damaged does not fail git and does not make
-// it wait for a rebuild: it says so in one line and rebuilds in the
-// background, after which the cache is at HEAD.
+// it wait for a rebuild: it rebuilds in the background, printing nothing,
+// after which the cache is at HEAD.
 func TestAHookRebuildsADamagedCacheInTheBackground(t *testing.T) {
 	t.Parallel()
 	r := hookRepo(t)
@@ -152,7 +243,7 @@ func TestAHookRebuildsADamagedCacheInTheBackground(t *testing.T) {
 	mustGit(t, r.Dir, "add", "-A")
 	res, wait := vaulttest.StartGit(t, r.Dir, gitDate, "commit", "-q", "-m", "narwhal")
 	t.Cleanup(wait)
-	if res.Status != 0 || lines(res.Stderr) != 1 || !strings.Contains(res.Stderr, "damaged") {
+	if res.Status != 0 || res.Stderr != "" {
 		t.Errorf("git commit: exit %d, stderr %q", res.Status, res.Stderr)
 	}
 	// Two processes replacing a damaged cache at once can lose the rebuild

@@ -3,16 +3,17 @@ package store
 import (
 	"errors"
 	"fmt"
+	"hash/fnv"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
-	"time"
 
 	"github.com/omh-notes/omh/hooks"
 	"github.com/omh-notes/omh/index"
 	"github.com/omh-notes/omh/reply"
+	"github.com/omh-notes/omh/vault/disk"
 )
 
 // HooksReport is the state of every hook and, after install or
@@ -131,80 +132,111 @@ func (s *Store) UninstallHooks() (*HooksReport, error) {
 	return hooksReport(rep, reply.SchemaVersion), nil
 }
 
-// DetachAbove is the most changed team notes a hook refreshes while git
-// waits. Measured on the 10k-note benchmark vault on two shared cores
-// (in-process, load about 4): a hook's refresh (the team layer only) costs
-// about 50 ms whatever changed plus about 2.5 ms per changed note (1 note
-// 56 ms, 10 notes 53 ms, 100 notes 287 ms). At 100 a git command waits a
-// third of a second or so, and commits, merges and branch switches, which
-// change a handful of notes, still leave the cache fresh when git returns;
-// a checkout far away or a big pull refreshes in the background instead of
-// holding git for seconds.
-const DetachAbove = 100
-
-// RunHook is what a hook runs: it brings the cache up to date after git
-// moved HEAD, in the background when the work is long or another process
-// holds the refresh. A post-checkout of files (third argument 0), the
-// post-rewrite of an amend (its post-commit refreshed) and the commits a
-// rebase picks need no refresh; the rebase's post-rewrite does it once. A
-// repository omh was never used in is left alone.
+// RunHook is what a hook runs: after git moved HEAD, it hands the cache's
+// refresh to omh hooks run --detached in a process of its own and returns
+// at once, so git (and whatever reads git's output) waits for no refresh;
+// the shims start that process themselves, in the background. A
+// post-checkout of files (third argument 0), the post-rewrite of an amend
+// (its post-commit refreshed) and the commits a rebase picks need no
+// refresh; the rebase's post-rewrite does it once. A repository omh was
+// never used in is left alone.
 func (s *Store) RunHook(name string, args []string) error {
-	if !slices.Contains(hooks.Names, name) {
-		return fmt.Errorf("omh has no %q hook (it has %s)", name, strings.Join(hooks.Names, ", "))
+	if ok, err := s.hookRefreshes(name, args); !ok || err != nil {
+		return err
 	}
-	switch {
-	case name == "post-checkout" && len(args) >= 3 && args[2] == "0":
-		return nil // files were checked out; HEAD did not move
-	case name == "post-rewrite" && len(args) >= 1 && args[0] == "amend":
-		return nil // git commit --amend ran post-commit just before
-	}
-	r := s.Repo
-	if name != "post-rewrite" && (isFolder(filepath.Join(r.GitDir, "rebase-merge")) || isFolder(filepath.Join(r.GitDir, "rebase-apply"))) {
-		// A rebase fires post-checkout and a post-commit per picked commit;
-		// its post-rewrite refreshes once at the end.
-		return nil
-	}
-	if !isFolder(filepath.Join(r.CommonDir, "omh")) {
-		return nil // omh was never used here; the first command builds the cache
+	return s.background(append([]string{"-C", s.Repo.Root, "--quiet", "hooks", "run", "--detached", name}, args...)...)
+}
+
+// RunDetachedHook is a hook's refresh, in the background process the hook
+// started: it brings in what git changed (the team layer; the working
+// tree is checked by the next command, as always). One such process
+// refreshes at a time: one that finds another at work leaves it a request
+// and returns, and the one at work refreshes again while requests come, so
+// no commit is left out; and whatever happens to it, the next command
+// catches up by itself.
+func (s *Store) RunDetachedHook(name string, args []string) error {
+	if ok, err := s.hookRefreshes(name, args); !ok || err != nil {
+		return err
 	}
 	cache, err := s.openCache()
 	if err != nil {
 		return err
 	}
-	background := []string{"-C", r.Root, "--quiet", "index"}
-	// Wait for no other refresh: when one holds the lock, a background
-	// omh index queues behind it, so the cache still ends at HEAD. A hook
-	// brings in what git changed, the team layer; the working tree is
-	// checked by the next command, as always, so the hook costs what the
-	// commit changed rather than a stat of every note. The refresh itself
-	// says when the commit changed too many notes to wait for.
-	rep, err := cache.Refresh(r, index.Options{LockWait: time.Nanosecond, NoWorktree: true, MaxTeamChanges: DetachAbove})
-	var many *index.TooManyChanges
-	switch {
-	case index.IsDamaged(err):
-		// omh index replaces a damaged cache; that is a first build.
-		s.warn("the cache %s is damaged; rebuilding it in the background (omh index waits for it)", cache.Path)
-		return s.background(background...)
-	case errors.As(err, &many):
-		if err := s.background(background...); err != nil {
+	// Named after the working tree's git folder: worktrees of one clone
+	// share the cache, and each refreshes its own snapshot.
+	h := fnv.New32a()
+	h.Write([]byte(s.Repo.GitDir))
+	base := filepath.Join(cache.Dir, fmt.Sprintf("hook-%08x", h.Sum32()))
+	request := base + ".again"
+	if err := os.WriteFile(request, nil, 0o644); err != nil {
+		return fmt.Errorf("asking for a refresh: %w", err)
+	}
+	for {
+		lock, err := os.OpenFile(base+".lock", os.O_CREATE|os.O_RDWR, 0o644)
+		if err != nil {
+			return fmt.Errorf("opening the hook's lock: %w", err)
+		}
+		if err := disk.LockFile(lock, true, false); err != nil {
+			lock.Close()
+			if errors.Is(err, disk.ErrLocked) {
+				return nil // the process at work takes the request
+			}
+			return fmt.Errorf("taking the hook's lock: %w", err)
+		}
+		err = s.refreshWhileAsked(cache, request)
+		lock.Close()
+		if err != nil || !exists(request) {
 			return err
 		}
-		s.warn("%d notes changed; refreshing the cache in the background (omh index waits for it)", many.Changes)
-		return nil
-	case err != nil:
-		return classify(err)
+		// A request came between the last look and the unlock: take the
+		// lock again, unless the process that sent it took it first.
 	}
-	if len(rep.Warnings) > 0 {
-		more := ""
-		if n := len(rep.Warnings) - 1; n > 0 {
-			more = fmt.Sprintf(" (and %d more like it)", n)
+}
+
+// refreshWhileAsked refreshes the cache until no request for a refresh
+// is left, each request taken before the refresh that answers it.
+func (s *Store) refreshWhileAsked(cache *index.Cache, request string) error {
+	for exists(request) {
+		if err := os.Remove(request); err != nil {
+			return fmt.Errorf("taking the request for a refresh: %w", err)
 		}
-		s.warn("%s%s", rep.Warnings[0], more)
-	}
-	if rep.Stale {
-		return s.background(background...)
+		_, err := cache.Refresh(s.Repo, index.Options{NoWorktree: true}) // waits for any other refresh
+		if index.IsDamaged(err) {
+			// omh index replaces a damaged cache; that is a first build.
+			return s.background("-C", s.Repo.Root, "--quiet", "index")
+		}
+		if err != nil {
+			return classify(err)
+		}
 	}
 	return nil
+}
+
+// hookRefreshes reports whether the hook name, run with git's args,
+// calls for a refresh.
+func (s *Store) hookRefreshes(name string, args []string) (bool, error) {
+	if !slices.Contains(hooks.Names, name) {
+		return false, fmt.Errorf("omh has no %q hook (it has %s)", name, strings.Join(hooks.Names, ", "))
+	}
+	switch {
+	case name == "post-checkout" && len(args) >= 3 && args[2] == "0":
+		return false, nil // files were checked out; HEAD did not move
+	case name == "post-rewrite" && len(args) >= 1 && args[0] == "amend":
+		return false, nil // git commit --amend ran post-commit just before
+	}
+	r := s.Repo
+	if name != "post-rewrite" && (isFolder(filepath.Join(r.GitDir, "rebase-merge")) || isFolder(filepath.Join(r.GitDir, "rebase-apply"))) {
+		// A rebase fires post-checkout and a post-commit per picked commit;
+		// its post-rewrite refreshes once at the end.
+		return false, nil
+	}
+	// omh was never used here; the first command builds the cache.
+	return isFolder(filepath.Join(r.CommonDir, "omh")), nil
+}
+
+func exists(path string) bool {
+	_, err := os.Lstat(path)
+	return err == nil
 }
 
 // background starts omh with args in a session of its own, its standard

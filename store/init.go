@@ -19,6 +19,7 @@ import (
 	"github.com/omh-notes/omh/vault/detect"
 	"github.com/omh-notes/omh/vault/disk"
 	"github.com/omh-notes/omh/vault/gitcli"
+	"github.com/omh-notes/omh/vault/gitrepo"
 )
 
 // Initialized says what omh init found and did; one value for people and
@@ -322,7 +323,7 @@ const detectedSum = "# omh detected, blob "
 
 // remembering is the content of detectedConfig for the settings text.
 func remembering(text []byte) []byte {
-	return append([]byte(detectedSum+vault.HashBytes(text).String()+"\n"), text...)
+	return append([]byte(detectedSum+gitrepo.HashBytes(text).String()+"\n"), text...)
 }
 
 // olderRecord reports whether raw is an earlier omh's detectedConfig:
@@ -341,7 +342,7 @@ func olderRecord(raw []byte, root string) bool {
 func recalled(raw []byte) ([]byte, bool) {
 	head, text, ok := bytes.Cut(raw, []byte("\n"))
 	sum, found := bytes.CutPrefix(head, []byte(detectedSum))
-	if !ok || !found || string(sum) != vault.HashBytes(text).String() {
+	if !ok || !found || string(sum) != gitrepo.HashBytes(text).String() {
 		return nil, false
 	}
 	return text, true

@@ -7,7 +7,7 @@ import (
 
 	"github.com/omh-notes/omh/journal"
 	"github.com/omh-notes/omh/reply"
-	"github.com/omh-notes/omh/vault"
+	"github.com/omh-notes/omh/vault/gitrepo"
 )
 
 // begin starts a change of the store, to be described and committed
@@ -85,7 +85,7 @@ func Recover(dir string, opt Options) (Recovered, error) {
 	if dir == "" {
 		dir = "."
 	}
-	r, err := vault.OpenRepo(dir)
+	r, err := gitrepo.Open(dir)
 	if err != nil {
 		return Recovered{}, classifyOpen(dir, err)
 	}

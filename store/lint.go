@@ -1,15 +1,23 @@
 package store
 
 import (
+	"cmp"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/go-git/go-git/v5/plumbing"
 
 	"github.com/omh-notes/omh/index"
 	"github.com/omh-notes/omh/reply"
 	"github.com/omh-notes/omh/vault"
+	"github.com/omh-notes/omh/vault/gitcli"
+	"github.com/omh-notes/omh/vault/gitrepo"
 	"github.com/omh-notes/omh/vault/lint"
 )
 
@@ -22,6 +30,7 @@ type LintReport struct {
 	Errors        int             `json:"errors"`
 	Warnings      int             `json:"warnings"`
 	Strict        bool            `json:"strict"`
+	Staged        bool            `json:"staged"` // the notes as git's index holds them (--staged)
 	Dialect       string          `json:"dialect"`
 	Findings      []reply.Finding `json:"findings"`
 	// Rules counts the findings of each rule that made some.
@@ -159,14 +168,26 @@ func (r LintReport) Failing() int {
 // links. The whole store is read either way: links and duplicates are
 // properties of the store.
 func (s *Store) Lint(keys []string, strict bool, rules ...string) (LintReport, error) {
+	return s.lint(keys, strict, false, rules)
+}
+
+// LintStaged checks the notes as a commit would hold them, as Lint checks
+// the store: the team layer as git's index has it (a path in a merge
+// conflict as its working copy), beside the private notes; uncommitted
+// edits git has not staged are left out. What a pre-commit hook runs.
+func (s *Store) LintStaged(keys []string, strict bool, rules ...string) (LintReport, error) {
+	return s.lint(keys, strict, true, rules)
+}
+
+func (s *Store) lint(keys []string, strict, staged bool, rules []string) (LintReport, error) {
 	for _, k := range keys {
 		if err := vault.CheckKey(k); err != nil {
 			return LintReport{}, refuse(reply.BadKey, err)
 		}
 	}
 	for _, r := range rules {
-		if _, ok := vault.LookupRule(r); !ok {
-			return LintReport{}, invalid(fmt.Errorf("--rule %s: there is no such rule; the rules are %s", r, strings.Join(vault.RuleIDs(), ", ")))
+		if _, ok := lint.LookupRule(r); !ok {
+			return LintReport{}, invalid(fmt.Errorf("--rule %s: there is no such rule; the rules are %s", r, strings.Join(vault.LintRuleIDs, ", ")))
 		}
 	}
 	cfg, err := s.config()
@@ -207,8 +228,15 @@ func (s *Store) Lint(keys []string, strict bool, rules ...string) (LintReport, e
 				return ok && fileExists(base, p)
 			},
 			Dialect: cfg.Dialect, Rules: rules, Strict: strict, Disabled: cfg.Lint.Disable, IgnoreLinks: cfg.Lint.Ignore,
+			Renamed: func() map[string]lint.Renamed { return s.renamedKeys(v.snap.NotesDir()) },
 		}
-		findings, err := lint.Lint(lintNotes(v, stored), opt)
+		notes := lintNotes(v, stored)
+		if staged {
+			if notes, err = s.stagedNotes(v, stored, cfg.Exclude); err != nil {
+				return err
+			}
+		}
+		findings, err := lint.Lint(notes, opt)
 		if err != nil {
 			return err
 		}
@@ -217,10 +245,10 @@ func (s *Store) Lint(keys []string, strict bool, rules ...string) (LintReport, e
 				return v.unknownKey(k, 0)
 			}
 		}
-		rep = LintReport{SchemaVersion: reply.SchemaVersion, Commit: orNull(v.snap.Commit()), Checked: checked,
+		rep = LintReport{SchemaVersion: reply.SchemaVersion, Commit: orNull(v.snap.Commit()), Checked: checked, Staged: staged,
 			ruled: len(rules) > 0, Strict: strict, Dialect: cfg.Dialect.String(), Findings: findingsJSON(findings), Rules: ruleCountsJSON(lint.Summarize(findings))}
 		for _, f := range findings {
-			if f.Severity == vault.SevError {
+			if f.Severity == lint.SevError {
 				rep.Errors++
 			} else {
 				rep.Warnings++
@@ -251,6 +279,73 @@ func lintNotes(v *view, stored []index.StoredNote) []lint.LintNote {
 		})
 	}
 	return notes
+}
+
+// stagedNotes are the notes a commit would hold, as lint reads them: each
+// note file git's index holds under the notes root (a file in a merge
+// conflict, which has no single entry, as its working copy: what git add
+// would stage), and the private notes. A blob the snapshot parsed already
+// is not parsed again.
+func (s *Store) stagedNotes(v *view, stored []index.StoredNote, exclude []string) ([]lint.LintNote, error) {
+	known := make(map[plumbing.Hash]index.StoredNote, len(stored))
+	var notes []lint.LintNote
+	for _, n := range stored {
+		known[n.Note.Blob] = n
+		if n.Private {
+			notes = append(notes, lintNotes(v, []index.StoredNote{n})...)
+		}
+	}
+	dir := v.snap.NotesDir()
+	entries, err := gitcli.Staged(s.Repo.Root, cmp.Or(dir, "."))
+	if err != nil {
+		return nil, refuse(reply.GitFailed, err)
+	}
+	merged := map[string]bool{}
+	for _, e := range entries {
+		merged[e.Path] = merged[e.Path] || e.Stage == 0
+	}
+	for i, e := range entries {
+		rel := e.Path
+		if dir != "" {
+			rel = strings.TrimPrefix(e.Path, dir+"/")
+		}
+		key, ok := vault.KeyOf(rel)
+		switch {
+		case !ok, !strings.HasSuffix(e.Path, vault.NoteExt), e.Mode != 0o100644 && e.Mode != 0o100755, vault.Excluded(exclude, rel):
+			continue
+		case e.Stage != 0 && (merged[e.Path] || i > 0 && entries[i-1].Path == e.Path):
+			continue // a conflicted path once, as its working copy
+		}
+		read := func() ([]byte, error) {
+			b, _, err := s.Repo.ReadBlob(e.Blob, vault.MaxMarkdownBytes+1)
+			return b, err
+		}
+		if e.Stage != 0 {
+			read = func() ([]byte, error) {
+				_, b, _, err := gitrepo.ReadFile(filepath.Join(s.Repo.Root, filepath.FromSlash(e.Path)), vault.MaxMarkdownBytes+1)
+				return b, err
+			}
+		}
+		n, ok := known[e.Blob]
+		if !ok || e.Stage != 0 {
+			content, err := read()
+			if errors.Is(err, fs.ErrNotExist) {
+				continue
+			}
+			if err != nil {
+				return nil, fmt.Errorf("reading %s as git's index holds it: %w", e.Path, err)
+			}
+			n = index.StoredNote{Parsed: vault.ParseNote(content), Binary: vault.LooksBinary(content)}
+		}
+		if n.Binary {
+			continue
+		}
+		notes = append(notes, lint.LintNote{Key: key, Layer: vault.Team, Path: e.Path, Parsed: n.Parsed, Content: read})
+	}
+	slices.SortStableFunc(notes, func(a, b lint.LintNote) int {
+		return cmp.Or(strings.Compare(a.Key, b.Key), cmp.Compare(a.Layer, b.Layer))
+	})
+	return notes, nil
 }
 
 // fileExists reports whether the file p (from the notes root, or the

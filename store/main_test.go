@@ -119,6 +119,8 @@ func helperCommand(s *store.Store, args []string) error {
 		_, err = s.Index(false)
 	case cmd == "status":
 		_, err = s.Status()
+	case cmd == "hooks" && len(rest) >= 3 && rest[0] == "run" && rest[1] == "--detached":
+		err = s.RunDetachedHook(rest[2], rest[3:])
 	case cmd == "hooks" && len(rest) >= 2 && rest[0] == "run":
 		err = s.RunHook(rest[1], rest[2:])
 	case cmd == "hooks" && len(rest) == 1 && rest[0] == "uninstall":

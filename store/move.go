@@ -1,13 +1,16 @@
 package store
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
 	"io/fs"
+	"math"
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/go-git/go-git/v5/plumbing"
@@ -19,6 +22,7 @@ import (
 	"github.com/omh-notes/omh/vault"
 	"github.com/omh-notes/omh/vault/disk"
 	"github.com/omh-notes/omh/vault/gitcli"
+	"github.com/omh-notes/omh/vault/gitrepo"
 	"github.com/omh-notes/omh/vault/rename"
 )
 
@@ -68,11 +72,15 @@ type Moved struct {
 	New       string    `json:"new"`
 	From      string    `json:"from"`
 	To        string    `json:"to"`
-	How       string    `json:"how"` // "git mv" or "rename"
+	How       string    `json:"how"` // "git mv", "rename", or "links" (no note had the old key: only links to it were rewritten)
 	Rewritten []Rewrite `json:"rewritten"`
-	Staged    []string  `json:"staged"`   // files staged with git add (or git mv)
-	Unstaged  []string  `json:"unstaged"` // rewritten tracked files left unstaged: they had other unstaged changes
-	Notices   []string  `json:"notices"`  // links whose meaning changes with the rename although no rewrite touched them
+	Staged    []string  `json:"staged"` // files staged with git add (or git mv)
+	// Unstaged are rewritten tracked files with unstaged changes whose
+	// staged version links nowhere near the note: the rewrite is among
+	// their unstaged changes. One whose staged version has the link has
+	// that version rewritten too, and is staged without the user's edits.
+	Unstaged []string `json:"unstaged"`
+	Notices  []string `json:"notices"` // links whose meaning changes with the rename although no rewrite touched them
 }
 
 // Rewrite is one file whose links were rewritten.
@@ -93,6 +101,17 @@ type moveFile struct {
 	content []byte // as the plan read it
 	out     []byte // content with its links rewritten; nil when it stays as it is
 	links   int    // how many of its links are rewritten
+	// staged is, for a dirty file, its version in git's index with the same
+	// links rewritten, to stage in place of that version; nil when that
+	// version has no link to rewrite.
+	staged *stagedRewrite
+}
+
+// stagedRewrite is a new version of a file's entry in git's index.
+type stagedRewrite struct {
+	mode    uint32
+	content []byte
+	blob    plumbing.Hash
 }
 
 // movePlan is a rename worked out in full before anything is touched.
@@ -111,6 +130,9 @@ type movePlan struct {
 	unstaged      []string
 	privateFolder string
 	dialect       vault.Dialect
+	repo          *gitrepo.Repo
+	names         []rename.Note
+	relink        bool // no note has oldKey: only links to it are rewritten (PlanRelink)
 }
 
 func (s *Store) planMove(v *view, oldArg, newKey string) (*movePlan, error) {
@@ -128,7 +150,7 @@ func (s *Store) planMove(v *view, oldArg, newKey string) (*movePlan, error) {
 	}
 	root := s.Repo.Root
 	notesDir := v.snap.NotesDir()
-	p := &movePlan{root: root, newKey: newKey, privateFolder: private, dialect: cfg.Dialect}
+	p := &movePlan{root: root, newKey: newKey, privateFolder: private, dialect: cfg.Dialect, repo: s.Repo}
 
 	// Which note: its exact key, else a unique name as a link would say it.
 	keyNames := vault.MemNames{}
@@ -142,7 +164,7 @@ func (s *Store) planMove(v *view, oldArg, newKey string) (*movePlan, error) {
 	case len(res.Candidates) > 1:
 		return nil, refuse(reply.Ambiguous, fmt.Errorf("nothing was renamed: %s could mean %s", oldArg, strings.Join(res.Candidates, ", ")))
 	case res.Key == "":
-		return nil, refuse(reply.NotFound, fmt.Errorf("nothing was renamed: no note has the key %s", oldArg))
+		return s.planRelink(v, p, notes, oldArg, newKey)
 	}
 	p.oldKey = res.Key
 	if p.oldKey == newKey {
@@ -207,13 +229,70 @@ func (s *Store) planMove(v *view, oldArg, newKey string) (*movePlan, error) {
 		return nil, err
 	}
 
+	p.names = names
 	if err := p.gatherFiles(notes); err != nil {
 		return nil, err
 	}
-	if err := p.planRewrites(names); err != nil {
+	if err := p.planRewrites(); err != nil {
 		return nil, err
 	}
 	return p, nil
+}
+
+// planRelink plans omh mv OLD NEW where no note has OLD but NEW is a note:
+// the note was renamed in another clone and the rename pulled, and links
+// written here still name OLD. Those links are rewritten to NEW; no file
+// moves. It refuses when NEW is no note, or no link reaches OLD.
+func (s *Store) planRelink(v *view, p *movePlan, notes []index.StoredNote, oldKey, newKey string) (*movePlan, error) {
+	notes = onDisk(p.root, notes)
+	if !slices.ContainsFunc(notes, func(n index.StoredNote) bool { return n.Note.Key == newKey }) {
+		msg := fmt.Sprintf("nothing was renamed: no note has the key %s", oldKey)
+		if r, ok := s.renamedKeys(v.snap.NotesDir())[oldKey]; ok {
+			msg += fmt.Sprintf("; git's history renamed it to %s (commit %s): omh mv --fix-links %s rewrites the links to it", r.To, r.Commit, oldKey)
+		}
+		return nil, refuse(reply.NotFound, errors.New(msg))
+	}
+	p.oldKey, p.relink, p.how, p.names = oldKey, true, "links", renameNotes(notes)
+	if err := p.gatherFiles(notes); err != nil {
+		return nil, err
+	}
+	if err := p.planRewrites(); err != nil {
+		return nil, err
+	}
+	if !slices.ContainsFunc(p.files, func(f *moveFile) bool { return f.out != nil }) {
+		return nil, refuse(reply.NotFound, fmt.Errorf("nothing was rewritten: no note has the key %s, and no link reaches it", oldKey))
+	}
+	return p, nil
+}
+
+// FixLinks rewrites the links that still name a note's old key (it was
+// renamed in another clone, and the rename pulled) to the key git's
+// history says the note has now, as omh mv OLD NEW does.
+func (s *Store) FixLinks(old string) (Moved, error) {
+	oldKey := norm.NFC.String(strings.TrimSuffix(strings.TrimSpace(old), vault.NoteExt))
+	if err := vault.CheckKey(oldKey); err != nil {
+		return Moved{}, refuse(reply.BadKey, err)
+	}
+	var to string
+	err := s.read("", s.readOptions(false), func(v *view) error {
+		docs, err := v.snap.Find(oldKey, 0)
+		if err != nil {
+			return err
+		}
+		if len(docs) > 0 {
+			return refuse(reply.KeyTaken, fmt.Errorf("nothing was rewritten: %s is a note; omh mv %s NEW renames it", oldKey, oldKey))
+		}
+		r, ok := s.renamedKeys(v.snap.NotesDir())[oldKey]
+		if !ok {
+			return refuse(reply.NotFound, fmt.Errorf("nothing was rewritten: git's history records no rename of %s; name the key it has now: omh mv %s NEW", oldKey, oldKey))
+		}
+		to = r.To
+		return nil
+	})
+	if err != nil {
+		return Moved{}, err
+	}
+	return s.Move(oldKey, to)
 }
 
 // onDisk leaves out the committed notes whose file is gone from the working
@@ -279,7 +358,7 @@ func (p *movePlan) gatherFiles(notes []index.StoredNote) error {
 		}
 		p.files = append(p.files, f)
 	}
-	if p.moved == nil {
+	if p.moved == nil && !p.relink {
 		return refuse(reply.NotFound, fmt.Errorf("nothing was renamed: %s is not on disk", p.fromShown))
 	}
 	if len(tracked) == 0 {
@@ -313,22 +392,66 @@ func setOf(paths []string) map[string]bool {
 }
 
 // planRewrites works out every link to rewrite and each file's new
-// content (rename.PlanRename), reading the files as they are on disk.
-func (p *movePlan) planRewrites(notes []rename.Note) error {
+// content (rename.PlanRename), reading the files as they are on disk, and
+// for a tracked file with unstaged changes the same rewrite of the version
+// git's index holds (stagedRewrites).
+func (p *movePlan) planRewrites() error {
 	files := make([]rename.File, len(p.files))
 	for i, f := range p.files {
 		files[i] = rename.File{Key: f.before, Shown: f.shown, Parsed: f.note.Parsed, Blob: f.note.Note.Blob,
 			Read: func() ([]byte, error) { return os.ReadFile(f.abs) },
 			Open: func() (io.ReadCloser, error) { return os.Open(f.abs) }}
 	}
-	plan, err := rename.PlanRename(notes, files, p.oldKey, p.newKey, p.dialect)
+	plan, err := p.planFiles(files)
 	if err != nil {
-		return fromRename(err)
+		return err
 	}
 	for i, f := range p.files {
 		f.content, f.out, f.links = plan.Files[i].Content, plan.Files[i].Out, plan.Files[i].Links
 	}
 	p.notices = plan.Notices
+	return p.stagedRewrites()
+}
+
+// planFiles plans the rewrite of files: a rename, or a relink.
+func (p *movePlan) planFiles(files []rename.File) (rename.Plan, error) {
+	plan, err := rename.PlanRename(p.names, files, p.oldKey, p.newKey, p.dialect)
+	if p.relink {
+		plan, err = rename.PlanRelink(p.names, files, p.oldKey, p.newKey, p.dialect)
+	}
+	return plan, fromRename(err)
+}
+
+// stagedRewrites plans, for each rewritten tracked file with unstaged
+// changes, the same rewrite of the version git's index holds: staging the
+// file would stage the user's edits with the rewrite, and leaving it
+// unstaged would leave a plain git commit holding the broken link. A
+// version that cannot be rewritten (the user's edits are what make the
+// link rewritable, say) refuses the whole change, nothing written.
+func (p *movePlan) stagedRewrites() error {
+	for _, f := range p.files {
+		if f.out == nil || !f.tracked || !f.dirty {
+			continue
+		}
+		entry, err := gitcli.IndexEntry(p.root, f.shown)
+		if err != nil {
+			return refuse(reply.GitFailed, fmt.Errorf("nothing was renamed: %s has unstaged changes, and %w", f.shown, err))
+		}
+		content, _, err := p.repo.ReadBlob(entry.Blob, math.MaxInt64)
+		if err != nil {
+			return fmt.Errorf("nothing was renamed: reading %s as git's index holds it: %w", f.shown, err)
+		}
+		shown := f.shown + " (as staged)"
+		plan, err := p.planFiles([]rename.File{{Key: f.before, Shown: shown, Parsed: vault.ParseNote(content), Blob: entry.Blob,
+			Read: func() ([]byte, error) { return content, nil },
+			Open: func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(content)), nil }}})
+		if err != nil {
+			return fmt.Errorf("%w; %s has unstaged changes: stage or stash them, then run omh mv again", err, f.shown)
+		}
+		if out := plan.Files[0].Out; out != nil {
+			f.staged = &stagedRewrite{mode: entry.Mode, content: out, blob: gitrepo.HashBytes(out)}
+		}
+	}
 	return nil
 }
 
@@ -346,9 +469,12 @@ func (p *movePlan) apply(t *journal.Txn) error {
 		if err != nil {
 			return fmt.Errorf("%s: %w", nothing, err)
 		}
-		if err := t.Put(f.abs, vault.HashBytes(f.content), f.out, fi.Mode().Perm()); err != nil {
+		if err := t.Put(f.abs, gitrepo.HashBytes(f.content), f.out, fi.Mode().Perm()); err != nil {
 			return fmt.Errorf("%s: %w", nothing, err)
 		}
+	}
+	if p.relink {
+		return p.stage(t, nothing)
 	}
 	prune := ""
 	if p.moved.note.Private {
@@ -366,12 +492,25 @@ func (p *movePlan) apply(t *journal.Txn) error {
 		if err := t.Put(p.to, plumbing.ZeroHash, p.moved.out, fi.Mode().Perm()); err != nil {
 			return fmt.Errorf("%s: %w", nothing, err)
 		}
-		t.Remove(p.from, vault.HashBytes(p.moved.content), prune)
+		t.Remove(p.from, gitrepo.HashBytes(p.moved.content), prune)
 	}
 	if p.how == "git mv" {
-		t.MoveIndexEntry(p.fromShown, p.toShown)
+		if m := p.moved; m.dirty && m.staged != nil {
+			// Its staged version, rewritten, moves with it.
+			t.IndexEntry(p.fromShown, 0, plumbing.ZeroHash)
+		} else {
+			t.MoveIndexEntry(p.fromShown, p.toShown)
+		}
 		p.staged = append(p.staged, p.fromShown, p.toShown)
 	}
+	return p.stage(t, nothing)
+}
+
+// stage stages the rewritten tracked files and commits the change: a file
+// with no other change with git add; one with unstaged changes of its own
+// by its staged version rewritten the same way (its blob written to git's
+// objects), so the user's edits stay unstaged.
+func (p *movePlan) stage(t *journal.Txn, nothing string) error {
 	var add []string
 	for _, f := range p.files {
 		if f.out == nil || !f.tracked {
@@ -381,11 +520,20 @@ func (p *movePlan) apply(t *journal.Txn) error {
 		if f.moved {
 			shown = p.toShown
 		}
-		if f.dirty {
+		switch {
+		case f.dirty && f.staged == nil:
 			p.unstaged = append(p.unstaged, shown)
-			continue
+		case f.dirty:
+			if _, err := gitcli.Git(p.root, string(f.staged.content), "hash-object", "-w", "--stdin", "--no-filters"); err != nil {
+				return refuse(reply.GitFailed, fmt.Errorf("%s: %w", nothing, err))
+			}
+			t.IndexEntry(shown, f.staged.mode, f.staged.blob)
+			if !f.moved {
+				p.staged = append(p.staged, shown)
+			}
+		default:
+			add = append(add, shown)
 		}
-		add = append(add, shown)
 	}
 	t.Add(add...)
 	if err := commit(t, nothing); err != nil {

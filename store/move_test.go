@@ -103,7 +103,9 @@ func TestMoveRenamesATeamNoteAndRewritesLinksInBothLayers(t *testing.T) {
 
 // A private note is renamed inside the private folder; links to it are
 // rewritten; a tracked file that had unstaged edits of its own is
-// rewritten but left unstaged.
+// rewritten, and the version git's index holds is rewritten the same way
+// and staged, the user's edits left unstaged. Catches: that file's
+// rewrite left unstaged, so a plain git commit committed a broken link.
 func TestMoveRenamesAPrivateNote(t *testing.T) {
 	t.Parallel()
 	r := vaulttest.New(t)
@@ -115,7 +117,7 @@ func TestMoveRenamesAPrivateNote(t *testing.T) {
 	vaulttest.WriteFile(t, filepath.Join(r.Private, "other.md"), "# Other\n\n[raw](ideas/raw.md)\n")
 	s, _ := open(t, r.Dir)
 	rep, err := s.Move("ideas/raw", "ideas/cooked/ready")
-	if err != nil || rep.How != "rename" || !slices.Equal(rep.Unstaged, []string{"edited.md"}) || !slices.Equal(rep.Staged, []string{"team.md"}) {
+	if err != nil || rep.How != "rename" || len(rep.Unstaged) != 0 || !slices.Equal(rep.Staged, []string{"edited.md", "team.md"}) {
 		t.Errorf("%+v %v", rep, err)
 	}
 	if got := vaulttest.Read(t, filepath.Join(r.Private, "ideas", "cooked", "ready.md")); got != "# Raw\n" {
@@ -130,8 +132,11 @@ func TestMoveRenamesAPrivateNote(t *testing.T) {
 	if got := vaulttest.Read(t, filepath.Join(r.Dir, "edited.md")); got != "# Edited by hand\n\nSee [[ready]].\n" {
 		t.Errorf("%q", got)
 	}
-	if status, _ := gitcli.Git(r.Dir, "", "status", "--porcelain"); !strings.Contains(status, "M  team.md\n") || !strings.Contains(status, " M edited.md\n") {
+	if status, _ := gitcli.Git(r.Dir, "", "status", "--porcelain"); !strings.Contains(status, "M  team.md\n") || !strings.Contains(status, "MM edited.md\n") {
 		t.Errorf("%s", status)
+	}
+	if staged, _ := gitcli.Git(r.Dir, "", "show", ":edited.md"); staged != "# Edited\n\nSee [[ready]].\n" {
+		t.Errorf("the staged version: %q", staged)
 	}
 	// An untracked file under the notes root is renamed on disk and stays
 	// untracked.
@@ -504,5 +509,94 @@ func TestMvOfAHugeNoteNeverHoldsItWhole(t *testing.T) {
 	}
 	if peak > 32<<20 { // half the note: garbage not yet collected counts too
 		t.Errorf("mv of a 64 MiB note held %d MiB at once", peak>>20)
+	}
+}
+
+// A linking file in a merge conflict with unstaged changes has no single
+// staged version to rewrite: omh mv refuses before writing anything.
+// Catches: a rename that went ahead and left the conflicted file's link
+// for a plain git commit to break.
+func TestMoveRefusesWhenAStagedVersionCannotBeRewritten(t *testing.T) {
+	t.Parallel()
+	r := vaulttest.New(t)
+	r.Write("hub.md", "# Hub\n")
+	r.Write("spoke.md", "# Spoke\n\nSee [[hub]].\n")
+	r.Commit("2026-01-02T10:00:00Z", "notes")
+	r.Conflict("spoke.md", "# Spoke\n\nSee [[hub]], on main.\n", "# Spoke\n\nSee [[hub]], on the side.\n")
+	r.Write("spoke.md", "# Spoke\n\nSee [[hub]], resolved by hand but not staged.\n")
+	before := writeStateOf(t, r)
+	s, _ := open(t, r.Dir)
+	if _, err := s.Move("hub", "centre"); code(err) != "git_failed" || !strings.Contains(err.Error(), "spoke.md has unstaged changes") {
+		t.Errorf("%v", err)
+	}
+	sameWriteState(t, "refused mv", before, writeStateOf(t, r))
+}
+
+// After a rename made in one clone is pulled into another, the links that
+// clone wrote still name the old key: lint names the new key from git's
+// history, and omh mv OLD NEW (or --fix-links OLD) rewrites them, staging
+// a tracked one's staged version without the edits not staged. Catches:
+// mv refusing ("no note has the key") and lint's advice silent on the
+// rename git recorded.
+func TestLinksLeftBehindByAPulledRenameAreFixed(t *testing.T) {
+	t.Parallel()
+	r := vaulttest.New(t)
+	r.Write("topic/credentials.md", "# Credentials\n\nWhere tokens live.\n")
+	r.Write("other.md", "# Other\n\nSee [[topic/credentials]].\n")
+	r.Commit("2026-01-02T10:00:00Z", "notes")
+	clone := filepath.Join(t.TempDir(), "clone")
+	r.Git("clone", "-q", r.Dir, clone)
+	vaulttest.MustGit(t, clone, "", "config", "user.name", "Clone")
+	vaulttest.MustGit(t, clone, "", "config", "user.email", "clone@example.com")
+	vaulttest.WriteFile(t, filepath.Join(clone, "mine.md"), "# Mine\n\nUses [[topic/credentials]].\n")
+	vaulttest.CommitAll(t, clone, "2026-01-03T10:00:00Z", "mine")
+	vaulttest.WriteFile(t, filepath.Join(clone, "mine.md"), "# Mine\n\nUses [[topic/credentials]], edited.\n")
+	vaulttest.WriteFile(t, filepath.Join(clone, "draft.md"), "# Draft\n\nAlso [[credentials]].\n")
+
+	s, _ := open(t, r.Dir)
+	if _, err := s.Move("topic/credentials", "topic/secrets"); err != nil {
+		t.Fatal(err)
+	}
+	r.Commit("2026-01-04T10:00:00Z", "rename")
+	vaulttest.MustGit(t, clone, "2026-01-05T10:00:00Z", "pull", "-q", "--no-rebase", "--no-edit")
+
+	c, _ := open(t, clone)
+	lint, err := c.Lint(nil, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fixed := 0
+	for _, f := range lint.Findings {
+		if f.Rule == "dangling-link" && strings.Contains(f.Fix, "renamed to topic/secrets") && strings.Contains(f.Fix, "omh mv --fix-links topic/credentials") {
+			fixed++
+		}
+	}
+	if fixed != 2 {
+		t.Errorf("lint's advice: %+v", lint.Findings)
+	}
+	if _, err := c.FixLinks("other"); code(err) != "key_taken" {
+		t.Errorf("--fix-links of a note: %v", err)
+	}
+	if _, err := c.FixLinks("topic/never"); code(err) != "not_found" {
+		t.Errorf("--fix-links of a key never renamed: %v", err)
+	}
+	if _, err := c.Move("topic/never", "topic/secrets"); code(err) != "not_found" {
+		t.Errorf("mv of a key no link names: %v", err)
+	}
+	rep, err := c.FixLinks("topic/credentials")
+	if err != nil || rep.How != "links" || rep.New != "topic/secrets" || len(rep.Rewritten) != 2 || !slices.Equal(rep.Staged, []string{"mine.md"}) {
+		t.Fatalf("%+v %v", rep, err)
+	}
+	if got := vaulttest.Read(t, filepath.Join(clone, "mine.md")); got != "# Mine\n\nUses [[topic/secrets]], edited.\n" {
+		t.Errorf("mine.md: %q", got)
+	}
+	if staged, _ := gitcli.Git(clone, "", "show", ":mine.md"); staged != "# Mine\n\nUses [[topic/secrets]].\n" {
+		t.Errorf("mine.md as staged: %q", staged)
+	}
+	if got := vaulttest.Read(t, filepath.Join(clone, "draft.md")); got != "# Draft\n\nAlso [[secrets]].\n" {
+		t.Errorf("draft.md: %q", got)
+	}
+	if lint, err := c.Lint(nil, false); err != nil || len(lint.Findings) != 0 {
+		t.Errorf("after the fix: %+v %v", lint.Findings, err)
 	}
 }

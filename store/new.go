@@ -1,6 +1,7 @@
 package store
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -29,9 +30,9 @@ type Draft struct {
 	Body    []byte   // its text; nil for none
 	Source  string   // who or what wrote it; "" for $OMH_SOURCE, else git's user
 	Key     string   // the key to write it under; "" derives one from the type and title
-	// IfExists says what to do when the key is taken in the local layer:
-	// "error" (or ""), "skip" (report the note there), "suffix" (add -2,
-	// -3, ... to the key).
+	// IfExists says what to do when a note holds the key already, in
+	// either layer: "error" (or ""), "skip" (report the note there),
+	// "suffix" (add -2, -3, ... to the key).
 	IfExists string
 }
 
@@ -111,6 +112,16 @@ func (s *Store) New(d Draft) (Written, error) {
 			if err != nil {
 				return err
 			}
+			team := ""
+			if taken == "" {
+				// A private note under a team note's key would be a second
+				// note links never reach (they reach the team note) and
+				// promote refuses: the key is taken.
+				if team, err = teamPath(v, k); err != nil {
+					return err
+				}
+				taken = team
+			}
 			if taken == "" {
 				draft.Key = k
 				content, err := template.RenderNote(tmpl, draft)
@@ -130,12 +141,17 @@ func (s *Store) New(d Draft) (Written, error) {
 				}
 			}
 			switch {
+			case d.IfExists == "skip" && team != "":
+				rep.Key, rep.Path, rep.Layer, rep.TeamNamesakes = k, team, "team", []Namesake{}
+				return nil
 			case d.IfExists == "skip":
 				rep.Key, rep.Path = k, taken
 				rep.TeamNamesakes, err = teamNamesakes(v, k, title)
 				return err
 			case d.IfExists == "suffix" && n < 1000:
 				continue
+			case team != "":
+				return refuse(reply.KeyTaken, fmt.Errorf("the key %s is taken in the team layer by %s; add to that note, or choose another key with --key, or use --if-exists suffix (or skip, to be told the note there)", k, team))
 			}
 			return refuse(reply.KeyTaken, fmt.Errorf("the key %s is taken in the local layer by %s; choose another with --key, or use --if-exists skip or suffix", k, taken))
 		}
@@ -206,7 +222,7 @@ func draftBody(b []byte) (string, error) {
 	if b == nil {
 		return "", nil
 	}
-	if vault.LooksBinary(b) {
+	if bytes.IndexByte(b, 0) >= 0 {
 		return "", refuse(reply.BadBody, errors.New("the body is not text"))
 	}
 	body := strings.ReplaceAll(string(b), "\r\n", "\n")
@@ -313,6 +329,17 @@ func takenLocally(v *view, key, privatePath string) (string, error) {
 		return "", err
 	}
 	return n.Path, nil
+}
+
+// teamPath returns the path of the team note holding key; "" when none
+// does.
+func teamPath(v *view, key string) (string, error) {
+	docs, err := v.snap.Find(key, vault.Team)
+	if err != nil || len(docs) == 0 {
+		return "", err
+	}
+	n, err := v.snap.Note(docs[0])
+	return n.Path, err
 }
 
 // teamNamesakes lists the team notes a note written under key with title

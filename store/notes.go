@@ -11,6 +11,7 @@ import (
 	"github.com/omh-notes/omh/proof"
 	"github.com/omh-notes/omh/reply"
 	"github.com/omh-notes/omh/vault"
+	"github.com/omh-notes/omh/vault/corpus"
 )
 
 // ShownNote is a note as omh show gives it: the fields of a find hit,
@@ -210,7 +211,7 @@ func (s *Store) ProofShow(key string, layer vault.Layer, asOf string) (Records, 
 	return out, err
 }
 
-func notARecord(n vault.Note) error {
+func notARecord(n corpus.Note) error {
 	return refuse(reply.NotARecord, fmt.Errorf("%s is a note of type %s, not a proof record (%s)", n.Key, n.Type, vault.OrList(vault.TypeNames(true))))
 }
 
@@ -239,6 +240,14 @@ func (v *view) unknownKey(key string, layer vault.Layer) error {
 	err := fmt.Errorf("no note has the key %q", key)
 	if layer != 0 {
 		err = fmt.Errorf("no %s note has the key %q", layer, key)
+	}
+	if layer != vault.Local {
+		if p, err := v.snap.Gone(key); err != nil || p != "" {
+			if err == nil {
+				err = refuse(reply.NotFound, fmt.Errorf("%s is deleted in the working tree, not committed: git show HEAD:%s prints it as committed, git restore %s brings it back", key, p, p))
+			}
+			return err
+		}
 	}
 	res, rerr := vault.Resolve(vault.Link{Kind: vault.WikiLink, Target: key}, "", v.snap.Names())
 	switch asKey := v.keyOfPath(key, layer); {
@@ -320,7 +329,7 @@ const maxShown = 16 << 20
 
 // where says where a note was read from: HEAD's tree, an uncommitted
 // working copy, or the private folder.
-func where(n vault.Note) string {
+func where(n corpus.Note) string {
 	switch {
 	case n.Layer == vault.Team:
 		return "head"
@@ -361,7 +370,7 @@ func (s *Store) showRecord(v *view, d uint32, proofs *proof.Proof) (ShownRecord,
 		out := []reply.Ref{}
 		for _, ref := range find.OrderIn(detail.In) {
 			if slices.Contains(keys, ref.Key) && slices.Contains(verbs, ref.Verb) {
-				out = append(out, find.RefsJSON([]vault.Ref{ref})...)
+				out = append(out, find.RefsJSON([]corpus.Ref{ref})...)
 			}
 		}
 		return out

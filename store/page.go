@@ -28,11 +28,21 @@ const DefaultShowChars = 5000
 
 // NewPage checks a page of links as the command line gives it.
 func NewPage(offset, limit int) (Page, error) {
+	return newPage(offset, limit, "links each way", DefaultLinksLimit)
+}
+
+// NewChangesPage checks a page of omh changes as the command line gives it.
+func NewChangesPage(offset, limit int) (Page, error) {
+	return newPage(offset, limit, "changes", DefaultChangesLimit)
+}
+
+// newPage checks a page of a list of what, def long by default.
+func newPage(offset, limit int, what string, def int) (Page, error) {
 	if limit < 0 {
-		return Page{}, invalid(fmt.Errorf("--limit is how many links each way a reply lists, 0 for all of them (%d by default), not %d", DefaultLinksLimit, limit))
+		return Page{}, invalid(fmt.Errorf("--limit is how many %s a reply lists, 0 for all of them (%d by default), not %d", what, def, limit))
 	}
 	if offset < 0 {
-		return Page{}, invalid(fmt.Errorf("--offset is how many links each way to skip, 0 or more, not %d", offset))
+		return Page{}, invalid(fmt.Errorf("--offset is how many %s to skip, 0 or more, not %d", what, offset))
 	}
 	return Page{Offset: offset, Limit: limit}, nil
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/omh-notes/omh/vault"
 	"github.com/omh-notes/omh/vault/disk"
 	"github.com/omh-notes/omh/vault/gitcli"
+	"github.com/omh-notes/omh/vault/gitrepo"
 )
 
 // Promote moves private notes into the notes root at the same key and
@@ -232,7 +233,7 @@ func promote(t *journal.Txn, root string, batch []Promotion) error {
 	}
 	t.Add(paths...)
 	for _, p := range batch {
-		t.Remove(p.From, vault.HashBytes(p.content), p.private)
+		t.Remove(p.From, gitrepo.HashBytes(p.content), p.private)
 	}
 	return commit(t, nothing)
 }

@@ -10,7 +10,7 @@ import (
 
 	"github.com/omh-notes/omh/retrieve"
 	"github.com/omh-notes/omh/store"
-	"github.com/omh-notes/omh/vault"
+	"github.com/omh-notes/omh/vault/gitrepo"
 	"github.com/omh-notes/omh/vault/vaulttest"
 )
 
@@ -200,7 +200,7 @@ func rebuiltCopy(t testing.TB, dir string) string {
 	}
 	// A linked worktree: copy its main repository too and point the two
 	// copies at each other (git worktree repair would find the originals).
-	repo, err := vault.OpenRepo(dir)
+	repo, err := gitrepo.Open(dir)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,6 +11,8 @@ import (
 	"github.com/omh-notes/omh/journal"
 	"github.com/omh-notes/omh/reply"
 	"github.com/omh-notes/omh/vault"
+	"github.com/omh-notes/omh/vault/corpus"
+	"github.com/omh-notes/omh/vault/gitrepo"
 )
 
 // Retraction is what omh proof retract did. Its JSON fields are in the
@@ -75,8 +77,8 @@ func (s *Store) Retract(key, reason string, team bool) (Retraction, error) {
 // retractTarget picks the file a retraction edits: the record's working
 // copy (the local layer, when there is one: that is what the user sees),
 // else the team record's file. tracked says whether git tracks the path.
-func retractTarget(v *view, docs []uint32) (vault.Note, bool, error) {
-	var notes []vault.Note
+func retractTarget(v *view, docs []uint32) (corpus.Note, bool, error) {
+	var notes []corpus.Note
 	for _, d := range docs {
 		n, err := v.snap.Note(d)
 		if err != nil {
@@ -120,7 +122,7 @@ func retractFile(t *journal.Txn, path string, day vault.Date, reason string) err
 	if err != nil {
 		return refuse(reply.Unrewritable, fmt.Errorf("%s: %w", path, err))
 	}
-	if err := t.Put(path, vault.HashBytes(content), edited, info.Mode().Perm()); err != nil {
+	if err := t.Put(path, gitrepo.HashBytes(content), edited, info.Mode().Perm()); err != nil {
 		return fmt.Errorf("writing the record: %w", err)
 	}
 	return commit(t, "nothing was written")

@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/omh-notes/omh/find"
-	"github.com/omh-notes/omh/vault"
+	"github.com/omh-notes/omh/vault/gitrepo"
 	"github.com/omh-notes/omh/vault/vaulttest"
 )
 
@@ -72,7 +72,7 @@ func TestAStaleSnapshotQuotesOnlyTheBlobItNames(t *testing.T) {
 		t.Errorf("cards:\n%s", text)
 	}
 	// The JSON still names the blob indexed, and quotes nothing of the file.
-	old := vault.HashBytes([]byte(rewritten)).String()
+	old := gitrepo.HashBytes([]byte(rewritten)).String()
 	for _, h := range ans.Reply.JSON().Hits {
 		if h.Key == "rewritten" && (!h.Changed || h.Blob != old || len(h.Passages) != 0) {
 			t.Errorf("rewritten: JSON hit %+v; want changed, blob %s, no passages", h, old)

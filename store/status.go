@@ -16,6 +16,7 @@ type Status struct {
 	Fresh       bool       `json:"fresh"`   // the snapshot equals the store on disk
 	Notes       NoteCounts `json:"notes"`
 	Uncommitted []string   `json:"uncommitted"` // keys of working copies that differ from HEAD
+	Deleted     []string   `json:"deleted"`     // keys of committed notes the working tree lacks (deleted or moved, not committed)
 	Skipped     []string   `json:"skipped"`     // notes left out: their content could not be read
 	Parsed      int        `json:"parsed"`      // blobs the last refresh parsed
 	NotesRoot   string     `json:"notes_root"`
@@ -91,7 +92,7 @@ func (s *Store) status(c *index.Cache) (Status, error) {
 	size := c.Size()
 	st, err := c.Status(s.Repo)
 	return Status{SchemaVersion: reply.SchemaVersion, Indexed: orNull(st.Indexed), Head: orNull(st.Head), Fresh: st.Fresh,
-		Notes: NoteCounts{Team: st.Team, Local: st.Local}, Uncommitted: orEmpty(st.Uncommitted), Skipped: orEmpty(st.Skipped),
+		Notes: NoteCounts{Team: st.Team, Local: st.Local}, Uncommitted: orEmpty(st.Uncommitted), Deleted: orEmpty(st.Deleted), Skipped: orEmpty(st.Skipped),
 		Parsed: st.Parsed, NotesRoot: st.NotesRoot, PrivateDir: st.PrivateDir, Shallow: st.Shallow,
 		Cache: CacheFile{Path: c.Path, Size: size}}, err
 }

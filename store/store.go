@@ -22,6 +22,7 @@ import (
 	"github.com/omh-notes/omh/reply"
 	"github.com/omh-notes/omh/retrieve"
 	"github.com/omh-notes/omh/vault"
+	"github.com/omh-notes/omh/vault/gitrepo"
 	"github.com/omh-notes/omh/vault/localscan"
 )
 
@@ -45,14 +46,14 @@ type Options struct {
 
 // Store is an opened store. Close it when done.
 type Store struct {
-	Repo  *vault.Repo
+	Repo  *gitrepo.Repo
 	dir   string // the folder it was opened from, as given
 	opt   Options
 	cache *index.Cache // opened on first use
 	// configChecked: the config was there, or what a missing one would
 	// say was detected (Repo.Detected).
 	configChecked bool
-	watcher       vault.Watcher // with Options.Watch, where the platform has one
+	watcher       gitrepo.Watcher // with Options.Watch, where the platform has one
 }
 
 // lockWait is how long a command waits for another process's refresh
@@ -77,7 +78,7 @@ func Open(dir string, opt Options) (*Store, error) {
 		}
 		return nil, refuse(reply.NoSuchFolder, fmt.Errorf("the folder %s %s", dir, what))
 	}
-	r, err := vault.OpenRepo(dir)
+	r, err := gitrepo.Open(dir)
 	if err != nil {
 		return nil, classifyOpen(dir, err)
 	}
@@ -92,9 +93,9 @@ func Open(dir string, opt Options) (*Store, error) {
 // classifyOpen gives a failure to open the repository at dir its kind.
 func classifyOpen(dir string, err error) error {
 	switch {
-	case errors.Is(err, vault.ErrNotRepository):
+	case errors.Is(err, gitrepo.ErrNotRepository):
 		return refuse(reply.NotARepository, fmt.Errorf("%s: %w", dir, err))
-	case errors.Is(err, vault.ErrNoWorktree):
+	case errors.Is(err, gitrepo.ErrNoWorktree):
 		return refuse(reply.NoWorktree, err)
 	}
 	return err
@@ -236,7 +237,7 @@ func (s *Store) momentOf(spec string) (index.Moment, error) {
 			return index.Moment{}, err
 		}
 		if head.IsZero() {
-			return index.Moment{Day: day}, vault.ErrBeforeHistory
+			return index.Moment{Day: day}, gitrepo.ErrBeforeHistory
 		}
 		commit, err := r.CommitOnDay(head, day)
 		return index.Moment{Commit: commit, Day: day}, err

@@ -255,7 +255,11 @@ func (rep Promoted) Text(w io.Writer) {
 // Text prints what omh mv renamed, rewrote and staged. Its notices are
 // warnings, which the front end prints where it prints warnings.
 func (r Moved) Text(w io.Writer) {
-	fmt.Fprintf(w, "renamed %s -> %s (%s)\n  %s -> %s\n", r.Old, r.New, r.How, r.From, r.To)
+	if r.How == "links" {
+		fmt.Fprintf(w, "no note has the key %s: links to it now reach %s\n", r.Old, r.New)
+	} else {
+		fmt.Fprintf(w, "renamed %s -> %s (%s)\n  %s -> %s\n", r.Old, r.New, r.How, r.From, r.To)
+	}
 	links := 0
 	for _, rw := range r.Rewritten {
 		links += rw.Links
@@ -272,7 +276,7 @@ func (r Moved) Text(w io.Writer) {
 		fmt.Fprintf(w, "staged: %s\n", strings.Join(r.Staged, " "))
 	}
 	for _, u := range r.Unstaged {
-		fmt.Fprintf(w, "not staged (it had unstaged changes already): %s\n", u)
+		fmt.Fprintf(w, "not staged (its staged version has no link to rewrite; the rewrite joins its unstaged changes): %s\n", u)
 	}
 }
 
@@ -406,6 +410,9 @@ func (s Status) Text(w io.Writer) {
 	fmt.Fprintf(w, "private      %s\n", s.PrivateDir)
 	if len(s.Uncommitted) > 0 {
 		fmt.Fprintf(w, "uncommitted  %s\n", strings.Join(s.Uncommitted, ", "))
+	}
+	if len(s.Deleted) > 0 {
+		fmt.Fprintf(w, "deleted      %s (in the working tree, not committed)\n", strings.Join(s.Deleted, ", "))
 	}
 	if len(s.Skipped) > 0 {
 		fmt.Fprintf(w, "skipped      %d unreadable: %s\n", len(s.Skipped), strings.Join(s.Skipped, ", "))

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/omh-notes/omh/vault"
+	"github.com/omh-notes/omh/vault/lint"
 )
 
 // What help texts and completions name, from the tables that define it.
@@ -36,16 +37,16 @@ func TypeSections() string {
 // it checks and what it finds.
 func LintRulesText() string {
 	var b strings.Builder
-	for _, r := range vault.LintRules {
+	for _, r := range lint.Rules {
 		sev := string(r.Severity)
 		if r.ID == "team-links-local" {
 			sev = "error or warning"
 		}
 		scope := ""
 		switch r.Scope {
-		case vault.OmhTyped:
+		case lint.OmhTyped:
 			scope = ", in notes of omh's types or with --strict"
-		case vault.StrictOnly:
+		case lint.StrictOnly:
 			scope = ", with --strict or --rule"
 		}
 		fmt.Fprintf(&b, "%s (%s%s): %s.\n\n", r.ID, sev, scope, r.What)

@@ -1,11 +1,14 @@
 package store_test
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
+	"github.com/omh-notes/omh/store"
 	"github.com/omh-notes/omh/vault/vaulttest"
 )
 
@@ -75,6 +78,12 @@ func TestAnUnreadableGitIndexOnlyCostsHashing(t *testing.T) {
 			r.Git("sparse-checkout", "init", "--cone", "--sparse-index")
 			r.Git("sparse-checkout", "set", "notes")
 		},
+		// Read, the index marks the files left out skip-worktree: they
+		// are not deleted.
+		"sparse, a full index": func(t *testing.T, r *vaulttest.Repo) {
+			r.Git("sparse-checkout", "init", "--cone")
+			r.Git("sparse-checkout", "set", "notes")
+		},
 	} {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
@@ -116,8 +125,14 @@ func TestAnUnreadableGitIndexOnlyCostsHashing(t *testing.T) {
 // as "KEY LAYER DATE", in the answer's order.
 func hitsOf(t *testing.T, dir, text string) []string {
 	t.Helper()
+	return hitsFor(t, dir, question(text))
+}
+
+// hitsFor is hitsOf for a question asked in full.
+func hitsFor(t *testing.T, dir string, q store.Question) []string {
+	t.Helper()
 	s, _ := openStore(t, dir)
-	a, err := s.Ask(question(text))
+	a, err := s.Ask(q)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -126,4 +141,69 @@ func hitsOf(t *testing.T, dir, text string) []string {
 		hits = append(hits, h.Note.Key+" "+h.Note.Layer.String()+" "+string(h.Note.Date))
 	}
 	return hits
+}
+
+// keysOf asks the store at dir q and lists the hits as "KEY LAYER", sorted.
+func keysOf(t *testing.T, dir string, q store.Question) []string {
+	t.Helper()
+	var out []string
+	for _, h := range hitsFor(t, dir, q) {
+		out = append(out, h[:strings.LastIndexByte(h, ' ')])
+	}
+	slices.Sort(out)
+	return out
+}
+
+// A committed note deleted in the working tree, not committed, answers as
+// deleted: left out of find, show and links say so naming git's ways back,
+// status lists it; --no-worktree and --as-of answer from the commit as
+// before. A note moved and not committed answers under its new key alone
+// (local), the old key gone; restored, the note is a team note again.
+// Catches: a deleted file answering as the team note it was, with its
+// path, nothing in the reply saying the file is gone.
+func TestANoteDeletedInTheWorkingTreeAnswersAsDeleted(t *testing.T) {
+	t.Parallel()
+	r := vaulttest.New(t)
+	r.Write("notes/heron.md", "# Heron\n\nA heron memory.\n")
+	r.Write("notes/otter.md", "# Otter\n\nAn otter memory, see [[heron]].\n")
+	r.Write("notes/seal.md", "# Seal\n\nA seal memory.\n")
+	head := r.Commit("2026-01-01T10:00:00Z", "notes")
+	everyMemory := withRoots(question("memory"), 100)
+	all := []string{"notes/heron team", "notes/otter team", "notes/seal team"}
+	if got := keysOf(t, r.Dir, everyMemory); !slices.Equal(got, all) {
+		t.Fatalf("before: %q", got)
+	}
+	r.Remove("notes/heron.md")
+	if got := keysOf(t, r.Dir, everyMemory); !slices.Equal(got, []string{"notes/otter team", "notes/seal team"}) {
+		t.Errorf("deleted: %q", got)
+	}
+	s, _ := openStore(t, r.Dir)
+	_, err := s.Show("notes/heron", 0, store.Lines{}, store.DefaultShowChars)
+	var refused *store.Error
+	if !errors.As(err, &refused) || refused.Code != "not_found" || !strings.Contains(err.Error(), "deleted in the working tree") || !strings.Contains(err.Error(), "git restore notes/heron.md") {
+		t.Errorf("show: %v", err)
+	}
+	linked, err := s.Links("notes/otter", 0, store.LinksOut, store.Page{})
+	if err != nil || len(linked.Notes) != 1 || len(*linked.Notes[0].Links) != 0 {
+		t.Errorf("links out of otter reach the deleted note: %+v %v", linked, err)
+	}
+	if st, err := s.Status(); err != nil || !slices.Equal(st.Deleted, []string{"notes/heron"}) || st.Notes.Team != 2 {
+		t.Errorf("status: %+v %v", st, err)
+	}
+	noWorktree := everyMemory
+	noWorktree.NoWorktree = true
+	if got := keysOf(t, r.Dir, noWorktree); !slices.Equal(got, all) {
+		t.Errorf("--no-worktree: %q", got)
+	}
+	if got := keysOf(t, r.Dir, asOf(everyMemory, head)); !slices.Equal(got, all) {
+		t.Errorf("--as-of HEAD: %q", got)
+	}
+	mustGit(t, r.Dir, "mv", "notes/seal.md", "notes/fur-seal.md")
+	if got := keysOf(t, r.Dir, everyMemory); !slices.Equal(got, []string{"notes/fur-seal local", "notes/otter team"}) {
+		t.Errorf("moved: %q", got)
+	}
+	mustGit(t, r.Dir, "reset", "-q", "--hard")
+	if got := keysOf(t, r.Dir, everyMemory); !slices.Equal(got, all) {
+		t.Errorf("restored: %q", got)
+	}
 }

@@ -4,14 +4,11 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path"
 	"path/filepath"
 	"slices"
 	"strings"
 
-	"github.com/go-git/go-git/v5/plumbing"
-	"github.com/go-git/go-git/v5/plumbing/object"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -30,6 +27,12 @@ const maxSettingsBytes = 1 << 20
 
 // ErrBadConfig marks a config file omh cannot use.
 var ErrBadConfig = errors.New("bad config")
+
+// badConfig is the error for what the config says at a line: "bad config:
+// .omh/config.yaml line N: " and the problem.
+func badConfig(line int, format string, args ...any) error {
+	return fmt.Errorf("%w: %s line %d: "+format, append([]any{ErrBadConfig, ConfigPath, line}, args...)...)
+}
 
 // Config is the repository's shared settings. Per-machine settings (where the
 // private folder is) never live here.
@@ -68,44 +71,6 @@ func LoadConfig(root string) (Config, error) {
 	return ParseConfig(raw, root)
 }
 
-// LoadConfig reads the repository's config: ConfigPath in the working
-// tree, else the settings detected for it (Detected), else the default.
-func (r *Repo) LoadConfig() (Config, error) {
-	if len(r.Detected) > 0 {
-		if _, err := os.Lstat(filepath.Join(r.Root, filepath.FromSlash(ConfigPath))); errors.Is(err, fs.ErrNotExist) {
-			return ParseConfig(r.Detected, r.Root)
-		}
-	}
-	return LoadConfig(r.Root)
-}
-
-// ConfigAt reads the config as it was committed in commit's tree. A commit
-// without one is read with today's config (LoadConfig): the notes root and
-// the dialect chosen since (by hand, or detected by omh for a vault without
-// a config) read the past as they read the present, so a note has one key
-// now and then.
-func (r *Repo) ConfigAt(commit plumbing.Hash) (Config, error) {
-	if commit.IsZero() {
-		return r.LoadConfig()
-	}
-	c, err := r.Commit(commit)
-	if err != nil {
-		return Config{}, err
-	}
-	f, err := c.File(ConfigPath)
-	if errors.Is(err, object.ErrFileNotFound) {
-		return r.LoadConfig()
-	}
-	if err != nil {
-		return Config{}, fmt.Errorf("reading %s at %s: %w", ConfigPath, commit, err)
-	}
-	raw, err := f.Contents()
-	if err != nil {
-		return Config{}, fmt.Errorf("reading %s at %s: %w", ConfigPath, commit, err)
-	}
-	return ParseConfig([]byte(raw), r.Root)
-}
-
 // ParseConfig reads a config file's bytes; root is the working tree it
 // belongs to, where an absolute notes root must lie.
 func ParseConfig(raw []byte, root string) (Config, error) {
@@ -124,7 +89,7 @@ func ParseConfig(raw []byte, root string) (Config, error) {
 	for i := 0; i+1 < len(top.Content); i += 2 {
 		name, value := top.Content[i].Value, top.Content[i+1]
 		wrong := func(want string) error {
-			return fmt.Errorf("%w: %s line %d: %q must be %s", ErrBadConfig, ConfigPath, value.Line, name, want)
+			return badConfig(value.Line, "%q must be %s", name, want)
 		}
 		switch name {
 		case "notes":
@@ -133,7 +98,7 @@ func ParseConfig(raw []byte, root string) (Config, error) {
 			}
 			notes, err := CleanNotesDir(value.Value, root)
 			if err != nil {
-				return cfg, fmt.Errorf("%w: %s line %d: notes: %v", ErrBadConfig, ConfigPath, value.Line, err)
+				return cfg, badConfig(value.Line, "notes: %v", err)
 			}
 			cfg.Notes = notes
 		case "exclude":
@@ -143,7 +108,7 @@ func ParseConfig(raw []byte, root string) (Config, error) {
 			}
 			for _, g := range globs {
 				if _, err := path.Match(strings.TrimPrefix(strings.TrimSpace(g), "/"), ""); err != nil {
-					return cfg, fmt.Errorf("%w: %s line %d: exclude: %q is not a glob: %v", ErrBadConfig, ConfigPath, value.Line, g, err)
+					return cfg, badConfig(value.Line, "exclude: %q is not a glob: %v", g, err)
 				}
 			}
 			cfg.Exclude = globs
@@ -165,7 +130,7 @@ func ParseConfig(raw []byte, root string) (Config, error) {
 			for name, dir := range vaults {
 				clean, err := CleanNotesDir(dir, "") // under the notes root: never absolute
 				if err != nil {
-					return cfg, fmt.Errorf("%w: %s line %d: vaults: %s: %v", ErrBadConfig, ConfigPath, value.Line, name, err)
+					return cfg, badConfig(value.Line, "vaults: %s: %v", name, err)
 				}
 				if clean == "" {
 					clean = "."
@@ -196,7 +161,7 @@ func ParseConfig(raw []byte, root string) (Config, error) {
 func parseLintConfig(n *yaml.Node, warnings *[]string) (LintConfig, error) {
 	var lc LintConfig
 	if n.Kind != yaml.MappingNode {
-		return lc, fmt.Errorf("%w: %s line %d: \"lint\" must be a mapping with disable: and ignore:", ErrBadConfig, ConfigPath, n.Line)
+		return lc, badConfig(n.Line, "\"lint\" must be a mapping with disable: and ignore:")
 	}
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		name, value := n.Content[i].Value, n.Content[i+1]
@@ -204,17 +169,17 @@ func parseLintConfig(n *yaml.Node, warnings *[]string) (LintConfig, error) {
 		switch name {
 		case "disable":
 			if !ok {
-				return lc, fmt.Errorf("%w: %s line %d: lint.disable must be a list of rule IDs", ErrBadConfig, ConfigPath, value.Line)
+				return lc, badConfig(value.Line, "lint.disable must be a list of rule IDs")
 			}
 			for _, id := range list {
-				if _, known := LookupRule(id); !known {
-					return lc, fmt.Errorf("%w: %s line %d: lint.disable: %q is no rule; the rules are %s", ErrBadConfig, ConfigPath, value.Line, id, strings.Join(RuleIDs(), ", "))
+				if !slices.Contains(LintRuleIDs, id) {
+					return lc, badConfig(value.Line, "lint.disable: %q is no rule; the rules are %s", id, strings.Join(LintRuleIDs, ", "))
 				}
 			}
 			lc.Disable = list
 		case "ignore":
 			if !ok {
-				return lc, fmt.Errorf("%w: %s line %d: lint.ignore must be a list of link globs", ErrBadConfig, ConfigPath, value.Line)
+				return lc, badConfig(value.Line, "lint.ignore must be a list of link globs")
 			}
 			lc.Ignore = list
 		default:

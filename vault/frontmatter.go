@@ -19,9 +19,6 @@ type frontmatter struct {
 	end   int    // offset just past the closing delimiter line
 }
 
-// splitFrontmatter looks for a frontmatter block whose opening line starts at
-// offset start. found is false when there is none; unclosed reports an
-// opening line that no closing line matches.
 // SplitFrontmatter finds the frontmatter block opening content: its YAML,
 // the offset where the rest begins, whether there is one, and whether it
 // opens and is never closed.
@@ -30,6 +27,9 @@ func SplitFrontmatter(content []byte) (yaml []byte, end int, found, unclosed boo
 	return fm.yaml, fm.end, found, unclosed
 }
 
+// splitFrontmatter looks for a frontmatter block whose opening line starts at
+// offset start. found is false when there is none; unclosed reports an
+// opening line that no closing line matches.
 func splitFrontmatter(content []byte, start int) (fm frontmatter, found, unclosed bool) {
 	open, next, hasNewline := lineAt(content, start)
 	if !hasNewline || !isDelimiter(open, "---") {
@@ -68,7 +68,7 @@ func fileLine(yamlLine int) int {
 }
 
 // yamlErrorLine finds the "line N" that yaml error messages carry.
-var yamlErrorLine = lazyRegexp(`^yaml: line (\d+): `)
+var yamlErrorLine = LazyRegexp(`^yaml: line (\d+): `)
 
 // yamlParserErrors are the messages of yaml's parser, as opposed to its
 // scanner. The parser reports the 0-based line where the failing construct

@@ -219,7 +219,7 @@ func TrimNoteExt(s string) string {
 }
 
 // URLScheme matches destinations that leave the vault, such as "https:".
-var URLScheme = lazyRegexp(`^[A-Za-z][A-Za-z0-9+.-]*:`)
+var URLScheme = LazyRegexp(`^[A-Za-z][A-Za-z0-9+.-]*:`)
 
 // noteDestination reads a markdown link destination that may point at a
 // note: any path, not a URL and not an anchor inside the note. Its ".md" is

@@ -1,4 +1,3 @@
-// Package vault reads a git repository of markdown notes.
 package vault
 
 import (
@@ -46,10 +45,13 @@ type Parsed struct {
 	Retracted       Date
 	RetractedReason string   // frontmatter retracted_reason
 	Aliases         []string // frontmatter aliases, and a Logseq page's title:: and alias::
-	Tags            []string // without their leading '#'
-	Answers         []string // frontmatter answers, then the Answers section's items
-	Headings        []Heading
-	Links           []Link // in order of Start
+	Tags            []string // frontmatter tags, without their leading '#'
+	// PageTags are a Logseq page's tags:: property; its words are in the
+	// body already.
+	PageTags []string
+	Answers  []string // frontmatter answers, then the Answers section's items
+	Headings []Heading
+	Links    []Link // in order of Start
 	// Units are the body's passage units in order, for quoting it.
 	Units     []Unit
 	BodyStart int // offset where the markdown body starts
@@ -90,6 +92,12 @@ func Parse(content []byte) Parsed {
 	if bytes.HasPrefix(content, byteOrderMark) {
 		p.BodyStart = len(byteOrderMark)
 	}
+	if spans, lines := conflictSpans(content); len(spans) > 0 {
+		content = blankConflicts(content, spans)
+		for _, l := range lines {
+			p.problem(l, "conflict-markers", "a merge conflict git left unresolved starts here; both sides are read, the markers as blank lines")
+		}
+	}
 	fm, found, unclosed := splitFrontmatter(content, p.BodyStart)
 	switch {
 	case found:
@@ -104,12 +112,13 @@ func Parse(content []byte) Parsed {
 }
 
 // pageProperty matches a line of Logseq's page properties, "name:: value".
-var pageProperty = lazyRegexp(`^([A-Za-z][\w-]*)::[ \t]*(.*?)[ \t\r]*$`)
+var pageProperty = LazyRegexp(`^([A-Za-z][\w-]*)::[ \t]*(.*?)[ \t\r]*$`)
 
 // readPageProperties reads the page properties a Logseq page starts with:
 // title:: names the page whatever its file is called (a/b in a.b.md, or a
 // title its file name cannot hold), and alias:: gives it other names, so
 // both are names a link reaches it by, as aliases are; title:: is its title.
+// tags:: are the page's tags.
 func (p *Parsed) readPageProperties(body []byte) {
 	for len(body) > 0 {
 		line, next, _ := lineAt(body, 0)
@@ -127,18 +136,31 @@ func (p *Parsed) readPageProperties(body []byte) {
 				}
 			}
 		case "alias":
-			for _, a := range strings.Split(value, ",") {
-				a = strings.TrimSpace(a)
-				if inner, ok := strings.CutPrefix(a, "[["); ok {
-					a = strings.TrimSpace(strings.TrimSuffix(inner, "]]"))
-				}
-				if a != "" {
-					p.Aliases = append(p.Aliases, a)
-				}
-			}
+			p.Aliases = append(p.Aliases, pageNames(value, false)...)
+		case "tags":
+			p.PageTags = append(p.PageTags, pageNames(value, true)...)
 		}
 		body = body[next:]
 	}
+}
+
+// pageNames reads a page property's list of pages, "a, [[b c]], #d": a
+// tag may be written with its '#'.
+func pageNames(value string, tags bool) []string {
+	var out []string
+	for _, a := range strings.Split(value, ",") {
+		a = strings.TrimSpace(a)
+		if tags {
+			a = strings.TrimPrefix(a, "#")
+		}
+		if inner, ok := strings.CutPrefix(a, "[["); ok {
+			a = strings.TrimSpace(strings.TrimSuffix(inner, "]]"))
+		}
+		if a != "" {
+			out = append(out, a)
+		}
+	}
+	return out
 }
 
 // MaxMarkdownBytes bounds what ParseNote gives goldmark for headings and
@@ -479,10 +501,11 @@ func (ix lineStarts) start(off int) int {
 	return ix[ix.line(off)-1]
 }
 
-// lazyRegexp compiles a pattern the first time it is used rather than when
+// LazyRegexp compiles a pattern the first time it is used rather than when
 // the program starts: omh find reads no note text, and every command pays
-// for the package's init.
-func lazyRegexp(pattern string) func() *regexp.Regexp {
+// for a package's init. The note model and its rooms declare their
+// patterns with it.
+func LazyRegexp(pattern string) func() *regexp.Regexp {
 	return sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(pattern) })
 }
 

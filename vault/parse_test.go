@@ -296,3 +296,46 @@ func TestUnparsedMentionFindsANameAcrossReadPieces(t *testing.T) {
 		}
 	}
 }
+
+// A note git could not merge is read with its conflict markers as blank
+// lines: "=======" does not make the line above it a heading, ">>>>>>>" is
+// no quote, both sides' text is read, and each block's first line is a
+// conflict-markers problem. Markers in fenced code, or a block never
+// closed, are text. Catches: a Claim turned into a heading by "=======",
+// and lint silent on a note still in conflict.
+func TestConflictMarkersAreReadAsBlankLines(t *testing.T) {
+	t.Parallel()
+	note := "---\ntype: finding\n---\n# Throughput\n\n## Claim\n\n<<<<<<< HEAD\nThroughput is 5000 jobs per second.\n=======\nThroughput is 6000 jobs per second.\n>>>>>>> other-clone\n\n## Evidence\n\nA run.\n"
+	p := Parse([]byte(note))
+	var headings []string
+	for _, h := range p.Headings {
+		headings = append(headings, h.Text)
+	}
+	if !slices.Equal(headings, []string{"Throughput", "Claim", "Evidence"}) {
+		t.Errorf("headings %q", headings)
+	}
+	if len(p.Problems) != 1 || p.Problems[0].Rule != "conflict-markers" || p.Problems[0].Line != 8 {
+		t.Errorf("problems %+v", p.Problems)
+	}
+	var units []string
+	for _, u := range p.Units {
+		units = append(units, note[u.Start:u.End])
+	}
+	if !slices.ContainsFunc(units, func(u string) bool { return strings.Contains(u, "5000") }) ||
+		!slices.ContainsFunc(units, func(u string) bool { return strings.Contains(u, "6000") }) ||
+		slices.ContainsFunc(units, func(u string) bool { return strings.Contains(u, "<<<") || strings.Contains(u, "===") }) {
+		t.Errorf("units %q", units)
+	}
+	diff3 := strings.Replace(note, "=======\n", "||||||| base\nThroughput is 4000.\n=======\n", 1)
+	if p := Parse([]byte(diff3)); len(p.Problems) != 1 || len(p.Headings) != 3 {
+		t.Errorf("diff3: %+v %+v", p.Problems, p.Headings)
+	}
+	for name, text := range map[string]string{
+		"fenced":   "# How to merge\n\n```\n<<<<<<< HEAD\nours\n=======\ntheirs\n>>>>>>> branch\n```\n",
+		"unclosed": "# Half\n\n<<<<<<< HEAD\nours\n=======\ntheirs\n",
+	} {
+		if p := Parse([]byte(text)); len(p.Problems) != 0 {
+			t.Errorf("%s: %+v", name, p.Problems)
+		}
+	}
+}

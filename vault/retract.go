@@ -71,7 +71,7 @@ func structuralProblem(p Parsed) (Problem, bool) {
 func otherFields(p Parsed) Parsed {
 	return Parsed{Title: p.Title, TitleFromH1: p.TitleFromH1, Type: p.Type, Source: p.Source, Description: p.Description,
 		DeclaredKey: p.DeclaredKey, Recorded: p.Recorded, Dated: p.Dated, DatedField: p.DatedField,
-		Aliases: p.Aliases, Tags: p.Tags, Answers: p.Answers}
+		Aliases: p.Aliases, Tags: p.Tags, PageTags: p.PageTags, Answers: p.Answers}
 }
 
 // editEntries replaces or adds top-level entries in the frontmatter block

@@ -17,6 +17,11 @@ import (
 // regular file: a symbolic link, a FIFO, a device, a folder.
 var ErrNotRegular = errors.New("not a regular file; omh reads only regular files and never follows symbolic links")
 
+// ErrChangedSince is returned for a note whose file no longer holds the
+// blob a snapshot indexed (rewritten or deleted since), when git does not
+// hold that blob either: what the snapshot's offsets point into is gone.
+var ErrChangedSince = errors.New("changed since the snapshot was taken")
+
 func regular(f *os.File, path string) (*os.File, error) {
 	fi, err := f.Stat()
 	if err != nil {

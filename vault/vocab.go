@@ -143,9 +143,15 @@ func VerbNames() []string {
 }
 
 // OrList writes names as people read a choice: "a, b or c".
-func OrList(names []string) string {
+func OrList(names []string) string { return listWith(names, "or") }
+
+// AndList joins names as a sentence lists them: "a", "a and b", "a, b and
+// c".
+func AndList(names []string) string { return listWith(names, "and") }
+
+func listWith(names []string, conjunction string) string {
 	if len(names) < 2 {
 		return strings.Join(names, "")
 	}
-	return strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
+	return strings.Join(names[:len(names)-1], ", ") + " " + conjunction + " " + names[len(names)-1]
 }

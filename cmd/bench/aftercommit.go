@@ -127,7 +127,7 @@ func (b *bench) commitSentence(path, sentence string, when int64, msg string, en
 	}
 	date := fmt.Sprintf("%d +0000", when)
 	env = append([]string{"GIT_AUTHOR_DATE=" + date, "GIT_COMMITTER_DATE=" + date}, env...)
-	s, err := b.rn.run(b.repo, env, "git", append(gitArgs, "commit", "-q", "-m", msg)...)
+	s, err := b.rn.runAndWaitLeft(b.repo, env, "git", append(gitArgs, "commit", "-q", "-m", msg)...)
 	if err != nil {
 		return 0, err
 	}

@@ -30,6 +30,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -48,6 +49,19 @@ type config struct {
 	runs  int
 	seed  uint64
 	gen   bool // only generate the vaults
+	// phases, when not empty, are the only phases measured (by name, as
+	// the progress lines give them): one measurement without the hour of
+	// the others.
+	phases phaseList
+}
+
+// phaseList collects repeated -phase flags.
+type phaseList []string
+
+func (p *phaseList) String() string { return strings.Join(*p, ",") }
+func (p *phaseList) Set(v string) error {
+	*p = append(*p, v)
+	return nil
 }
 
 // sizeList collects repeated -n flags.
@@ -78,6 +92,7 @@ func parseFlags(args []string) (config, error) {
 	fl.IntVar(&cfg.runs, "runs", 20, "timed runs of each measurement")
 	fl.Uint64Var(&cfg.seed, "seed", 1, "seed of the generated vaults and questions")
 	fl.BoolVar(&cfg.gen, "generate-only", false, "generate (or reuse) the vaults, print their head commits and stop")
+	fl.Var(&cfg.phases, "phase", `measure only this phase ("hook", "after-commit", "cold index", ...); repeat for several`)
 	if err := fl.Parse(args); err != nil {
 		return cfg, err
 	}
@@ -371,6 +386,9 @@ func benchTarget(cfg config, t tools, m machine, spec targetSpec) (*result, erro
 	}
 	res.FTS.DDL, res.FTS.Query = ftsSchema(t.ftsDDL)
 	for _, s := range steps {
+		if len(cfg.phases) > 0 && !slices.Contains(cfg.phases, s.name) {
+			continue
+		}
 		if err := b.phase(s.name, s.fn); err != nil {
 			return nil, err
 		}

@@ -85,7 +85,9 @@ func (b *bench) startUp() error {
 // commit`: commits run in turn without the hook (followed by an untimed
 // `omh index`, so both kinds start from a fresh cache) and with it (git
 // pointed at a folder holding only omh's post-commit shim, which finds the
-// omh measured first on PATH).
+// omh measured first on PATH). The refresh the hook leaves running in the
+// background is waited for untimed (see runAndWaitLeft), so it never
+// shares the machine with the next timed commit.
 func (b *bench) hookCost(lastCommit int64) error {
 	hooks, err := b.shimFolder()
 	if err != nil {

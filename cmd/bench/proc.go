@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"math"
 	"os"
 	"os/exec"
@@ -94,7 +95,33 @@ func (s sample) lines() int {
 // that read. extraEnv adds variables such as commit dates. A start failure
 // is an error; a non-zero exit is reported in sample.exit.
 func (rn *runner) run(dir string, extraEnv []string, name string, args ...string) (sample, error) {
+	return rn.start(dir, extraEnv, nil, name, args...)
+}
+
+// runAndWaitLeft is run, and after the timed run waits, untimed, for
+// every process the command left running (a hook's background refresh),
+// each holding the write end of a pipe whose other end meets its end when
+// the last of them is gone: the next timed call shares the machine with
+// none of them.
+func (rn *runner) runAndWaitLeft(dir string, extraEnv []string, name string, args ...string) (sample, error) {
+	rd, wr, err := os.Pipe()
+	if err != nil {
+		return sample{}, err
+	}
+	defer rd.Close()
+	s, err := rn.start(dir, extraEnv, wr, name, args...)
+	wr.Close()
+	io.Copy(io.Discard, rd)
+	return s, err
+}
+
+// start runs a command as run does, handing it extra as its fourth file
+// (descriptor 3) when not nil.
+func (rn *runner) start(dir string, extraEnv []string, extra *os.File, name string, args ...string) (sample, error) {
 	cmd := exec.Command(name, args...)
+	if extra != nil {
+		cmd.ExtraFiles = []*os.File{extra}
+	}
 	cmd.Dir = dir
 	cmd.Env = append(slices.Clone(rn.env), extraEnv...)
 	var out, errb bytes.Buffer

@@ -5,7 +5,7 @@ import (
 	"os"
 	"strings"
 
-	"github.com/omh-notes/omh/vault/token"
+	"github.com/omh-notes/omh/token"
 )
 
 // keywordCheck holds what -keywords found on one data set: whether a

@@ -18,6 +18,7 @@ var examples = map[string][]string{
     --also "credential file mount returns EBUSY" \
     --also "rename bind mount token" \
     --also "Renaming over the mounted credential file fails with EBUSY."`,
+		`omh find credential mount --path topic --since 2026-03-01`,
 	},
 	"show": {
 		`omh show topic/credentials --layer team`,
@@ -33,6 +34,7 @@ var examples = map[string][]string{
 	"lint":    {`omh lint`, `omh lint topic/credentials --rule dangling-link`},
 	"links":   {`omh links topic/credentials`, `omh links decision/use-a-named-volume-for-credentials --in`},
 	"mv":      {`omh mv topic/sandbox topic/build-sandbox`},
+	"changes": {`omh changes`, `omh changes --since 2026-03-01 --limit 10`},
 	"index":   {`omh index`, `omh index --rebuild`},
 	"status":  {`omh status`, `omh --json status`},
 	"proof find": {

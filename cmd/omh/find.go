@@ -57,7 +57,6 @@ func (e *env) printAnswer(ans store.Answer, cards bool) error {
 	return err
 }
 
-// question reads the question and the flags it is asked with.
 // readQuestion joins the words of the question; a lone "-" reads it from
 // standard input.
 func readQuestion(words []string, stdin io.Reader) (string, error) {

@@ -17,7 +17,7 @@ type HooksCmd struct {
 	Install   HooksInstallCmd   `cmd:"" help:"Install the hooks in the folder git runs hooks from, chaining any hook already there."`
 	Uninstall HooksUninstallCmd `cmd:"" help:"Take omh's hooks out again, putting back the hooks they chained."`
 	Status    HooksStatusCmd    `cmd:"" help:"Say for each hook whether it is installed, chained, missing or managed elsewhere."`
-	Run       HooksRunCmd       `cmd:"" help:"What a hook runs: refresh the cache, in the background when the work is long. Never fails."`
+	Run       HooksRunCmd       `cmd:"" help:"What a hook runs: refresh the cache in the background; git returns at once. Never fails."`
 }
 
 // Help is the detail under `omh hooks --help`.
@@ -80,13 +80,14 @@ func (c *HooksStatusCmd) Run(e *env) error {
 
 // HooksRunCmd is `omh hooks run`, what each shim runs.
 type HooksRunCmd struct {
-	Name string   `arg:"" name:"hook" help:"The hook git ran: post-commit, post-merge, post-checkout or post-rewrite."`
-	Args []string `arg:"" optional:"" passthrough:"partial" name:"args" help:"The arguments git gave the hook."`
+	Name     string   `arg:"" name:"hook" help:"The hook git ran: post-commit, post-merge, post-checkout or post-rewrite."`
+	Args     []string `arg:"" optional:"" passthrough:"partial" name:"args" help:"The arguments git gave the hook."`
+	Detached bool     `name:"detached" help:"Refresh here: the hook started this process in the background (omh's shims do)."`
 }
 
 // Help is the detail under `omh hooks run --help`.
 func (c *HooksRunCmd) Help() string {
-	return `Brings the cache up to date the way omh index does, unless another omh process is refreshing it (then a background omh index queues behind that one) or more than 100 notes changed (then a background omh index does the work, and git returns at once). A post-checkout of files (third argument 0), the post-rewrite of an amend (its post-commit refreshed) and the commits a rebase picks need no refresh; the rebase's post-rewrite does it once. A repository omh was never used in is left alone. Any failure is one line on standard error and exit status 0: a hook never fails git. omh index waits for a background refresh and returns when the cache is at HEAD.`
+	return `Starts the refresh of the cache in a process of its own (omh hooks run --detached, in a session of its own, its streams on /dev/null) and returns at once, so git waits for no refresh; omh's shims start that process in the background themselves. The refresh brings in what git changed, as omh index does; one runs at a time: a hook that finds another at work leaves it a request, and that one refreshes again before it stops, so no commit is left out. A post-checkout of files (third argument 0), the post-rewrite of an amend (its post-commit refreshed) and the commits a rebase picks need no refresh; the rebase's post-rewrite does it once. A repository omh was never used in is left alone. Any failure is one line on standard error and exit status 0: a hook never fails git. omh index waits for a refresh in progress and returns when the cache is at HEAD; every other command catches up by itself.`
 }
 
 func (c *HooksRunCmd) Run(e *env) error {
@@ -95,7 +96,13 @@ func (c *HooksRunCmd) Run(e *env) error {
 	e.stderr = &firstLine{w: e.stderr}
 	defer collectLess()()
 	err := noPanic(func() error {
-		return e.withStore(func(s *store.Store) error { return s.RunHook(c.Name, c.Args) })
+		return e.withStore(func(s *store.Store) error {
+			if c.Detached {
+				runInBackground()
+				return s.RunDetachedHook(c.Name, c.Args)
+			}
+			return s.RunHook(c.Name, c.Args)
+		})
 	})
 	if err != nil {
 		// A hook never fails git: one line, and exit 0.

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/omh-notes/omh/reply"
+	"github.com/omh-notes/omh/store"
 )
 
 // docExamples returns the JSON examples of docs/json.md.
@@ -48,6 +49,18 @@ func fieldPaths(v any, prefix string, into map[string]bool) {
 	}
 }
 
+// neverPrinted lists, sorted, the documented field paths omh never printed.
+func neverPrinted(documented, actual map[string]bool) []string {
+	var missing []string
+	for p := range documented {
+		if !actual[p] {
+			missing = append(missing, p)
+		}
+	}
+	sort.Strings(missing)
+	return missing
+}
+
 // The documented example is a real reply: it decodes into omh's own types
 // with no field left over, and every field it documents appears in what
 // omh actually prints.
@@ -77,21 +90,50 @@ func TestTheDocumentedJSONIsWhatOmhPrints(t *testing.T) {
 		}
 		fieldPaths(v, "", actual)
 	}
-	var missing []string
-	for p := range documented {
-		if !actual[p] {
-			missing = append(missing, p)
-		}
-	}
-	sort.Strings(missing)
-	if len(missing) > 0 {
+	if missing := neverPrinted(documented, actual); len(missing) > 0 {
 		t.Errorf("documented but never printed: %v", missing)
 	}
 
 	var e struct {
 		Error struct{ Code, Message string }
 	}
-	if err := json.Unmarshal(examples[1], &e); err != nil || e.Error.Code == "" || e.Error.Message == "" {
+	if err := json.Unmarshal(examples[len(examples)-1], &e); err != nil || e.Error.Code == "" || e.Error.Message == "" {
 		t.Errorf("the documented error example: %v %+v", err, e)
+	}
+}
+
+// The documented omh changes reply decodes into omh's own type with no
+// field left over, and every field it documents appears in what omh changes
+// --json prints (a rename, an uncommitted addition, the default moment).
+// Catches: a field renamed in the code and not the page, or documented and
+// never printed.
+func TestTheDocumentedChangesJSONIsWhatOmhPrints(t *testing.T) {
+	t.Parallel()
+	example := docExamples(t)[1]
+	dec := json.NewDecoder(bytes.NewReader(example))
+	dec.DisallowUnknownFields()
+	var changes store.Changes
+	if err := dec.Decode(&changes); err != nil || len(changes.List) == 0 {
+		t.Fatalf("the documented changes reply does not decode into store.Changes: %v", err)
+	}
+	documented := map[string]bool{}
+	var v any
+	json.Unmarshal(example, &v)
+	fieldPaths(v, "", documented)
+
+	r, _ := filtersRepo(t)
+	r.Git("mv", "dev/test.md", "dev/tests.md")
+	r.Commit("2026-01-10T10:00:00Z", "renamed")
+	r.Write("dev/new.md", "Uncommitted.\n")
+	actual := map[string]bool{}
+	for _, args := range [][]string{{"changes"}, {"changes", "--since", "2026-01-01", "--limit", "1"}} {
+		var v any
+		if err := json.Unmarshal([]byte(ok(t, r.Dir, append([]string{"--json"}, args...)...)), &v); err != nil {
+			t.Fatal(err)
+		}
+		fieldPaths(v, "", actual)
+	}
+	if missing := neverPrinted(documented, actual); len(missing) > 0 {
+		t.Errorf("documented but never printed: %v", missing)
 	}
 }

@@ -2,8 +2,13 @@ package main
 
 import (
 	"encoding/json"
+	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/omh-notes/omh/reply"
+	"github.com/omh-notes/omh/store"
+	"github.com/omh-notes/omh/vault/vaulttest"
 )
 
 // omh links lists links out (in the order written, verbs shown) and in
@@ -55,5 +60,47 @@ func TestLinksJSONLeavesOutTheSideNotAskedFor(t *testing.T) {
 	}
 	if res := omh(t, r.Dir, "links", "nothing/here"); res.status != exitRefused {
 		t.Errorf("unknown key: exit %d", res.status)
+	}
+}
+
+// A link is listed once: to a key a team note and a private note both hold
+// (a private note written under a team key before omh new refused it) it
+// reaches the team note, and to a committed note with an uncommitted edit
+// the working copy; the private note takes none of the team note's links
+// in, so none of its standing: a supersedes aimed at the team note leaves
+// it current. Catches: omh links listing the supersedes twice and an empty
+// private note shown as "superseded by" the team note's successor.
+func TestALinkIsListedOnceAndAPrivateNoteTakesNoTeamStanding(t *testing.T) {
+	t.Parallel()
+	r := vaulttest.New(t)
+	r.Write("finding/t5000.md", note("type: finding\nrecorded: 2026-01-01", "# Throughput is 5000\n\n## Claim\n\n5000.\n\n## Evidence\n\nA run.\n\n## Answers\n\n- what is the throughput\n"))
+	r.Write("finding/t6000.md", note("type: finding\nrecorded: 2026-01-02", "# Throughput is 6000\n\n## Claim\n\n6000.\n\n## Evidence\n\n- supersedes [[finding/t5000]]\n\n## Answers\n\n- what is the throughput\n"))
+	r.Commit("2026-01-02T10:00:00Z", "throughput")
+	vaulttest.WriteFile(t, filepath.Join(r.Private, "finding", "t5000.md"), note("type: finding\nrecorded: 2026-02-01", "# Mine\n\n## Claim\n\n## Evidence\n\n## Answers\n"))
+	linksOut := func() []reply.Ref {
+		t.Helper()
+		var rep store.Linked
+		if err := json.Unmarshal([]byte(ok(t, r.Dir, "--json", "links", "--out", "finding/t6000")), &rep); err != nil || len(rep.Notes) != 1 {
+			t.Fatalf("%v %+v", err, rep)
+		}
+		return *rep.Notes[0].Links
+	}
+	if out := linksOut(); len(out) != 1 || out[0].Layer != "team" || out[0].Verb != "supersedes" {
+		t.Errorf("links out: %+v", out)
+	}
+	var recs store.Records
+	if err := json.Unmarshal([]byte(ok(t, r.Dir, "--json", "proof", "show", "finding/t5000")), &recs); err != nil {
+		t.Fatal(err)
+	}
+	states := map[string]string{}
+	for _, rec := range recs.Records {
+		states[rec.Layer] = rec.State
+	}
+	if states["team"] != "superseded" || states["local"] != "current" {
+		t.Errorf("states by layer: %v", states)
+	}
+	r.Write("finding/t5000.md", note("type: finding\nrecorded: 2026-01-01", "# Throughput is 5000\n\n## Claim\n\n5000, edited.\n"))
+	if out := linksOut(); len(out) != 1 || out[0].Layer != "local" {
+		t.Errorf("links out with a working copy: %+v", out)
 	}
 }

@@ -16,6 +16,7 @@ type LintCmd struct {
 	Keys   []string `arg:"" optional:"" name:"key" complete:"key" help:"Check only the notes with these keys (in both layers); the whole store when none is given."`
 	Strict bool     `name:"strict" help:"Check every rule in every note, and count warnings as errors."`
 	Rules  []string `name:"rule" placeholder:"ID" help:"Check only this rule, in every note, and list all its findings (repeatable)."`
+	Staged bool     `name:"staged" help:"Check the notes as git's index holds them, what a commit would hold (for a pre-commit hook): edits not staged are left out."`
 }
 
 // Help is the detail under `omh lint --help`: the rules, from the table
@@ -30,7 +31,11 @@ func (c *LintCmd) Help() string {
 
 func (c *LintCmd) Run(e *env) error {
 	return e.withStore(func(s *store.Store) error {
-		rep, err := s.Lint(c.Keys, c.Strict, c.Rules...)
+		lint := s.Lint
+		if c.Staged {
+			lint = s.LintStaged
+		}
+		rep, err := lint(c.Keys, c.Strict, c.Rules...)
 		if err != nil {
 			return err
 		}

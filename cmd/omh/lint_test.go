@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -132,5 +133,45 @@ func TestLintOutputFitsAScreenWithASummaryPerRule(t *testing.T) {
 	}
 	if res := omh(t, r.Dir, "lint", "--rule", "nope"); res.status != exitUsage || !strings.Contains(res.stderr, "dangling-link") {
 		t.Errorf("--rule nope: exit %d %q", res.status, res.stderr)
+	}
+}
+
+// omh lint --staged checks what a commit would hold: an edit git has not
+// staged is left out, a staged one is in, and a note in a merge conflict
+// is read as its working copy, markers and all; the JSON says staged.
+// Catches: a pre-commit hook passing a commit whose index holds a
+// dangling link, or failing one over an edit the commit leaves out.
+func TestLintStagedChecksWhatACommitWouldHold(t *testing.T) {
+	t.Parallel()
+	r := vaulttest.New(t)
+	r.Write("a.md", "# A\n\nSee [[b]].\n")
+	r.Write("b.md", "# B\n\nSee [[a]].\n")
+	r.Commit("2026-01-02T10:00:00Z", "a and b")
+	r.Write("a.md", "# A\n\nSee [[b]] and [[nowhere]].\n")
+	if rep, res := lintJSON(t, r.Dir); res.status != exitRefused || !slices.Equal(rulesOf(rep), []string{"dangling-link@a"}) {
+		t.Errorf("lint: exit %d %v", res.status, rulesOf(rep))
+	}
+	if rep, res := lintJSON(t, r.Dir, "--staged"); res.status != 0 || len(rep.Findings) != 0 || !rep.Staged || rep.Checked != 2 {
+		t.Errorf("--staged with the edit unstaged: exit %d %+v", res.status, rep)
+	}
+	r.Write("c.md", "# C\n\nSee [[a]] and [[gone]].\n")
+	r.Git("add", "c.md")
+	if rep, res := lintJSON(t, r.Dir, "--staged"); res.status != exitRefused || !slices.Equal(rulesOf(rep), []string{"dangling-link@c"}) {
+		t.Errorf("--staged with c staged: exit %d %v", res.status, rulesOf(rep))
+	}
+	r.Git("rm", "-q", "--cached", "c.md")
+	r.Git("checkout", "-q", "a.md")
+	r.Conflict("b.md", "# B\n\nSee [[a]]. Throughput is 5000 jobs per second.\n", "# B\n\nSee [[a]]. Throughput is 6000 jobs per second.\n")
+	for _, args := range [][]string{nil, {"--staged"}} {
+		rep, res := lintJSON(t, r.Dir, args...)
+		if res.status != exitRefused || !slices.Contains(rulesOf(rep), "conflict-markers@b") {
+			t.Errorf("lint %v in a merge conflict: exit %d %v", args, res.status, rulesOf(rep))
+		}
+	}
+	// find reads both sides, not a heading made of "=======".
+	for _, q := range []string{"5000 jobs", "6000 jobs"} {
+		if hits := findJSON(t, r.Dir, q).Hits; len(hits) == 0 || hits[0].Key != "b" {
+			t.Errorf("find %q: %+v", q, hits)
+		}
 	}
 }

@@ -33,6 +33,7 @@ type CLI struct {
 	Promote PromoteCmd `cmd:"" help:"Move private notes into the notes root and stage them for a commit."`
 	Lint    LintCmd    `cmd:"" help:"Check notes for broken frontmatter, missing sections and bad links."`
 	Links   LinksCmd   `cmd:"" help:"List the notes a note links to and the notes linking to it."`
+	Changes ChangesCmd `cmd:"" help:"List the notes added, changed, renamed and removed since a date or commit, newest first."`
 	Mv      MvCmd      `cmd:"" help:"Rename a note and rewrite every link to it."`
 	Index   IndexCmd   `cmd:"" help:"Bring the cache up to date (every command also does this by itself)."`
 	Status  StatusCmd  `cmd:"" help:"Say what the cache holds and whether it is up to date, without changing it."`
@@ -58,6 +59,8 @@ func vocabulary() kong.Vars {
 		"roots":          strconv.Itoa(store.DefaultRoots),
 		"max_chars":      strconv.Itoa(store.DefaultMaxChars),
 		"links_limit":    strconv.Itoa(store.DefaultLinksLimit),
+		"changes_limit":  strconv.Itoa(store.DefaultChangesLimit),
+		"changes_days":   strconv.Itoa(store.DefaultChangesDays),
 		"show_chars":     strconv.Itoa(store.DefaultShowChars),
 	}
 }

@@ -19,7 +19,7 @@ type NewCmd struct {
 	Body     string   `name:"body" placeholder:"-|FILE" complete:"file" help:"The note's text, read from standard input (-) or a file."`
 	Source   string   `name:"source" placeholder:"S" help:"Who or what wrote it (default $OMH_SOURCE, else git's user.name and user.email)."`
 	Key      string   `name:"key" placeholder:"K" help:"The key to write the note under, instead of <type>/<slug of the title>."`
-	IfExists string   `name:"if-exists" enum:"error,skip,suffix" default:"error" placeholder:"error|skip|suffix" help:"When the key is taken in the local layer: refuse (error, the default), print the note there (skip), or add -2, -3, ... to the key (suffix)."`
+	IfExists string   `name:"if-exists" enum:"error,skip,suffix" default:"error" placeholder:"error|skip|suffix" help:"When a note has the key already (a private note, an uncommitted file or a team note): refuse (error, the default), print the note there (skip), or add -2, -3, ... to the key (suffix)."`
 }
 
 // Help is the detail under `omh new --help`.
@@ -27,7 +27,7 @@ func (c *NewCmd) Help() string {
 	return strings.Replace(newHelp, "SECTIONS", store.TypeSections(), 1)
 }
 
-const newHelp = `The note goes to the private folder (OMH_LOCAL_DIR, else git config omh.local, else $XDG_DATA_HOME/omh/<root commit>/) under the key <type>/<slug>: the title's letters and digits, lower-cased, every other run of characters one "-", cut near 80 characters at a "-". Its frontmatter says type, recorded (today, local time) and source; its sections come from the type's template, .omh/templates/<type>.md in the working tree when there is one, else omh's own. Placeholders: {{title}} {{type}} {{key}} {{recorded}} {{source}} {{body}} {{answers}} {{links}}.
+const newHelp = `The note goes to the private folder (OMH_LOCAL_DIR, else git config omh.local, else $XDG_DATA_HOME/omh/<root commit>/) under the key <type>/<slug>: the title's letters and digits, lower-cased, every other run of characters one "-", cut near 80 characters at a "-". Its frontmatter says type, recorded (today, local time) and source; its sections come from the type's template, .omh/templates/<type>.md in the working tree when there is one, else omh's own. Placeholders: {{title}} {{type}} {{key}} {{recorded}} {{source}} {{body}} {{answers}} {{links}}. A body whose headings name the type's sections fills them, each once and in the type's order; its text before the first heading goes where the template says {{body}} (a finding's Claim, a decision's Decision, an issue's Problem, a citation's Source; under the title for the other types); a heading the type lacks stays a section of its own where it stood; --link items go to the links section, never into the statement.
 
 Sections each type must have (omh lint checks them): SECTIONS.
 

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -227,5 +228,117 @@ func TestANewNotePassesLintAndRanksFirstForItsDeclaredQuestion(t *testing.T) {
 	reply := findJSON(t, r.Dir, question)
 	if len(reply.Hits) == 0 || reply.Hits[0].Key != rep.Key || reply.Hits[0].Layer != "local" {
 		t.Errorf("%s is not first: %+v", rep.Key, reply.Hits)
+	}
+}
+
+// agentsExample is the omh new command docs/agents.md tells agents to run,
+// as its words (after "omh"), and the body it sends on standard input.
+func agentsExample(t *testing.T) (args []string, body string) {
+	t.Helper()
+	doc := vaulttest.Read(t, filepath.Join("..", "..", "docs", "agents.md"))
+	start := strings.Index(doc, "\n  omh new ")
+	if start < 0 {
+		t.Fatal("docs/agents.md shows no omh new command")
+	}
+	start += len("\n  ")
+	cmdEnd := strings.Index(doc[start:], "<<'EOF'\n")
+	if cmdEnd < 0 {
+		t.Fatal("docs/agents.md's omh new sends no body on standard input")
+	}
+	line := strings.NewReplacer("\\\n", " ").Replace(doc[start : start+cmdEnd])
+	for rest := strings.TrimSpace(line); rest != ""; rest = strings.TrimSpace(rest) {
+		if rest[0] == '"' {
+			end := strings.IndexByte(rest[1:], '"') + 1
+			args, rest = append(args, rest[1:end]), rest[end+1:]
+			continue
+		}
+		word, more, _ := strings.Cut(rest, " ")
+		args, rest = append(args, word), more
+	}
+	var lines []string
+	for _, l := range strings.Split(doc[start+cmdEnd+len("<<'EOF'\n"):], "\n") {
+		l = strings.TrimPrefix(l, "  ") // the example is indented under its list item
+		if l == "EOF" {
+			return args[1:], strings.Join(lines, "\n") + "\n"
+		}
+		lines = append(lines, l)
+	}
+	t.Fatal("the example's body never ends")
+	return nil, ""
+}
+
+// The note an agent writes exactly as docs/agents.md shows (a surprise
+// with its sections as the body's headings, --answers and --link) needs no
+// edit: lint finds nothing in it, each section is there once, the link is
+// in Evidence. Catches: the docs' own example writing a note with two
+// Expected, two Observed and two Evidence sections, and the docs drifting
+// from what omh new does.
+func TestNewWritesTheNoteDocsAgentsShowsWithNoEdit(t *testing.T) {
+	t.Parallel()
+	args, body := agentsExample(t)
+	if len(args) < 3 || args[0] != "new" || !slices.Contains(args, "--body") {
+		t.Fatalf("docs/agents.md's example reads as %q", args)
+	}
+	r := vaulttest.New(t)
+	r.Write("topic/credentials.md", "# Credentials\n\nWhere tokens live.\n")
+	r.Commit("2026-01-02T10:00:00Z", "credentials")
+	var out, errOut strings.Builder
+	if status := run(append([]string{"-C", r.Dir, "--json"}, args...), strings.NewReader(body), &out, &errOut); status != 0 {
+		t.Fatalf("%q: exit %d %s", args, status, errOut.String())
+	}
+	var rep store.Written
+	if err := json.Unmarshal([]byte(out.String()), &rep); err != nil {
+		t.Fatal(err)
+	}
+	lint, res := lintJSON(t, r.Dir, rep.Key)
+	if res.status != 0 || len(lint.Findings) > 0 {
+		t.Errorf("lint: exit %d %v", res.status, rulesOf(lint))
+	}
+	note := vaulttest.Read(t, rep.Path)
+	p := vault.Parse([]byte(note))
+	var sections []string
+	evidence := -1
+	for i, h := range p.Headings {
+		if h.Level == 2 {
+			sections = append(sections, h.Text)
+		}
+		if h.Text == "Evidence" {
+			evidence = i
+		}
+	}
+	if want := vault.RequiredSections("surprise"); !slices.Equal(sections, want) {
+		t.Errorf("sections %v, want %v:\n%s", sections, want, note)
+	}
+	if len(p.Links) != 1 || evidence < 0 || evidence+1 >= len(p.Headings) ||
+		p.Links[0].Start < p.Headings[evidence].Start || p.Links[0].Start > p.Headings[evidence+1].Start {
+		t.Errorf("the link is not in Evidence:\n%s", note)
+	}
+}
+
+// A team note's key is taken for omh new: the default refuses, naming the
+// team note and the ways out, writing nothing; --if-exists skip reports
+// the team note; suffix writes the next free key. Catches: a private note
+// written under a team key with exit 0 and a warning, which then took the
+// team note's proof state.
+func TestNewRefusesATeamNotesKey(t *testing.T) {
+	t.Parallel()
+	r := vaulttest.New(t)
+	r.Write("finding/throughput-is-5000-jobs-per-second.md", note("type: finding", "# Throughput is 5000 jobs per second\n\n## Claim\n\n5000.\n"))
+	r.Commit("2026-01-02T10:00:00Z", "throughput")
+	res := omh(t, r.Dir, "new", "finding", "Throughput is 5000 jobs per second")
+	if res.status != exitRefused || !strings.Contains(res.stderr, "taken in the team layer by finding/throughput-is-5000-jobs-per-second.md") ||
+		!strings.Contains(res.stderr, "--key") {
+		t.Errorf("exit %d %q", res.status, res.stderr)
+	}
+	if entries, _ := os.ReadDir(r.Private); len(entries) > 0 {
+		t.Errorf("the refusal wrote %v", entries)
+	}
+	skip := newJSON(t, r.Dir, "finding", "Throughput is 5000 jobs per second", "--if-exists", "skip")
+	if skip.Created || skip.Layer != "team" || skip.Path != "finding/throughput-is-5000-jobs-per-second.md" {
+		t.Errorf("skip: %+v", skip)
+	}
+	suffix := newJSON(t, r.Dir, "finding", "Throughput is 5000 jobs per second", "--if-exists", "suffix")
+	if !suffix.Created || suffix.Key != "finding/throughput-is-5000-jobs-per-second-2" || suffix.Layer != "local" {
+		t.Errorf("suffix: %+v", suffix)
 	}
 }

@@ -38,6 +38,7 @@ func TestEveryJSONReplyCarriesTheSchemaVersion(t *testing.T) {
 		{"find", []string{"find", "mount"}},
 		{"show", []string{"show", "topic/sandbox"}},
 		{"links", []string{"links", "topic/sandbox"}},
+		{"changes", []string{"changes"}},
 		{"lint", []string{"lint", "topic/sandbox"}},
 		{"index", []string{"index"}},
 		{"status", []string{"status"}},

@@ -17,7 +17,7 @@ import (
 // omh's compiles a regular expression at start: vault's link-form detection
 // compiled eight (a fifth of omh version's regexp work) for the one command
 // in thousands that detects a vault's dialect. Patterns are compiled on
-// first use (vault's lazyRegexp).
+// first use (vault.LazyRegexp).
 func TestNoRegexpCompiledAtStart(t *testing.T) {
 	t.Parallel()
 	root, err := filepath.Abs("../..")

@@ -7,7 +7,6 @@ import (
 	"os"
 	"path"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"sort"
 	"strings"
@@ -40,7 +39,7 @@ var dialectMarkers = []struct{ file, dialect string }{
 
 // repoFiles are the markdown files a repository keeps at its root about
 // itself, which are no reason to keep the notes root at the top.
-var repoFiles = lazyRegexp(`(?i)^(readme|changelog|contributing|security|code_of_conduct|license|licence|support|authors|history)(\.[a-z-]+)?\.md$`)
+var repoFiles = vault.LazyRegexp(`(?i)^(readme|changelog|contributing|security|code_of_conduct|license|licence|support|authors|history)(\.[a-z-]+)?\.md$`)
 
 // detectSample bounds how many notes detection reads: enough to count link
 // forms in a vault of any size (vba-docs, 38,187 notes, reads 2,000 files
@@ -261,13 +260,13 @@ type linkForms struct {
 }
 
 var (
-	wikiPattern      = lazyRegexp(`\[\[[^\]\n]+\]\]`)
-	markdownDest     = lazyRegexp(`\]\(\s*<?([^)\s>]+)`)
-	dendronPattern   = lazyRegexp(`dendron://([^/\s|\]]+)/([^\s|\]#]+)`)
-	dendronFrontKeys = lazyRegexp(`(?m)^(id|updated|created):`)
-	docfxFrontKey    = lazyRegexp(`(?m)^ms\.[a-z]+:`)
-	includePattern   = lazyRegexp(`\[!(?i:include)\s*\[`)
-	omhFrontKeys     = lazyRegexp(`(?m)^(recorded:|answers:|type:[ \t]*["']?([a-z]+))`)
+	wikiPattern      = vault.LazyRegexp(`\[\[[^\]\n]+\]\]`)
+	markdownDest     = vault.LazyRegexp(`\]\(\s*<?([^)\s>]+)`)
+	dendronPattern   = vault.LazyRegexp(`dendron://([^/\s|\]]+)/([^\s|\]#]+)`)
+	dendronFrontKeys = vault.LazyRegexp(`(?m)^(id|updated|created):`)
+	docfxFrontKey    = vault.LazyRegexp(`(?m)^ms\.[a-z]+:`)
+	includePattern   = vault.LazyRegexp(`\[!(?i:include)\s*\[`)
+	omhFrontKeys     = vault.LazyRegexp(`(?m)^(recorded:|answers:|type:[ \t]*["']?([a-z]+))`)
 )
 
 // countForms reads up to sample notes, spread evenly over the sorted list,
@@ -466,9 +465,4 @@ func siteOf(links, notes []string) string {
 		}
 	}
 	return best
-}
-
-// lazyRegexp compiles pattern when first used, not when omh starts.
-func lazyRegexp(pattern string) func() *regexp.Regexp {
-	return sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(pattern) })
 }

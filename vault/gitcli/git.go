@@ -135,21 +135,50 @@ type Entry struct {
 // IndexEntry reads the entry git's index holds for path; a path in a merge
 // conflict has none that can move.
 func IndexEntry(dir, path string) (Entry, error) {
-	out, err := Git(dir, "", "ls-files", "--stage", "-z", "--", path)
+	entries, err := Staged(dir, path)
 	if err != nil {
 		return Entry{}, err
 	}
-	line, _, _ := strings.Cut(out, "\x00")
-	info, name, _ := strings.Cut(line, "\t")
-	fields := strings.Fields(info)
-	if name != path || len(fields) != 3 || fields[2] != "0" {
+	if len(entries) != 1 || entries[0].Path != path || entries[0].Stage != 0 {
 		return Entry{}, fmt.Errorf("git's index holds no single entry for %s (a merge conflict?)", path)
 	}
-	mode, err := strconv.ParseUint(fields[0], 8, 32)
+	return entries[0].Entry, nil
+}
+
+// StagedEntry is one entry of git's index: its path, and its stage (0 when
+// merged; 1 to 3 the base and sides of a merge conflict).
+type StagedEntry struct {
+	Entry
+	Path  string
+	Stage int
+}
+
+// Staged lists the entries of git's index at path (a file, or a folder
+// and everything under it; "." for all), as git lists them: what a commit
+// would hold.
+func Staged(dir, path string) ([]StagedEntry, error) {
+	out, err := Git(dir, "", "ls-files", "--stage", "-z", "--", path)
 	if err != nil {
-		return Entry{}, fmt.Errorf("git ls-files: mode %q: %w", fields[0], err)
+		return nil, err
 	}
-	return Entry{uint32(mode), plumbing.NewHash(fields[1])}, nil
+	var entries []StagedEntry
+	for _, line := range splitPaths(out) {
+		info, name, _ := strings.Cut(line, "\t")
+		fields := strings.Fields(info)
+		if len(fields) != 3 {
+			return nil, fmt.Errorf("git ls-files: cannot read %q", line)
+		}
+		mode, err := strconv.ParseUint(fields[0], 8, 32)
+		if err != nil {
+			return nil, fmt.Errorf("git ls-files: mode %q: %w", fields[0], err)
+		}
+		stage, err := strconv.Atoi(fields[2])
+		if err != nil {
+			return nil, fmt.Errorf("git ls-files: stage %q: %w", fields[2], err)
+		}
+		entries = append(entries, StagedEntry{Entry{uint32(mode), plumbing.NewHash(fields[1])}, name, stage})
+	}
+	return entries, nil
 }
 
 // Submodule names the submodule whose folder holds path (a gitlink in git's
@@ -185,4 +214,36 @@ func GitSetting(dir, name string) string {
 		return ""
 	}
 	return strings.TrimSpace(out)
+}
+
+// Rename is a file a commit renamed, as git's rename detection reads it.
+type Rename struct {
+	From, To string // paths relative to the repository's top
+	Commit   string // the commit's abbreviated id
+}
+
+// renamesWalked is how many of HEAD's commits Renames reads, newest first:
+// a link left dangling by a rename is met soon after the rename is pulled,
+// and rename detection over a long history costs seconds.
+const renamesWalked = 2000
+
+// Renames lists the files under path (a folder; "." for all) that HEAD's
+// recent history renamed, newest first.
+func Renames(dir, path string) ([]Rename, error) {
+	out, err := Git(dir, "", "log", "-M", "--diff-filter=R", "--name-status", "-z", "--no-color",
+		fmt.Sprintf("--max-count=%d", renamesWalked), "--format=%x01%h", "HEAD", "--", path)
+	if err != nil {
+		return nil, err
+	}
+	var renames []Rename
+	for _, commit := range strings.Split(out, "\x01") {
+		id, rest, _ := strings.Cut(commit, "\x00")
+		fields := strings.Split(strings.TrimPrefix(rest, "\n"), "\x00")
+		for i := 0; i+2 < len(fields); i += 3 {
+			if strings.HasPrefix(fields[i], "R") {
+				renames = append(renames, Rename{From: fields[i+1], To: fields[i+2], Commit: id})
+			}
+		}
+	}
+	return renames, nil
 }

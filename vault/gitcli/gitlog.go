@@ -13,6 +13,7 @@ import (
 	"github.com/go-git/go-git/v5/plumbing"
 
 	"github.com/omh-notes/omh/vault"
+	"github.com/omh-notes/omh/vault/gitrepo"
 )
 
 // HistoryLog is the first-parent history from a commit, step by step
@@ -26,7 +27,7 @@ type HistoryLog struct {
 	cmd      *exec.Cmd
 	mu       sync.Mutex
 	more     *sync.Cond
-	got      []vault.Step
+	got      []gitrepo.Step
 	next     int           // index in got of the step Next hands out next
 	done     bool          // git finished, failed or was stopped
 	finished chan struct{} // closed once git's output is read and git waited for
@@ -41,7 +42,7 @@ var errPartialClone = errors.New("a partial clone: history is read through go-gi
 // when git cannot be started or the repository is a partial clone; a git
 // that fails later ends the steps early, and whoever walks falls back to
 // StepOf.
-func LogHistory(r *vault.Repo, head plumbing.Hash, shallow map[plumbing.Hash]bool) (*HistoryLog, error) {
+func LogHistory(r *gitrepo.Repo, head plumbing.Hash, shallow map[plumbing.Hash]bool) (*HistoryLog, error) {
 	if r.PartialClone() {
 		return nil, errPartialClone
 	}
@@ -65,17 +66,17 @@ func LogHistory(r *vault.Repo, head plumbing.Hash, shallow map[plumbing.Hash]boo
 // Next returns the step of commit c when it is the next one of the walk.
 // ok is false past the end, after a failure, or when c is not the commit
 // expected: the caller then reads the step itself.
-func (h *HistoryLog) Next(c plumbing.Hash) (vault.Step, bool) {
+func (h *HistoryLog) Next(c plumbing.Hash) (gitrepo.Step, bool) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	for h.next == len(h.got) && !h.done {
 		h.more.Wait()
 	}
 	if h.next == len(h.got) || h.got[h.next].Commit != c {
-		return vault.Step{}, false
+		return gitrepo.Step{}, false
 	}
 	s := h.got[h.next]
-	h.got[h.next] = vault.Step{} // handed out: not held twice
+	h.got[h.next] = gitrepo.Step{} // handed out: not held twice
 	h.next++
 	return s, true
 }
@@ -91,7 +92,7 @@ func (h *HistoryLog) Close() {
 	<-h.finished
 }
 
-func (h *HistoryLog) add(s vault.Step) {
+func (h *HistoryLog) add(s gitrepo.Step) {
 	h.mu.Lock()
 	h.got = append(h.got, s)
 	h.mu.Unlock()
@@ -114,21 +115,17 @@ func (h *HistoryLog) finish() {
 func (h *HistoryLog) read(r *bufio.Reader, shallow map[plumbing.Hash]bool) {
 	defer close(h.finished)
 	defer h.finish()
-	field := func() (string, error) {
-		s, err := r.ReadString(0)
-		return strings.TrimSuffix(s, "\x00"), err
-	}
-	var pending *vault.Step
+	var pending *gitrepo.Step
 	b, err := r.ReadByte()
 	for err == nil && b == 1 {
 		if pending != nil {
 			h.add(*pending)
 		}
 		var ids, ad, cd, ct string
-		if ids, err = field(); err == nil {
-			if ad, err = field(); err == nil {
-				if cd, err = field(); err == nil {
-					ct, err = field()
+		if ids, err = readField(r); err == nil {
+			if ad, err = readField(r); err == nil {
+				if cd, err = readField(r); err == nil {
+					ct, err = readField(r)
 				}
 			}
 		}
@@ -137,35 +134,53 @@ func (h *HistoryLog) read(r *bufio.Reader, shallow map[plumbing.Hash]bool) {
 			pending = nil
 			break
 		}
-		s := vault.Step{Commit: plumbing.NewHash(hashes[0]), Author: logDate(ad), Committed: logDate(cd)}
+		s := gitrepo.Step{Commit: plumbing.NewHash(hashes[0]), Author: logDate(ad), Committed: logDate(cd)}
 		s.Boundary = shallow[s.Commit]
 		if len(hashes) > 1 && !s.Boundary {
 			s.Parent = plumbing.NewHash(hashes[1])
 		}
 		s.CommittedUnix, _ = strconv.ParseInt(ct, 10, 64)
 		pending = &s
-		for {
-			if b, err = r.ReadByte(); err != nil || b == 1 {
-				break
-			}
-			if b == '\n' {
-				continue
-			}
-			meta, err1 := field()
-			path, err2 := field()
-			if err = errors.Join(err1, err2); err != nil {
-				pending = nil
-				break
-			}
-			if changedNote(meta, path) {
+		more := true
+		for more {
+			var meta, path string
+			if meta, path, more, err = readEntry(r); more && changedNote(meta, path) {
 				s.Changed = append(s.Changed, path)
 			}
+		}
+		if err != nil && err != io.EOF {
+			pending = nil // cut short inside an entry
 		}
 	}
 	io.Copy(io.Discard, r)
 	if h.cmd.Wait() == nil && err == io.EOF && pending != nil {
 		h.add(*pending)
 	}
+}
+
+// readField reads a field of git's -z output, up to its NUL.
+func readField(r *bufio.Reader) (string, error) {
+	s, err := r.ReadString(0)
+	return strings.TrimSuffix(s, "\x00"), err
+}
+
+// readEntry reads a commit's next raw diff entry (":meta" NUL path NUL),
+// past the newline git writes before the first. more is false at the next
+// commit's \x01 (read) or at the output's end, where err is io.EOF; an
+// entry cut short is io.ErrUnexpectedEOF.
+func readEntry(r *bufio.Reader) (meta, path string, more bool, err error) {
+	b := byte('\n')
+	for b == '\n' {
+		if b, err = r.ReadByte(); err != nil || b == 1 {
+			return "", "", false, err
+		}
+	}
+	meta, err1 := readField(r)
+	path, err2 := readField(r)
+	if err = errors.Join(err1, err2); err != nil {
+		return "", "", false, io.ErrUnexpectedEOF
+	}
+	return meta, path, true, nil
 }
 
 // changedNote reports whether a raw diff entry ("oldmode newmode oldid

@@ -9,7 +9,7 @@ import (
 
 	"github.com/go-git/go-git/v5/plumbing"
 
-	"github.com/omh-notes/omh/vault"
+	"github.com/omh-notes/omh/vault/gitrepo"
 	"github.com/omh-notes/omh/vault/vaulttest"
 )
 
@@ -62,7 +62,7 @@ func TestGitsHistoryWalkEqualsStepOf(t *testing.T) {
 // returns how many steps it took.
 func compareWalks(t *testing.T, dir string) int {
 	t.Helper()
-	repo, err := vault.OpenRepo(dir)
+	repo, err := gitrepo.Open(dir)
 	if err != nil {
 		t.Fatal(err)
 	}

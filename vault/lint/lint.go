@@ -1,12 +1,13 @@
 // Package lint checks a store's notes against omh lint's rules (their
-// table, which the config names, is vault.LintRules): what breaks links
-// and search in any vault, omh's own conventions in omh's notes. The store
-// assembles the notes it checks (store/lint.go).
+// table is Rules, rules.go; the config names them by vault.LintRuleIDs):
+// what breaks links and search in any vault, omh's own conventions in
+// omh's notes. The store assembles the notes it checks (store/lint.go).
 package lint
 
 import (
 	"bytes"
 	"fmt"
+	"maps"
 	"slices"
 	"sort"
 	"strings"
@@ -24,7 +25,7 @@ import (
 // Finding is one problem lint reports.
 type Finding struct {
 	Rule     string
-	Severity vault.Severity
+	Severity Severity
 	Key      string
 	Layer    string
 	Path     string
@@ -72,6 +73,17 @@ type LintOptions struct {
 	// ("/answers/**", "dendron://private/*"): a link matching one is not
 	// checked. "*" stays within a "/"-separated part, "**" spans parts.
 	IgnoreLinks []string
+	// Renamed, when set, gives the keys git's history records as renamed,
+	// each with the key the note has now: a dangling link to an old key
+	// names the new one. Lint asks once, and only when a link dangles.
+	Renamed func() map[string]Renamed
+}
+
+// Renamed is where a note renamed in git's history went: its key now and
+// the commit that renamed it (the last, when it was renamed more than
+// once).
+type Renamed struct {
+	To, Commit string
 }
 
 // checks reports whether rule is checked in note n.
@@ -85,11 +97,11 @@ func (o *LintOptions) checks(rule string, n *LintNote) bool {
 	if o.Strict {
 		return true
 	}
-	r, _ := vault.LookupRule(rule)
+	r, _ := LookupRule(rule)
 	switch r.Scope {
-	case vault.OmhTyped:
+	case OmhTyped:
 		return n.Parsed.Type != "" && vault.KnownType(n.Parsed.Type)
-	case vault.StrictOnly:
+	case StrictOnly:
 		return false
 	}
 	return true
@@ -140,6 +152,7 @@ func Lint(notes []LintNote, opt LintOptions) ([]Finding, error) {
 		layerKeys[lk] = append(layerKeys[lk], i)
 	}
 	var near nearNames
+	var history renameHistory
 	resolved := make([][]vault.Resolution, len(notes))
 	inbound := make(map[string]int, len(notes))
 	counted := map[string]bool{}
@@ -165,11 +178,11 @@ func Lint(notes []LintNote, opt LintOptions) ([]Finding, error) {
 		if n.Shadowed || (opt.Report != nil && !opt.Report(n)) {
 			continue
 		}
-		l := linter{n: n, keys: keys, resolved: resolved[i], opt: &opt, names: names, near: &near}
+		l := linter{n: n, keys: keys, resolved: resolved[i], opt: &opt, names: names, near: &near, history: &history}
 		l.frontmatter()
 		l.keyMismatch()
 		if !utf8.ValidString(n.Path) {
-			l.add("name-not-utf8", vault.SevWarning, 0, fmt.Sprintf("the file's name is not valid UTF-8, so its key is %s", n.Key),
+			l.add("name-not-utf8", SevWarning, 0, fmt.Sprintf("the file's name is not valid UTF-8, so its key is %s", n.Key),
 				"rename the file to a UTF-8 name with git mv")
 		}
 		if others := layerKeys[layerKey{n.Layer, n.Key}]; len(others) > 1 {
@@ -179,8 +192,12 @@ func Lint(notes []LintNote, opt LintOptions) ([]Finding, error) {
 					paths = append(paths, notes[o].Path)
 				}
 			}
-			l.add("duplicate-key", vault.SevError, 0, fmt.Sprintf("the %s layer holds this key twice: also at %s", n.Layer, strings.Join(paths, ", ")),
+			l.add("duplicate-key", SevError, 0, fmt.Sprintf("the %s layer holds this key twice: also at %s", n.Layer, strings.Join(paths, ", ")),
 				"rename one of them with omh mv, or delete the one you do not need")
+		}
+		if team := layerKeys[layerKey{vault.Team, n.Key}]; n.Private && len(team) > 0 {
+			l.add("private-team-key", SevError, 0, fmt.Sprintf("the team note %s has this key too: links reach it, never this private note", notes[team[0]].Path),
+				fmt.Sprintf("rename %s to a key of its own, or add its text to the team note and delete it", n.Path))
 		}
 		l.sections()
 		if err := l.proseInLists(); err != nil {
@@ -188,11 +205,11 @@ func Lint(notes []LintNote, opt LintOptions) ([]Finding, error) {
 		}
 		l.links()
 		if inbound[n.Key] == 0 && !l.linksOut {
-			l.add("orphan", vault.SevWarning, 0, "no note links here and it links to no note",
+			l.add("orphan", SevWarning, 0, "no note links here and it links to no note",
 				"link it from a topic or a related note, or link it to the notes it builds on")
 		}
 		sort.SliceStable(l.found, func(a, b int) bool {
-			ra, rb := vault.RuleOrder(l.found[a].Rule), vault.RuleOrder(l.found[b].Rule)
+			ra, rb := RuleOrder(l.found[a].Rule), RuleOrder(l.found[b].Rule)
 			if ra != rb {
 				return ra < rb
 			}
@@ -218,19 +235,20 @@ type linter struct {
 	opt      *LintOptions
 	names    vault.Names
 	near     *nearNames
+	history  *renameHistory
 	found    []Finding
 	linksOut bool // some link reaches another note
 }
 
 // add records a finding of a rule checked in this note.
-func (l *linter) add(rule string, sev vault.Severity, line int, msg, fix string) {
+func (l *linter) add(rule string, sev Severity, line int, msg, fix string) {
 	if !l.opt.checks(rule, l.n) {
 		return
 	}
 	l.addChecked(rule, sev, line, msg, fix)
 }
 
-func (l *linter) addChecked(rule string, sev vault.Severity, line int, msg, fix string) {
+func (l *linter) addChecked(rule string, sev Severity, line int, msg, fix string) {
 	l.found = append(l.found, Finding{Rule: rule, Severity: sev, Key: l.n.Key, Layer: l.n.Layer.String(),
 		Path: l.n.Path, Line: line, Message: msg, Fix: fix})
 }
@@ -239,17 +257,19 @@ func (l *linter) frontmatter() {
 	for _, p := range l.n.Parsed.Problems {
 		switch {
 		case p.Rule == "invalid-date":
-			l.add("invalid-date", vault.SevError, p.Line, p.Message, "write a real date as YYYY-MM-DD, or remove the field")
+			l.add("invalid-date", SevError, p.Line, p.Message, "write a real date as YYYY-MM-DD, or remove the field")
 		case p.Rule == "frontmatter-unclosed":
-			l.add("frontmatter", vault.SevError, p.Line, p.Message, `end the frontmatter with a line holding only "---"`)
+			l.add("frontmatter", SevError, p.Line, p.Message, `end the frontmatter with a line holding only "---"`)
 		case p.Rule == "frontmatter-too-large":
-			l.add("frontmatter", vault.SevError, p.Line, p.Message, "keep data out of the frontmatter: a few fields, the rest in the body or another file")
+			l.add("frontmatter", SevError, p.Line, p.Message, "keep data out of the frontmatter: a few fields, the rest in the body or another file")
 		case p.Rule == "field-type":
-			l.add("frontmatter", vault.SevError, p.Line, p.Message, "write the field as a string, or a list of strings where a list is allowed")
+			l.add("frontmatter", SevError, p.Line, p.Message, "write the field as a string, or a list of strings where a list is allowed")
 		case p.Rule == "markdown-too-costly":
-			l.add(p.Rule, vault.SevWarning, p.Line, p.Message, "break the paragraph or table with blank lines, or split the note")
+			l.add(p.Rule, SevWarning, p.Line, p.Message, "break the paragraph or table with blank lines, or split the note")
+		case p.Rule == "conflict-markers":
+			l.add(p.Rule, SevError, p.Line, p.Message, "resolve it: keep the text that is right, delete the <<<<<<<, ======= and >>>>>>> lines, then git add the file")
 		default:
-			l.add("frontmatter", vault.SevError, p.Line, p.Message, "fix the YAML between the --- lines: one \"name: value\" per line, lists as [a, b]")
+			l.add("frontmatter", SevError, p.Line, p.Message, "fix the YAML between the --- lines: one \"name: value\" per line, lists as [a, b]")
 		}
 	}
 	if t := l.n.Parsed.Type; t != "" && !vault.KnownType(t) {
@@ -259,11 +279,11 @@ func (l *linter) frontmatter() {
 		switch {
 		case near != "" && l.opt.defaults("unknown-type"):
 			// A near miss was meant as one of omh's types.
-			l.addChecked("unknown-type", vault.SevWarning, 0, msg, fmt.Sprintf("did you mean %q? ", near)+fix)
+			l.addChecked("unknown-type", SevWarning, 0, msg, fmt.Sprintf("did you mean %q? ", near)+fix)
 		case near != "":
-			l.add("unknown-type", vault.SevWarning, 0, msg, fmt.Sprintf("did you mean %q? ", near)+fix)
+			l.add("unknown-type", SevWarning, 0, msg, fmt.Sprintf("did you mean %q? ", near)+fix)
 		default:
-			l.add("unknown-type", vault.SevWarning, 0, msg, fix)
+			l.add("unknown-type", SevWarning, 0, msg, fix)
 		}
 	}
 }
@@ -273,14 +293,24 @@ func (l *linter) keyMismatch() {
 	if declared == "" || norm.NFC.String(declared) == l.n.Key {
 		return
 	}
-	l.add("key-mismatch", vault.SevError, 0, fmt.Sprintf("the frontmatter says key %q but the note's path gives %q", declared, l.n.Key),
+	l.add("key-mismatch", SevError, 0, fmt.Sprintf("the frontmatter says key %q but the note's path gives %q", declared, l.n.Key),
 		fmt.Sprintf("set key: %s, drop the key field, or move the note with omh mv %s %s", l.n.Key, l.n.Key, declared))
 }
 
 func (l *linter) sections() {
 	p := l.n.Parsed
 	for _, want := range vault.RequiredSections(typeOf(p)) {
-		has := slices.ContainsFunc(p.Headings, func(h vault.Heading) bool { return vault.SameHeading(h.Text, want) })
+		var lines []string
+		for _, h := range p.Headings {
+			if vault.SameHeading(h.Text, want) {
+				lines = append(lines, fmt.Sprint(h.Line))
+			}
+		}
+		if len(lines) > 1 {
+			l.add("duplicate-section", SevError, 0, fmt.Sprintf("the section %q appears %d times (lines %s); a card quotes the first", "## "+want, len(lines), strings.Join(lines, ", ")),
+				"merge them into one section")
+		}
+		has := len(lines) > 0
 		if !has && want == "Answers" && len(p.Answers) > 0 {
 			has = true // declared in the frontmatter's answers field
 		}
@@ -291,7 +321,7 @@ func (l *linter) sections() {
 		if want == "Answers" {
 			fix = `add "## Answers" with one "- question" item per question the note answers`
 		}
-		l.add("missing-section", vault.SevError, 0, fmt.Sprintf("%s needs the section %q", withArticle(typeOf(p)), "## "+want), fix)
+		l.add("missing-section", SevError, 0, fmt.Sprintf("%s needs the section %q", withArticle(typeOf(p)), "## "+want), fix)
 	}
 }
 
@@ -307,7 +337,7 @@ func (l *linter) proseInLists() error {
 		return err
 	}
 	for _, pr := range ProseInLists(content, p.BodyStart) {
-		l.add("prose-in-list", vault.SevError, pr.Line, fmt.Sprintf("the %s section holds text that is not a list item, so it is not read as an answer", pr.Section),
+		l.add("prose-in-list", SevError, pr.Line, fmt.Sprintf("the %s section holds text that is not a list item, so it is not read as an answer", pr.Section),
 			`write each question as a "- " list item, or move the text out of the section`)
 	}
 	return nil
@@ -376,14 +406,14 @@ func (l *linter) links() {
 		switch {
 		case len(res.Candidates) > 1:
 			if !l.ignored(link) {
-				l.add("ambiguous-link", vault.SevError, link.Line,
+				l.add("ambiguous-link", SevError, link.Line,
 					fmt.Sprintf("%s could mean %s, so it reaches none of them", l.show(link), strings.Join(res.Candidates, ", ")),
 					"write "+l.linksTo(link, res.Candidates))
 			}
 			continue
 		case res.Key == "":
 			if l.dangles(link) && !l.ignored(link) {
-				l.add("dangling-link", vault.SevError, link.Line, fmt.Sprintf("%s reaches no note", l.show(link)), l.danglingFix(link))
+				l.add("dangling-link", SevError, link.Line, fmt.Sprintf("%s reaches no note", l.show(link)), l.danglingFix(link))
 			}
 			continue
 		case res.Key == n.Key:
@@ -403,9 +433,9 @@ func (l *linter) links() {
 			continue
 		}
 		localOnly++
-		sev, what := vault.SevWarning, "links to"
+		sev, what := SevWarning, "links to"
 		if v, _ := vault.LookupVerb(link.Verb); v.Verdict {
-			sev, what = vault.SevError, "says it "+link.Verb
+			sev, what = SevError, "says it "+link.Verb
 		}
 		where := "an uncommitted file"
 		if !target.worktree {
@@ -416,7 +446,7 @@ func (l *linter) links() {
 			fmt.Sprintf("promote it (omh promote %s) or commit it first, or drop the link", res.Key))
 	}
 	if headed && reached > 0 && reached == localOnly {
-		l.add("links-only-local", vault.SevWarning, 0, "every note it links to exists only on this machine",
+		l.add("links-only-local", SevWarning, 0, "every note it links to exists only on this machine",
 			"promote or commit the notes it links to, so the team can follow them")
 	}
 }
@@ -471,6 +501,10 @@ func (l *linter) linksTo(link vault.Link, keys []string) string {
 // punctuation, else by one typo.
 func (l *linter) danglingFix(link vault.Link) string {
 	const generic = "correct the link, or write the note it names"
+	if from, r, ok := l.renamedTarget(link); ok {
+		return fmt.Sprintf("%s was renamed to %s (commit %s): write %s, or run omh mv --fix-links %s to rewrite every link to it",
+			from, r.To, r.Commit, l.linksTo(link, []string{r.To}), from)
+	}
 	if l.near.keys == nil {
 		l.near.build(l.keys)
 	}
@@ -479,6 +513,39 @@ func (l *linter) danglingFix(link vault.Link) string {
 		return generic
 	}
 	return "did you mean " + l.linksTo(link, meant) + "? Otherwise " + generic
+}
+
+// renameHistory is the renames git's history records, read when a link
+// first dangles: the old keys as names links resolve against.
+type renameHistory struct {
+	read    bool
+	renamed map[string]Renamed
+	names   vault.MemNames
+}
+
+// renamedTarget finds the old key a dangling link reaches among the notes
+// git's history renamed, and where that note is now: a note of the store.
+func (l *linter) renamedTarget(link vault.Link) (string, Renamed, bool) {
+	h := l.history
+	if !h.read {
+		h.read = true
+		if l.opt.Renamed != nil {
+			h.renamed = l.opt.Renamed()
+		}
+		h.names = make(vault.MemNames, len(h.renamed))
+		for _, from := range slices.Sorted(maps.Keys(h.renamed)) {
+			h.names.Add(from, nil)
+		}
+	}
+	if len(h.renamed) == 0 {
+		return "", Renamed{}, false
+	}
+	res, err := l.opt.Dialect.Resolve(link, l.n.Key, h.names)
+	if err != nil || res.Key == "" {
+		return "", Renamed{}, false
+	}
+	r := h.renamed[res.Key]
+	return res.Key, r, l.keys[r.To] != nil
 }
 
 // unknownVerb reports a list item's leading word that was meant as a
@@ -499,7 +566,7 @@ func (l *linter) unknownVerb(link vault.Link) {
 	default:
 		return
 	}
-	l.add("unknown-verb", vault.SevError, link.Line, fmt.Sprintf("%q is not a link verb, so %s is read as a plain link", word, l.show(link)), fix)
+	l.add("unknown-verb", SevError, link.Line, fmt.Sprintf("%q is not a link verb, so %s is read as a plain link", word, l.show(link)), fix)
 }
 
 func (l *linter) verbType(link vault.Link, from, targetKey string, targetTypes []string) {
@@ -508,7 +575,7 @@ func (l *linter) verbType(link vault.Link, from, targetKey string, targetTypes [
 		return
 	}
 	if rule.From != nil && !slices.Contains(rule.From, from) {
-		l.add("verb-type", vault.SevError, link.Line,
+		l.add("verb-type", SevError, link.Line,
 			fmt.Sprintf("%q is written on %s, but only %s %s", link.Verb, withArticle(from), articles(rule.From), link.Verb),
 			fmt.Sprintf("make it a plain link, or use a verb that fits %s", withArticle(from)))
 		return
@@ -529,7 +596,7 @@ func (l *linter) verbType(link vault.Link, from, targetKey string, targetTypes [
 	if rule.Same {
 		want = "another " + from
 	}
-	l.add("verb-type", vault.SevError, link.Line,
+	l.add("verb-type", SevError, link.Line,
 		fmt.Sprintf("%s %s %s, which is %s; only %s can be %s here", withArticle(from), link.Verb, targetKey,
 			articles(distinct(targetTypes)), want, pastTense(link.Verb)),
 		"link the record the verb is about, or make it a plain link")
@@ -546,10 +613,10 @@ type RuleCount struct {
 // Summarize counts findings per rule, in table order, leaving out rules
 // without findings.
 func Summarize(findings []Finding) []RuleCount {
-	counts := make([]RuleCount, len(vault.LintRules))
-	notes := make([]map[string]bool, len(vault.LintRules))
+	counts := make([]RuleCount, len(Rules))
+	notes := make([]map[string]bool, len(Rules))
 	for _, f := range findings {
-		i := vault.RuleOrder(f.Rule)
+		i := RuleOrder(f.Rule)
 		if i < 0 {
 			continue
 		}
@@ -557,7 +624,7 @@ func Summarize(findings []Finding) []RuleCount {
 			notes[i] = map[string]bool{}
 		}
 		notes[i][f.Layer+"\x00"+f.Path] = true
-		if f.Severity == vault.SevError {
+		if f.Severity == SevError {
 			counts[i].Errors++
 		} else {
 			counts[i].Warnings++
@@ -566,7 +633,7 @@ func Summarize(findings []Finding) []RuleCount {
 	var out []RuleCount
 	for i, c := range counts {
 		if notes[i] != nil {
-			c.Rule, c.Notes = vault.LintRules[i].ID, len(notes[i])
+			c.Rule, c.Notes = Rules[i].ID, len(notes[i])
 			out = append(out, c)
 		}
 	}

@@ -53,7 +53,7 @@ func lintStoreWith(t *testing.T, opt LintOptions, notes ...fx) []Finding {
 }
 
 // onlyRule fails unless there are findings and every one is of rule.
-func onlyRule(t *testing.T, findings []Finding, rule string, sev vault.Severity) {
+func onlyRule(t *testing.T, findings []Finding, rule string, sev Severity) {
 	t.Helper()
 	if len(findings) == 0 {
 		t.Fatalf("no finding; want %s", rule)
@@ -88,7 +88,7 @@ func TestLintRuleFrontmatter(t *testing.T) {
 	} {
 		t.Run(name, func(t *testing.T) {
 			f := lintStore(t, fx{key: "c", content: content})
-			onlyRule(t, f, "frontmatter", vault.SevError)
+			onlyRule(t, f, "frontmatter", SevError)
 			if f[0].Line == 0 {
 				t.Errorf("no line: %+v", f[0])
 			}
@@ -99,7 +99,7 @@ func TestLintRuleFrontmatter(t *testing.T) {
 func TestLintRuleInvalidDate(t *testing.T) {
 	t.Parallel()
 	f := lintStore(t, fx{key: "c", content: "---\nrecorded: 2026-02-30\n---\n# C\n\n[[a]]\n"})
-	onlyRule(t, f, "invalid-date", vault.SevError)
+	onlyRule(t, f, "invalid-date", SevError)
 	if f[0].Line != 2 {
 		t.Errorf("line %d", f[0].Line)
 	}
@@ -107,7 +107,7 @@ func TestLintRuleInvalidDate(t *testing.T) {
 
 func TestLintRuleKeyMismatch(t *testing.T) {
 	t.Parallel()
-	onlyRule(t, lintStore(t, fx{key: "dir/c", content: "---\nkey: c\n---\n# C\n\n[[a]]\n"}), "key-mismatch", vault.SevError)
+	onlyRule(t, lintStore(t, fx{key: "dir/c", content: "---\nkey: c\n---\n# C\n\n[[a]]\n"}), "key-mismatch", SevError)
 	if f := lintStore(t, fx{key: "dir/c", content: "---\nkey: dir/c\n---\n# C\n\n[[a]]\n"}); len(f) > 0 {
 		t.Errorf("an agreeing key was reported: %+v", f)
 	}
@@ -118,7 +118,7 @@ func TestLintRuleKeyMismatch(t *testing.T) {
 func TestLintRuleDuplicateKey(t *testing.T) {
 	t.Parallel()
 	f := lintStore(t, fx{key: "c", where: "private", content: "# C\n\n[[a]]\n"}, fx{key: "c", where: "worktree", content: "# C again\n\n[[a]]\n"})
-	onlyRule(t, f, "duplicate-key", vault.SevError)
+	onlyRule(t, f, "duplicate-key", SevError)
 	if len(f) != 2 || !strings.Contains(f[0].Message, f[1].Path) {
 		t.Errorf("each copy names the other: %+v", f)
 	}
@@ -130,7 +130,7 @@ func TestLintRuleDuplicateKey(t *testing.T) {
 func TestLintRuleUnknownType(t *testing.T) {
 	t.Parallel()
 	f := lintStore(t, fx{key: "c", content: "---\ntype: finidng\n---\n# C\n\n[[a]]\n"})
-	onlyRule(t, f, "unknown-type", vault.SevWarning)
+	onlyRule(t, f, "unknown-type", SevWarning)
 	if !strings.Contains(f[0].Fix, `"finding"`) {
 		t.Errorf("no suggestion: %+v", f[0])
 	}
@@ -139,7 +139,7 @@ func TestLintRuleUnknownType(t *testing.T) {
 func TestLintRuleMissingSection(t *testing.T) {
 	t.Parallel()
 	f := lintStore(t, fx{key: "c", content: "---\ntype: finding\n---\n# C\n\n## Claim\n\nIt is so, see [[a]].\n\n## Answers\n\n- is it so\n"})
-	onlyRule(t, f, "missing-section", vault.SevError)
+	onlyRule(t, f, "missing-section", SevError)
 	if len(f) != 1 || !strings.Contains(f[0].Message, "Evidence") {
 		t.Errorf("%+v", f)
 	}
@@ -154,7 +154,7 @@ func TestLintRuleMissingSection(t *testing.T) {
 func TestLintRuleProseInList(t *testing.T) {
 	t.Parallel()
 	f := lintStore(t, fx{key: "c", content: "---\ntype: stub\n---\n# C\n\nSee [[a]].\n\n## Answers\n\n- why does it fail\n\nAnd also why it hangs.\n\n## Later\n\nProse here is fine.\n"})
-	onlyRule(t, f, "prose-in-list", vault.SevError)
+	onlyRule(t, f, "prose-in-list", SevError)
 	if len(f) != 1 || f[0].Line != 12 {
 		t.Errorf("%+v", f)
 	}
@@ -163,7 +163,7 @@ func TestLintRuleProseInList(t *testing.T) {
 func TestLintRuleMarkdownTooCostly(t *testing.T) {
 	t.Parallel()
 	f := lintStore(t, fx{key: "c", content: "# C\n\nSee [[a]].\n\n" + strings.Repeat("[a](", 20000) + "\n"})
-	onlyRule(t, f, "markdown-too-costly", vault.SevWarning)
+	onlyRule(t, f, "markdown-too-costly", SevWarning)
 	if len(f) != 1 || f[0].Line != 5 {
 		t.Errorf("%+v", f)
 	}
@@ -172,7 +172,7 @@ func TestLintRuleMarkdownTooCostly(t *testing.T) {
 func TestLintRuleDanglingLink(t *testing.T) {
 	t.Parallel()
 	f := lintStore(t, fx{key: "c", content: "# C\n\n[[a]] and [[nowhere]] and ![[diagram.png]] and [out](../../README.md)\n"})
-	onlyRule(t, f, "dangling-link", vault.SevError)
+	onlyRule(t, f, "dangling-link", SevError)
 	if len(f) != 1 || f[0].Line != 3 || !strings.Contains(f[0].Message, "nowhere") {
 		t.Errorf("attachments and links out of the notes root are not dangling: %+v", f)
 	}
@@ -183,7 +183,7 @@ func TestLintRuleAmbiguousLinkNamesEveryCandidate(t *testing.T) {
 	f := lintStore(t,
 		fx{key: "x/c", content: "# C one\n\n[[a]]\n"}, fx{key: "y/c", content: "# C two\n\n[[a]]\n"},
 		fx{key: "d", content: "# D\n\n[[a]] but which [[c]]?\n"})
-	onlyRule(t, f, "ambiguous-link", vault.SevError)
+	onlyRule(t, f, "ambiguous-link", SevError)
 	if len(f) != 1 || !strings.Contains(f[0].Message, "x/c, y/c") {
 		t.Errorf("%+v", f)
 	}
@@ -198,7 +198,7 @@ func TestLintRuleUnknownVerb(t *testing.T) {
 		"supercedes": `"supersedes"`, "resolved": `"resolves"`, "cite": `"cites"`, "derived_from": "", "caused_by": "", "Resolves": "lower case",
 	} {
 		f := lintStoreWith(t, strict, fx{key: "c", content: "# C\n\n- " + word + " [[a]]\n"})
-		onlyRule(t, f, "unknown-verb", vault.SevError)
+		onlyRule(t, f, "unknown-verb", SevError)
 		if !strings.Contains(f[0].Fix, fix) || f[0].Line != 3 {
 			t.Errorf("%s: %+v", word, f[0])
 		}
@@ -220,7 +220,7 @@ func TestLintRuleVerbType(t *testing.T) {
 		"rejects from a non-decision": {{key: "c", content: "---\ntype: topic\n---\n# C\n\n- rejects [[a]]\n"}},
 		"attaches a non-blob":         {{key: "c", content: "# C\n\n- attaches [[a]]\n"}},
 	} {
-		t.Run(name, func(t *testing.T) { onlyRule(t, lintStoreWith(t, strict, c...), "verb-type", vault.SevError) })
+		t.Run(name, func(t *testing.T) { onlyRule(t, lintStoreWith(t, strict, c...), "verb-type", SevError) })
 	}
 	fine := []fx{
 		{key: "i", content: "---\ntype: issue\n---\n# I\n\n## Problem\n\n[[a]]\n\n## Answers\n"},
@@ -239,11 +239,11 @@ func TestLintRuleTeamLinksLocal(t *testing.T) {
 	t.Parallel()
 	private := fx{key: "p", where: "private", content: "# P\n\n[[a]]\n"}
 	f := lintStore(t, private, fx{key: "c", content: "# C\n\n[[a]] and [[p]]\n"})
-	onlyRule(t, f, "team-links-local", vault.SevWarning)
+	onlyRule(t, f, "team-links-local", SevWarning)
 	f = lintStore(t, private, fx{key: "c", content: "# C\n\n[[a]]\n\n- supersedes [[p]]\n"})
-	onlyRule(t, f, "team-links-local", vault.SevError)
+	onlyRule(t, f, "team-links-local", SevError)
 	f = lintStore(t, private, fx{key: "c", where: "worktree", content: "# C\n\n[[a]] and [[p]]\n"})
-	onlyRule(t, f, "team-links-local", vault.SevWarning)
+	onlyRule(t, f, "team-links-local", SevWarning)
 	uncommitted := fx{key: "u", where: "worktree", content: "# U\n\n[[a]]\n"}
 	if f := lintStore(t, uncommitted, fx{key: "c", where: "worktree", content: "# C\n\n[[a]] and [[u]]\n"}); len(f) > 0 {
 		t.Errorf("%+v", f)
@@ -260,7 +260,7 @@ func TestLintRuleLinksOnlyLocal(t *testing.T) {
 	f := lintStore(t, fx{key: "p", where: "private", content: "# P\n\n[[a]]\n"}, fx{key: "c", content: "# C\n\n[[p]]\n"})
 	var rules []string
 	for _, x := range f {
-		if x.Severity != vault.SevWarning {
+		if x.Severity != SevWarning {
 			t.Errorf("%+v", x)
 		}
 		rules = append(rules, x.Rule)
@@ -273,7 +273,7 @@ func TestLintRuleLinksOnlyLocal(t *testing.T) {
 func TestLintRuleOrphan(t *testing.T) {
 	t.Parallel()
 	f := lintStoreWith(t, strict, fx{key: "c", content: "# C\n\nAlone, but [[c]] links to itself.\n"})
-	onlyRule(t, f, "orphan", vault.SevWarning)
+	onlyRule(t, f, "orphan", SevWarning)
 }
 
 // A committed note with an uncommitted edit is checked as the edit: the
@@ -299,7 +299,7 @@ func TestLintChecksAnEditedNoteAsItsWorkingCopy(t *testing.T) {
 func TestLintRulesAreTheTableAndTheTableIsReachable(t *testing.T) {
 	t.Parallel()
 	table := map[string]bool{}
-	for _, r := range vault.LintRules {
+	for _, r := range Rules {
 		if table[r.ID] || r.What == "" {
 			t.Errorf("%+v", r)
 		}
@@ -310,22 +310,24 @@ func TestLintRulesAreTheTableAndTheTableIsReachable(t *testing.T) {
 		t.Fatal(err)
 	}
 	written := regexp.MustCompile(`\.add\("([a-z-]+)"`).FindAllStringSubmatch(string(src), -1)
-	if len(written) < len(vault.LintRules)-1 {
+	if len(written) < len(Rules)-1 {
 		t.Fatalf("found %d rule ids in lint.go; the scan is broken", len(written))
 	}
 	for _, m := range written {
 		if !table[m[1]] {
-			t.Errorf("lint.go reports %q, which vault.LintRules does not list", m[1])
+			t.Errorf("lint.go reports %q, which Rules does not list", m[1])
 		}
 	}
 	private := fx{key: "p", where: "private", content: "# P\n\n[[a]]\n"}
 	findings := lintStoreWith(t, strict,
+		fx{key: "conflicted", content: "# C\n\n[[a]]\n\n<<<<<<< HEAD\nours\n=======\ntheirs\n>>>>>>> b\n"},
 		fx{key: "bad-yaml", content: "---\ntitle: [unclosed\n---\n# C\n\n[[a]]\n"},
 		fx{key: "bad-date", content: "---\nrecorded: 2026-02-30\n---\n# C\n\n[[a]]\n"},
 		fx{key: "dir/mismatch", content: "---\nkey: other\n---\n# C\n\n[[a]]\n"},
 		fx{key: "dup", where: "private", content: "# D\n\n[[a]]\n"}, fx{key: "dup", where: "worktree", content: "# D\n\n[[a]]\n"},
 		fx{key: "typo", content: "---\ntype: finidng\n---\n# C\n\n[[a]]\n"},
 		fx{key: "claim", content: "---\ntype: finding\n---\n# C\n\n## Claim\n\nSo, see [[a]].\n\n## Answers\n\n- is it so\n"},
+		fx{key: "claim-twice", content: "---\ntype: issue\n---\n# C\n\n## Problem\n\n## Problem\n\nSo, see [[a]].\n\n## Answers\n\n- is it so\n"},
 		fx{key: "prose", content: "---\ntype: stub\n---\n# C\n\n[[a]]\n\n## Answers\n\n- why\n\nAnd prose.\n"},
 		fx{key: "costly", content: "# C\n\nSee [[a]].\n\n" + strings.Repeat("[a](", 20000) + "\n"},
 		fx{key: "dangling", content: "# C\n\n[[a]] and [[nowhere]]\n"},
@@ -334,6 +336,7 @@ func TestLintRulesAreTheTableAndTheTableIsReachable(t *testing.T) {
 		fx{key: "verb", content: "# C\n\n[[a]]\n\n- Supersedes [[b]]\n"},
 		fx{key: "wrong-type", content: "---\ntype: finding\n---\n# C\n\n[[a]]\n\n- resolves [[b]]\n"},
 		private,
+		fx{key: "claim", where: "private", content: "# Mine\n\n[[a]]\n"},
 		fx{key: "to-private", content: "# C\n\n[[a]] and [[p]]\n"},
 		fx{key: "only-private", content: "# C\n\n[[p]]\n"},
 		fx{key: "alone", content: "# Alone\n"},
@@ -379,8 +382,8 @@ func TestLintChecksOmhsConventionsOnlyInOmhsNotes(t *testing.T) {
 	if want := []string{"unknown-verb@c", "orphan@lonely", "unknown-type@typed"}; !slices.Equal(rules, want) {
 		t.Errorf("--strict: %q, want %q", rules, want)
 	}
-	onlyRule(t, lintStore(t, fx{key: "s", content: "---\ntype: surprise\n---\n# S\n\n[[a]]\n"}), "missing-section", vault.SevError)
-	onlyRule(t, lintStore(t, fx{key: "s", content: "---\ntype: surpise\n---\n# S\n\n[[a]]\n"}), "unknown-type", vault.SevWarning)
+	onlyRule(t, lintStore(t, fx{key: "s", content: "---\ntype: surprise\n---\n# S\n\n[[a]]\n"}), "missing-section", SevError)
+	onlyRule(t, lintStore(t, fx{key: "s", content: "---\ntype: surpise\n---\n# S\n\n[[a]]\n"}), "unknown-type", SevWarning)
 }
 
 // --rule checks only the rules named, in every note; the config's
@@ -499,5 +502,51 @@ func TestLintDanglingLinkFixNamesTheNoteOneTypoAway(t *testing.T) {
 	}
 	if !maps.Equal(got, want) {
 		t.Errorf("fixes:\n got %q\nwant %q", got, want)
+	}
+}
+
+// A note with one of its type's sections twice (what omh new wrote when a
+// body brought the type's headings: an empty "## Claim", then the body's)
+// is an error naming both lines, in omh's types only. Catches: lint silent
+// on a note whose card quotes the empty copy.
+func TestLintRuleDuplicateSection(t *testing.T) {
+	t.Parallel()
+	twice := "---\ntype: finding\n---\n# C\n\n## Claim\n\n## Claim\n\nIt is so, see [[a]].\n\n## Evidence\n\nE.\n\n## Answers\n\n- is it so\n"
+	f := lintStore(t, fx{key: "c", content: twice})
+	onlyRule(t, f, "duplicate-section", SevError)
+	if len(f) != 1 || !strings.Contains(f[0].Message, "lines 6, 8") {
+		t.Errorf("%+v", f)
+	}
+	if f := lintStore(t, fx{key: "c", content: strings.Replace(twice, "type: finding", "tags: [x]", 1)}); len(f) > 0 {
+		t.Errorf("a note of no omh type was held to omh's sections: %+v", f)
+	}
+}
+
+// A private note under a team note's key (written before omh new refused
+// that, or met when a pull brought the team note) is an error naming the
+// team note: links reach the team note, never it. An uncommitted working
+// copy of the team note is the same note, no finding. Catches: lint silent
+// while the private note took the team note's proof state.
+func TestLintRulePrivateTeamKey(t *testing.T) {
+	t.Parallel()
+	f := lintStore(t, fx{key: "c", content: "# C\n\n[[a]]\n"}, fx{key: "c", where: "private", content: "# Mine\n\n[[a]]\n"})
+	onlyRule(t, f, "private-team-key", SevError)
+	if len(f) != 1 || f[0].Layer != "local" || !strings.Contains(f[0].Message, "notes/c.md") {
+		t.Errorf("%+v", f)
+	}
+	if f := lintStore(t, fx{key: "c", content: "# C\n\n[[a]]\n"}, fx{key: "c", where: "worktree", content: "# C edited\n\n[[a]]\n"}); len(f) > 0 {
+		t.Errorf("a working copy was reported: %+v", f)
+	}
+}
+
+// A note git could not merge is an error at the conflict's first line,
+// in any note, with the fix saying how to resolve it. Catches: lint
+// reporting no problem in a note still holding conflict markers.
+func TestLintRuleConflictMarkers(t *testing.T) {
+	t.Parallel()
+	f := lintStore(t, fx{key: "c", content: "# C\n\nSee [[a]].\n\n<<<<<<< HEAD\nours\n=======\ntheirs\n>>>>>>> other\n"})
+	onlyRule(t, f, "conflict-markers", SevError)
+	if len(f) != 1 || f[0].Line != 5 || !strings.Contains(f[0].Fix, "git add") {
+		t.Errorf("%+v", f)
 	}
 }

@@ -15,7 +15,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/omh-notes/omh/vault"
+	"github.com/omh-notes/omh/vault/gitrepo"
 )
 
 // A file system monitor tells which paths changed since a token it handed
@@ -37,7 +37,7 @@ type fileMonitor interface {
 	Query(token string) (next string, paths []string, everything bool, err error)
 }
 
-func monitorOf(r *vault.Repo) fileMonitor {
+func monitorOf(r *gitrepo.Repo) fileMonitor {
 	if r.Watcher != nil {
 		return r.Watcher
 	}

@@ -189,7 +189,7 @@ func TestGitsMonitorDaemonIsAskedOverItsSocket(t *testing.T) {
 		t.Fatal(err)
 	}
 	answer <- "builtin:4\x00notes/sub/\x00"
-	if got, want := f.scan(t, true), []string{"a=notes/a.md"}; !reflect.DeepEqual(got, want) {
+	if got, want := f.scan(t, true), []string{"a=notes/a.md", "deleted:sub/b=notes/sub/b.md"}; !reflect.DeepEqual(got, want) {
 		t.Errorf("after the folder was removed: %v, want %v", got, want)
 	}
 }

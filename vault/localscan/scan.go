@@ -6,12 +6,8 @@
 package localscan
 
 import (
-	"bufio"
 	"bytes"
-	"crypto/sha1"
-	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -24,8 +20,8 @@ import (
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/format/index"
 
-	"github.com/omh-notes/omh/internal/procs"
 	"github.com/omh-notes/omh/vault"
+	"github.com/omh-notes/omh/vault/gitrepo"
 )
 
 // The local layer is found the way git finds a dirty working tree: by
@@ -47,18 +43,22 @@ type FileStat struct {
 // it is hashed again until it has been quiet this long (git's "racy" files).
 const racyWindow = int64(2 * time.Second)
 
-// LocalFile is a note of the local layer.
+// LocalFile is a note of the local layer, or (Deleted) a committed note
+// whose file is gone from the working tree.
 type LocalFile struct {
 	Path    string // relative to the repository root for uncommitted files; absolute for private notes
 	Key     string
 	Private bool
 	Blob    plumbing.Hash
 	Mtime   int64 // nanoseconds
+	// Deleted marks a file HEAD holds that the working tree does not:
+	// deleted, or moved, and not yet committed. It has no blob or time.
+	Deleted bool
 }
 
 // LocalScan says where to look for local notes.
 type LocalScan struct {
-	Repo     *vault.Repo
+	Repo     *gitrepo.Repo
 	NotesDir string   // notes root relative to the repository root
 	Exclude  []string // config globs
 	Private  string   // the private folder; "" for none
@@ -70,7 +70,7 @@ type LocalScan struct {
 // hold, remembered in worktree. It updates the states in place and never
 // writes to the file system. Where git has a file system monitor
 // (core.fsmonitor), only what it reports changed is looked at.
-func (ls LocalScan) Run(private, worktree *ScanState, now time.Time) ([]LocalFile, []vault.Skip, error) {
+func (ls LocalScan) Run(private, worktree *ScanState, now time.Time) ([]LocalFile, []gitrepo.Skip, error) {
 	sc, err := ls.run(private, worktree, now)
 	if err != nil {
 		return nil, nil, err
@@ -107,7 +107,7 @@ type scanner struct {
 	LocalScan
 	now          int64
 	found        []LocalFile
-	skips        []vault.Skip
+	skips        []gitrepo.Skip
 	patterns     map[string]*ignoreRules // by folder, this run only
 	rulesChanged bool                    // an ignore file differs from what the state recorded
 	gitIndex     map[string]index.Entry  // git's index, read at most once per scan
@@ -276,119 +276,20 @@ func parentDir(p string) string {
 	return ""
 }
 
-// recRef is one record of a page.
-type recRef struct {
-	p *page
-	i int
-}
-
-// check compares the stat of each referenced file with its record, on
-// every core, and reads again, on every core too, the files whose stat
-// moved (or that were never trusted): a copied or freshly checked out tree
-// whose git index does not vouch for its files is hashed whole, 10,000
-// notes taking most of a second on one core. Records are changed in
-// place; a file gone loses its presence.
-func (sc *scanner) check(st *ScanState, base string, worktree bool, refs []recRef) error {
-	type moved struct {
-		recRef
-		now content
-	}
-	workers := procs.Workers(len(refs) / 64)
-	found := make([][]moved, workers)
-	var wg sync.WaitGroup
-	for w := 0; w < workers; w++ {
-		wg.Add(1)
-		// Each worker takes a run of neighbouring records, so it stats
-		// folder by folder.
-		go func(w int) {
-			defer wg.Done()
-			files := newDirStatter(base)
-			defer files.close()
-			for k := w * len(refs) / workers; k < (w+1)*len(refs)/workers; k++ {
-				ref := refs[k]
-				r := ref.p.rec(ref.i)
-				p, d := ref.p.path(ref.i), ref.p.dirLen(ref.i)
-				stat, ok := files.lstat(p[:d], string(nameAt(p, d)))
-				switch flags := r[recFlags]; {
-				case !ok:
-					if flags&(flagPresent|flagUnchecked) != 0 {
-						found[w] = append(found[w], moved{ref, content{stat: FileStat{Size: -1}}})
-					}
-				case flags&(flagPresent|flagRacy|flagUnchecked) != flagPresent || recStat(r) != stat:
-					found[w] = append(found[w], moved{ref, sc.contentOf(base, string(p), worktree && flags&flagPresent == 0, stat)})
-				}
-			}
-		}(w)
-	}
-	wg.Wait()
-	for _, ms := range found {
-		for _, m := range ms {
-			sc.update(worktree, base, m.recRef, m.now)
-		}
-	}
-	return nil
-}
-
-// content is what a file whose stat moved holds now.
-type content struct {
-	blob plumbing.Hash
-	stat FileStat // a negative size: the file is gone
-	err  error    // it could not be read
-}
-
-// contentOf finds the blob id of the file at rel, whose stat is now stat: from
-// git's index when asked to and the index vouches for it, else by hashing
-// the file. It is safe to call from many goroutines.
-func (sc *scanner) contentOf(base, rel string, askIndex bool, stat FileStat) content {
-	if askIndex {
-		if blob, known := sc.fromIndex(rel, stat); known {
-			return content{blob: blob, stat: stat}
-		}
-	}
-	blob, stat, err := hashFile(filepath.Join(base, filepath.FromSlash(rel)))
-	if errors.Is(err, fs.ErrNotExist) {
-		return content{stat: FileStat{Size: -1}}
-	}
-	return content{blob: blob, stat: stat, err: err}
-}
-
-// update records in a file's record what read found it holds now.
-func (sc *scanner) update(worktree bool, base string, ref recRef, now content) {
-	p, r := ref.p, ref.p.rec(ref.i)
-	p.dirty = true
-	r[recFlags] &^= flagUnchecked
-	if now.stat.Size < 0 {
-		r[recFlags] &^= flagPresent
-		return
-	}
-	sc.read++
-	if now.err != nil { // one note, not the store: left out, and read again next time
-		shown := string(p.path(ref.i))
-		if !worktree {
-			shown = filepath.Join(base, filepath.FromSlash(shown))
-		}
-		sc.skips = append(sc.skips, vault.SkipUnreadable(shown, now.err))
-		r[recFlags] &^= flagPresent
-		r[recFlags] |= flagUnchecked
-		return
-	}
-	blob, stat := now.blob, now.stat
-	copy(r[recWork:], blob[:])
-	putStat(r, stat)
-	r[recFlags] |= flagPresent
-	r[recFlags] &^= flagRacy
-	if sc.now-stat.Mtime < racyWindow {
-		r[recFlags] |= flagRacy
-	}
-}
-
 // collect adds a tree's local notes to what the scan found: working copies
-// that differ from HEAD's blob or that HEAD does not hold, private notes.
+// that differ from HEAD's blob or that HEAD does not hold, private notes,
+// and the files of HEAD's the working tree has lost.
 func (sc *scanner) collect(st *ScanState, base string, worktree bool) {
 	for _, p := range st.pages {
 		for i := 0; i < p.count(); i++ {
 			r := p.rec(i)
 			flags := r[recFlags]
+			if worktree && flags&(flagTracked|flagPresent|flagUnchecked) == flagTracked && sc.deleted(string(p.path(i))) {
+				if key, ok := vault.KeyOf(sc.notesRel(string(p.path(i)))); ok {
+					sc.found = append(sc.found, LocalFile{Path: string(p.path(i)), Key: key, Deleted: true})
+				}
+				continue
+			}
 			if flags&flagPresent == 0 || flags&(flagTracked|flagListed) == 0 {
 				continue
 			}
@@ -406,13 +307,34 @@ func (sc *scanner) collect(st *ScanState, base string, worktree bool) {
 			}
 			key, ok := vault.KeyOf(keyPath)
 			if !ok {
-				sc.skips = append(sc.skips, vault.Skip{Path: f.Path, Reason: "its name cannot be a key (control character or empty part)"})
+				sc.skips = append(sc.skips, gitrepo.Skip{Path: f.Path, Reason: "its name cannot be a key (control character or empty part)"})
 				continue
 			}
 			f.Key = key
 			sc.found = append(sc.found, f)
 		}
 	}
+}
+
+// deleted reports whether a file HEAD holds, found missing from the
+// working tree, is deleted there rather than left out by a sparse checkout
+// (git's index marks those skip-worktree). git's index is read only in a
+// sparse checkout; one go-git cannot read leaves the file unreported.
+func (sc *scanner) deleted(rel string) bool {
+	sparse := false
+	for _, dir := range []string{sc.Repo.GitDir, sc.Repo.CommonDir} {
+		if _, err := os.Lstat(filepath.Join(dir, "info", "sparse-checkout")); err == nil {
+			sparse = true
+		}
+	}
+	if !sparse {
+		return true
+	}
+	sc.indexRead.Do(func() {
+		sc.gitIndex, sc.indexTime = readGitIndex(filepath.Join(sc.Repo.GitDir, "index"))
+	})
+	e, ok := sc.gitIndex[rel]
+	return sc.gitIndex != nil && !(ok && e.SkipWorktree)
 }
 
 // notesRel is a repository-relative path relative to the notes root.
@@ -443,7 +365,7 @@ func (sc *scanner) walk(st *ScanState, base, rel string, worktree, recurse bool)
 	if !ok || d.FileStat != stat {
 		listed, names, err := sc.list(st, abs, rel, worktree)
 		if err != nil {
-			sc.skips = append(sc.skips, vault.SkipUnreadable(abs, err)) // a folder, not the store
+			sc.skips = append(sc.skips, gitrepo.SkipUnreadable(abs, err)) // a folder, not the store
 			return nil
 		}
 		listed.FileStat = stat
@@ -507,7 +429,7 @@ func (sc *scanner) list(st *ScanState, abs, rel string, worktree bool) (seenDir,
 			if worktree {
 				where = child
 			}
-			sc.skips = append(sc.skips, vault.Skip{Path: where, Reason: "a symbolic link; omh never follows links"})
+			sc.skips = append(sc.skips, gitrepo.Skip{Path: where, Reason: "a symbolic link; omh never follows links"})
 		case e.Type().IsRegular():
 			if worktree && (sc.ignored(st, child, false) || vault.Excluded(sc.Exclude, sc.notesRel(child))) {
 				continue
@@ -516,88 +438,4 @@ func (sc *scanner) list(st *ScanState, abs, rel string, worktree bool) (seenDir,
 		}
 	}
 	return d, names, nil
-}
-
-// fromIndex takes a file's blob id from git's index when the index holds an
-// entry for it whose stat data match and that git wrote after the file
-// last changed, the test git itself uses. It saves hashing every file the
-// first time a working tree is scanned. An index go-git cannot read (a split
-// or sparse index, a newer format) only means the files are hashed.
-func (sc *scanner) fromIndex(rel string, st FileStat) (plumbing.Hash, bool) {
-	sc.indexRead.Do(func() {
-		sc.gitIndex, sc.indexTime = readGitIndex(filepath.Join(sc.Repo.GitDir, "index"))
-	})
-	e, ok := sc.gitIndex[rel]
-	// A merged entry is stage 0 as git writes it and go-git decodes it;
-	// go-git's index.Merged constant is 1, and comparing with it made every
-	// first scan hash every file.
-	if !ok || e.Stage != 0 || e.SkipWorktree || e.IntentToAdd {
-		return plumbing.ZeroHash, false
-	}
-	mtime, ctime := e.ModifiedAt.UnixNano(), e.CreatedAt.UnixNano()
-	if int64(e.Size) != st.Size || mtime != st.Mtime || (st.Ctime != 0 && ctime != st.Ctime) ||
-		(e.Inode != 0 && e.Inode != uint32(st.Ino)) || mtime >= sc.indexTime {
-		return plumbing.ZeroHash, false
-	}
-	return e.Hash, true
-}
-
-func readGitIndex(path string) (map[string]index.Entry, int64) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, 0
-	}
-	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return nil, 0
-	}
-	var idx index.Index
-	if err := index.NewDecoder(bufio.NewReader(f)).Decode(&idx); err != nil {
-		return nil, 0
-	}
-	entries := make(map[string]index.Entry, len(idx.Entries))
-	for _, e := range idx.Entries {
-		entries[e.Name] = *e
-	}
-	return entries, fi.ModTime().UnixNano()
-}
-
-// hashFile computes a file's git blob id without holding it in memory, and
-// the stat of the very file read. A file that changes size while being read
-// is read again.
-func hashFile(abs string) (plumbing.Hash, FileStat, error) {
-	for attempt := 0; ; attempt++ {
-		f, err := vault.OpenRegular(abs)
-		if err != nil {
-			return plumbing.ZeroHash, FileStat{}, err
-		}
-		fi, err := f.Stat()
-		if err != nil {
-			f.Close()
-			return plumbing.ZeroHash, FileStat{}, fmt.Errorf("stat %s: %w", abs, err)
-		}
-		if id, ok, err := vault.HugeBinaryID(f, fi.Size()); err != nil || ok {
-			f.Close()
-			if err != nil {
-				return plumbing.ZeroHash, FileStat{}, fmt.Errorf("reading %s: %w", abs, err)
-			}
-			return id, statOf(fi), nil
-		}
-		h := sha1.New()
-		fmt.Fprintf(h, "blob %d\x00", fi.Size())
-		n, err := io.Copy(h, f)
-		f.Close()
-		if err != nil {
-			return plumbing.ZeroHash, FileStat{}, fmt.Errorf("reading %s: %w", abs, err)
-		}
-		if n == fi.Size() {
-			var id plumbing.Hash
-			copy(id[:], h.Sum(nil))
-			return id, statOf(fi), nil
-		}
-		if attempt == 3 {
-			return plumbing.ZeroHash, FileStat{}, fmt.Errorf("%s keeps changing while being read", abs)
-		}
-	}
 }

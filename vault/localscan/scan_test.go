@@ -12,13 +12,13 @@ import (
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/format/index"
 
-	"github.com/omh-notes/omh/vault"
+	"github.com/omh-notes/omh/vault/gitrepo"
 	"github.com/omh-notes/omh/vault/vaulttest"
 )
 
 type scanFixture struct {
 	repo              *vaulttest.Repo
-	r                 *vault.Repo
+	r                 *gitrepo.Repo
 	private, worktree *ScanState
 }
 
@@ -29,7 +29,7 @@ func newScanFixture(t *testing.T) *scanFixture {
 	rp.Write("notes/README.md", "# Readme\n")
 	rp.Write("other/c.md", "# Outside the notes root\n")
 	rp.Commit("2026-01-01T10:00:00Z", "notes")
-	r, err := vault.OpenRepo(rp.Dir)
+	r, err := gitrepo.Open(rp.Dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -80,6 +80,10 @@ func (f *scanFixture) scanCounting(t *testing.T, worktree bool) ([]string, *scan
 	}
 	var out []string
 	for _, lf := range sc.found {
+		if lf.Deleted {
+			out = append(out, "deleted:"+lf.Key+"="+lf.Path)
+			continue
+		}
 		if lf.Private {
 			rel, _ := filepath.Rel(f.repo.Private, lf.Path)
 			out = append(out, "private:"+lf.Key+"="+rel)
@@ -119,7 +123,9 @@ func TestTheLocalLayerIsWhatDiffersFromHead(t *testing.T) {
 	f.repo.Write("other/e.md", "# Outside the notes root\n")
 	f.repo.Remove("notes/sub/b.md")
 	vaulttest.WriteFile(t, filepath.Join(f.repo.Private, "mine.md"), "# Mine\n")
-	want := []string{"a=notes/a.md", "new/d=notes/new/d.md", "private:mine=mine.md"}
+	// The file deleted from the working tree, not committed, is reported
+	// as deleted.
+	want := []string{"a=notes/a.md", "deleted:sub/b=notes/sub/b.md", "new/d=notes/new/d.md", "private:mine=mine.md"}
 	if got := f.scan(t, true); !reflect.DeepEqual(got, want) {
 		t.Errorf("got %v, want %v", got, want)
 	}
@@ -130,7 +136,7 @@ func TestTheLocalLayerIsWhatDiffersFromHead(t *testing.T) {
 	// HEAD, so it is not a local note.
 	f.repo.Git("add", "notes/a.md")
 	f.repo.Write("notes/a.md", "# A\n")
-	if got := f.scan(t, true); !reflect.DeepEqual(got, []string{"new/d=notes/new/d.md", "private:mine=mine.md"}) {
+	if got := f.scan(t, true); !reflect.DeepEqual(got, []string{"deleted:sub/b=notes/sub/b.md", "new/d=notes/new/d.md", "private:mine=mine.md"}) {
 		t.Errorf("after reverting a staged edit: %v", got)
 	}
 }
@@ -327,7 +333,7 @@ func doctorIndex(t *testing.T, f *scanFixture, path string, at time.Time) plumbi
 	if err != nil {
 		t.Fatal(err)
 	}
-	e.Hash = vault.HashBytes([]byte("# Not what the file holds\n"))
+	e.Hash = gitrepo.HashBytes([]byte("# Not what the file holds\n"))
 	out, err := os.Create(file)
 	if err != nil {
 		t.Fatal(err)
@@ -365,7 +371,7 @@ func TestAFirstScanOfACopiedTreeHashesEachFile(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	r, err := vault.OpenRepo(rp.Dir)
+	r, err := gitrepo.Open(rp.Dir)
 	if err != nil {
 		t.Fatal(err)
 	}

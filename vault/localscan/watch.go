@@ -1,6 +1,8 @@
 package localscan
 
-import "github.com/omh-notes/omh/vault"
+import (
+	"github.com/omh-notes/omh/vault/gitrepo"
+)
 
 // Watching is for a process that lives long and reads the store many times
 // (omh mcp): instead of a stat of every note per read, it asks a watcher it
@@ -13,7 +15,7 @@ import "github.com/omh-notes/omh/vault"
 // ask git's core.fsmonitor. Where the platform has no watcher omh can use,
 // or starting one fails, it returns nil and scans stat every file as
 // usual.
-func Watch(r *vault.Repo) vault.Watcher {
+func Watch(r *gitrepo.Repo) gitrepo.Watcher {
 	w, err := watchTree(r.Root)
 	if err != nil || w == nil {
 		return nil

@@ -7,7 +7,7 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/omh-notes/omh/vault"
+	"github.com/omh-notes/omh/vault/gitrepo"
 	"github.com/omh-notes/omh/vault/vaulttest"
 )
 
@@ -24,7 +24,7 @@ func TestAWatcherReportsWhatChangedSinceItsToken(t *testing.T) {
 	r := vaulttest.New(t)
 	r.Write("notes/a.md", "# A\n")
 	r.Commit("2026-01-02T10:00:00Z", "a")
-	repo, err := vault.OpenRepo(r.Dir)
+	repo, err := gitrepo.Open(r.Dir)
 	if err != nil {
 		t.Fatal(err)
 	}

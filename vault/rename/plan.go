@@ -16,6 +16,7 @@ import (
 	"github.com/go-git/go-git/v5/plumbing"
 
 	"github.com/omh-notes/omh/vault"
+	"github.com/omh-notes/omh/vault/gitrepo"
 )
 
 // Note is a note of the store as a rename sees it: links resolve against
@@ -110,6 +111,10 @@ type planner struct {
 	before, after  vault.MemNames // the names links resolve against, before and after
 	files          []*planned
 	notices        []string
+	// relink: oldKey is no note's any more (renamed in another clone);
+	// only the links that reach nothing, and would reach it, are
+	// rewritten. before holds it as a note with no file.
+	relink bool
 }
 
 // PlanRename works out the rename of the note oldKey to newKey in a store
@@ -128,6 +133,27 @@ func PlanRename(notes []Note, files []File, oldKey, newKey string, d vault.Diale
 		}
 		p.after.Add(k, n.Aliases)
 	}
+	return p.plan(files)
+}
+
+// PlanRelink works out, as PlanRename does, the rewrite of the links that
+// reach no note but would reach oldKey, a key no note has (the note was
+// renamed in another clone, and the rename pulled), into links to newKey,
+// a note of the store. Links that reach a note, or could mean several, are
+// left as they are.
+func PlanRelink(notes []Note, files []File, oldKey, newKey string, d vault.Dialect) (Plan, error) {
+	p := &planner{oldKey: oldKey, newKey: newKey, dialect: d, before: vault.MemNames{}, after: vault.MemNames{}, relink: true}
+	for _, n := range notes {
+		p.before.Add(n.Key, n.Aliases)
+		p.after.Add(n.Key, n.Aliases)
+	}
+	p.before.Add(oldKey, nil)
+	return p.plan(files)
+}
+
+// plan works out each file's rewrites and checks them as a whole.
+func (p *planner) plan(files []File) (Plan, error) {
+	d, oldKey, newKey := p.dialect, p.oldKey, p.newKey
 	var problems []string
 	for _, file := range files {
 		f := &planned{File: file, after: file.Key}
@@ -146,6 +172,16 @@ func PlanRename(notes []Note, files []File, oldKey, newKey string, d vault.Diale
 			was, err := ld.Resolve(l, f.Key, p.before)
 			if err != nil {
 				return Plan{}, err
+			}
+			if p.relink {
+				// Only a link that reaches nothing now is the old key's.
+				real, err := ld.Resolve(l, f.Key, p.after)
+				if err != nil {
+					return Plan{}, err
+				}
+				if was.Key != oldKey || real.Key != "" || len(real.Candidates) > 1 {
+					was = real
+				}
 			}
 			now, err := ld.Resolve(l, f.after, p.after)
 			if err != nil {
@@ -174,7 +210,7 @@ func PlanRename(notes []Note, files []File, oldKey, newKey string, d vault.Diale
 		if err != nil {
 			return Plan{}, fmt.Errorf("reading %s: %w", f.Shown, err)
 		}
-		if vault.HashBytes(content) != f.Blob {
+		if gitrepo.HashBytes(content) != f.Blob {
 			return Plan{}, refuse("changed", fmt.Errorf("nothing was renamed: %s changed while omh mv read the store; run it again", f.Shown))
 		}
 		f.content = content

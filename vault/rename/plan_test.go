@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/omh-notes/omh/vault"
+	"github.com/omh-notes/omh/vault/gitrepo"
 )
 
 // files makes the store's files from their contents, as the index read
@@ -19,7 +20,7 @@ func files(contents map[string]string, reads map[string]int) ([]Note, []File) {
 		}
 		parsed := vault.Parse([]byte(content))
 		notes = append(notes, Note{Key: key, Path: key + ".md", Aliases: parsed.Aliases})
-		out = append(out, File{Key: key, Shown: key + ".md", Parsed: parsed, Blob: vault.HashBytes([]byte(content)),
+		out = append(out, File{Key: key, Shown: key + ".md", Parsed: parsed, Blob: gitrepo.HashBytes([]byte(content)),
 			Read: func() ([]byte, error) { reads[key]++; return []byte(content), nil }})
 	}
 	return notes, out

@@ -7,10 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"regexp"
-	"slices"
 	"strings"
-	"sync"
 
 	"go.yaml.in/yaml/v3"
 
@@ -19,11 +16,6 @@ import (
 
 // maxTemplateBytes bounds a repository's template, as a config file is bounded.
 const maxTemplateBytes = 1 << 20
-
-// lazyRegexp compiles pattern when first used, not when omh starts.
-func lazyRegexp(pattern string) func() *regexp.Regexp {
-	return sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(pattern) })
-}
 
 // TemplatesDir holds a repository's own templates, one per type
 // (<type>.md), which replace the built-in ones.
@@ -72,18 +64,17 @@ type DraftLink struct {
 // placeholder matches the fields a template can name: {{type}},
 // {{title}}, {{key}}, {{recorded}}, {{source}}, {{body}}, {{answers}}
 // and {{links}}. Anything else in double braces is left as written.
-var placeholder = lazyRegexp(`\{\{\s*(type|title|key|recorded|source|body|answers|links)\s*\}\}`)
+var placeholder = vault.LazyRegexp(`\{\{\s*(type|title|key|recorded|source|body|answers|links)\s*\}\}`)
 
 // fieldLine matches a frontmatter line that holds nothing but one field
 // set to one placeholder.
-var fieldLine = lazyRegexp(`^\s*[^\s:#][^:]*:\s*\{\{\s*(\w+)\s*\}\}\s*$`)
+var fieldLine = vault.LazyRegexp(`^\s*[^\s:#][^:]*:\s*\{\{\s*(\w+)\s*\}\}\s*$`)
 
 // RenderNote fills a template with a draft. In the frontmatter, values are
 // written as YAML scalars (a field whose value is empty is left out); in
 // the body they are written as markdown, the answers and links as lists.
-// A line holding only a placeholder with nothing to put there is dropped,
-// and so is an empty section of the template that the draft's body brings
-// itself. The result always has frontmatter with the type, recorded date
+// A line holding only a placeholder with nothing to put there is dropped.
+// The body's own sections fill the template's (see mergeBody). The result always has frontmatter with the type, recorded date
 // and (when known) source, and a title, whatever the template forgot.
 func RenderNote(template string, d Draft) ([]byte, error) {
 	template = strings.TrimPrefix(strings.ReplaceAll(template, "\r\n", "\n"), "\uFEFF")
@@ -96,8 +87,7 @@ func RenderNote(template string, d Draft) ([]byte, error) {
 		fmText, body, hasFM = string(fmYAML), template[fmEnd:], true
 	}
 	values := d.bodyValues()
-	body = dropSectionsTheBodyHas(body, d.Body, values)
-	body = expand(removeEmptyPlaceholderLines(body, values), values)
+	body = renderChunks(mergeBody(body, d.Body, oneLine(d.Title), vault.RequiredSections(d.Type), values), values)
 	body = strings.TrimLeft(body, "\n")
 	body = strings.TrimRight(body, " \t\n") + "\n"
 	var out strings.Builder
@@ -170,43 +160,6 @@ func removeEmptyPlaceholderLines(s string, values map[string]string) string {
 		kept = append(kept, line)
 	}
 	return strings.Join(kept, "\n")
-}
-
-// dropSectionsTheBodyHas removes each section of the template that would
-// stay empty when the draft's body has a heading of the same name, so a
-// body written with its own sections does not meet empty copies of them.
-func dropSectionsTheBodyHas(template, body string, values map[string]string) string {
-	if strings.TrimSpace(body) == "" {
-		return template
-	}
-	bodyHeadings := vault.Parse([]byte(body)).Headings
-	has := func(text string) bool {
-		return slices.ContainsFunc(bodyHeadings, func(h vault.Heading) bool { return vault.SameHeading(h.Text, text) })
-	}
-	hs := vault.Parse([]byte(template)).Headings
-	type span struct{ start, end int }
-	var drop []span
-	for i, h := range hs {
-		end := len(template)
-		for _, next := range hs[i+1:] {
-			if next.Level <= h.Level {
-				end = next.Start
-				break
-			}
-		}
-		lineEnd := strings.IndexByte(template[h.Start:end], '\n')
-		if lineEnd < 0 {
-			lineEnd = end - h.Start
-		}
-		content := template[h.Start+lineEnd : end]
-		if strings.TrimSpace(expand(content, values)) == "" && has(expand(h.Text, values)) {
-			drop = append(drop, span{h.Start, end})
-		}
-	}
-	for i := len(drop) - 1; i >= 0; i-- {
-		template = template[:drop[i].start] + template[drop[i].end:]
-	}
-	return template
 }
 
 // expandFrontmatter fills the frontmatter's placeholders with YAML values

@@ -208,12 +208,13 @@ type GitResult struct {
 
 // RunGit runs git in dir with author and committer dates set to date, the
 // way a person would, hooks and all, and returns what it printed and its
-// exit status. Before the test's folders are removed it waits for every
-// process the command left running (see StartGit).
+// exit status once every process the command left running has exited too
+// (the refresh a hook starts in the background: see StartGit), so what
+// the hooks did is done.
 func RunGit(t testing.TB, dir, date string, args ...string) GitResult {
 	t.Helper()
 	res, wait := StartGit(t, dir, date, args...)
-	t.Cleanup(wait)
+	wait()
 	return res
 }
 
@@ -327,6 +328,22 @@ func (r *Repo) Commit(date, message string) string {
 	r.GitAt(date, "add", "-A")
 	r.GitAt(date, "commit", "-q", "--allow-empty", "-m", message)
 	return r.Git("rev-parse", "HEAD")
+}
+
+// Conflict leaves path in a merge conflict on main: a branch commits
+// theirs, main commits ours, and main merges the branch, which must
+// conflict (the file then holds git's markers).
+func (r *Repo) Conflict(path, ours, theirs string) {
+	r.t.Helper()
+	r.Git("switch", "-q", "-c", "theirs")
+	r.Write(path, theirs)
+	r.Commit("2026-01-03T10:00:00Z", "theirs")
+	r.Git("switch", "-q", "main")
+	r.Write(path, ours)
+	r.Commit("2026-01-04T10:00:00Z", "ours")
+	if res := RunGit(r.t, r.Dir, "2026-01-05T10:00:00Z", "merge", "-q", "theirs"); res.Status == 0 {
+		r.t.Fatal("the merge did not conflict")
+	}
 }
 
 // CopyTree copies the regular files under from to to, keeping their modes,

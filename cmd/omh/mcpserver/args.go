@@ -19,8 +19,8 @@ import (
 // aliases are the names agents reach for beside a tool's own parameters,
 // where they can mean one thing only; the schema names them.
 var aliases = map[string]map[string]string{
-	"find":       {"query": "question", "limit": "roots", "also": "phrasings"},
-	"proof_find": {"query": "question", "also": "phrasings"},
+	"find":       {"query": "question", "limit": "roots", "also": "phrasings", "tag": "tags"},
+	"proof_find": {"query": "question", "also": "phrasings", "tag": "tags"},
 }
 
 // paramNames rewrites the command line's words in the store's messages as
@@ -31,7 +31,7 @@ var paramNames = strings.NewReplacer(
 	"give the key with --key", "choose another title",
 	"give --team to edit it", "set team to edit it",
 	"--also", "phrasings", "--as-of", "as_of", "--max-chars", "max_chars", "--roots", "roots",
-	"--retracted", "retracted", "--layer", "layer", "--limit", "limit", "--offset", "offset", "--type", "type", "--lines", "lines", "--link", "links",
+	"--retracted", "retracted", "--layer", "layer", "--tag", "tags", "--path", "path", "--since", "since", "--limit", "limit", "--offset", "offset", "--type", "type", "--lines", "lines", "--link", "links",
 )
 
 // readArguments reads a call's arguments as agents write them before the

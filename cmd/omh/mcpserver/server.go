@@ -61,18 +61,20 @@ func New(s *store.Store, openErr error, version string, allowWrite bool) *mcp.Se
 	add(srv, schemas, &mcp.Tool{Name: "show", Annotations: readOnly,
 		Description: fmt.Sprintf("A note: provenance, links, content (max_chars, default %d); lines A-B pages on.", store.DefaultShowChars)}, m.show)
 	add(srv, schemas, &mcp.Tool{Name: "links", Annotations: readOnly,
-		Description: fmt.Sprintf("A note's links out and in (verbs, layers, dates): limit each way (default %d; 0 all) from offset.", store.DefaultLinksLimit)}, m.links)
+		Description: fmt.Sprintf("A note's links out and in: limit each way (default %d; 0 all), offset.", store.DefaultLinksLimit)}, m.links)
 	add(srv, schemas, &mcp.Tool{Name: "proof_find", Annotations: readOnly, InputSchema: proofFindSchema(),
-		Description: "Proof records answering a question, with where each stands. Pass phrasings as to find. Follow up with proof_show."}, m.proofFind)
+		Description: "Proof records answering a question, and where each stands; phrasings as find's."}, m.proofFind)
 	add(srv, schemas, &mcp.Tool{Name: "proof_show", Annotations: readOnly,
-		Description: "A record's state, the records that decided it, its links and content."}, m.proofShow)
+		Description: "A record: its state, the records deciding it, links, content."}, m.proofShow)
+	add(srv, schemas, &mcp.Tool{Name: "changes", Annotations: readOnly, InputSchema: changesSchema(),
+		Description: "Notes changed since a date or commit (default: a week), newest first."}, m.changes)
 	add(srv, schemas, &mcp.Tool{Name: "status", Annotations: readOnly,
-		Description: "What the cache holds, and whether it is fresh (the other tools refresh it)."}, m.status)
+		Description: "What the cache holds, how fresh."}, m.status)
 	if allowWrite {
 		add(srv, schemas, &mcp.Tool{Name: "new", Annotations: &mcp.ToolAnnotations{DestructiveHint: new(bool)},
-			Description: "Write a private note (this machine only) from its type's template; omh promote shares it."}, m.newNote)
+			Description: "Write a private note from its type's template; omh promote shares it."}, m.newNote)
 		add(srv, schemas, &mcp.Tool{Name: "retract", Annotations: &mcp.ToolAnnotations{},
-			Description: "Withdraw a proof record: set retracted and retracted_reason."}, m.retract)
+			Description: "Withdraw a proof record (retracted, retracted_reason)."}, m.retract)
 	}
 	srv.AddReceivingMiddleware(readArguments(schemas))
 	return srv
@@ -119,18 +121,16 @@ const phrasingsHelp = "2-3 rewordings in the words the notes likely use: one a s
 // findSchema is find's input schema, its defaults the command line's.
 func findSchema() *jsonschema.Schema {
 	s := argsSchema[findArgs]()
-	s.Properties["question"].Description = "alias query"
 	s.Properties["phrasings"].Description = phrasingsHelp
-	s.Properties["roots"].Description = fmt.Sprintf("ranked notes (default %d; alias limit)", store.DefaultRoots)
-	s.Properties["max_chars"].Description = fmt.Sprintf("reply size aimed at (default %d)", store.DefaultMaxChars)
+	s.Properties["roots"].Description = fmt.Sprintf("default %d", store.DefaultRoots)
+	s.Properties["max_chars"].Description = fmt.Sprintf("default %d", store.DefaultMaxChars)
 	return s
 }
 
 // proofFindSchema is proof_find's input schema.
 func proofFindSchema() *jsonschema.Schema {
 	s := argsSchema[proofFindArgs]()
-	s.Properties["question"].Description = "alias query"
-	s.Properties["phrasings"].Description = "as find's (alias also)"
+	s.Properties["phrasings"].Description = "as find's"
 	return s
 }
 
@@ -186,20 +186,34 @@ type findArgs struct {
 	Question  string   `json:"question"`
 	Phrasings []string `json:"phrasings,omitempty"`
 	Roots     int      `json:"roots,omitempty"`
-	Layer     string   `json:"layer,omitempty" jsonschema:"team or local (default both)"`
-	Type      string   `json:"type,omitempty" jsonschema:"only ranked notes of this type"`
-	AsOf      string   `json:"as_of,omitempty" jsonschema:"YYYY-MM-DD or a commit: as of then"`
+	Layer     string   `json:"layer,omitempty"`
+	Type      string   `json:"type,omitempty" jsonschema:"ranked notes' type"`
+	AsOf      string   `json:"as_of,omitempty" jsonschema:"YYYY-MM-DD or commit"`
 	MaxChars  int      `json:"max_chars,omitempty"`
+	filterArgs
+}
+
+// filterArgs narrow the ranked notes, as the command line's --tag, --path
+// and --since do; their names say what they take, as as_of's says since's.
+type filterArgs struct {
+	Tags  []string `json:"tags,omitempty"`
+	Path  string   `json:"path,omitempty"`
+	Since string   `json:"since,omitempty"`
+}
+
+// filter is the store's reading of the arguments.
+func (a filterArgs) filter() store.Filter {
+	return store.Filter{Tags: a.Tags, Path: a.Path, Since: a.Since}
 }
 
 func (m *mcpServer) find(_ context.Context, _ *mcp.CallToolRequest, a findArgs) (*mcp.CallToolResult, any, error) {
 	return m.call(func(s *store.Store) (string, any, error) {
-		q, err := store.NewQuestion(strings.TrimSpace(a.Question), a.Phrasings, orDefault(a.Roots, store.DefaultRoots), a.Layer, a.Type, "default",
-			orDefault(a.MaxChars, store.DefaultMaxChars))
+		q, err := store.NewQuestion(store.QuestionArgs{Text: strings.TrimSpace(a.Question), Also: a.Phrasings, Roots: orDefault(a.Roots, store.DefaultRoots),
+			Layer: a.Layer, Type: a.Type, Ranker: "default", MaxChars: orDefault(a.MaxChars, store.DefaultMaxChars)})
 		if err != nil {
 			return "", nil, err
 		}
-		q.AsOf, q.Cards = a.AsOf, true
+		q.AsOf, q.Cards, q.Filter = a.AsOf, true, a.filter()
 		return ask(s, q)
 	})
 }
@@ -216,8 +230,8 @@ func ask(s *store.Store, q store.Question) (string, any, error) {
 
 type showArgs struct {
 	Key      string `json:"key"`
-	Layer    string `json:"layer,omitempty" jsonschema:"team or local (default both)"`
-	Lines    string `json:"lines,omitempty" jsonschema:"A-B: only these lines (from 1)"`
+	Layer    string `json:"layer,omitempty"`
+	Lines    string `json:"lines,omitempty" jsonschema:"A-B"`
 	MaxChars int    `json:"max_chars,omitempty"`
 }
 
@@ -243,7 +257,7 @@ func (m *mcpServer) show(_ context.Context, _ *mcp.CallToolRequest, a showArgs) 
 
 type linksArgs struct {
 	Key       string `json:"key"`
-	Direction string `json:"direction,omitempty" jsonschema:"out, in or both (default)"`
+	Direction string `json:"direction,omitempty" jsonschema:"out, in, both (default)"`
 	Limit     *int   `json:"limit,omitempty"`
 	Offset    int    `json:"offset,omitempty"`
 }
@@ -275,27 +289,61 @@ func (m *mcpServer) links(_ context.Context, _ *mcp.CallToolRequest, a linksArgs
 type proofFindArgs struct {
 	Question  string   `json:"question"`
 	Phrasings []string `json:"phrasings,omitempty"`
-	AsOf      string   `json:"as_of,omitempty" jsonschema:"YYYY-MM-DD or a commit: as of then"`
-	Retracted string   `json:"retracted,omitempty" jsonschema:"exclude (default), include or only"`
+	AsOf      string   `json:"as_of,omitempty" jsonschema:"YYYY-MM-DD or commit"`
+	Retracted string   `json:"retracted,omitempty" jsonschema:"exclude (default), include, only"`
+	filterArgs
 }
 
 func (m *mcpServer) proofFind(_ context.Context, _ *mcp.CallToolRequest, a proofFindArgs) (*mcp.CallToolResult, any, error) {
 	return m.call(func(s *store.Store) (string, any, error) {
-		q, err := store.NewQuestion(strings.TrimSpace(a.Question), a.Phrasings, store.DefaultRoots, "", "", "default", store.DefaultMaxChars)
+		q, err := store.NewQuestion(store.QuestionArgs{Text: strings.TrimSpace(a.Question), Also: a.Phrasings, Roots: store.DefaultRoots, Ranker: "default",
+			MaxChars: store.DefaultMaxChars})
 		if err != nil {
 			return "", nil, err
 		}
 		if q.Retracted, err = store.ParseRetraction(a.Retracted); err != nil {
 			return "", nil, err
 		}
-		q.AsOf, q.Cards, q.Records = a.AsOf, true, true
+		q.AsOf, q.Cards, q.Records, q.Filter = a.AsOf, true, true, a.filter()
 		return ask(s, q)
+	})
+}
+
+type changesArgs struct {
+	Since  string `json:"since,omitempty"`
+	Limit  *int   `json:"limit,omitempty"`
+	Offset int    `json:"offset,omitempty"`
+}
+
+// changesSchema is changes' input schema.
+func changesSchema() *jsonschema.Schema {
+	s := argsSchema[changesArgs]()
+	return s
+}
+
+func (m *mcpServer) changes(_ context.Context, _ *mcp.CallToolRequest, a changesArgs) (*mcp.CallToolResult, any, error) {
+	return m.call(func(s *store.Store) (string, any, error) {
+		limit := store.DefaultChangesLimit
+		if a.Limit != nil {
+			limit = *a.Limit
+		}
+		page, err := store.NewChangesPage(a.Offset, limit)
+		if err != nil {
+			return "", nil, err
+		}
+		changes, err := s.Changes(a.Since, page)
+		if err != nil {
+			return "", nil, err
+		}
+		var b strings.Builder
+		changes.Text(&b)
+		return b.String(), changes, nil
 	})
 }
 
 type proofShowArgs struct {
 	Key  string `json:"key"`
-	AsOf string `json:"as_of,omitempty" jsonschema:"YYYY-MM-DD or a commit: as of then"`
+	AsOf string `json:"as_of,omitempty" jsonschema:"YYYY-MM-DD or commit"`
 }
 
 func (m *mcpServer) proofShow(_ context.Context, _ *mcp.CallToolRequest, a proofShowArgs) (*mcp.CallToolResult, any, error) {
@@ -326,10 +374,10 @@ func (m *mcpServer) status(_ context.Context, _ *mcp.CallToolRequest, _ struct{}
 }
 
 type newArgs struct {
-	Type    string   `json:"type" jsonschema:"a note type, such as finding"`
-	Title   string   `json:"title" jsonschema:"its title, which its key derives from"`
+	Type    string   `json:"type" jsonschema:"e.g. finding"`
+	Title   string   `json:"title"`
 	Answers []string `json:"answers,omitempty" jsonschema:"questions it answers"`
-	Links   []string `json:"links,omitempty" jsonschema:"notes it links to: KEY or VERB:KEY"`
+	Links   []string `json:"links,omitempty" jsonschema:"KEY or VERB:KEY"`
 	Body    string   `json:"body,omitempty"`
 }
 

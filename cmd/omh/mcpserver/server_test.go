@@ -159,7 +159,7 @@ const toolListBudget = 4096
 func TestMCPOffersReadToolsAndWritesOnlyWhenAllowed(t *testing.T) {
 	t.Parallel()
 	dir := demoStore(t)
-	reads := []string{"find", "links", "proof_find", "proof_show", "show", "status"}
+	reads := []string{"changes", "find", "links", "proof_find", "proof_show", "show", "status"}
 	for _, allow := range []bool{false, true} {
 		tools, size := listTools(t, mcpSession(t, dir, allow))
 		var names []string
@@ -176,7 +176,7 @@ func TestMCPOffersReadToolsAndWritesOnlyWhenAllowed(t *testing.T) {
 		slices.Sort(names)
 		want := reads
 		if allow {
-			want = []string{"find", "links", "new", "proof_find", "proof_show", "retract", "show", "status"}
+			want = []string{"changes", "find", "links", "new", "proof_find", "proof_show", "retract", "show", "status"}
 		}
 		if !slices.Equal(names, want) {
 			t.Errorf("allow-write %v: tools %v, want %v", allow, names, want)
@@ -206,6 +206,10 @@ func TestMCPFindEqualsFindJSON(t *testing.T) {
 		{map[string]any{"question": "sandbox", "layer": "team", "type": "finding"}, []string{"--layer", "team", "--type", "finding"}},
 		{map[string]any{"question": "credentials", "as_of": "2026-02-01"}, []string{"--as-of", "2026-02-01"}},
 		{map[string]any{"question": "zebra"}, nil},
+		{map[string]any{"question": "credential mount", "tags": []string{"x", "y"}, "path": "topic", "since": "2026-03-01"},
+			[]string{"--tag", "x", "--tag", "y", "--path", "topic", "--since", "2026-03-01"}},
+		{map[string]any{"question": "credential mount", "path": "topic", "since": "2026-03-01", "layer": "team"},
+			[]string{"--path", "topic", "--since", "2026-03-01", "--layer", "team"}},
 	} {
 		q := c.args["question"].(string)
 		text, reply, isErr := callTool(t, cs, "find", c.args)
@@ -246,6 +250,9 @@ func TestMCPToolsAnswerAsTheirCommands(t *testing.T) {
 		{"proof_find", map[string]any{"question": "harness", "phrasings": []string{"rewrites files in place", "write"}}, []string{"proof", "find", "--also", "rewrites files in place", "--also", "write", "harness"}},
 		{"proof_show", map[string]any{"key": "finding/sandbox-user-is-uid-1000"}, []string{"proof", "show", "finding/sandbox-user-is-uid-1000"}},
 		{"proof_show", map[string]any{"key": "finding/sandbox-user-is-uid-1000", "as_of": "2025-01-01"}, []string{"proof", "show", "--as-of", "2025-01-01", "finding/sandbox-user-is-uid-1000"}},
+		{"proof_find", map[string]any{"question": "harness", "path": "finding", "since": "2026-01-01"}, []string{"proof", "find", "--path", "finding", "--since", "2026-01-01", "harness"}},
+		{"changes", nil, []string{"changes"}},
+		{"changes", map[string]any{"since": "2026-01-01", "limit": 2, "offset": 1}, []string{"changes", "--since", "2026-01-01", "--limit", "2", "--offset", "1"}},
 	} {
 		text, reply, isErr := callTool(t, cs, c.tool, c.args)
 		if isErr {
@@ -291,6 +298,9 @@ func TestMCPErrorsAreToolErrorsWithTheStableCode(t *testing.T) {
 		{"find", "usage", map[string]any{}},                                 // the SDK: question is required
 		{"find", "usage", map[string]any{"question": "x", "roots": "many"}}, // the SDK: not an integer
 		{"find", "bad_as_of", map[string]any{"question": "x", "as_of": "2026-08-19T12:00:00Z"}},
+		{"find", "bad_since", map[string]any{"question": "x", "since": "last week"}},
+		{"changes", "bad_since", map[string]any{"since": "last week"}},
+		{"changes", "usage", map[string]any{"limit": -1}},
 		{"links", "usage", map[string]any{"key": "topic/sandbox", "direction": "sideways"}},
 		{"proof_show", "not_a_record", map[string]any{"key": "topic/sandbox"}},
 		{"proof_find", "usage", map[string]any{"question": "x", "retracted": "maybe"}},
@@ -386,7 +396,7 @@ func TestMCPServesOverStdioAsABuiltBinary(t *testing.T) {
 	t.Parallel()
 	dir := demoStore(t)
 	cs := stdioSession(t, dir)
-	if tools, size := listTools(t, cs); len(tools) != 6 || size > toolListBudget {
+	if tools, size := listTools(t, cs); len(tools) != 7 || size > toolListBudget {
 		t.Errorf("%d tools, %d bytes", len(tools), size)
 	}
 	q := "why does mounting the credential file fail"
@@ -467,7 +477,7 @@ func TestMCPOutsideARepositoryAnswersEachCallWithWhy(t *testing.T) {
 		t.Fatalf("omh --json find outside a repository: %v %s", err, stderr.String())
 	}
 	cs := stdioSession(t, dir)
-	if tools, _ := listTools(t, cs); len(tools) != 6 {
+	if tools, _ := listTools(t, cs); len(tools) != 7 {
 		t.Errorf("%d tools", len(tools))
 	}
 	for _, c := range []struct {
@@ -520,7 +530,8 @@ func TestMCPErrorsNameTheToolsParametersNotFlags(t *testing.T) {
 		{"find", map[string]any{"question": "x", "roots": "many"}, "usage", `roots is a whole number, not "many"`},
 		{"find", map[string]any{"question": "x", "as_of": "2026-08-19T12:00:00Z"}, "bad_as_of", "as_of 2026-08-19T12:00:00Z: "},
 		{"find", map[string]any{"question": "x", "query": "y"}, "usage", "give question or query, not both"},
-		{"find", map[string]any{"question": "x", "top_k": 3}, "usage", `find has no parameter "top_k"; it takes as_of, layer, max_chars, phrasings, question, roots, type`},
+		{"find", map[string]any{"question": "x", "top_k": 3}, "usage", `find has no parameter "top_k"; it takes as_of, layer, max_chars, path, phrasings, question, roots, since, tags, type`},
+		{"find", map[string]any{"question": "x", "since": "yesterday"}, "bad_since", "since yesterday: "},
 		{"proof_find", map[string]any{"question": "x", "retracted": "maybe"}, "usage", "retracted takes exclude, include or only"},
 		{"proof_show", map[string]any{"key": "finding/sandbox-user-is-uid-1000", "as_of": "yesterday"}, "bad_as_of", "as_of yesterday: "},
 		{"new", map[string]any{"type": "finding", "title": "Taken once"}, "key_taken", "the key finding/taken-once is taken"},
@@ -561,6 +572,7 @@ func TestMCPArgumentsAsAgentsWriteThemAnswerAsTheToolsOwn(t *testing.T) {
 		{"find", map[string]any{"question": q, "also": []string{"EBUSY rename"}}, map[string]any{"question": q, "phrasings": []string{"EBUSY rename"}}},
 		{"find", map[string]any{"question": q, "phrasings": "EBUSY rename"}, map[string]any{"question": q, "phrasings": []string{"EBUSY rename"}}},
 		{"proof_find", map[string]any{"query": "harness", "also": "write"}, map[string]any{"question": "harness", "phrasings": []string{"write"}}},
+		{"find", map[string]any{"question": q, "tag": "sandbox"}, map[string]any{"question": q, "tags": []string{"sandbox"}}},
 		{"show", map[string]any{"key": "topic/credentials", "lines": nil}, map[string]any{"key": "topic/credentials"}},
 	} {
 		text, structured, isErr := callTool(t, cs, c.tool, c.args)

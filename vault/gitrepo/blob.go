@@ -1,4 +1,4 @@
-package vault
+package gitrepo
 
 import (
 	"crypto/sha1"
@@ -7,6 +7,8 @@ import (
 	"io"
 
 	"github.com/go-git/go-git/v5/plumbing"
+
+	"github.com/omh-notes/omh/vault"
 )
 
 // HashBytes returns the git blob id of content.
@@ -50,7 +52,7 @@ func HugeBinaryID(f io.ReaderAt, size int64) (id plumbing.Hash, ok bool, err err
 	if _, err := f.ReadAt(head, 0); err != nil {
 		return plumbing.ZeroHash, false, err
 	}
-	if !LooksBinary(head) {
+	if !vault.LooksBinary(head) {
 		return plumbing.ZeroHash, false, nil
 	}
 	if _, err := f.ReadAt(tail, size-sniffBytes); err != nil {
@@ -68,7 +70,7 @@ func HugeBinaryID(f io.ReaderAt, size int64) (id plumbing.Hash, ok bool, err err
 var errChanged = errors.New("changed while being read")
 
 func readFile(abs string, limit int64) (plumbing.Hash, []byte, int64, error) {
-	f, err := OpenRegular(abs)
+	f, err := vault.OpenRegular(abs)
 	if err != nil {
 		return plumbing.ZeroHash, nil, 0, err
 	}

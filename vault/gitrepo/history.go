@@ -1,9 +1,11 @@
-package vault
+package gitrepo
 
 import (
 	"fmt"
 
 	"github.com/go-git/go-git/v5/plumbing"
+
+	"github.com/omh-notes/omh/vault"
 )
 
 // Step is one commit on a first-parent walk: what it changed against its
@@ -12,8 +14,8 @@ type Step struct {
 	Commit        plumbing.Hash
 	Parent        plumbing.Hash // zero at a root commit or a shallow boundary
 	Boundary      bool          // the commit has a parent this clone does not hold
-	Author        Date          // author date, in the author's own offset
-	Committed     Date          // committer date, in the committer's own offset
+	Author        vault.Date    // author date, in the author's own offset
+	Committed     vault.Date    // committer date, in the committer's own offset
 	CommittedUnix int64
 	Changed       []string // note paths (repository-relative) added or modified against the parent
 }
@@ -27,8 +29,8 @@ func (r *Repo) StepOf(commit plumbing.Hash, shallow map[plumbing.Hash]bool) (Ste
 	}
 	s := Step{
 		Commit:        commit,
-		Author:        DateOf(c.Author.When),
-		Committed:     DateOf(c.Committer.When),
+		Author:        vault.DateOf(c.Author.When),
+		Committed:     vault.DateOf(c.Committer.When),
 		CommittedUnix: c.Committer.When.Unix(),
 	}
 	var parentTree plumbing.Hash

@@ -1,4 +1,4 @@
-package vault
+package gitrepo
 
 import (
 	"bytes"
@@ -12,6 +12,8 @@ import (
 	"strings"
 
 	"github.com/go-git/go-git/v5/plumbing"
+
+	"github.com/omh-notes/omh/vault"
 )
 
 // PrivateDir is where this machine keeps the repository's private notes:
@@ -176,9 +178,10 @@ func (r *Repo) checkPrivateDir(dir, from string) error {
 	return nil
 }
 
-// within is Within, also through symbolic links.
+// within is vault.Within, also through symbolic links.
 func within(dir, path string) bool {
-	return Within(dir, path) || Within(evalLinks(dir), evalLinks(path))
+	_, ok := vault.RelativeTo(dir, path)
+	return ok
 }
 
 // RootOf follows first parents from commit to the first commit of its

@@ -1,4 +1,4 @@
-package vault
+package gitrepo
 
 import (
 	"errors"
@@ -8,6 +8,8 @@ import (
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/object"
 	"github.com/go-git/go-git/v5/plumbing/storer"
+
+	"github.com/omh-notes/omh/vault"
 )
 
 // ErrBeforeHistory means the moment asked for precedes the first commit:
@@ -21,7 +23,7 @@ var ErrPastShallow = errors.New("that part of the history is not in this clone (
 // CommitOnDay walks first parents from commit and returns the first whose
 // committer date, read in its own offset, is on or before day: the store as
 // it stood that day.
-func (r *Repo) CommitOnDay(commit plumbing.Hash, day Date) (plumbing.Hash, error) {
+func (r *Repo) CommitOnDay(commit plumbing.Hash, day vault.Date) (plumbing.Hash, error) {
 	shallow, err := r.shallowSet()
 	if err != nil {
 		return plumbing.ZeroHash, err
@@ -31,7 +33,7 @@ func (r *Repo) CommitOnDay(commit plumbing.Hash, day Date) (plumbing.Hash, error
 		if err != nil {
 			return plumbing.ZeroHash, err
 		}
-		if DateOf(c.Committer.When) <= day {
+		if vault.DateOf(c.Committer.When) <= day {
 			return commit, nil
 		}
 		if len(c.ParentHashes) == 0 {
@@ -46,12 +48,12 @@ func (r *Repo) CommitOnDay(commit plumbing.Hash, day Date) (plumbing.Hash, error
 }
 
 // CommittedOn is the day a commit was made, in its committer's offset.
-func (r *Repo) CommittedOn(commit plumbing.Hash) (Date, error) {
+func (r *Repo) CommittedOn(commit plumbing.Hash) (vault.Date, error) {
 	c, err := r.Commit(commit)
 	if err != nil {
 		return "", err
 	}
-	return DateOf(c.Committer.When), nil
+	return vault.DateOf(c.Committer.When), nil
 }
 
 func (r *Repo) shallowSet() (map[plumbing.Hash]bool, error) {

@@ -1,4 +1,4 @@
-package vault
+package gitrepo
 
 import (
 	"bytes"
@@ -11,6 +11,8 @@ import (
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/filemode"
 	"github.com/go-git/go-git/v5/plumbing/object"
+
+	"github.com/omh-notes/omh/vault"
 )
 
 // TeamFile is a note file in a commit's tree.
@@ -279,7 +281,7 @@ func dirHash(e object.TreeEntry) plumbing.Hash {
 // only, so a file is reported once.
 func (w *treeDiff) note(e object.TreeEntry, rel string, report bool) TeamFile {
 	full := path.Join(w.dir, rel)
-	if e.Hash.IsZero() || !strings.HasSuffix(rel, NoteExt) {
+	if e.Hash.IsZero() || !strings.HasSuffix(rel, vault.NoteExt) {
 		return TeamFile{Path: full}
 	}
 	switch e.Mode {
@@ -290,12 +292,12 @@ func (w *treeDiff) note(e object.TreeEntry, rel string, report bool) TeamFile {
 	default:
 		return TeamFile{Path: full}
 	}
-	key, ok := KeyOf(rel)
+	key, ok := vault.KeyOf(rel)
 	if !ok {
 		w.skip(report, full, "its name cannot be a key (control character or empty part)")
 		return TeamFile{Path: full}
 	}
-	if Excluded(w.exclude, rel) {
+	if vault.Excluded(w.exclude, rel) {
 		return TeamFile{Path: full}
 	}
 	return TeamFile{Path: full, Key: key, Blob: e.Hash}

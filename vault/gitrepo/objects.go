@@ -1,4 +1,4 @@
-package vault
+package gitrepo
 
 import (
 	"bufio"

@@ -1,18 +1,22 @@
-package vault
+// Package corpus is the read model of the notes: what the cache (index)
+// hands to ranking (retrieve), the proof lifecycle and cards (find) about a
+// note, in the note model's own terms, so the cache and its readers share
+// them without importing each other.
+package corpus
 
-import "github.com/go-git/go-git/v5/plumbing"
+import (
+	"github.com/go-git/go-git/v5/plumbing"
 
-// What the cache hands to ranking and cards about a note, in the note
-// model's own terms, so the cache and its readers share them without
-// importing each other.
+	"github.com/omh-notes/omh/vault"
+)
 
 // Note is what an answer prints about a note.
 type Note struct {
 	Key        string
-	Layer      Layer
+	Layer      vault.Layer
 	Path       string
-	Date       Date
-	DateSource DateSource
+	Date       vault.Date
+	DateSource vault.DateSource
 	Title      string
 	Type       string
 	Blob       plumbing.Hash // git blob id of the content the answer was computed from
@@ -22,7 +26,7 @@ type Note struct {
 // break ties without loading the note.
 type DocInfo struct {
 	Present  bool // false for ids the corpus does not currently hold
-	Layer    Layer
+	Layer    vault.Layer
 	Type     string
 	Day      int // the note's date as YYYYMMDD, so newer is larger
 	Inbound  int // distinct notes, of either layer, linking to this note's key
@@ -31,7 +35,7 @@ type DocInfo struct {
 	// Retracted is the note's own retracted date as YYYYMMDD; 0 when none.
 	Retracted int
 	// Scaffold marks a note that is only a template's scaffolding (see
-	// Parsed.Scaffold): it ranks below every note with content.
+	// vault.Parsed.Scaffold): it ranks below every note with content.
 	Scaffold bool
 }
 
@@ -40,10 +44,10 @@ type DocInfo struct {
 type Ref struct {
 	Doc       uint32
 	Key       string
-	Layer     Layer
-	Date      Date
+	Layer     vault.Layer
+	Date      vault.Date
 	Verb      string
-	Retracted Date // set on a proof record retracted at the reply's moment
+	Retracted vault.Date // set on a proof record retracted at the reply's moment
 }
 
 // Detail is what a card needs of a note beyond its hit.
@@ -53,6 +57,6 @@ type Detail struct {
 	In        []Ref // notes linking to it
 	// Units are the body's passage units and Headings its headings, which
 	// units name by index.
-	Units    []Unit
-	Headings []Heading
+	Units    []vault.Unit
+	Headings []vault.Heading
 }

@@ -1,4 +1,4 @@
-package vault
+package gitrepo
 
 import (
 	"bytes"
@@ -62,7 +62,7 @@ func TestEveryPackedObjectIsReadAsGitHasIt(t *testing.T) {
 		t.Run(kind.name, func(t *testing.T) {
 			t.Parallel()
 			r := deltaRepo(t, kind.args...)
-			repo, err := OpenRepo(r.Dir)
+			repo, err := Open(r.Dir)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -121,7 +121,7 @@ func TestObjectsNotInAPackOrTooLargeAreGoGits(t *testing.T) {
 	r.Git("repack", "-d")
 	r.Write("notes/loose.md", "a loose note\n")
 	r.Git("add", "notes/loose.md")
-	repo, err := OpenRepo(r.Dir)
+	repo, err := Open(r.Dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -173,7 +173,7 @@ func BenchmarkReadBlob(b *testing.B) {
 	for _, reader := range []string{"omh", "go-git"} {
 		b.Run(reader, func(b *testing.B) {
 			for i := 0; b.Loop(); i++ {
-				repo, err := OpenRepo(dir)
+				repo, err := Open(dir)
 				if err != nil {
 					b.Fatal(err)
 				}

@@ -1,4 +1,4 @@
-package vault
+package gitrepo
 
 import (
 	"bytes"
@@ -15,6 +15,7 @@ import (
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/object"
 
+	"github.com/omh-notes/omh/vault"
 	"github.com/omh-notes/omh/vault/vaulttest"
 )
 
@@ -55,7 +56,7 @@ func TestDiffNotesEqualsTheDifferenceOfFullListings(t *testing.T) {
 			r.Write("a", "a file where a folder was\n")
 		},
 	}
-	repo, err := OpenRepo(r.Dir)
+	repo, err := Open(r.Dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -65,7 +66,7 @@ func TestDiffNotesEqualsTheDifferenceOfFullListings(t *testing.T) {
 		step()
 		repo.Close()
 		r.Commit("2026-01-0"+string(rune('1'+i))+"T10:00:00Z", "step")
-		if repo, err = OpenRepo(r.Dir); err != nil {
+		if repo, err = Open(r.Dir); err != nil {
 			t.Fatal(err)
 		}
 		head, err := repo.Head()
@@ -121,7 +122,7 @@ func notesIn(t *testing.T, repo *Repo, tree plumbing.Hash) map[string]plumbing.H
 		if err != nil {
 			t.Fatal(err)
 		}
-		if strings.HasSuffix(f.Name, NoteExt) {
+		if strings.HasSuffix(f.Name, vault.NoteExt) {
 			out[f.Name] = f.Hash
 		}
 	}
@@ -157,7 +158,7 @@ func TestALooseTreeReadsAsGoGitReadsIt(t *testing.T) {
 	r.Write("notes/a.md", "# A\n")
 	r.Write("notes/deep/b.md", "# B\n")
 	r.Commit("2026-01-01T10:00:00Z", "notes")
-	repo, err := OpenRepo(r.Dir)
+	repo, err := Open(r.Dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -222,7 +223,7 @@ func TestALooseTreeReadsAsGoGitReadsIt(t *testing.T) {
 	}
 
 	r.Git("gc", "-q", "--prune=now")
-	packed, err := OpenRepo(r.Dir)
+	packed, err := Open(r.Dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -246,7 +247,7 @@ func TestALooseTreeWhoseHeaderOverstatesItsSizeIsAnErrorNotAnAllocation(t *testi
 	r := vaulttest.New(t)
 	r.Write("notes/a.md", "# A\n")
 	r.Commit("2026-01-01T10:00:00Z", "notes")
-	repo, err := OpenRepo(r.Dir)
+	repo, err := Open(r.Dir)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package vault
+package gitrepo
 
 import (
 	"runtime"
@@ -35,7 +35,7 @@ func TestABlobLargerThanTheLimitIsNeverReadWhole(t *testing.T) {
 		if how == "packed" {
 			r.Git("gc", "-q")
 		}
-		repo, err := OpenRepo(r.Dir)
+		repo, err := Open(r.Dir)
 		if err != nil {
 			t.Fatal(err)
 		}

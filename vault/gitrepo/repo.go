@@ -1,4 +1,11 @@
-package vault
+// Package gitrepo is omh's access to a git repository: opening a working
+// tree and the repository behind it, reading objects (loose, and packs
+// read by omh itself), the notes root's tree and its differences between
+// commits, first-parent history and the commit of a day (--as-of), blob
+// ids of files as git computes them, and where the repository's private
+// notes live. It reads through go-git's storage layer and omh's own pack
+// reader; running the git command line is package gitcli's.
+package gitrepo
 
 import (
 	"errors"
@@ -18,6 +25,8 @@ import (
 	"github.com/go-git/go-git/v5/plumbing/storer"
 	"github.com/go-git/go-git/v5/storage/filesystem"
 	"github.com/go-git/go-git/v5/storage/filesystem/dotgit"
+
+	"github.com/omh-notes/omh/vault"
 )
 
 // largeObject is the size past which go-git streams an object instead of
@@ -70,10 +79,10 @@ type Watcher interface {
 // again: a cold index of 100,000 notes peaked at 1,053 MiB with the default.
 const objectCache = 16 * cache.MiByte
 
-// OpenRepo finds the working tree containing dir and opens it. Linked
+// Open finds the working tree containing dir and opens it. Linked
 // worktrees, whose .git is a file pointing into the main repository, open
 // too.
-func OpenRepo(dir string) (*Repo, error) {
+func Open(dir string) (*Repo, error) {
 	abs, err := filepath.Abs(dir)
 	if err != nil {
 		return nil, fmt.Errorf("resolving %s: %w", dir, err)
@@ -254,8 +263,8 @@ func (r *Repo) readBlob(id plumbing.Hash, limit int64) ([]byte, int64, error) {
 // file as it is now (path relative to the working tree, or absolute in the
 // private folder). Show reads notes this way; what was cut by a
 // snapshot's offsets is read by ReadIndexed.
-func (r *Repo) ReadNote(layer Layer, path string, blob plumbing.Hash, limit int64) ([]byte, error) {
-	if layer == Team {
+func (r *Repo) ReadNote(layer vault.Layer, path string, blob plumbing.Hash, limit int64) ([]byte, error) {
+	if layer == vault.Team {
 		content, _, err := r.ReadBlob(blob, limit)
 		return content, err
 	}
@@ -267,21 +276,16 @@ func (r *Repo) ReadNote(layer Layer, path string, blob plumbing.Hash, limit int6
 	return content, nil
 }
 
-// ErrChangedSince is returned by ReadIndexed for a local note whose file no
-// longer holds the blob the snapshot indexed (rewritten or deleted since),
-// when git does not hold that blob either.
-var ErrChangedSince = errors.New("changed since the snapshot was taken")
-
 // ReadIndexed returns, up to limit, the bytes of the blob a snapshot
 // indexed for a note: what its offsets (units, headings, body start) point
 // into. A local note's file is read and must hash to blob; a file another
 // process rewrote or deleted since then is read from git's objects when
-// they hold the blob (a staged copy), else the error is ErrChangedSince.
+// they hold the blob (a staged copy), else the error is vault.ErrChangedSince.
 // Cutting the new text at the old offsets quoted words from the middle of
 // other ones under the old blob's id, and a deleted file failed the whole
 // answer.
-func (r *Repo) ReadIndexed(layer Layer, path string, blob plumbing.Hash, limit int64) ([]byte, error) {
-	if layer == Team {
+func (r *Repo) ReadIndexed(layer vault.Layer, path string, blob plumbing.Hash, limit int64) ([]byte, error) {
+	if layer == vault.Team {
 		content, _, err := r.ReadBlob(blob, limit)
 		return content, err
 	}
@@ -294,7 +298,7 @@ func (r *Repo) ReadIndexed(layer Layer, path string, blob plumbing.Hash, limit i
 	if content, _, err := r.ReadBlob(blob, limit); err == nil {
 		return content, nil
 	}
-	return nil, fmt.Errorf("%s %w", path, ErrChangedSince)
+	return nil, fmt.Errorf("%s %w", path, vault.ErrChangedSince)
 }
 
 // localPath is a local note's file: path is relative to the working tree,
