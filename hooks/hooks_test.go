@@ -44,7 +44,7 @@ func throughJournal(t *testing.T, dir, command string, do func(*Place, Writer) (
 		t.Fatal(err)
 	}
 	defer r.Close()
-	tx, err := journal.Begin(r.CommonDir, r.Root, command, nil)
+	tx, err := journal.Begin(r.CommonDir, r.Root, "", command, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

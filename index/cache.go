@@ -23,8 +23,10 @@ import (
 	"modernc.org/sqlite"
 	sqlite3 "modernc.org/sqlite/lib"
 
+	"github.com/omh-notes/omh/internal/pagesum"
 	"github.com/omh-notes/omh/token"
 	"github.com/omh-notes/omh/vault/disk"
+	"github.com/omh-notes/omh/vault/gitrepo"
 )
 
 // SchemaVersion changes whenever the tables or any stored encoding change
@@ -41,11 +43,12 @@ import (
 // know it would never record; 14: a note's tags, as its dialect reads
 // them, are terms of its vector, and a Logseq page's tags:: is in its meta;
 // 15: per-document info marks a team note whose file the working tree lacks
-// (flagGone), and merge-conflict marker lines are parsed as blank lines).
-// With the tokenizer's version it names the
-// database file, so a binary that reads differently never opens an older
-// file: it builds its own, and no command pays for a version check.
-const SchemaVersion = 15
+// (flagGone), and merge-conflict marker lines are parsed as blank lines;
+// 16: a checksum in the last bytes of every page, see package pagesum).
+// With the tokenizer's version it names the database file, so a binary
+// that reads differently never opens an older file: it builds its own, and
+// no command pays for a version check.
+const SchemaVersion = 16
 
 var filePrefix = fmt.Sprintf("cache-s%dt%d-", SchemaVersion, token.TokenizerVersion)
 
@@ -55,8 +58,13 @@ type Cache struct {
 	Path string // the database file in use
 	gen  int    // Path's generation
 	db   *sql.DB
-	use  *os.File // shared lock held while this process uses Path
+	use  *os.File  // shared lock held while this process uses Path
+	keep *sql.Conn // for a cache in memory (Path ""), what keeps it
+	name string    // and the name it has in SQLite
 	warm warmRow
+	// Notices say, for people, what Open found wrong with the cache's
+	// folder and put right.
+	Notices []string
 }
 
 // ErrNoCachePlace means neither the repository nor the user's cache folder
@@ -67,7 +75,12 @@ var ErrNoCachePlace = errors.New("no writable place for the cache")
 // every worktree of a clone shares), creating one if there is none. When the
 // repository is read-only, the user's cache folder is used instead.
 func Open(commonDir string) (*Cache, error) {
-	dir, err := cacheDir(commonDir)
+	return openFor(commonDir, nil)
+}
+
+// openFor is Open, and with a repository r, OpenRepo.
+func openFor(commonDir string, r *gitrepo.Repo) (*Cache, error) {
+	dir, notices, err := cacheDir(commonDir)
 	if err != nil {
 		return nil, err
 	}
@@ -75,12 +88,56 @@ func Open(commonDir string) (*Cache, error) {
 	if err != nil {
 		return nil, fmt.Errorf("listing the cache folder: %w", err)
 	}
+	links := removeLinks(dir, entries)
+	if len(links) > 0 {
+		notices = append(notices, fmt.Sprintf("the cache folder %s held symbolic links (%s); omh never writes through a link, so they were removed", dir, strings.Join(links, ", ")))
+	}
+	emptied := false
+	if r != nil {
+		var notice string
+		if notice, emptied, err = claim(dir, r); err != nil {
+			return nil, err
+		}
+		if notice != "" {
+			notices = append(notices, notice)
+		}
+	}
+	if len(links) > 0 || emptied {
+		if entries, err = os.ReadDir(dir); err != nil {
+			return nil, fmt.Errorf("listing the cache folder: %w", err)
+		}
+	}
 	gens := generationsIn(entries)
 	removeAbandoned(dir, entries, time.Now())
+	var c *Cache
 	if len(gens) == 0 {
-		return startGeneration(dir, 0)
+		c, err = startGeneration(dir, 0)
+	} else {
+		c, err = open(dir, gens[len(gens)-1])
 	}
-	return open(dir, gens[len(gens)-1])
+	if c != nil {
+		c.Notices = notices
+	}
+	return c, err
+}
+
+// removeLinks removes the symbolic links among the cache folder's entries
+// (the link alone, never what it points to), and names them. omh makes
+// none there: one planted (a database, its write-ahead log, a lock) would
+// have a read-only command write wherever it points.
+func removeLinks(dir string, entries []os.DirEntry) []string {
+	var removed []string
+	for _, e := range entries {
+		if e.Type()&os.ModeSymlink == 0 {
+			continue
+		}
+		path := filepath.Join(dir, e.Name())
+		to, _ := os.Readlink(path)
+		if os.Remove(path) == nil {
+			removed = append(removed, e.Name()+" → "+to)
+		}
+	}
+	return removed
 }
 
 // abandonAfter is how long the cache of another omh version (another schema
@@ -185,21 +242,38 @@ func startGeneration(dir string, after int) (*Cache, error) {
 	return create(dir, newest+1)
 }
 
-func cacheDir(commonDir string) (string, error) {
-	dir := filepath.Join(commonDir, "omh")
-	if err := os.MkdirAll(dir, 0o755); err == nil && disk.Writable(dir) {
-		return dir, nil
+// cacheDir is the cache's folder: omh in commonDir, else, when the
+// repository is read-only, one in the user's cache folder. A link in
+// place of omh's own folder is removed (the link alone) and a folder made:
+// the cache never writes through a link out of git's folder. notices say
+// so, for people.
+func cacheDir(commonDir string) (dir string, notices []string, err error) {
+	dir = filepath.Join(commonDir, "omh")
+	if fi, err := os.Lstat(dir); err == nil && fi.Mode()&os.ModeSymlink != 0 {
+		to, _ := os.Readlink(dir)
+		if os.Remove(dir) == nil {
+			notices = append(notices, fmt.Sprintf("the cache folder %s was a symbolic link to %s; omh never writes through a link, so it was removed and a folder made", dir, to))
+		}
+	}
+	if err := os.MkdirAll(dir, 0o755); err == nil && disk.Writable(dir) && isRealDir(dir) {
+		return dir, notices, nil
 	}
 	base, err := os.UserCacheDir()
 	if err != nil {
-		return "", fmt.Errorf("%w: %s is read-only and there is no user cache folder: %v", ErrNoCachePlace, commonDir, err)
+		return "", nil, fmt.Errorf("%w: %s is read-only and there is no user cache folder: %v", ErrNoCachePlace, commonDir, err)
 	}
 	sum := sha256.Sum256([]byte(commonDir))
 	dir = filepath.Join(base, "omh", hex.EncodeToString(sum[:8]))
 	if err := os.MkdirAll(dir, 0o755); err != nil || !disk.Writable(dir) {
-		return "", fmt.Errorf("%w: neither %s nor %s can be written", ErrNoCachePlace, commonDir, dir)
+		return "", nil, fmt.Errorf("%w: neither %s nor %s can be written", ErrNoCachePlace, commonDir, dir)
 	}
-	return dir, nil
+	return dir, notices, nil
+}
+
+// isRealDir reports whether path is a folder, not a link to one.
+func isRealDir(path string) bool {
+	fi, err := os.Lstat(path)
+	return err == nil && fi.IsDir()
 }
 
 // generations lists this schema's database generations, oldest first.
@@ -241,14 +315,10 @@ func create(dir string, gen int) (*Cache, error) {
 	final := genPath(dir, gen)
 	tmp := fmt.Sprintf("%s.%d%s", final, os.Getpid(), tmpSuffix)
 	// The schema sets the page size before WAL mode, which fixes it: the
-	// usual DSN turns WAL on first, and the size stayed SQLite's 4096.
-	db, err := sql.Open("sqlite", "file:"+tmp+"?_pragma=busy_timeout(20000)")
-	if err == nil {
-		_, err = db.Exec(schema)
-		if cerr := db.Close(); err == nil {
-			err = cerr
-		}
-	}
+	// usual DSN turns WAL on first, and the size stayed SQLite's 4096. It
+	// is made through pagesum, which leaves room for a checksum in every
+	// page.
+	err := pagesum.Create(tmp, schema)
 	if err == nil {
 		crash.Step()
 		err = os.Rename(tmp, final)
@@ -305,6 +375,9 @@ func tempOwner(name string) (pid int, ok bool) {
 }
 
 func open(dir string, gen int) (*Cache, error) {
+	if err := pagesum.Register(); err != nil {
+		return nil, err
+	}
 	path := genPath(dir, gen)
 	use, err := os.OpenFile(path+".use", os.O_CREATE|os.O_RDWR, 0o644)
 	if err != nil {
@@ -334,15 +407,21 @@ func open(dir string, gen int) (*Cache, error) {
 // same either way. Statement journals stay in memory: a cold build's
 // multi-row inserts wrote them to temp files, a twentieth of its CPU in
 // pwrite. (A page cache of 32 MiB rather than 2 saved nothing once rows
-// came in key order, and cost 40 MiB of peak memory.)
+// came in key order, and cost 40 MiB of peak memory.) Every page read from
+// the file is checked against its checksum (see package pagesum).
 func dsn(path string) string {
-	return "file:" + path + "?_pragma=busy_timeout(20000)&_pragma=journal_mode(WAL)&_pragma=synchronous(NORMAL)&_pragma=journal_size_limit(16777216)&_pragma=temp_store(MEMORY)&_txlock=immediate"
+	return "file:" + path + "?vfs=" + pagesum.Name + "&_pragma=busy_timeout(20000)&_pragma=journal_mode(WAL)&_pragma=synchronous(NORMAL)&_pragma=journal_size_limit(16777216)&_pragma=temp_store(MEMORY)&_txlock=immediate"
 }
 
 // Close releases the database and this process's use of it.
 func (c *Cache) Close() error {
+	if c.keep != nil {
+		c.keep.Close()
+	}
 	err := c.db.Close()
-	c.use.Close()
+	if c.use != nil {
+		c.use.Close()
+	}
 	return err
 }
 
@@ -351,6 +430,10 @@ func (c *Cache) Close() error {
 // started since this one was opened. The old file is not touched while any
 // process still uses it; older generations nobody uses are removed.
 func (c *Cache) Replace() (*Cache, error) {
+	if c.Unsaved() {
+		c.Close()
+		return OpenInMemory(c.Dir)
+	}
 	next, err := startGeneration(c.Dir, c.gen)
 	if err != nil {
 		return nil, err
@@ -394,8 +477,9 @@ func (c *Cache) Size() int64 {
 }
 
 // IsDamaged reports whether err means the database file cannot be trusted:
-// not a database, corrupt, cut short, or missing the tables it should hold.
-// Such a cache is replaced, never repaired.
+// not a database, corrupt, a page that does not hold its checksum, cut
+// short, or missing the tables it should hold. Such a cache is replaced,
+// never repaired.
 func IsDamaged(err error) bool {
 	var e *sqlite.Error
 	if errors.As(err, &e) {
@@ -403,7 +487,7 @@ func IsDamaged(err error) bool {
 		case sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB, sqlite3.SQLITE_FORMAT:
 			return true
 		case sqlite3.SQLITE_IOERR:
-			return e.Code() == sqlite3.SQLITE_IOERR_SHORT_READ
+			return e.Code() == sqlite3.SQLITE_IOERR_SHORT_READ || e.Code() == sqlite3.SQLITE_IOERR_DATA
 		case sqlite3.SQLITE_ERROR:
 			return strings.Contains(e.Error(), "no such table") || strings.Contains(e.Error(), "no such column")
 		}

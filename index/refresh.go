@@ -4,7 +4,9 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -358,7 +360,11 @@ func (v *view) report(rep Report) Report {
 // note: a configured notes root that exists nowhere.
 func notice(r *gitrepo.Repo, cfg vault.Config, st snapState) string {
 	if cfg.Notes != "" && st.Tree == "" && !isDir(filepath.Join(r.Root, filepath.FromSlash(cfg.Notes))) {
-		return fmt.Sprintf("the notes root %s named in %s exists neither at HEAD nor in the working tree", cfg.Notes, vault.ConfigPath)
+		named := "named in " + vault.ConfigPath
+		if _, err := os.Lstat(filepath.Join(r.Root, filepath.FromSlash(vault.ConfigPath))); errors.Is(err, fs.ErrNotExist) {
+			named = "omh detected (there is no " + vault.ConfigPath + ")"
+		}
+		return fmt.Sprintf("the notes root %s %s exists neither at HEAD nor in the working tree", cfg.Notes, named)
 	}
 	return ""
 }
@@ -415,6 +421,9 @@ func (c *Cache) saveScan(s *snapRow) {
 // lockRefresh takes the lock every refresh holds, so two processes never
 // refresh at once. With a positive wait it gives up after that long.
 func (c *Cache) lockRefresh(wait time.Duration) (unlock func(), ok bool, err error) {
+	if c.Unsaved() {
+		return func() {}, true, nil // no other process sees it
+	}
 	f, err := os.OpenFile(filepath.Join(c.Dir, "refresh.lock"), os.O_CREATE|os.O_RDWR, 0o644)
 	if err != nil {
 		return nil, false, fmt.Errorf("opening the refresh lock: %w", err)

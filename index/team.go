@@ -21,7 +21,7 @@ type teamDiff struct {
 	skips   []gitrepo.Skip
 }
 
-func (rf *refresher) diffTeam(from, head plumbing.Hash, dir string, exclude []string) (teamDiff, error) {
+func (rf *refresher) diffTeam(from, head plumbing.Hash, dir string, exclude vault.Excludes) (teamDiff, error) {
 	var d teamDiff
 	var err error
 	if !head.IsZero() {

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/omh-notes/omh/index"
+	"github.com/omh-notes/omh/internal/pagesum"
 )
 
 // A cache file another process cuts short while this one has it open is
@@ -26,8 +27,9 @@ func TestACacheCutShortWhileOpenIsDamagedNotACrash(t *testing.T) {
 	if _, _, err := c.Fresh(repo, index.Options{}); err != nil {
 		t.Fatal(err)
 	}
-	// Everything in the database file itself, none in the write-ahead log.
-	db, err := sql.Open("sqlite", c.Path)
+	// Everything in the database file itself, none in the write-ahead log
+	// (written through the VFS that checksums every page, as omh writes).
+	db, err := sql.Open("sqlite", "file:"+c.Path+"?vfs="+pagesum.Name)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -27,7 +27,7 @@ func finishOrUndo(dir string, m manifest, recovering bool, warn func(string)) er
 
 func finishOrUndoLocked(dir string, m manifest, recovering bool, warn func(string)) error {
 	done, err := finish(dir, m, recovering, warn)
-	if err == nil || m.Undoing || errors.Is(err, errNeedsLock) {
+	if err == nil || m.Undoing || errors.Is(err, errNeedsLock) || errors.Is(err, ErrNotDurable) {
 		return err
 	}
 	if recovering {
@@ -44,6 +44,17 @@ func finishOrUndoLocked(dir string, m manifest, recovering bool, warn func(strin
 	}
 	return undoneError{err}
 }
+
+// ErrNotDurable is a step made whose folder the disk would not sync: the
+// change stands, and is finished rather than undone (undoing needs the
+// same disk to keep its writes). While its manifest is there, the next
+// command (or omh recover) finishes it; once it is gone, the change is
+// made and only its durability is in doubt.
+var ErrNotDurable = errors.New("the disk did not confirm it keeps the change")
+
+// notDurable marks err, a failure to sync what a step made, as
+// ErrNotDurable.
+func notDurable(err error) error { return fmt.Errorf("%w: %w", ErrNotDurable, err) }
 
 // undoneError is a change that failed and was undone: the store is as
 // before it.
@@ -98,13 +109,17 @@ func finish(dir string, m manifest, recovering bool, warn func(string)) (staged,
 	for _, o := range m.Ops {
 		folders = append(folders, filepath.Dir(o.Path))
 	}
-	flush(folders)
+	if err := flush(folders); err != nil {
+		return done, fmt.Errorf("%s: %w", m.Command, notDurable(err))
+	}
 	crash.Step()
 	if err := os.Remove(filepath.Join(dir, manifestName)); err != nil {
 		return done, fmt.Errorf("%s: %w", m.Command, err)
 	}
-	disk.SyncDir(dir)
 	clearPayloads(dir)
+	if err := disk.SyncDir(dir); err != nil {
+		return done, fmt.Errorf("%s: %w", m.Command, notDurable(err))
+	}
 	return done, nil
 }
 

@@ -140,9 +140,11 @@ func (e *UnwritableError) Unwrap() error { return e.Err }
 
 // Begin starts a change to the working tree root of the clone whose common
 // git directory is commonDir. It waits while another omh process changes
-// the same clone, then finishes any change a dead process left. command
-// names the change in messages; warn hears what finishing said.
-func Begin(commonDir, root, command string, warn func(string)) (*Txn, error) {
+// the same clone, then finishes any change a dead process left, if it
+// writes nowhere but a working tree of the clone, its hooks and the
+// private area (see check). command names the change in messages; warn
+// hears what finishing said.
+func Begin(commonDir, root, private, command string, warn func(string)) (*Txn, error) {
 	dir, err := Dir(commonDir)
 	if err != nil {
 		return nil, err
@@ -152,7 +154,7 @@ func Begin(commonDir, root, command string, warn func(string)) (*Txn, error) {
 		return nil, err
 	}
 	t := &Txn{dir: dir, lock: lock, m: manifest{Command: command, Root: root}, warn: warn}
-	if err := finishLeft(dir, warn); err != nil {
+	if err := finishLeft(dir, commonDir, private, warn); err != nil {
 		t.Close()
 		return nil, err
 	}
@@ -170,6 +172,14 @@ func (t *Txn) Close() {
 	}
 	t.lock.Close()
 	t.lock = nil
+}
+
+// Pending reports whether the change waits in the journal to be finished:
+// after Commit failed, whether the next command (or omh recover) finishes
+// it, or nothing is left to do.
+func (t *Txn) Pending() bool {
+	_, err := os.Lstat(filepath.Join(t.dir, manifestName))
+	return err == nil
 }
 
 // Put makes path hold content with mode. before is the blob id of what it
@@ -391,24 +401,37 @@ func writeManifest(dir string, m manifest) error {
 			}
 		}
 	}
-	flush(paths)
+	if err := flush(paths); err != nil {
+		return fmt.Errorf("writing the journal: %w", err)
+	}
 	crash.Step()
 	tmp := filepath.Join(dir, "manifest.tmp")
 	if err := writeNew(tmp, b, 0o644, true); err != nil {
 		return fmt.Errorf("writing the journal: %w", err)
 	}
-	if err := os.Rename(tmp, filepath.Join(dir, manifestName)); err != nil {
+	final := filepath.Join(dir, manifestName)
+	if err := os.Rename(tmp, final); err != nil {
+		os.Remove(tmp)
 		return fmt.Errorf("writing the journal: %w", err)
 	}
-	disk.SyncDir(dir)
+	// A manifest the disk may not keep is no point of no return: a crash
+	// could lose it after the changes it names were made, leaving them
+	// half done with nothing to finish them. It goes, and the change with
+	// it, before anything is touched.
+	if err := disk.SyncDir(dir); err != nil {
+		os.Remove(final)
+		return fmt.Errorf("writing the journal: %w", err)
+	}
 	return nil
 }
 
 // Recover finishes a change a dead process left in the journal of the clone
-// whose common git directory is commonDir, and returns the command it
-// finished ("" when there was none). A change another live process is
-// making is left to it, unless wait is true: then Recover waits for it.
-func Recover(commonDir string, wait bool, warn func(string)) (string, error) {
+// whose common git directory is commonDir, if it writes nowhere but a
+// working tree of the clone, its hooks and the private area private (see
+// check), and returns the command it finished ("" when there was none). A
+// change another live process is making is left to it, unless wait is
+// true: then Recover waits for it.
+func Recover(commonDir, private string, wait bool, warn func(string)) (string, error) {
 	dir, err := Dir(commonDir)
 	var u *UnwritableError
 	if errors.As(err, &u) && u.Pending == "" {
@@ -431,6 +454,9 @@ func Recover(commonDir string, wait bool, warn func(string)) (string, error) {
 	m, found, err := readManifest(dir)
 	if err != nil || !found {
 		clearPayloads(dir)
+		return "", err
+	}
+	if err := m.check(dir, commonDir, private); err != nil {
 		return "", err
 	}
 	return m.Command, finishOrUndo(dir, m, true, warn)
@@ -459,7 +485,7 @@ func prepared(name string) bool {
 
 // finishLeft finishes the change a dead process left, if any, while the
 // caller holds the lock.
-func finishLeft(dir string, warn func(string)) error {
+func finishLeft(dir, commonDir, private string, warn func(string)) error {
 	m, found, err := readManifest(dir)
 	if err != nil {
 		return err
@@ -467,6 +493,9 @@ func finishLeft(dir string, warn func(string)) error {
 	if !found {
 		clearPayloads(dir)
 		return nil
+	}
+	if err := m.check(dir, commonDir, private); err != nil {
+		return err
 	}
 	if err := finishOrUndo(dir, m, true, warn); err != nil {
 		return err

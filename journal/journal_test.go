@@ -29,7 +29,7 @@ func id(s string) plumbing.Hash { return gitrepo.HashBytes([]byte(s)) }
 // begin starts a change in the repository r with a warning collector.
 func begin(t *testing.T, r *vaulttest.Repo, warnings *[]string) *Txn {
 	t.Helper()
-	tx, err := Begin(filepath.Join(r.Dir, ".git"), r.Dir, "test change", func(m string) { *warnings = append(*warnings, m) })
+	tx, err := Begin(filepath.Join(r.Dir, ".git"), r.Dir, r.Private, "test change", func(m string) { *warnings = append(*warnings, m) })
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -168,7 +168,7 @@ func TestALeftChangeIsFinishedAroundAFileChangedSince(t *testing.T) {
 	}
 	r.Write("b.md", "the user's edit\n")
 
-	cmd, err := Recover(filepath.Join(r.Dir, ".git"), false, func(m string) { warnings = append(warnings, m) })
+	cmd, err := Recover(filepath.Join(r.Dir, ".git"), r.Private, false, func(m string) { warnings = append(warnings, m) })
 	if err != nil || cmd != "test change" {
 		t.Fatalf("Recover = %q, %v", cmd, err)
 	}
@@ -205,7 +205,7 @@ func TestFilesAKilledChangePreparedGoAtTheNextCommand(t *testing.T) {
 	if err := writeNew(filepath.Join(tx.dir, "manifest.tmp"), []byte("{"), 0o644, false); err != nil {
 		t.Fatal(err)
 	}
-	if cmd, err := Recover(commonDir, false, nil); err != nil || cmd != "" {
+	if cmd, err := Recover(commonDir, r.Private, false, nil); err != nil || cmd != "" {
 		t.Fatalf("Recover while the change is being prepared = %q, %v", cmd, err)
 	}
 	if entries, _ := os.ReadDir(tx.dir); len(entries) != 5 {
@@ -217,7 +217,7 @@ func TestFilesAKilledChangePreparedGoAtTheNextCommand(t *testing.T) {
 	if !Pending(commonDir) {
 		t.Error("Pending does not see what the dead process prepared")
 	}
-	if cmd, err := Recover(commonDir, false, nil); err != nil || cmd != "" {
+	if cmd, err := Recover(commonDir, r.Private, false, nil); err != nil || cmd != "" {
 		t.Fatalf("Recover = %q, %v", cmd, err)
 	}
 	if entries, _ := os.ReadDir(tx.dir); len(entries) != 1 {
@@ -281,7 +281,7 @@ func TestARenameNeverReplacesIsUndoneWithItsFoldersAndFinishesFromBothNames(t *t
 	}
 	tx.lock.Close()
 	tx.lock = nil
-	if cmd, err := Recover(filepath.Join(r.Dir, ".git"), true, nil); err != nil || cmd != "test change" {
+	if cmd, err := Recover(filepath.Join(r.Dir, ".git"), r.Private, true, nil); err != nil || cmd != "test change" {
 		t.Fatalf("Recover = %q, %v", cmd, err)
 	}
 	if read(t, to) != "the note\n" {
@@ -289,5 +289,53 @@ func TestARenameNeverReplacesIsUndoneWithItsFoldersAndFinishesFromBothNames(t *t
 	}
 	if _, err := os.Lstat(filepath.Join(r.Dir, "old")); err == nil {
 		t.Error("the old name or its emptied folders stayed")
+	}
+}
+
+// A manifest planted in the journal (by anyone who can write git's folder)
+// is finished only when it writes nowhere but the repository's working
+// tree, its hooks and the private folder: one naming an outside file, a
+// root that is no working tree of the clone, a payload outside the
+// journal, a file in .git, or a folder that is a link out is neither
+// finished nor removed, and nothing outside changes. Catches: the next omh
+// find writing a planted put to an outside path ("finished omh mv a b").
+func TestAPlantedJournalWritesNothingOutside(t *testing.T) {
+	t.Parallel()
+	r := vaulttest.New(t)
+	r.Write("a.md", "# A\n")
+	r.Commit("2026-01-02T10:00:00Z", "notes")
+	commonDir := filepath.Join(r.Dir, ".git")
+	outside := t.TempDir()
+	vaulttest.WriteFile(t, filepath.Join(outside, "secret"), "kept outside\n")
+	if err := os.Symlink(outside, filepath.Join(r.Dir, "linked")); err != nil {
+		t.Fatal(err)
+	}
+	payload := "planted\n"
+	put := func(path string) string {
+		return fmt.Sprintf(`{"kind":"put","path":%q,"after":%q,"payload":"payload-1","mode":420}`, path, id(payload))
+	}
+	cases := map[string]string{
+		"a put to an outside file":       `{"command":"omh mv a b","root":"..","ops":[` + put(filepath.Join(outside, "written.md")) + `]}`,
+		"a root that is no working tree": `{"command":"omh mv a b","root":` + fmt.Sprintf("%q", outside) + `,"ops":[` + put("written.md") + `]}`,
+		"a put into git's folder":        `{"command":"omh mv a b","root":"..","ops":[` + put(".git/config.md") + `]}`,
+		"a put through a linked folder":  `{"command":"omh mv a b","root":"..","ops":[` + put("linked/written.md") + `]}`,
+		"a move of an outside file in":   `{"command":"omh mv a b","root":"..","ops":[{"kind":"move","from":` + fmt.Sprintf("%q", filepath.Join(outside, "secret")) + `,"path":"stolen.md"}]}`,
+		"a payload outside the journal":  `{"command":"omh mv a b","root":"..","ops":[{"kind":"put","path":"stolen.md","after":"` + id("kept outside\n").String() + `","payload":"../../../` + filepath.Base(outside) + `/secret","mode":420}]}`,
+	}
+	dir := filepath.Join(commonDir, "omh-journal")
+	vaulttest.WriteFile(t, filepath.Join(dir, "lock"), "")
+	for name, m := range cases {
+		vaulttest.WriteFile(t, filepath.Join(dir, "payload-1"), payload)
+		vaulttest.WriteFile(t, filepath.Join(dir, manifestName), m)
+		beforeOutside, beforeTree := vaulttest.Tree(t, outside), vaulttest.Tree(t, r.Dir)
+		cmd, err := Recover(commonDir, r.Private, false, nil)
+		if err == nil || !strings.Contains(err.Error(), "omh does not finish it") {
+			t.Errorf("%s: Recover = %q, %v; want it refused", name, cmd, err)
+		}
+		vaulttest.SameTree(t, name+": outside", beforeOutside, vaulttest.Tree(t, outside))
+		vaulttest.SameTree(t, name+": the repository", beforeTree, vaulttest.Tree(t, r.Dir))
+		if !Pending(commonDir) {
+			t.Errorf("%s: the planted manifest was removed; it stays for someone to look at", name)
+		}
 	}
 }

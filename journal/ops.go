@@ -194,7 +194,9 @@ func (o op) renamed(err error) error {
 	if err != nil {
 		return err
 	}
-	disk.SyncDir(filepath.Dir(o.Path))
+	if err := disk.SyncDir(filepath.Dir(o.Path)); err != nil {
+		return notDurable(err)
+	}
 	if o.Prune != "" {
 		disk.RemoveEmptyParents(filepath.Dir(o.From), o.Prune)
 	}
@@ -237,11 +239,16 @@ func (o op) put(payload string) error {
 	}
 	crash.Step() // a new note linked in place, its temporary file not yet removed
 	os.Remove(tmp)
-	if err == nil {
-		disk.SyncDir(filepath.Dir(o.Path))
-		os.Remove(payload)
+	if err != nil {
+		return err
 	}
-	return err
+	// The payload is the only other copy: it goes once the disk keeps
+	// the file in place.
+	if err := disk.SyncDir(filepath.Dir(o.Path)); err != nil {
+		return notDurable(err)
+	}
+	os.Remove(payload)
+	return nil
 }
 
 // tempPath is the file beside a put's path that holds its content on the

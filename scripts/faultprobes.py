@@ -511,6 +511,321 @@ def p18_smaller():
     say("18e mv into a submodule's folder", p.returncode != 0 and gitlink, f"exit {p.returncode}: {first_line(p.stderr)}; gitlink kept: {gitlink}")
 
 
+# --- issue 34: nothing false, nothing outside ------------------------------
+
+
+def fast_import(d, files, message="plumbing"):
+    """Commits files {path: text} on HEAD's branch with git fast-import,
+    which checks no path: a tree no checkout makes."""
+    stream = f"commit refs/heads/main\ncommitter t <t@example.com> 1700000000 +0000\ndata {len(message)}\n{message}\n"
+    if run(["git", "-C", d, "rev-parse", "--verify", "-q", "HEAD"]).returncode == 0:
+        stream += "from refs/heads/main^0\n"
+    body = b""
+    for path, text in files.items():
+        data = text.encode()
+        body += f"M 100644 inline {path}\ndata {len(data)}\n".encode() + data + b"\n"
+    p = run(["git", "-C", d, "fast-import", "--quiet"], stdin=stream.encode() + body + b"\n")
+    if p.returncode != 0:
+        raise RuntimeError(f"git fast-import: {p.stderr.decode()}")
+
+
+def p34_1_stalled_client(calls=20000, seconds=10):
+    sys.path.insert(0, os.path.join(HERE, "scripts"))
+    import mcpstall
+    d = repo("p34-1", many(2000))
+    omh(d, "index")
+    r = mcpstall.stall(OMH, d, calls, seconds, env=dict(ENV))
+    say(f"34.1 an MCP client sending {calls} show calls and reading nothing for {seconds} s",
+        r["highest_unread"] <= 200 and r["answered_once"] == calls,
+        f"RSS {r['before']} MiB before, {r['highest_unread']} MiB at most while unread, {r['peak']} MiB peak; "
+        f"{r['taken_at_stall']} calls written by the client when the stall ended; {r['answered_once']} of {calls} answered once")
+
+
+def p34_1_cancel():
+    d = repo("p34-1c", many(3000))
+    omh(d, "index")
+    lines = INIT + [call(i, "find", {"question": f"sync engines topic{i}"}) for i in range(2, 12)]
+    lines += [json.dumps({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": i}}).encode() for i in range(2, 12)]
+    p, replies, _ = mcp_session(d, lines)
+    codes = sorted({r["error"]["code"] for r in replies if "error" in r})
+    answered = sorted(r["id"] for r in replies if r.get("id") not in (1, None))
+    say("34.1b MCP calls cancelled as they run", 0 not in codes and answered == list(range(2, 12)),
+        f"error codes {codes or 'none'} (cancelled: -32800); answered ids {answered}, exit {p.returncode}")
+
+
+def p34_3_globs(rounds=3):
+    d = repo("p34-3", many(6000))
+    dirs = [f"notes/topic{i}" for i in range(50)] + ["notes"]
+    globs = ["TOC.md"] + [[f"draft-{i}.md", f"{dirs[i % len(dirs)]}/archive-{i}/**", f"{dirs[i % len(dirs)]}/*/x-{i}-*.md"][i % 3]
+                          for i in range(999)]
+    cfg = os.path.join(d, ".omh", "config.yaml")
+    times = {"none": [], "globs": []}
+    for r in range(rounds):
+        for kind, gl in (("none", []), ("globs", globs)):
+            write(cfg, f"# round {r}\n" + ("exclude:\n" + "".join(f"  - '{g}'\n" for g in gl) if gl else ""))
+            times[kind].append(omh(d, "find", "sync engines").seconds)
+    none, with_ = sorted(times["none"])[rounds // 2], sorted(times["globs"])[rounds // 2]
+    say(f"34.3 the first find after a config change, 1,000 exclude globs against none", with_ <= 2 * none,
+        f"{with_:.2f} s against {none:.2f} s (medians of {rounds}), ratio {with_ / none:.2f}")
+
+
+def p34_4_deep(levels=20000):
+    d = repo("p34-4", {"a.md": "# A\n"})
+    fast_import(d, {"/".join(["d"] * levels) + "/bottom.md": "# The bottom\n"}, "deep")
+    p = omh(d, "--json", "index")
+    said = [l for l in p.stderr.decode().splitlines() if "deeper than" in l]
+    say(f"34.4 a committed tree {levels} folders deep", p.returncode == 0 and len(said) == 1 and team_notes(d) == 1 and p.seconds < 10,
+        f"index {p.seconds:.2f} s, exit {p.returncode}, team notes {team_notes(d)}; said: {said[0][-70:] if said else 'nothing'}")
+
+
+def p34_5_twins():
+    nfc, nfd = "caf\u00e9", "cafe\u0301"
+    d = repo("p34-5", {nfc + ".md": "# Composed\n", nfd + ".md": "# Decomposed\n", "links.md": f"[[{nfc}]] and [[{nfd}]]\n"})
+    omh(d, "index")
+    before = tree_state(d)
+    mv = omh(d, "--json", "mv", nfd, "moved")
+    code = json.loads(mv.stdout or mv.stderr or b"{}").get("error", {}).get("code")
+    single = repo("p34-5s", {nfc + ".md": "# Composed\n"})
+    show = omh(single, "show", nfd)
+    say("34.5 NFC and NFD twins", mv.returncode == 1 and code == "ambiguous" and tree_state(d) == before and show.returncode == 0,
+        f"mv of the NFD name: exit {mv.returncode} ({code}), nothing changed: {tree_state(d) == before}; "
+        f"show of an NFD key with an NFC note: exit {show.returncode} {first_line(show.stdout) or first_line(show.stderr)}")
+
+
+def p34_6_dotgit():
+    d = repo("p34-6", {"a.md": "# A\n", "b.md": "See [[a]].\n"})
+    fast_import(d, {".git/victim.md": "See [[a]].\n", ".GIT/upper.md": "[[a]]\n"}, "plumbing")
+    p = omh(d, "index")
+    mv = omh(d, "mv", "a", "c")
+    written = [f for f in ("victim.md", "c.md") if os.path.exists(os.path.join(d, ".git", f))]
+    said = [l for l in p.stderr.decode().splitlines() if "git's own folder" in l]
+    say("34.6 tree entries under .git", team_notes(d) == 2 and mv.returncode == 0 and not written and len(said) == 2,
+        f"team notes {team_notes(d)}; mv exit {mv.returncode}; written in .git: {written or 'nothing'}; said {len(said)} line(s)")
+
+
+def p34_9_controls():
+    d = repo("p34-9", {"a.md": "# A\n"})
+    priv = os.path.join(WORK, "p34-9-private")
+    shutil.rmtree(priv, ignore_errors=True)
+    env = {"OMH_LOCAL_DIR": priv}
+    cli = omh(d, "new", "note", "Nul\x01here\x1b[31m", env=env)
+    _, replies, _ = mcp_session(d, INIT + [call(2, "new", {"type": "note", "title": "Nul\u0000here"})], allow_write=True)
+    text = "".join(c.get("text", "") for r in replies if r.get("id") == 2 for c in r.get("result", {}).get("content", []))
+    files = [f for _, _, fs in os.walk(priv) for f in fs] + [f for _, _, fs in os.walk(ENV["OMH_LOCAL_DIR"]) for f in fs if "nul" in f]
+    say("34.9 control characters in a new note's title", cli.returncode == 2 and text.startswith("usage:") and not files,
+        f"omh new exit {cli.returncode}: {first_line(cli.stderr)}; MCP new: {text[:60]!r}; files written: {files or 'none'}")
+
+
+def p34_linked_root():
+    d = repo("p34-s", {"real/a.md": "# A\n", "real/sub/b.md": "# B\n"})
+    os.symlink("real", os.path.join(d, "docs"))
+    write(os.path.join(d, ".omh", "config.yaml"), "notes: docs/sub\n")
+    git(d, "add", "-A")
+    git(d, "commit", "-qm", "a linked notes root")
+    out = []
+    for notes in ("docs", "docs/sub"):
+        write(os.path.join(d, ".omh", "config.yaml"), f"notes: {notes}\n")
+        p = omh(d, "find", "a")
+        out.append((p.returncode, first_line(p.stderr)))
+    ok = all(code == 1 and "symbolic link" in msg and "partial clone" not in msg for code, msg in out)
+    say("34.s a notes root through a committed symbolic link", ok, "; ".join(f"exit {c}: {m}" for c, m in out))
+
+
+# --- issue 34: nothing false, nothing outside --------------------------------
+
+
+def hits(p):
+    """The hits of an omh --json find, as (key, layer, date) triples."""
+    if p.returncode != 0:
+        return None
+    return [(h["key"], h.get("layer"), h.get("date")) for h in json.loads(p.stdout).get("hits", [])]
+
+
+def p34_2_eol():
+    private = {"OMH_LOCAL_DIR": os.path.join(WORK, "p34-2-private")}
+    for how in ("eol=crlf", "core.autocrlf=true"):
+        d = repo("p34-2", many(40))
+        if how == "eol=crlf":
+            write(os.path.join(d, ".gitattributes"), "*.md text eol=crlf\n")
+            git(d, "add", "-A")
+            git(d, "commit", "-qm", "attributes")
+        else:
+            git(d, "config", "core.autocrlf", "true")
+        omh(d, "index", env=private)
+        for root, _, files in os.walk(os.path.join(d, "notes")):
+            for f in files:
+                os.remove(os.path.join(root, f))
+        git(d, "checkout", "--", ".")
+        crlf = b"\r\n" in open(os.path.join(d, "notes", "n00000.md"), "rb").read()
+        omh(d, "find", "sync", env=private)
+        st = json.loads(omh(d, "--json", "status", env=private).stdout or b"{}")
+        clean = run(["git", "-C", d, "status", "--porcelain"]).stdout.decode().strip() == ""
+        notes = st.get("notes", {})
+        say(f"34.2 notes checked out again with {how}", crlf and clean and notes.get("local") == 0 and notes.get("team") == 41,
+            f"CRLF on disk {crlf}, git status clean {clean}; omh: {notes.get('team')} team, {notes.get('local')} local, uncommitted {st.get('uncommitted')}")
+
+
+def p34_7_flips(flips=150):
+    import random
+    d = repo("p34-7", many(400))
+    questions = ["sync engines", "topic7 hub", "words about topic42"]
+    omh(d, "index")
+    want = [hits(omh(d, "--json", "find", q)) for q in questions]
+    cache = os.path.join(d, ".git", "omh")
+    db = [f for f in os.listdir(cache) if f.startswith("cache-") and f.endswith(".db")][0]
+    pristine = open(os.path.join(cache, db), "rb").read()
+    rng = random.Random(34)
+    wrong, rebuilt, same = [], 0, 0
+    for k in range(flips):
+        for f in os.listdir(cache):
+            if f.startswith("cache-"):
+                os.remove(os.path.join(cache, f))
+        b = bytearray(pristine)
+        at, bit = rng.randrange(len(b)), rng.randrange(8)
+        b[at] ^= 1 << bit
+        open(os.path.join(cache, db), "wb").write(bytes(b))
+        said, got = "", []
+        for q in questions:
+            p = omh(d, "--json", "find", q)
+            said += p.stderr.decode()
+            got.append(hits(p))
+        if got != want:
+            wrong.append(f"byte {at} bit {bit}: {first_line(said.encode()) or 'nothing said'}")
+        elif "damaged" in said:
+            rebuilt += 1
+        else:
+            same += 1
+    say(f"34.7 {flips} single-bit flips of the cache", not wrong,
+        f"{same} answered as before, {rebuilt} rebuilt (damage found), {len(wrong)} wrong: {wrong[:5] or 'none'}")
+
+
+def p34_8_foreign_cache():
+    a = repo("p34-8a", {"vault/.obsidian/app.json": "{}\n", "vault/one.md": "# One\n\n[[two]]\n",
+                        "vault/two.md": "# Two\n\n[[one]]\n", "README.md": "# Readme\n"})
+    omh(a, "find", "one")
+    b = repo("p34-8b", {"a.md": "# A\n\nsync\n", "b.md": "# B\n\nsync [[a]]\n"})
+    shutil.copytree(os.path.join(a, ".git", "omh"), os.path.join(b, ".git", "omh"))
+    p = omh(b, "--json", "find", "sync")
+    got = sorted(k for k, _, _ in hits(p) or [])
+    rebuild = omh(b, "index", "--rebuild")
+    blames = "config.yaml" in p.stderr.decode() and "exists neither" in p.stderr.decode()
+    say("34.8 another repository's .git/omh copied in", got == ["a", "b"] and not blames and rebuild.returncode == 0,
+        f"find answers {got}; a missing config blamed: {blames}; said: {first_line(p.stderr) or 'nothing'}")
+
+
+def files_of(d):
+    """Every file under d with its bytes."""
+    out = []
+    for root, dirs, files in os.walk(d):
+        dirs.sort()
+        for f in sorted(files):
+            with open(os.path.join(root, f), "rb") as fh:
+                out.append((os.path.relpath(os.path.join(root, f), d), fh.read()))
+    return out
+
+
+def last_line(b):
+    s = b.decode(errors="replace").strip()
+    return s.splitlines()[-1] if s else ""
+
+
+def p34_10_linked_cache():
+    outside = os.path.join(WORK, "p34-10-outside")
+    shutil.rmtree(outside, ignore_errors=True)
+    os.makedirs(outside)
+    d = repo("p34-10", many(30))
+    omh(d, "index")
+    cache = os.path.join(d, ".git", "omh")
+    db = [f for f in os.listdir(cache) if f.startswith("cache-") and f.endswith(".db")][0]
+    shutil.copy(os.path.join(cache, db), os.path.join(outside, "copy.db"))
+    os.remove(os.path.join(cache, db))
+    os.symlink(os.path.join(outside, "copy.db"), os.path.join(cache, db))
+    os.symlink(os.path.join(outside, "log"), os.path.join(cache, db + "-wal"))
+    before = files_of(outside)
+    p1 = omh(d, "find", "sync")
+    shutil.rmtree(cache)
+    os.symlink(outside, cache)
+    p2 = omh(d, "find", "sync")
+    after = files_of(outside)
+    say("34.10 a cache file, its log and the cache folder linked outside", before == after and p1.returncode == 0 and p2.returncode == 0
+        and not os.path.islink(cache), f"outside unchanged: {before == after}; finds exit {p1.returncode}/{p2.returncode}; said: {first_line(p2.stderr)}")
+
+
+def p34_11_planted_journal():
+    outside = os.path.join(WORK, "p34-11-written.md")
+    if os.path.exists(outside):
+        os.remove(outside)
+    d = repo("p34-11", {"a.md": "# A\n\nsync\n"})
+    omh(d, "index")
+    j = os.path.join(d, ".git", "omh-journal")
+    os.makedirs(j, exist_ok=True)
+    write(os.path.join(j, "payload-1"), "planted\n")
+    write(os.path.join(j, "manifest.json"), json.dumps({"command": "omh mv a b", "root": "..", "ops": [
+        {"kind": "put", "path": outside, "payload": "payload-1", "mode": 420}]}))
+    p = omh(d, "find", "sync")
+    said = p.stderr.decode()
+    say("34.11 a planted journal with a put to an outside path", p.returncode == 0 and not os.path.exists(outside) and "finished" not in said,
+        f"find exit {p.returncode}, outside file written: {os.path.exists(outside)}; said: {first_line(p.stderr)}")
+
+
+def p34_small_disk():
+    full = os.path.join(WORK, "p34-full")
+    if os.path.ismount(full):
+        subprocess.run(["umount", full])
+    shutil.rmtree(full, ignore_errors=True)
+    os.makedirs(full)
+    if subprocess.run(["mount", "-t", "tmpfs", "-o", "size=4m", "tmpfs", full], capture_output=True).returncode != 0:
+        print("34.disk a full disk: skipped (mount not allowed)")
+        return
+    try:
+        d = os.path.join(full, "r")
+        os.makedirs(d)
+        git(d, "init", "-q", "-b", "main")
+        for path, text in many(60).items():
+            write(os.path.join(d, path), text)
+        git(d, "add", "-A")
+        git(d, "commit", "-qm", "notes")
+        omh(d, "index")
+        want = hits(omh(d, "--json", "find", "sync"))
+        st = os.statvfs(full)
+        free = st.f_bavail * st.f_frsize
+        with open(os.path.join(full, "filler"), "wb") as f:
+            f.write(b"\0" * max(0, free - 12 * 1024))
+        p = omh(d, "--json", "find", "sync")
+        lines = [l for l in p.stderr.decode().splitlines() if l.strip()]
+        say("34.disk find with 12 KB free", hits(p) == want and len(lines) == 1,
+            f"exit {p.returncode}, same hits {hits(p) == want}; said: {lines}")
+        p = omh(d, "mv", "notes/hub", "notes/hub2")
+        pending = os.path.exists(os.path.join(d, ".git", "omh-journal", "manifest.json"))
+        says = "omh recover" in p.stderr.decode()
+        say("34.disk mv with 12 KB free", p.returncode != 0 and says == pending,
+            f"exit {p.returncode}, a change pending {pending}, omh recover named {says}: {last_line(p.stderr)}")
+    finally:
+        subprocess.run(["umount", full])
+
+
+def p34_sync_eio():
+    if not shutil.which("strace"):
+        print("34.eio an EIO on the journal folder's fsync: skipped (no strace)")
+        return
+    d = repo("p34-eio", {"a.md": "# A\n", "b.md": "See [[a]].\n"})
+    omh(d, "index")
+    before = tree_state(d)
+    j = os.path.join(d, ".git", "omh-journal")
+    os.makedirs(j, exist_ok=True)
+    p = run(["strace", "-f", "-o", "/dev/null", "-P", j, "-e", "trace=fsync", "-e", "inject=fsync:error=EIO", OMH, "-C", d, "mv", "a", "c"])
+    if b"ptrace" in p.stderr and p.returncode != 0 and b"omh" not in p.stderr:
+        print("34.eio an EIO on the journal folder's fsync: skipped (ptrace not allowed)")
+        return
+    pending = os.path.exists(os.path.join(j, "manifest.json"))
+    says = "omh recover" in p.stderr.decode()
+    nxt = omh(d, "status")
+    after = tree_state(d)
+    done = os.path.exists(os.path.join(d, "c.md")) and not os.path.exists(os.path.join(d, "a.md"))
+    say("34.eio an EIO on the journal folder's fsync", p.returncode != 0 and says == pending and nxt.returncode == 0 and (after == before or done),
+        f"mv exit {p.returncode}, pending {pending}, omh recover named {says}; after the next command: {'as before' if after == before else 'as after' if done else 'half done'}; said: {first_line(p.stderr)}")
+
+
 def main():
     global WORK, OMH, OMH_CRASH, ENV
     if len(sys.argv) < 2:
@@ -531,7 +846,11 @@ def main():
     probes = [("1", p1_first_commit), ("2", p2_copy_after_crash), ("3", p3_unwritable_journal), ("4", p4_commit_race),
               ("5", p5_other_device), ("6", p6_private_inside), ("7", p7_corrupt_cache), ("9", p9_repack),
               ("10", lambda: p10_filters(vault)), ("11", p11_move_back), ("12", p12_framing), ("13", p13_end_of_input),
-              ("14", p14_escapes), ("15", p15_glob), ("16", p16_cliffs), ("17", p17_wait), ("18", p18_smaller)]
+              ("14", p14_escapes), ("15", p15_glob), ("16", p16_cliffs), ("17", p17_wait), ("18", p18_smaller),
+              ("34.1", p34_1_stalled_client), ("34.1b", p34_1_cancel), ("34.3", p34_3_globs), ("34.4", p34_4_deep),
+              ("34.5", p34_5_twins), ("34.6", p34_6_dotgit), ("34.9", p34_9_controls), ("34.s", p34_linked_root),
+              ("34.2", p34_2_eol), ("34.7", p34_7_flips), ("34.8", p34_8_foreign_cache), ("34.10", p34_10_linked_cache),
+              ("34.11", p34_11_planted_journal), ("34.disk", p34_small_disk), ("34.eio", p34_sync_eio)]
     if not os.path.isdir(vault) and os.path.exists(bundle):
         subprocess.run(["git", "clone", "-q", bundle, vault], check=True)
     for name, fn in probes:

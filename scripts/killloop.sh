@@ -14,7 +14,10 @@
 # command and kind of round. It prints, per command and kind, how many
 # rounds were cut short before the command finished, how many ended as
 # before and as after, and how many ended neither way (half done: the
-# figure that must be 0).
+# figure that must be 0). The same rounds of mv run again on the store
+# checked out with CRLF line ends (*.md text eol=crlf), and a find is
+# killed while it replaces a cache folder copied in from another
+# repository: the next find must answer as one with a fresh cache does.
 set -eu
 work=$1
 rounds=${2:-30}
@@ -66,6 +69,17 @@ restore() {
 	cp -a "$seed" "$repo"
 	cp -a "$work/seed-private" "$private"
 }
+# seedcrlf is the store with its notes checked out with CRLF line ends, as
+# on a team with Windows machines: git keeps LF, the working tree CRLF.
+seedcrlf=$work/seed-crlf
+rm -rf "$seedcrlf"
+cp -a "$seed" "$seedcrlf"
+printf '*.md text eol=crlf\n' >"$seedcrlf/.gitattributes"
+git -C "$seedcrlf" add .gitattributes
+git -C "$seedcrlf" commit -qm "CRLF in the working tree"
+find "$seedcrlf/topic" "$seedcrlf/finding" -name '*.md' -exec rm {} +
+git -C "$seedcrlf" checkout -- .
+OMH_LOCAL_DIR=$work/seed-private "$omh" -C "$seedcrlf" index >/dev/null
 # tree prints what a repository holds (at $1, default $repo), in paths
 # relative to it so that a copy holding the same compares equal: every
 # file, folder and index entry, a change left to finish, and git's index
@@ -102,6 +116,21 @@ waitgit() {
 }
 now() { date +%s.%N; }
 
+# killafter DELAY ARGS... runs omh ARGS in the repository and kills it -9
+# after DELAY seconds, counting in killed the runs it cut short.
+killafter() {
+	delay=$1
+	shift
+	OMH_LOCAL_DIR=$private "$omh" -C "$repo" "$@" >/dev/null 2>&1 &
+	pid=$!
+	sleep "$delay"
+	kill -9 $pid 2>/dev/null || true
+	status=0
+	wait $pid || status=$?
+	[ $status -eq 137 ] && killed=$((killed + 1))
+	return 0
+}
+
 measure() {
 	name=$1
 	shift
@@ -119,13 +148,7 @@ measure() {
 		# Odd rounds kill anywhere in the run, even ones late in it, where
 		# the writes are (a refresh and the planning come first).
 		delay=$(awk -v s="$r" -v d="$took" 'BEGIN { srand(s * 7919); f = rand(); if (s % 2 == 0) f = 0.8 + 0.25 * f; printf "%.3f", f * d }')
-		OMH_LOCAL_DIR=$private "$omh" -C "$repo" "$@" >/dev/null 2>&1 &
-		pid=$!
-		sleep "$delay"
-		kill -9 $pid 2>/dev/null || true
-		status=0
-		wait $pid || status=$?
-		[ $status -eq 137 ] && killed=$((killed + 1))
+		killafter "$delay" "$@"
 		waitgit "$repo"
 		OMH_LOCAL_DIR=$private "$omh" -C "$repo" status >/dev/null 2>"$work/next.err" || {
 			echo "round $r: the next command failed: $(cat "$work/next.err")"
@@ -244,8 +267,50 @@ each() { # each NAME ARGS...: every kind of round for one command
 	relocated "$name" mv "$@"
 }
 
+# foreign kills omh find at random moments while it replaces a cache
+# folder copied in from another repository (a vault whose detected notes
+# root is vault/), then checks that the next find answers as a find with
+# a fresh cache does.
+foreign() {
+	other=$work/other
+	rm -rf "$other"
+	mkdir -p "$other/vault/.obsidian"
+	git -C "$other" init -q -b main
+	echo '{}' >"$other/vault/.obsidian/app.json"
+	printf '# Readme\n' >"$other/README.md"
+	for n in one two three; do printf '# %s\n\nThe hub [[one]].\n' $n >"$other/vault/$n.md"; done
+	git -C "$other" add -A
+	git -C "$other" commit -qm vault
+	"$omh" -C "$other" find hub >/dev/null 2>&1
+	restore
+	rm -rf "$repo/.git/omh"
+	want=$(OMH_LOCAL_DIR=$private "$omh" -C "$repo" --json find hub | sha1sum)
+	t0=$(now)
+	rm -rf "$repo/.git/omh"
+	cp -a "$other/.git/omh" "$repo/.git/omh"
+	OMH_LOCAL_DIR=$private "$omh" -C "$repo" find hub >/dev/null 2>&1
+	took=$(echo "$(now) - $t0" | bc)
+	killed=0 wrong=0 r=1
+	while [ $r -le "$rounds" ]; do
+		rm -rf "$repo/.git/omh"
+		cp -a "$other/.git/omh" "$repo/.git/omh"
+		delay=$(awk -v s="$r" -v d="$took" 'BEGIN { srand(s * 7919); printf "%.3f", rand() * d }')
+		killafter "$delay" find hub
+		got=$(OMH_LOCAL_DIR=$private "$omh" -C "$repo" --json find hub 2>"$work/next.err" | sha1sum)
+		if [ "$got" != "$want" ]; then
+			wrong=$((wrong + 1))
+			echo "round $r (killed after ${delay}s): the next find answers otherwise: $(head -1 "$work/next.err")"
+		fi
+		r=$((r + 1))
+	done
+	echo "find replacing another repository's cache folder: ${took}s uninterrupted; $rounds rounds, $killed killed mid-way; wrong answers after $wrong"
+}
+
 each "mv of a hub" mv topic/hubA topic/hubB
 # shellcheck disable=SC2086
 each "promote of 40 notes" promote $keys
 each "retract" proof retract finding/claim --team --reason "the run was wrong"
 each "new" new surprise "The crash test" --answers "does a crash leave half a note"
+foreign
+seed=$seedcrlf
+each "mv of a hub, notes checked out with CRLF" mv topic/hubA topic/hubB

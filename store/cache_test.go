@@ -235,3 +235,93 @@ func TestADamagedCacheIsRebuiltWithOneLine(t *testing.T) {
 		})
 	}
 }
+
+// Another repository's .git/omh copied in, with the notes root omh
+// detected there, does not make this repository's notes vanish: its
+// folder is replaced, the notes are read by what this repository holds,
+// and no warning blames a config that does not exist. Catches: "the store
+// holds nothing" from another vault's detected notes root, kept by
+// omh index --rebuild, and a warning naming a missing .omh/config.yaml.
+func TestAnotherRepositorysCacheFolderIsNotTrusted(t *testing.T) {
+	t.Parallel()
+	other := vaulttest.New(t)
+	other.Write("vault/.obsidian/app.json", "{}\n")
+	for _, n := range []string{"one", "two", "three"} {
+		other.Write("vault/"+n+".md", "# "+n+"\n\n[[one]]\n")
+	}
+	other.Write("README.md", "# Readme\n")
+	other.Commit("2026-01-02T10:00:00Z", "a vault under vault/")
+	if st := statusOf(t, other.Dir); st.NotesRoot != "vault" {
+		t.Fatalf("the other repository's notes root was detected as %q, want vault", st.NotesRoot)
+	}
+	r := vaulttest.New(t)
+	r.Write("a.md", "# A\n")
+	r.Write("b.md", "# B\n\n[[a]]\n")
+	r.Commit("2026-01-02T10:00:00Z", "notes at the root")
+	vaulttest.CopyTree(t, filepath.Join(other.Dir, ".git", "omh"), filepath.Join(r.Dir, ".git", "omh"))
+	s, warnings := openStore(t, r.Dir)
+	if _, err := s.Index(false); err != nil {
+		t.Fatal(err)
+	}
+	st, err := s.Status()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Notes.Team != 2 || st.NotesRoot != "" {
+		t.Errorf("with another repository's cache folder: %d team notes under %q, want 2 under the root", st.Notes.Team, st.NotesRoot)
+	}
+	for _, w := range *warnings {
+		if strings.Contains(w, "exists neither") {
+			t.Errorf("warning: %s", w)
+		}
+	}
+}
+
+// With no room for the cache's writes (a full disk; here a process that
+// may grow no file, ulimit -f 0), a command that only reads still
+// answers, as it would with room, uncommitted edits and all, saying once
+// that nothing is saved; omh index, whose job is saving, fails. Catches:
+// every omh find exiting 3 with 16 KB free ("reading the cache: disk I/O
+// error"), since even a read grows SQLite's shared-memory file.
+func TestAReadWithNoRoomForTheCacheStillAnswers(t *testing.T) {
+	t.Parallel()
+	r := vaulttest.New(t)
+	r.Write("a.md", "# A\n\nThe sync engine.\n")
+	r.Write("b.md", "# B\n\nAnother sync note.\n")
+	r.Commit("2026-01-02T10:00:00Z", "notes")
+	r.Write("c.md", "# C\n\nAn uncommitted sync note.\n")
+	want := omhProc(t, r.Dir, nil, "--quiet", "find", "sync")
+	if want.status != 0 || strings.Count(want.stdout, "\n") != 3 {
+		t.Fatalf("find with room: exit %d, %q %s", want.status, want.stdout, want.stderr)
+	}
+	for _, pass := range []string{"no cache saved yet", "a cache of its own"} {
+		if pass == "no cache saved yet" {
+			os.RemoveAll(filepath.Join(r.Dir, ".git", "omh"))
+		}
+		for _, args := range [][]string{{"find", "sync"}, {"status"}} {
+			cmd := exec.Command("sh", append([]string{"-c", `ulimit -f 0 && exec "$0" "$@"`, omhBin, "-C", r.Dir}, args...)...)
+			var stdout, stderr strings.Builder
+			cmd.Stdout, cmd.Stderr = &stdout, &stderr
+			if err := cmd.Run(); err != nil {
+				t.Errorf("%s: omh %s with no room: %v\n%s", pass, args[0], err, stderr.String())
+				continue
+			}
+			if args[0] == "find" && stdout.String() != want.stdout {
+				t.Errorf("%s: find with no room answered %q, with room %q", pass, stdout.String(), want.stdout)
+			}
+			if lines := strings.Split(strings.TrimSpace(stderr.String()), "\n"); len(lines) != 1 || !strings.Contains(lines[0], "cannot be saved") {
+				t.Errorf("%s: omh %s with no room said %q, want one line saying nothing is saved", pass, args[0], stderr.String())
+			}
+		}
+		// A cache saved by a process of its own, which leaves no
+		// shared-memory file behind to read through.
+		if res := omhProc(t, r.Dir, nil, "--quiet", "index"); res.status != 0 {
+			t.Fatalf("index: %s", res.stderr)
+		}
+	}
+	r.Write("d.md", "# D\n\nA note omh index must save.\n")
+	cmd := exec.Command("sh", "-c", `ulimit -f 0 && exec "$0" "$@"`, omhBin, "-C", r.Dir, "--quiet", "index")
+	if err := cmd.Run(); err == nil {
+		t.Error("omh index with no room to save the cache exited 0")
+	}
+}

@@ -239,7 +239,7 @@ func (s *Store) uncommitted(notes noteFiles) ([]Change, error) {
 // exclude; omh's own folder holds none unless it holds the notes root.
 type noteFiles struct {
 	dir     string
-	exclude []string
+	exclude vault.Excludes
 }
 
 // key is the key of the note at a repository-relative path in a tree
@@ -259,7 +259,7 @@ func (n noteFiles) key(p, mode string) (string, bool) {
 	} else if strings.HasPrefix(p, ".omh/") {
 		return "", false
 	}
-	if !strings.HasSuffix(rel, vault.NoteExt) || vault.Excluded(n.exclude, rel) {
+	if !strings.HasSuffix(rel, vault.NoteExt) || n.exclude.Match(rel) {
 		return "", false
 	}
 	return vault.KeyOf(rel)

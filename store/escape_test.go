@@ -138,6 +138,8 @@ func TestMoveRefusesATargetThroughALinkOrInsideGit(t *testing.T) {
 		{"mine", "privlink/pwned", "symbolic link"},
 		{"topic/a", ".git/hooks/post-commit", "git's own folder"},
 		{"topic/a", "sub/.GIT/x", "git's own folder"},
+		{"topic/a", "sub/.git./x", "git's own folder"},
+		{"topic/a", "git~1/x", "git's own folder"},
 	} {
 		before := writeStateOf(t, r)
 		if _, err := s.Move(c.from, c.to); code(err) != "bad_target" || !strings.Contains(err.Error(), c.says) {

@@ -179,7 +179,7 @@ func cleanFolder(p string, d vault.Dialect) string {
 // what the moment's commit held (git diff's added, modified and renamed
 // files), every uncommitted working copy, and the private notes modified
 // since.
-func (s *Store) changedSince(v *view, spec string, exclude []string) ([]uint32, error) {
+func (s *Store) changedSince(v *view, spec string, exclude vault.Excludes) ([]uint32, error) {
 	head := plumbing.NewHash(v.snap.Commit())
 	if v.snap.Commit() == "" {
 		head = plumbing.ZeroHash

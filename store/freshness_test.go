@@ -3,6 +3,7 @@ package store_test
 import (
 	"fmt"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/omh-notes/omh/store"
@@ -334,5 +335,31 @@ func TestALinkFollowsItsTargetMovedInOneCommit(t *testing.T) {
 	got := askAll(t, r.Dir, question("squid"))[0]
 	if want := askAll(t, rebuiltCopy(t, r.Dir), question("squid"))[0]; got != want {
 		t.Errorf("incremental:\n%s--- rebuild:\n%s", got, want)
+	}
+}
+
+// With `*.md text eol=crlf`, every note checked out again (what a pull
+// does; here rm, then git checkout -- .) is still one team note: status
+// names no uncommitted note while git status is clean. Catches: each note
+// listed as team and as an uncommitted local copy after a pull.
+func TestNotesCheckedOutWithCRLFAreNotUncommitted(t *testing.T) {
+	t.Parallel()
+	r := vaulttest.New(t)
+	r.Write(".gitattributes", "*.md text eol=crlf\n")
+	for _, n := range []string{"a", "b", "c"} {
+		r.Write(n+".md", "# "+strings.ToUpper(n)+"\n\nA note.\n")
+	}
+	r.Commit("2026-01-02T10:00:00Z", "notes")
+	refresh(t, r.Dir)
+	for _, n := range []string{"a", "b", "c"} {
+		r.Remove(n + ".md")
+	}
+	r.Git("checkout", "--", ".")
+	if porcelain := r.Git("status", "--porcelain"); porcelain != "" {
+		t.Fatalf("git status is not clean: %q", porcelain)
+	}
+	refresh(t, r.Dir)
+	if st := statusOf(t, r.Dir); st.Team != 3 || st.Local != 0 {
+		t.Errorf("after a CRLF checkout: %d team and %d local notes, want 3 and 0", st.Team, st.Local)
 	}
 }

@@ -149,68 +149,81 @@ func TestAnEarlierOmhsRecordOfDetectedSettingsIsNotCalledDamaged(t *testing.T) {
 
 // Every byte of every file in the cache folder flipped: a command reads the
 // vault as it did before (detecting its settings again and rebuilding the
-// cache), and no message blames a config the user never wrote; status,
-// which changes nothing, names the damaged cache and what rebuilds it.
-// Catches: every command failing with "bad_config: .omh/config.yaml: the
-// top level must be a mapping" because the settings detected and kept in
-// the cache folder were read, damaged, as the user's config.
+// cache), and no message blames a config the user never wrote. With the
+// folder's record of its repository intact, status, which rebuilds
+// nothing, names the damaged cache and what rebuilds it, and a command
+// names the damaged settings it looks at again; with the record damaged
+// too, the folder cannot be said to be this repository's and is emptied,
+// saying so. Catches: every command failing with "bad_config:
+// .omh/config.yaml: the top level must be a mapping" because the settings
+// detected and kept in the cache folder were read, damaged, as the user's
+// config.
 func TestADamagedCacheFolderIsDetectedAgainNotReadAsTheConfig(t *testing.T) {
 	t.Parallel()
-	r := vaulttest.New(t)
-	r.Write(".obsidian/app.json", "{}\n")
-	r.Write("vault/sync.md", "# Sync\n\nThe sync fails on mount. [[other]]\n")
-	r.Write("vault/other.md", "# Other\n\n[[sync]]\n")
-	r.Commit("2026-01-02T10:00:00Z", "vault")
-	s, _ := open(t, r.Dir)
-	before, err := s.Links("vault/sync", 0, LinksOut, Page{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	s.Close()
-	cacheDir := filepath.Join(r.Dir, ".git", "omh")
-	entries, err := os.ReadDir(cacheDir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, e := range entries {
-		path := filepath.Join(cacheDir, e.Name())
-		b, err := os.ReadFile(path)
+	for _, recordDamaged := range []bool{false, true} {
+		r := vaulttest.New(t)
+		r.Write(".obsidian/app.json", "{}\n")
+		r.Write("vault/sync.md", "# Sync\n\nThe sync fails on mount. [[other]]\n")
+		r.Write("vault/other.md", "# Other\n\n[[sync]]\n")
+		r.Commit("2026-01-02T10:00:00Z", "vault")
+		s, _ := open(t, r.Dir)
+		before, err := s.Links("vault/sync", 0, LinksOut, Page{})
 		if err != nil {
 			t.Fatal(err)
 		}
-		for i := range b {
-			b[i] ^= 0x5a
-		}
-		if err := os.WriteFile(path, b, 0o644); err != nil {
+		s.Close()
+		cacheDir := filepath.Join(r.Dir, ".git", "omh")
+		entries, err := os.ReadDir(cacheDir)
+		if err != nil {
 			t.Fatal(err)
 		}
-	}
-	st, statusWarnings := open(t, r.Dir)
-	_, err = st.Status()
-	var se *Error
-	if !errors.As(err, &se) || se.Code != "damaged_cache" || !strings.Contains(err.Error(), cacheDir) || strings.Contains(err.Error(), vault.ConfigPath) {
-		t.Errorf("status of a damaged cache: %v", err)
-	}
-	again, warnings := open(t, r.Dir)
-	after, err := again.Links("vault/sync", 0, LinksOut, Page{})
-	if err != nil {
-		t.Fatalf("a command after the cache folder was damaged: %v", err)
-	}
-	if !reflect.DeepEqual(before, after) {
-		t.Errorf("links before %+v, after %+v", before, after)
-	}
-	said := append(*statusWarnings, *warnings...)
-	for _, w := range said {
-		if strings.Contains(w, "bad config") || strings.Contains(w, "must be a mapping") {
-			t.Errorf("warning blames the config: %q", w)
+		for _, e := range entries {
+			if e.Name() == "made-for.json" && !recordDamaged {
+				continue
+			}
+			path := filepath.Join(cacheDir, e.Name())
+			b, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i := range b {
+				b[i] ^= 0x5a
+			}
+			if err := os.WriteFile(path, b, 0o644); err != nil {
+				t.Fatal(err)
+			}
 		}
-	}
-	if !strings.Contains(strings.Join(said, "\n"), filepath.Join(cacheDir, detectedConfig)) {
-		t.Errorf("no warning names the damaged record: %q", said)
-	}
-	cfg, err := again.Repo.LoadConfig()
-	if err != nil || cfg.Dialect.String() != vault.DialectObsidian {
-		t.Errorf("settings after the damage: %+v %v", cfg, err)
+		st, statusWarnings := open(t, r.Dir)
+		_, err = st.Status()
+		var se *Error
+		if !recordDamaged && (!errors.As(err, &se) || se.Code != "damaged_cache" || !strings.Contains(err.Error(), cacheDir) || strings.Contains(err.Error(), vault.ConfigPath)) {
+			t.Errorf("status of a damaged cache: %v", err)
+		}
+		again, warnings := open(t, r.Dir)
+		after, err := again.Links("vault/sync", 0, LinksOut, Page{})
+		if err != nil {
+			t.Fatalf("a command after the cache folder was damaged: %v", err)
+		}
+		if !reflect.DeepEqual(before, after) {
+			t.Errorf("links before %+v, after %+v", before, after)
+		}
+		said := append(*statusWarnings, *warnings...)
+		for _, w := range said {
+			if strings.Contains(w, "bad config") || strings.Contains(w, "must be a mapping") {
+				t.Errorf("warning blames the config: %q", w)
+			}
+		}
+		named := filepath.Join(cacheDir, detectedConfig)
+		if recordDamaged {
+			named = cacheDir + " "
+		}
+		if !strings.Contains(strings.Join(said, "\n"), named) {
+			t.Errorf("record damaged %v: no warning names %s: %q", recordDamaged, named, said)
+		}
+		cfg, err := again.Repo.LoadConfig()
+		if err != nil || cfg.Dialect.String() != vault.DialectObsidian {
+			t.Errorf("settings after the damage: %+v %v", cfg, err)
+		}
 	}
 }
 

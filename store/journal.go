@@ -14,7 +14,7 @@ import (
 // through the journal (see package journal): a crash at any point leaves
 // the store as it was or as the change makes it.
 func (s *Store) begin(command string) (*journal.Txn, error) {
-	t, err := journal.Begin(s.Repo.CommonDir, s.Repo.Root, command, func(msg string) { s.warn("%s", msg) })
+	t, err := journal.Begin(s.Repo.CommonDir, s.Repo.Root, privateArea(s.Repo), command, func(msg string) { s.warn("%s", msg) })
 	var u *journal.UnwritableError
 	if errors.As(err, &u) {
 		return nil, &Error{Kind: Broken, Code: reply.JournalUnwritable, Err: err}
@@ -23,6 +23,17 @@ func (s *Store) begin(command string) (*journal.Txn, error) {
 		return nil, &Error{Kind: Broken, Code: reply.Journal, Err: err}
 	}
 	return t, nil
+}
+
+// privateArea is where a change found in the journal may write outside the
+// repository: the private area, or nowhere when the private folder's
+// setting is one omh refuses (a command that writes there says why).
+func privateArea(r *gitrepo.Repo) string {
+	area, err := r.PrivateArea()
+	if err != nil {
+		return ""
+	}
+	return area
 }
 
 // commit makes the change t describes. A file found changed before
@@ -43,8 +54,14 @@ func commit(t *journal.Txn, nothing string) error {
 		// Nothing is left to finish: saying omh recover would finish
 		// it sends the user to a command with nothing to do.
 		return &Error{Kind: Broken, Code: reply.Journal, Err: fmt.Errorf("%w; the change was undone, %s", err, nothing)}
+	case t.Pending():
+		return &Error{Kind: Broken, Code: reply.Journal, Err: fmt.Errorf("%w; omh recover finishes the change once the cause is fixed", err)}
+	case errors.Is(err, journal.ErrNotDurable):
+		return &Error{Kind: Broken, Code: reply.Journal, Err: fmt.Errorf("%w; the change was made, but a crash may lose it", err)}
 	}
-	return &Error{Kind: Broken, Code: reply.Journal, Err: fmt.Errorf("%w; omh recover finishes the change once the cause is fixed", err)}
+	// Failing before its manifest was in place (a full disk, an error
+	// writing the journal), the change never began.
+	return &Error{Kind: Broken, Code: reply.Journal, Err: fmt.Errorf("%w; %s", err, nothing)}
 }
 
 // finishInterrupted finishes, when opening a store, a change an earlier
@@ -54,13 +71,17 @@ func (s *Store) finishInterrupted() {
 	if !journal.Pending(s.Repo.CommonDir) {
 		return
 	}
-	command, err := journal.Recover(s.Repo.CommonDir, false, func(msg string) { s.warn("%s", msg) })
+	command, err := journal.Recover(s.Repo.CommonDir, privateArea(s.Repo), false, func(msg string) { s.warn("%s", msg) })
 	var u *journal.UnwritableError
 	switch {
 	case journal.IsUndone(err):
 		s.warn("undid %s, which an earlier omh process left half done and which could not be finished (%v)", command, err)
 	case errors.As(err, &u):
 		s.warn("%s is left half done in omh's journal %s, which cannot be written (%v); answers read the store as it is meanwhile", u.Pending, u.Dir, u.Err)
+	case errors.Is(err, journal.ErrOutOfBounds):
+		s.warn("%v; answers read the store as it is meanwhile", err)
+	case errors.Is(err, journal.ErrNotDurable) && !journal.Pending(s.Repo.CommonDir):
+		s.warn("finished %s, which an earlier omh process left half done, but a crash may lose it: %v", command, err)
 	case err != nil:
 		s.warn("an interrupted change could not be finished: %v; fix the cause and run omh recover", err)
 	case command != "":
@@ -91,7 +112,7 @@ func Recover(dir string, opt Options) (Recovered, error) {
 	}
 	defer r.Close()
 	s := &Store{Repo: r, dir: dir, opt: opt}
-	command, err := journal.Recover(r.CommonDir, true, func(msg string) { s.warn("%s", msg) })
+	command, err := journal.Recover(r.CommonDir, privateArea(r), true, func(msg string) { s.warn("%s", msg) })
 	switch {
 	case journal.IsUndone(err):
 		return Recovered{SchemaVersion: reply.SchemaVersion, Undone: command, Why: err.Error()}, nil

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/omh-notes/omh/journal"
+	"github.com/omh-notes/omh/vault/disk"
 	"github.com/omh-notes/omh/vault/vaulttest"
 )
 
@@ -87,33 +88,7 @@ func storeState(t *testing.T, r *vaulttest.Repo) string {
 // completes.
 func killLoop(t *testing.T, r *vaulttest.Repo, args ...string) {
 	t.Helper()
-	if err := os.MkdirAll(r.Private, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	saved := t.TempDir()
-	savedRepo, savedPrivate := filepath.Join(saved, "repo"), filepath.Join(saved, "private")
-	vaulttest.CopyTree(t, r.Dir, savedRepo)
-	vaulttest.CopyTree(t, r.Private, savedPrivate)
-	restore := func() {
-		for _, d := range []string{r.Dir, r.Private} {
-			entries, _ := os.ReadDir(d)
-			for _, e := range entries {
-				if err := os.RemoveAll(filepath.Join(d, e.Name())); err != nil {
-					t.Fatal(err)
-				}
-			}
-		}
-		vaulttest.CopyTree(t, savedRepo, r.Dir)
-		vaulttest.CopyTree(t, savedPrivate, r.Private)
-	}
-	before := storeState(t, r)
-	if res := omhProc(t, r.Dir, nil, args...); res.status != 0 {
-		t.Fatalf("omh %s: exit %d: %s", strings.Join(args, " "), res.status, res.stderr)
-	}
-	after := storeState(t, r)
-	if after == before {
-		t.Fatalf("omh %s changed nothing", strings.Join(args, " "))
-	}
+	restore, before, after := changeOnce(t, r, args...)
 	completed, asBefore, asAfter := 0, 0, 0
 	for k := 1; completed == 0; k++ {
 		if k > 5000 {
@@ -142,6 +117,112 @@ func killLoop(t *testing.T, r *vaulttest.Repo, args ...string) {
 		t.Fatalf("completed at k=%d with %d rounds left as before and %d as after: the crash points were not reached", completed, asBefore, asAfter)
 	}
 	t.Logf("omh %s: crashed before each of %d steps (%d left the store as before, %d as after), then completed", strings.Join(args, " "), completed-1, asBefore, asAfter-1)
+}
+
+// changeOnce keeps a copy of the store, runs the change args names once,
+// and returns what puts the store back as it was, and the store's state
+// before and after the change, which must change something.
+func changeOnce(t *testing.T, r *vaulttest.Repo, args ...string) (restore func(), before, after string) {
+	t.Helper()
+	restore = saveStore(t, r)
+	before = storeState(t, r)
+	if res := omhProc(t, r.Dir, nil, args...); res.status != 0 {
+		t.Fatalf("omh %s: exit %d: %s", strings.Join(args, " "), res.status, res.stderr)
+	}
+	after = storeState(t, r)
+	if after == before {
+		t.Fatalf("omh %s changed nothing", strings.Join(args, " "))
+	}
+	return restore, before, after
+}
+
+// saveStore keeps a copy of the repository and its private folder, and
+// returns what puts them back as they are now.
+func saveStore(t *testing.T, r *vaulttest.Repo) (restore func()) {
+	t.Helper()
+	if err := os.MkdirAll(r.Private, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	saved := t.TempDir()
+	savedRepo, savedPrivate := filepath.Join(saved, "repo"), filepath.Join(saved, "private")
+	vaulttest.CopyTree(t, r.Dir, savedRepo)
+	vaulttest.CopyTree(t, r.Private, savedPrivate)
+	return func() {
+		for _, d := range []string{r.Dir, r.Private} {
+			entries, _ := os.ReadDir(d)
+			for _, e := range entries {
+				if err := os.RemoveAll(filepath.Join(d, e.Name())); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+		vaulttest.CopyTree(t, savedRepo, r.Dir)
+		vaulttest.CopyTree(t, savedPrivate, r.Private)
+	}
+}
+
+// faultLoop runs the change args names once, then for k = 1, 2, …
+// restores the store, runs the change with its k-th folder sync failing
+// with EIO (as a failing disk's would), and then the next command. The
+// change must fail (exit non-zero) saying what is true: that omh recover
+// finishes it only while the journal holds it; and once the next command
+// ran, the store must be as before or as after, never between. It stops
+// at the first k the change completes (it makes fewer syncs).
+func faultLoop(t *testing.T, r *vaulttest.Repo, args ...string) {
+	t.Helper()
+	restore, before, after := changeOnce(t, r, args...)
+	failed := 0
+	for k := 1; ; k++ {
+		if k > 1000 {
+			t.Fatal("no run completed in 1000 syncs")
+		}
+		restore()
+		res := omhProc(t, r.Dir, []string{fmt.Sprintf("%s=%d", disk.SyncFaultEnv, k)}, args...)
+		if res.status == 0 && k == 1 {
+			t.Fatalf("omh %s exited 0 with its first folder sync failing", strings.Join(args, " "))
+		}
+		if res.status == 0 {
+			break
+		}
+		failed++
+		pending := journal.Pending(filepath.Join(r.Dir, ".git"))
+		if says := strings.Contains(res.stderr, "omh recover"); says != pending {
+			t.Errorf("k=%d: with a change pending %v, omh %s said %q", k, pending, strings.Join(args, " "), res.stderr)
+		}
+		if !strings.Contains(res.stderr, "input/output error") {
+			t.Errorf("k=%d: the failure does not say what failed: %q", k, res.stderr)
+		}
+		statusOf(t, r.Dir)
+		if got := storeState(t, r); got != before && got != after {
+			t.Fatalf("k=%d: after the failed sync and the next command the store is neither as before nor as after:\n%s\n--- before:\n%s\n--- after:\n%s", k, got, before, after)
+		}
+	}
+	t.Logf("omh %s: each of its %d folder syncs failed in turn, each run reported it and left the store whole", strings.Join(args, " "), failed)
+}
+
+// Every folder sync of omh mv and omh promote that fails (a disk's EIO)
+// fails the command, with the store left as before or finished by the
+// next command, and the message sends the user to omh recover only when a
+// change waits there. Catches: an EIO on the journal folder's fsync that
+// left mv exiting 0; "omh recover finishes the change" after a failure
+// writing the manifest, when nothing was pending; a payload removed
+// before its note was synced in place.
+func TestAFailedFolderSyncFailsTheChangeAndSaysWhatIsTrue(t *testing.T) {
+	t.Parallel()
+	// Each change has a store of its own: the one mv leaves has hub
+	// renamed and uncommitted, which promote refuses to link to.
+	store := func() *vaulttest.Repo {
+		r := vaulttest.New(t)
+		r.Write(".omh/config.yaml", "notes: notes\n")
+		r.Write("notes/hub.md", "# Hub\n")
+		r.Write("notes/spoke.md", "# Spoke\n\nSee [[hub]].\n")
+		r.Commit("2026-01-02T10:00:00Z", "notes")
+		vaulttest.WriteFile(t, filepath.Join(r.Private, "mine.md"), "# Mine\n\n[[hub]]\n")
+		refresh(t, r.Dir)
+		return r
+	}
+	faultLoop(t, store(), "mv", "hub", "centre/hub")
+	faultLoop(t, store(), "promote", "mine")
 }
 
 // A crash at any step of omh mv of a hub (links from tracked notes, one
@@ -370,5 +451,27 @@ func TestAChangeLeftHalfDoneFinishesInTheFolderTheRepositoryMovedTo(t *testing.T
 	}
 	if _, err := os.Lstat(r.Dir); err == nil {
 		t.Errorf("something was written at the old path %s", r.Dir)
+	}
+}
+
+// The next command after a journal was planted with a put to an outside
+// file answers, writes nothing there, and says why it leaves the change.
+// Catches: omh find writing a planted manifest's file outside the
+// repository and saying "finished omh mv a b".
+func TestAPlantedJournalIsNotFinishedByTheNextCommand(t *testing.T) {
+	t.Parallel()
+	r := vaulttest.New(t)
+	r.Write("a.md", "# A\n")
+	r.Commit("2026-01-02T10:00:00Z", "notes")
+	outside := filepath.Join(t.TempDir(), "written.md")
+	dir := filepath.Join(r.Dir, ".git", "omh-journal")
+	vaulttest.WriteFile(t, filepath.Join(dir, "payload-1"), "planted\n")
+	vaulttest.WriteFile(t, filepath.Join(dir, "manifest.json"), fmt.Sprintf(`{"command":"omh mv a b","root":"..","ops":[{"kind":"put","path":%q,"payload":"payload-1","mode":420}]}`, outside))
+	res := omhProc(t, r.Dir, nil, "status")
+	if res.status != 0 || !strings.Contains(res.stderr, "omh does not finish it") || strings.Contains(res.stderr, "finished omh mv") {
+		t.Errorf("status after a planted journal: exit %d\n%s", res.status, res.stderr)
+	}
+	if _, err := os.Lstat(outside); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("the planted put wrote %s: %v", outside, err)
 	}
 }

@@ -286,7 +286,7 @@ func lintNotes(v *view, stored []index.StoredNote) []lint.LintNote {
 // conflict, which has no single entry, as its working copy: what git add
 // would stage), and the private notes. A blob the snapshot parsed already
 // is not parsed again.
-func (s *Store) stagedNotes(v *view, stored []index.StoredNote, exclude []string) ([]lint.LintNote, error) {
+func (s *Store) stagedNotes(v *view, stored []index.StoredNote, exclude vault.Excludes) ([]lint.LintNote, error) {
 	known := make(map[plumbing.Hash]index.StoredNote, len(stored))
 	var notes []lint.LintNote
 	for _, n := range stored {
@@ -311,7 +311,7 @@ func (s *Store) stagedNotes(v *view, stored []index.StoredNote, exclude []string
 		}
 		key, ok := vault.KeyOf(rel)
 		switch {
-		case !ok, !strings.HasSuffix(e.Path, vault.NoteExt), e.Mode != 0o100644 && e.Mode != 0o100755, vault.Excluded(exclude, rel):
+		case !ok, !strings.HasSuffix(e.Path, vault.NoteExt), e.Mode != 0o100644 && e.Mode != 0o100755, exclude.Match(rel):
 			continue
 		case e.Stage != 0 && (merged[e.Path] || i > 0 && entries[i-1].Path == e.Path):
 			continue // a conflicted path once, as its working copy

@@ -119,6 +119,13 @@ func helperCommand(s *store.Store, args []string) error {
 		_, err = s.Index(false)
 	case cmd == "status":
 		_, err = s.Status()
+	case cmd == "find" && len(rest) == 1:
+		var ans store.Answer
+		if ans, err = s.Ask(withRoots(question(rest[0]), 100)); err == nil {
+			for _, h := range ans.Result.Hits {
+				fmt.Println(h.Note.Key, h.Note.Layer)
+			}
+		}
 	case cmd == "hooks" && len(rest) >= 3 && rest[0] == "run" && rest[1] == "--detached":
 		err = s.RunDetachedHook(rest[2], rest[3:])
 	case cmd == "hooks" && len(rest) >= 2 && rest[0] == "run":

@@ -174,35 +174,35 @@ func (s *Store) planMove(v *view, oldArg, newKey string) (*movePlan, error) {
 	// deleted in the working tree leaves its key free, so a rename is
 	// undone before the commit by renaming back.
 	notes = onDisk(root, notes)
-	var inPrivate, inTree bool
 	for _, n := range notes {
-		switch {
-		case n.Note.Key == newKey:
+		if n.Note.Key == newKey {
 			return nil, refuse(reply.KeyTaken, fmt.Errorf("nothing was renamed: the key %s is taken by %s (%s)", newKey, n.Note.Path, n.Note.Layer))
-		case n.Note.Key != p.oldKey:
-		case n.Private:
-			inPrivate = true
-		default:
-			inTree = true
 		}
 	}
+	inPrivate, inTree := filesOf(notes, p.oldKey, true), filesOf(notes, p.oldKey, false)
 	names := renameNotes(notes)
 	if err := rename.CheckCase(names, p.oldKey, newKey); err != nil {
 		return nil, fromRename(err)
 	}
-	if inPrivate && inTree {
+	switch {
+	case len(inPrivate) > 0 && len(inTree) > 0:
 		return nil, refuse(reply.Ambiguous, fmt.Errorf("nothing was renamed: %s is both a private note and a note under the notes root; rename one of them by hand first", p.oldKey))
+	case len(inPrivate) > 1 || len(inTree) > 1:
+		return nil, refuse(reply.Ambiguous, fmt.Errorf("nothing was renamed: %s", normalisationTwins(p.oldKey, append(inPrivate, inTree...))))
 	}
 	rel := func(key string) string { return path.Join(notesDir, key+vault.NoteExt) }
-	if inPrivate {
-		p.from = filepath.Join(private, filepath.FromSlash(p.oldKey)+vault.NoteExt)
+	if len(inPrivate) > 0 {
+		p.from = inPrivate[0]
 		p.to = filepath.Join(private, filepath.FromSlash(newKey)+vault.NoteExt)
 		p.fromShown, p.toShown, p.how = p.from, p.to, "rename"
 	} else {
-		if vault.Excluded(cfg.Exclude, newKey+vault.NoteExt) {
+		if cfg.Exclude.Match(newKey + vault.NoteExt) {
 			return nil, refuse(reply.Excluded, fmt.Errorf("nothing was renamed: %s would be excluded from the store by %s", rel(newKey), vault.ConfigPath))
 		}
 		p.fromShown, p.toShown = rel(p.oldKey), rel(newKey)
+		if len(inTree) > 0 {
+			p.fromShown = inTree[0] // its own name, which may be spelt decomposed
+		}
 		p.from = filepath.Join(root, filepath.FromSlash(p.fromShown))
 		p.to = filepath.Join(root, filepath.FromSlash(p.toShown))
 		if fi, err := os.Lstat(p.from); err != nil || !fi.Mode().IsRegular() {
@@ -225,7 +225,7 @@ func (s *Store) planMove(v *view, oldArg, newKey string) (*movePlan, error) {
 	if _, err := os.Lstat(p.to); err == nil {
 		return nil, refuse(reply.KeyTaken, fmt.Errorf("nothing was renamed: %s exists already", p.toShown))
 	}
-	if err := p.checkTarget(inPrivate); err != nil {
+	if err := p.checkTarget(len(inPrivate) > 0); err != nil {
 		return nil, err
 	}
 
@@ -237,6 +237,33 @@ func (s *Store) planMove(v *view, oldArg, newKey string) (*movePlan, error) {
 		return nil, err
 	}
 	return p, nil
+}
+
+// filesOf lists the distinct files holding key: the private folder's
+// (absolute) or those under the notes root (relative to the repository's
+// root). Names differing only in Unicode normalisation share a key, so
+// there may be more than one.
+func filesOf(notes []index.StoredNote, key string, private bool) []string {
+	var out []string
+	for _, n := range notes {
+		if n.Note.Key == key && n.Private == private && !slices.Contains(out, n.Note.Path) {
+			out = append(out, n.Note.Path)
+		}
+	}
+	return out
+}
+
+// normalisationTwins says why a change to a key several files hold is
+// refused: their names differ only in Unicode normalisation, so on macOS
+// they are one file, and which of them was meant is not known. Each name
+// is shown with its non-ASCII characters escaped, which tells them apart.
+func normalisationTwins(key string, paths []string) string {
+	shown := make([]string, len(paths))
+	for i, p := range paths {
+		shown[i] = fmt.Sprintf("%+q", p)
+	}
+	return fmt.Sprintf("%s is the key of %d files whose names differ only in Unicode normalisation (%s), one file on macOS; rename all but one by hand first",
+		key, len(paths), strings.Join(shown, ", "))
 }
 
 // planRelink plans omh mv OLD NEW where no note has OLD but NEW is a note:

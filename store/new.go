@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/go-git/go-git/v5/plumbing"
 	"golang.org/x/text/unicode/norm"
@@ -70,9 +72,18 @@ func (s *Store) New(d Draft) (Written, error) {
 	if !vault.KnownType(typ) {
 		return Written{}, invalid(fmt.Errorf("unknown note type %q (want one of %s)", d.Type, strings.Join(vault.TypeNames(false), ", ")))
 	}
-	title := strings.Join(strings.Fields(d.Title), " ")
+	title, err := oneLine("title", d.Title)
+	if err != nil {
+		return Written{}, err
+	}
 	if title == "" {
 		return Written{}, invalid(errors.New("the title is empty"))
+	}
+	answers := make([]string, len(d.Answers))
+	for i, a := range d.Answers {
+		if answers[i], err = oneLine("answer", a); err != nil {
+			return Written{}, err
+		}
 	}
 	key, err := draftKey(d.Key, typ, title)
 	if err != nil {
@@ -97,7 +108,7 @@ func (s *Store) New(d Draft) (Written, error) {
 			return refuse(reply.BadTemplate, err)
 		}
 		draft := template.Draft{Type: typ, Title: title, Recorded: today(), Source: s.source(d.Source), Body: body,
-			Answers: d.Answers, Links: links}
+			Answers: answers, Links: links}
 		rep = Written{SchemaVersion: reply.SchemaVersion, Layer: "local", Type: typ, Template: from}
 		for n := 1; ; n++ {
 			k := key
@@ -157,6 +168,20 @@ func (s *Store) New(d Draft) (Written, error) {
 		}
 	})
 	return rep, err
+}
+
+// oneLine reads a field of a new note that is one line of text (its
+// title, an answer): each run of white space, line breaks included, is one
+// space, and any other control character is refused. Written raw, a NUL
+// made the note a binary file every command then skipped, and an escape
+// sequence is a command to the terminal of whoever lists it.
+func oneLine(what, s string) (string, error) {
+	s = strings.Join(strings.Fields(s), " ")
+	if i := strings.IndexFunc(s, unicode.IsControl); i >= 0 {
+		r, _ := utf8.DecodeRuneInString(s[i:])
+		return "", invalid(fmt.Errorf("the %s holds the control character %U; it is one line of text", what, r))
+	}
+	return s, nil
 }
 
 // create writes the new note key at path through the journal; fs.ErrExist when

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"golang.org/x/text/unicode/norm"
+
 	"github.com/omh-notes/omh/find"
 	"github.com/omh-notes/omh/proof"
 	"github.com/omh-notes/omh/reply"
@@ -217,8 +219,11 @@ func notARecord(n corpus.Note) error {
 
 // withKey runs fn on the documents holding a key (of one layer, when layer
 // is not 0) in the store as it stands now, or at asOf; an unknown key is
-// refused, naming the note the key would reach as a link.
+// refused, naming the note the key would reach as a link. Keys are in NFC,
+// so a key typed decomposed (as macOS hands file names over) is read
+// composed.
 func (s *Store) withKey(key string, layer vault.Layer, asOf string, fn func(v *view, docs []uint32) error) error {
+	key = norm.NFC.String(key)
 	if err := vault.CheckKey(key); err != nil {
 		return refuse(reply.BadKey, err)
 	}

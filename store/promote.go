@@ -148,8 +148,16 @@ func (s *Store) planPromotion(v *view, keys []string, notes []index.StoredNote, 
 			continue
 		}
 		seen[key] = true
+		files := filesOf(notes, key, true)
+		if len(files) > 1 {
+			refuseOne(reply.Ambiguous, "%s", normalisationTwins(key, files))
+			continue
+		}
 		from := filepath.Join(private, filepath.FromSlash(key)+vault.NoteExt)
-		content, err := vault.ReadInside(private, key+vault.NoteExt, maxPromoted)
+		if len(files) == 1 {
+			from = files[0] // its own name, which may be spelt decomposed
+		}
+		content, err := vault.ReadInside(private, filepath.ToSlash(strings.TrimPrefix(from, private+string(filepath.Separator))), maxPromoted)
 		if err != nil {
 			refuseOne(reply.NotFound, "the private note %s cannot be read: %v", key, err)
 			continue
@@ -160,7 +168,7 @@ func (s *Store) planPromotion(v *view, keys []string, notes []index.StoredNote, 
 		case team[key]:
 			refuseOne(reply.KeyTaken, "%s is a team note already; rename the private one with omh mv first", key)
 			continue
-		case vault.Excluded(cfg.Exclude, rel):
+		case cfg.Exclude.Match(rel):
 			refuseOne(reply.Excluded, "%s would be excluded from the store by %s", to, vault.ConfigPath)
 			continue
 		}

@@ -8,6 +8,8 @@ import (
 	"sort"
 	"strings"
 
+	"golang.org/x/text/unicode/norm"
+
 	"github.com/omh-notes/omh/journal"
 	"github.com/omh-notes/omh/reply"
 	"github.com/omh-notes/omh/vault"
@@ -35,6 +37,7 @@ func (s *Store) Retract(key, reason string, team bool) (Retraction, error) {
 	if reason == "" {
 		return Retraction{}, invalid(errors.New("--reason must say why"))
 	}
+	key = norm.NFC.String(key)
 	if err := vault.CheckKey(key); err != nil {
 		return Retraction{}, refuse(reply.BadKey, err)
 	}

@@ -45,10 +45,19 @@ type Indexed struct{ Status }
 // changing anything.
 func (s *Store) Status() (Status, error) {
 	c, err := s.openCache()
+	if index.CannotSave(err) {
+		c, err = s.inMemory(nil, err)
+	}
 	if err != nil {
 		return Status{}, err
 	}
 	st, err := s.status(c)
+	if index.CannotSave(err) && !c.Unsaved() && !c.Unusable() {
+		if c, err = s.inMemory(c, err); err != nil {
+			return Status{}, err
+		}
+		st, err = s.status(c)
+	}
 	return st, classify(err)
 }
 
@@ -58,7 +67,7 @@ func (s *Store) Status() (Status, error) {
 func (s *Store) Index(rebuild bool) (Indexed, error) {
 	opt := index.Options{Progress: s.opt.Progress, Waiting: s.sayWaiting}
 	if !rebuild {
-		err := s.read("", opt, func(*view) error { return nil })
+		err := s.readCache("", opt, false, func(*view) error { return nil })
 		if err != nil {
 			return Indexed{}, err
 		}

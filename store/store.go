@@ -15,6 +15,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"time"
 
 	"github.com/omh-notes/omh/index"
@@ -131,18 +132,40 @@ func (s *Store) openCache() (*index.Cache, error) {
 	if s.cache != nil {
 		return s.cache, nil
 	}
-	c, err := index.Open(s.Repo.CommonDir)
+	c, err := index.OpenRepo(s.Repo)
 	if errors.Is(err, index.ErrNoCachePlace) {
 		return nil, &Error{Kind: Broken, Code: reply.NoCachePlace, Err: err}
 	}
 	if err != nil {
 		return nil, err
 	}
+	for _, n := range c.Notices {
+		s.warn("%s", n)
+	}
 	s.cache = c
 	// Whatever the cache is opened for (a status, a rebuild, a hook's
 	// refresh), the notes are read by the config a missing one would
 	// hold, or the cache's snapshot would not match the answers' reading.
 	s.ensureConfig()
+	return c, nil
+}
+
+// inMemory moves the store to a copy of the cache c in memory (an empty
+// one when c is nil), saying once why: the disk would not take the
+// cache's writes (cause). Answers are the same; what the copy learns is
+// not saved, so the next command looks again.
+func (s *Store) inMemory(c *index.Cache, cause error) (*index.Cache, error) {
+	s.warn("the cache cannot be saved (%v); answering without saving it", cause)
+	var err error
+	if c != nil {
+		c, err = c.ToMemory()
+	} else {
+		c, err = index.OpenInMemory(filepath.Join(s.Repo.CommonDir, "omh"))
+	}
+	s.cache = c
+	if err != nil {
+		return nil, fmt.Errorf("opening a copy of the cache in memory after %v: %w", cause, err)
+	}
 	return c, nil
 }
 
@@ -177,6 +200,13 @@ func (s *Store) sayWaiting(why string) {
 // the files and fn runs again: one line for people, and the same answer a
 // healthy cache gives.
 func (s *Store) read(asOf string, opt index.Options, fn func(*view) error) error {
+	return s.readCache(asOf, opt, true, fn)
+}
+
+// readCache is read; unsaved says that when the disk will not take the
+// cache's writes, the answer may come from a copy in memory (see
+// index.CannotSave), as it does for every command that only reads.
+func (s *Store) readCache(asOf string, opt index.Options, unsaved bool, fn func(*view) error) error {
 	s.ensureConfig()
 	var m *index.Moment
 	if asOf != "" {
@@ -187,11 +217,21 @@ func (s *Store) read(asOf string, opt index.Options, fn func(*view) error) error
 		m = &moment
 	}
 	c, err := s.openCache()
+	if unsaved && index.CannotSave(err) {
+		c, err = s.inMemory(nil, err)
+	}
 	if err != nil {
 		return err
 	}
 	for attempt := 0; ; attempt++ {
 		err := s.answer(c, m, opt, fn)
+		if unsaved && index.CannotSave(err) && !c.Unsaved() && !c.Unusable() {
+			if c, err = s.inMemory(c, err); err != nil {
+				return err
+			}
+			attempt--
+			continue
+		}
 		if err == nil || attempt > 0 || !(index.IsDamaged(err) || c.Unusable()) {
 			return classify(err)
 		}

@@ -38,7 +38,7 @@ func badConfig(line int, format string, args ...any) error {
 // private folder is) never live here.
 type Config struct {
 	Notes    string   // notes root relative to the repository root; "" when not set
-	Exclude  []string // globs of markdown files that are not notes
+	Exclude  Excludes // globs of markdown files that are not notes
 	Worktree bool     // false skips uncommitted files (config `worktree: false`)
 	// Dialect is how the notes write links and how they resolve (config
 	// dialect:, with vaults: for Dendron and site: for a markdown site).
@@ -106,12 +106,11 @@ func ParseConfig(raw []byte, root string) (Config, error) {
 			if !ok {
 				return cfg, wrong("a list of globs")
 			}
-			for _, g := range globs {
-				if _, err := path.Match(strings.TrimPrefix(strings.TrimSpace(g), "/"), ""); err != nil {
-					return cfg, badConfig(value.Line, "exclude: %q is not a glob: %v", g, err)
-				}
+			ex, err := CompileExcludes(globs)
+			if err != nil {
+				return cfg, badConfig(value.Line, "exclude: %w", err)
 			}
-			cfg.Exclude = globs
+			cfg.Exclude = ex
 		case "worktree":
 			if value.Kind != yaml.ScalarNode || value.Tag != "!!bool" {
 				return cfg, wrong("true or false")
@@ -270,34 +269,6 @@ func stringList(n *yaml.Node) ([]string, bool) {
 	return out, true
 }
 
-// Excluded reports whether the note file at rel (relative to the notes root)
-// is excluded by one of the globs. A glob without "/" matches the file's name
-// at any depth (README.md); one with "/" (a leading one included) is anchored
-// at the notes root; "*"
-// and "?" stay within a path segment and "**" spans any number of segments
-// (.github/**).
-func Excluded(globs []string, rel string) bool {
-	parts := strings.Split(rel, "/")
-	for _, g := range globs {
-		g = strings.TrimSpace(g)
-		anchored := strings.Contains(g, "/")
-		g = strings.TrimPrefix(g, "/")
-		if g == "" {
-			continue
-		}
-		if !anchored {
-			if ok, _ := path.Match(g, parts[len(parts)-1]); ok {
-				return true
-			}
-			continue
-		}
-		if MatchSegments(strings.Split(g, "/"), parts) {
-			return true
-		}
-	}
-	return false
-}
-
 // MatchSegments matches the "/"-separated parts of a name against a glob's
 // parts: "*" stays within a part, "**" spans any number of them. It fills a
 // table of which pattern suffix matches which parts suffix, so a glob with
@@ -305,8 +276,14 @@ func Excluded(globs []string, rel string) bool {
 // every way of splitting the parts among them.
 func MatchSegments(pattern, parts []string) bool {
 	// ok[j] reports whether pattern[i:] matches parts[j:], for the i of
-	// the previous pass, starting from the empty pattern.
-	ok := make([]bool, len(parts)+1)
+	// the previous pass, starting from the empty pattern. A path of a
+	// usual depth keeps it on the stack: every note is matched.
+	var buf [32]bool
+	ok := buf[:0]
+	if len(parts)+1 > len(buf) {
+		ok = make([]bool, 0, len(parts)+1)
+	}
+	ok = ok[:len(parts)+1]
 	ok[len(parts)] = true
 	for i := len(pattern) - 1; i >= 0; i-- {
 		if pattern[i] == "**" {

@@ -16,7 +16,9 @@ const NoteExt = ".md"
 // KeyOf turns a note file's path relative to its layer root ("/"-separated)
 // into its key: the path without ".md", in Unicode NFC so that a name typed
 // on one system matches the same name stored decomposed by another. It
-// reports false for paths that are not notes or cannot be keys.
+// reports false for paths that are not notes or cannot be keys, for those
+// in a folder named as git's own (IsGitFolder), and for those deeper than
+// MaxFolderDepth.
 //
 // A name that is not valid UTF-8 gets every byte that is not, and every
 // "%", written as %XX (bad\xff.md is bad%FF): a key of its own from which
@@ -33,12 +35,23 @@ func KeyOf(rel string) (string, bool) {
 	if !utf8.ValidString(name) {
 		name = escapeInvalid(name)
 	}
+	if strings.Count(name, "/") > MaxFolderDepth {
+		return "", false
+	}
 	key := norm.NFC.String(name)
-	if CheckKey(key) != nil {
+	if CheckKey(key) != nil || inGitFolder(key) {
 		return "", false
 	}
 	return key, true
 }
+
+// MaxFolderDepth is how many folders deep under its layer root a note may
+// lie. Only git's plumbing makes a deeper tree: Windows' paths hold at most
+// about 130 folders (260 characters), Linux's 2,048 (4,096 bytes), and the
+// real vaults measured go 5 deep. Walked without a bound, a committed tree
+// 20,000 folders deep took a refresh 120 s and 975 MiB (git ls-tree -r:
+// 0.73 s); what lies deeper is skipped and said once.
+const MaxFolderDepth = 256
 
 // escapeInvalid writes the bytes of s that are not UTF-8, and "%", as %XX.
 func escapeInvalid(s string) string {
@@ -80,6 +93,41 @@ func CheckKey(key string) error {
 		return fmt.Errorf("key %q is not a clean path", key)
 	}
 	return nil
+}
+
+// inGitFolder reports whether a folder on a key's way is named as git's
+// own: no file there is a note.
+func inGitFolder(key string) bool {
+	folders, _ := SplitKey(key)
+	for f := range strings.SplitSeq(folders, "/") {
+		if IsGitFolder(f) {
+			return true
+		}
+	}
+	return false
+}
+
+// IsGitFolder reports whether a name is git's own folder's on some system
+// git runs on, as git itself refuses such a path in a tree it checks out
+// (core.protectNTFS, core.protectHFS): ".git" in any letter case (the
+// file systems of macOS and Windows ignore it), with trailing dots or
+// spaces (Windows drops them), its short name "git~1" (Windows), or with
+// the invisible characters macOS leaves out of names (a zero-width joiner,
+// say). A tree made with git's plumbing can hold such a path anyway.
+func IsGitFolder(name string) bool {
+	trimmed := strings.TrimRight(strings.Map(func(r rune) rune {
+		if hfsIgnored(r) {
+			return -1
+		}
+		return r
+	}, name), ". ")
+	return strings.EqualFold(trimmed, ".git") || strings.EqualFold(name, "git~1")
+}
+
+// hfsIgnored reports whether macOS's file system leaves r out of a name
+// when it compares names (git's is_hfs_dotgit lists the same).
+func hfsIgnored(r rune) bool {
+	return r >= 0x200c && r <= 0x200f || r >= 0x202a && r <= 0x202e || r >= 0x206a && r <= 0x206f || r == 0xfeff
 }
 
 // TitleFromKey is a note's title of last resort: the last part of its key.

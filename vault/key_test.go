@@ -60,3 +60,27 @@ func TestKeysOfNamesThatAreNotUTF8AreDistinctAndReversible(t *testing.T) {
 		}
 	}
 }
+
+// Every spelling git treats as its own folder is one, and names that only
+// look like it are not. Catches: a key under .GIT/, .git./ or git~1/ read
+// as a note, where a case-insensitive or Windows file system puts it in
+// git's folder.
+func TestNoKeyLiesInAFolderNamedAsGitsOwn(t *testing.T) {
+	t.Parallel()
+	for _, name := range []string{".git", ".GIT", ".Git", ".git.", ".git ..", "git~1", "GIT~1", ".g\u200cit", "\ufeff.git"} {
+		if !IsGitFolder(name) {
+			t.Errorf("%q is not taken for git's folder", name)
+		}
+		if key, ok := KeyOf("notes/" + name + "/note.md"); ok {
+			t.Errorf("notes/%s/note.md is the note %s", name, key)
+		}
+	}
+	for _, name := range []string{".github", "git", ".gitx", "a.git", "git~2", "..git"} {
+		if _, ok := KeyOf(name + "/note.md"); IsGitFolder(name) || !ok {
+			t.Errorf("%q is taken for git's folder", name)
+		}
+	}
+	if _, ok := KeyOf("notes/.git.md"); !ok {
+		t.Error("a note named .git (.git.md) is refused; only folders are git's")
+	}
+}

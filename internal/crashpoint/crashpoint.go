@@ -1,7 +1,9 @@
 // Package crashpoint lets tests kill a process at a chosen step of a
 // change: a Point reads k from an environment variable and exits hard
 // (status 99, no cleanup, as kill -9 would leave things) just before the
-// k-th step it counts. Unset, it does nothing.
+// k-th step it counts. Unset, it does nothing. A Fault, read the same way,
+// makes the k-th call of one operation fail as a failing disk would (EIO),
+// so a test can see what the caller does with the error.
 //
 // The switches are off in omh as built for use: a binary honours them only
 // when built with the crashpoints tag (go build -tags crashpoints, as the
@@ -11,9 +13,11 @@
 package crashpoint
 
 import (
+	"fmt"
 	"os"
 	"strconv"
 	"sync"
+	"syscall"
 )
 
 // enabled says the switches are honoured in this process.
@@ -37,15 +41,35 @@ func New(env string) *Point {
 
 // Step counts one step and exits when it is the one asked for.
 func (p *Point) Step() {
+	if p.reached() {
+		os.Exit(99)
+	}
+}
+
+// reached counts one step and reports whether it is the one asked for.
+func (p *Point) reached() bool {
 	if !enabled {
-		return
+		return false
 	}
 	p.read.Do(func() { p.at, _ = strconv.Atoi(os.Getenv(p.env)) })
 	if p.at == 0 {
-		return
+		return false
 	}
 	p.seen++
-	if p.seen == p.at {
-		os.Exit(99)
+	return p.seen == p.at
+}
+
+// A Fault counts the calls of one operation.
+type Fault struct{ p Point }
+
+// NewFault returns the fault set by the environment variable env.
+func NewFault(env string) *Fault { return &Fault{Point{env: env}} }
+
+// Fail counts one call and returns the error a failing disk gives (EIO)
+// when it is the one asked for, else nil.
+func (f *Fault) Fail() error {
+	if f.p.reached() {
+		return fmt.Errorf("%s=%d: %w", f.p.env, f.p.at, syscall.EIO)
 	}
+	return nil
 }

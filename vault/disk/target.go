@@ -8,18 +8,20 @@ import (
 	"strings"
 
 	"golang.org/x/text/unicode/norm"
+
+	"github.com/omh-notes/omh/vault"
 )
 
 // CheckTarget refuses to write the new file rel ("/"-separated) under root
 // when any folder on its way is a symbolic link or not a folder, when it
-// lies in git's own folder, or when a part of it names an existing file
-// differently only in Unicode normalisation (or, with foldCase, in case):
-// on macOS and Windows such names are one file, and on Linux two notes
-// nobody can tell apart.
+// lies in git's own folder (by any name vault.IsGitFolder knows), or when
+// a part of it names an existing file differently only in Unicode
+// normalisation (or, with foldCase, in case): on macOS and Windows such
+// names are one file, and on Linux two notes nobody can tell apart.
 func CheckTarget(root, rel string, foldCase bool) error {
 	parts := strings.Split(rel, "/")
 	for _, p := range parts {
-		if strings.EqualFold(p, ".git") {
+		if vault.IsGitFolder(p) {
 			return fmt.Errorf("%s lies inside git's own folder", rel)
 		}
 	}

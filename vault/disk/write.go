@@ -12,8 +12,12 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
+	"syscall"
+
+	"github.com/omh-notes/omh/internal/crashpoint"
 )
 
 // The commands whose job is writing (new, mv, promote, proof retract, init,
@@ -33,8 +37,7 @@ func WriteFile(path string, content []byte, mode fs.FileMode) error {
 	if err != nil {
 		return fmt.Errorf("writing %s: %w", path, err)
 	}
-	SyncDir(filepath.Dir(path))
-	return nil
+	return SyncDir(filepath.Dir(path))
 }
 
 // CreateFile writes content to path without ever replacing a file: the
@@ -68,8 +71,7 @@ func CreateFile(path string, content []byte, mode fs.FileMode) ([]string, error)
 		}
 		return nil, fmt.Errorf("writing %s: %w", path, err)
 	}
-	SyncDir(dir)
-	return created, nil
+	return created, SyncDir(dir)
 }
 
 // writeTemp writes content, synced to disk and with mode, to a new
@@ -97,14 +99,35 @@ func writeTemp(path string, content []byte, mode fs.FileMode) (string, error) {
 	return tmp.Name(), nil
 }
 
-// SyncDir makes a folder's new entries durable; where a folder cannot be
-// synced there is nothing more to do.
-func SyncDir(dir string) {
-	if f, err := os.Open(dir); err == nil {
-		f.Sync()
+// SyncDir makes a folder's new entries durable, and says when it could
+// not: a caller that goes on as if they were (removing the only other copy,
+// reporting a change made) may lose them in a crash. Where the system has
+// no way to sync a folder (Windows; a file system answering EINVAL) there
+// is nothing more to do.
+func SyncDir(dir string) error {
+	if runtime.GOOS == "windows" {
+		return nil
+	}
+	f, err := os.Open(dir)
+	if err == nil {
+		if err = syncFault.Fail(); err == nil {
+			err = f.Sync()
+		}
 		f.Close()
 	}
+	if err != nil && !errors.Is(err, syscall.EINVAL) {
+		return fmt.Errorf("syncing the folder %s: %w", dir, err)
+	}
+	return nil
 }
+
+// SyncFaultEnv names the environment variable that makes the k-th
+// SyncDir of a process fail with EIO, as a failing disk would: how the
+// tests see what each caller does with the error. Only a build that turns
+// the switches on reads it (see package crashpoint).
+const SyncFaultEnv = "OMH_FAIL_FOLDER_SYNC"
+
+var syncFault = crashpoint.NewFault(SyncFaultEnv)
 
 // MakeDirs creates dir and its missing parents, returning those it
 // created, outermost first.

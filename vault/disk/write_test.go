@@ -5,6 +5,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 	"testing"
 )
 
@@ -69,5 +70,22 @@ func TestALockHeldIsRefusedUntilClosed(t *testing.T) {
 	holder.Close()
 	if err := LockFile(other, true, false); err != nil {
 		t.Errorf("after the holder closed: %v", err)
+	}
+}
+
+// SyncDir says when a folder could not be synced, and syncs one that can
+// be. Catches: a sync whose failure was dropped, so a caller reported a
+// change made that a crash could still lose.
+func TestSyncDirSaysWhenAFolderCannotBeSynced(t *testing.T) {
+	t.Parallel()
+	if runtime.GOOS == "windows" {
+		t.Skip("Windows has no call that syncs a folder")
+	}
+	dir := t.TempDir()
+	if err := SyncDir(dir); err != nil {
+		t.Errorf("syncing a folder: %v", err)
+	}
+	if err := SyncDir(filepath.Join(dir, "gone")); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("syncing a folder that does not exist: %v, want fs.ErrNotExist", err)
 	}
 }

@@ -216,6 +216,30 @@ func GitSetting(dir, name string) string {
 	return strings.TrimSpace(out)
 }
 
+// StagedIDs returns the blob id git add would give each of the working
+// tree's files paths (relative to dir, no newline in one): their content
+// as git's attributes and settings turn it on the way in (end-of-line
+// conversion, a clean filter), which is what git compares with the index
+// and HEAD, not the bytes on disk.
+func StagedIDs(dir string, paths []string) ([]plumbing.Hash, error) {
+	out, err := Git(dir, strings.Join(paths, "\n")+"\n", "hash-object", "--stdin-paths")
+	if err != nil {
+		return nil, err
+	}
+	lines := strings.Fields(out)
+	if len(lines) != len(paths) {
+		return nil, fmt.Errorf("git hash-object gave %d ids for %d files", len(lines), len(paths))
+	}
+	ids := make([]plumbing.Hash, len(lines))
+	for i, l := range lines {
+		if !plumbing.IsHash(l) {
+			return nil, fmt.Errorf("git hash-object: %q is no blob id", l)
+		}
+		ids[i] = plumbing.NewHash(l)
+	}
+	return ids, nil
+}
+
 // Rename is a file a commit renamed, as git's rename detection reads it.
 type Rename struct {
 	From, To string // paths relative to the repository's top

@@ -48,7 +48,7 @@ func (r *Repo) StepOf(commit plumbing.Hash, shallow map[plumbing.Hash]bool) (Ste
 	}
 	r.stepMu.Lock()
 	w := treeDiff{repo: r, keepOmh: true, known: r.stepTrees, read: map[plumbing.Hash][]byte{}}
-	err = w.diff(parentTree, c.TreeHash, "")
+	err = w.diff(parentTree, c.TreeHash, "", 0)
 	r.stepTrees = w.read
 	r.stepMu.Unlock()
 	if err != nil {

@@ -28,43 +28,63 @@ import (
 // the XDG base directory specification says. omh.local, kept in the
 // repository's own config, may be relative to the working tree.
 func (r *Repo) PrivateDir(root plumbing.Hash) (string, error) {
-	if dir := os.Getenv("OMH_LOCAL_DIR"); dir != "" {
-		if !filepath.IsAbs(dir) {
-			return "", fmt.Errorf("%w: OMH_LOCAL_DIR is %s, a relative path; set it to an absolute one (outside the repository), or unset it for the default folder", ErrBadPrivateDir, dir)
-		}
-		dir = filepath.Clean(dir)
-		return dir, r.checkPrivateDir(dir, "OMH_LOCAL_DIR")
+	area, keyed, from, err := r.privateArea()
+	if err != nil || !keyed {
+		return area, err
 	}
-	if dir := r.ConfigValue("omh", "local"); dir != "" {
-		if !filepath.IsAbs(dir) {
-			dir = filepath.Join(r.Root, dir)
-		}
-		dir = filepath.Clean(dir)
-		return dir, r.checkPrivateDir(dir, "git config omh.local")
-	}
-	base, from := os.Getenv("XDG_DATA_HOME"), "XDG_DATA_HOME"
-	if !filepath.IsAbs(base) {
-		home, err := os.UserHomeDir()
-		if err != nil {
-			return "", fmt.Errorf("finding the private notes folder: %w", err)
-		}
-		if !filepath.IsAbs(home) {
-			return "", fmt.Errorf("%w: HOME is %s, a relative path, and XDG_DATA_HOME is not set to an absolute one; set either, or OMH_LOCAL_DIR", ErrBadPrivateDir, home)
-		}
-		base, from = filepath.Join(home, ".local", "share"), "HOME"
-	}
-	early := filepath.Join(base, "omh", noCommitsName(r.CommonDir))
+	early := filepath.Join(area, noCommitsName(r.CommonDir))
 	if err := r.checkPrivateDir(early, from); err != nil {
 		return "", err
 	}
 	if root.IsZero() {
 		return early, nil
 	}
-	dir := filepath.Join(base, "omh", root.String())
+	dir := filepath.Join(area, root.String())
 	if err := carryOver(early, dir); err != nil {
 		return "", fmt.Errorf("moving the private notes written before the first commit from %s to %s: %w", early, dir, err)
 	}
 	return dir, nil
+}
+
+// PrivateArea is the folder the private folder lies in whatever the root
+// commit: the private folder itself when set (OMH_LOCAL_DIR, omh.local),
+// else omh's folder of XDG_DATA_HOME, which holds one per root commit. It
+// is where a change may write outside the repository, found without the
+// root commit.
+func (r *Repo) PrivateArea() (string, error) {
+	area, _, _, err := r.privateArea()
+	return area, err
+}
+
+// privateArea is PrivateArea, whether the private folder is the one keyed
+// by the root commit inside it, and the setting it comes from.
+func (r *Repo) privateArea() (area string, keyed bool, from string, err error) {
+	if dir := os.Getenv("OMH_LOCAL_DIR"); dir != "" {
+		if !filepath.IsAbs(dir) {
+			return "", false, "", fmt.Errorf("%w: OMH_LOCAL_DIR is %s, a relative path; set it to an absolute one (outside the repository), or unset it for the default folder", ErrBadPrivateDir, dir)
+		}
+		dir = filepath.Clean(dir)
+		return dir, false, "", r.checkPrivateDir(dir, "OMH_LOCAL_DIR")
+	}
+	if dir := r.ConfigValue("omh", "local"); dir != "" {
+		if !filepath.IsAbs(dir) {
+			dir = filepath.Join(r.Root, dir)
+		}
+		dir = filepath.Clean(dir)
+		return dir, false, "", r.checkPrivateDir(dir, "git config omh.local")
+	}
+	base, from := os.Getenv("XDG_DATA_HOME"), "XDG_DATA_HOME"
+	if !filepath.IsAbs(base) {
+		home, err := os.UserHomeDir()
+		if err != nil {
+			return "", false, "", fmt.Errorf("finding the private notes folder: %w", err)
+		}
+		if !filepath.IsAbs(home) {
+			return "", false, "", fmt.Errorf("%w: HOME is %s, a relative path, and XDG_DATA_HOME is not set to an absolute one; set either, or OMH_LOCAL_DIR", ErrBadPrivateDir, home)
+		}
+		base, from = filepath.Join(home, ".local", "share"), "HOME"
+	}
+	return filepath.Join(base, "omh"), true, from, nil
 }
 
 // noCommitsName names the private folder of a repository without commits,

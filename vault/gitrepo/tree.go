@@ -41,29 +41,56 @@ func (s Skip) Unreadable() bool { return strings.HasPrefix(s.Reason, unreadableR
 
 // NotesTree returns the id of the tree at dir ("" for the repository root)
 // in commit's tree, or the zero hash when the commit has no such folder.
+// A dir reached through a symbolic link the commit holds is an error
+// (vault.ErrBadConfig) naming the link: omh never follows one, and read as no
+// folder it gave a store of 0 notes without a word.
 func (r *Repo) NotesTree(commit plumbing.Hash, dir string) (plumbing.Hash, error) {
 	c, err := r.Commit(commit)
 	if err != nil {
 		return plumbing.ZeroHash, err
 	}
+	id := c.TreeHash
 	if dir == "" {
-		return c.TreeHash, nil
+		return id, nil
 	}
-	root, err := object.GetTree(r.Objects, c.TreeHash)
-	if err != nil {
-		return plumbing.ZeroHash, fmt.Errorf("reading the tree of %s: %w", commit, err)
+	parts := strings.Split(dir, "/")
+	for i, name := range parts {
+		tree, err := object.GetTree(r.Objects, id)
+		if err != nil {
+			return plumbing.ZeroHash, fmt.Errorf("reading the tree of %s in %s: %w", path.Join(parts[:i]...), commit, err)
+		}
+		entry, err := tree.FindEntry(name)
+		if errors.Is(err, object.ErrEntryNotFound) || errors.Is(err, object.ErrDirectoryNotFound) {
+			return plumbing.ZeroHash, nil
+		}
+		if err != nil {
+			return plumbing.ZeroHash, fmt.Errorf("finding %s in %s: %w", dir, commit, err)
+		}
+		switch entry.Mode {
+		case filemode.Dir:
+			id = entry.Hash
+		case filemode.Symlink:
+			return plumbing.ZeroHash, r.notesRootLink(dir, path.Join(parts[:i+1]...), entry.Hash, commit)
+		default:
+			return plumbing.ZeroHash, nil
+		}
 	}
-	entry, err := root.FindEntry(dir)
-	if errors.Is(err, object.ErrEntryNotFound) || errors.Is(err, object.ErrDirectoryNotFound) {
-		return plumbing.ZeroHash, nil
+	return id, nil
+}
+
+// notesRootLink is the error for a notes root dir reached through the
+// symbolic link at link (its blob, the target, is read to be named).
+func (r *Repo) notesRootLink(dir, link string, blob, commit plumbing.Hash) error {
+	target := "?"
+	if b, _, err := r.ReadBlob(blob, 4096); err == nil {
+		target = string(b)
 	}
-	if err != nil {
-		return plumbing.ZeroHash, fmt.Errorf("finding %s in %s: %w", dir, commit, err)
+	how := "is reached through " + link + ", a symbolic link"
+	if link == dir {
+		how = "is a symbolic link"
 	}
-	if entry.Mode != filemode.Dir {
-		return plumbing.ZeroHash, nil
-	}
-	return entry.Hash, nil
+	return fmt.Errorf("%w: the notes root %s %s to %s in commit %.12s; omh never follows links: name the folder itself in %s (notes:)",
+		vault.ErrBadConfig, dir, how, target, commit, vault.ConfigPath)
 }
 
 // NoteChange is one note file that differs between two trees.
@@ -80,11 +107,11 @@ type NoteChange struct {
 // The trees it reads are kept for the next StepOf, as a step's are: a
 // refresh's diff and the history step of the commit it came to read the
 // same folder trees.
-func (r *Repo) DiffNotes(old, new plumbing.Hash, dir string, exclude []string) ([]NoteChange, []Skip, error) {
+func (r *Repo) DiffNotes(old, new plumbing.Hash, dir string, exclude vault.Excludes) ([]NoteChange, []Skip, error) {
 	r.stepMu.Lock()
 	defer r.stepMu.Unlock()
 	w := treeDiff{repo: r, dir: dir, exclude: exclude, known: r.stepTrees, read: map[plumbing.Hash][]byte{}}
-	err := w.diff(old, new, "")
+	err := w.diff(old, new, "", 0)
 	r.stepTrees = w.read
 	return w.changes, w.skips, err
 }
@@ -92,7 +119,7 @@ func (r *Repo) DiffNotes(old, new plumbing.Hash, dir string, exclude []string) (
 type treeDiff struct {
 	repo    *Repo
 	dir     string
-	exclude []string
+	exclude vault.Excludes
 	keepOmh bool // history walks see every note path, omh's folder included
 	changes []NoteChange
 	skips   []Skip
@@ -201,8 +228,9 @@ func (e rawEntry) treeEntry() object.TreeEntry {
 }
 
 // diff walks two trees' entries together, as git stores them sorted, and
-// descends only where ids differ.
-func (w *treeDiff) diff(old, new plumbing.Hash, rel string) error {
+// descends only where ids differ. The trees are those of folder rel,
+// depth folders below the root.
+func (w *treeDiff) diff(old, new plumbing.Hash, rel string, depth int) error {
 	if old == new {
 		return nil
 	}
@@ -238,16 +266,16 @@ func (w *treeDiff) diff(old, new plumbing.Hash, rel string) error {
 				continue
 			}
 		}
-		if err := w.entry(oldSide.treeEntry(), newSide.treeEntry(), rel); err != nil {
+		if err := w.entry(oldSide.treeEntry(), newSide.treeEntry(), rel, depth); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-// entry compares one name's entry in the old and new tree; a zero entry is
-// absent on that side.
-func (w *treeDiff) entry(ea, eb object.TreeEntry, rel string) error {
+// entry compares one name's entry in the old and new tree of folder rel,
+// depth folders below the root; a zero entry is absent on that side.
+func (w *treeDiff) entry(ea, eb object.TreeEntry, rel string, depth int) error {
 	if ea.Hash == eb.Hash && ea.Mode == eb.Mode {
 		return nil
 	}
@@ -259,7 +287,17 @@ func (w *treeDiff) entry(ea, eb object.TreeEntry, rel string) error {
 		return nil // omh's own folder holds no notes unless it holds the notes root
 	}
 	child := path.Join(rel, name)
-	if err := w.diff(dirHash(ea), dirHash(eb), child); err != nil {
+	if vault.IsGitFolder(name) {
+		// Only git's plumbing makes such a tree, and a checkout would
+		// write it into git's own folder: nothing under it is a note.
+		w.skip(!eb.Hash.IsZero(), path.Join(w.dir, child), "named as git's own folder; nothing under it is a note")
+		return nil
+	}
+	if depth == vault.MaxFolderDepth && (ea.Mode == filemode.Dir || eb.Mode == filemode.Dir) {
+		w.skip(eb.Mode == filemode.Dir, path.Join(w.dir, child), fmt.Sprintf("a folder deeper than %d; nothing under it is a note", vault.MaxFolderDepth))
+		return nil
+	}
+	if err := w.diff(dirHash(ea), dirHash(eb), child, depth+1); err != nil {
 		return err
 	}
 	oldNote, newNote := w.note(ea, child, false), w.note(eb, child, true)
@@ -297,7 +335,7 @@ func (w *treeDiff) note(e object.TreeEntry, rel string, report bool) TeamFile {
 		w.skip(report, full, "its name cannot be a key (control character or empty part)")
 		return TeamFile{Path: full}
 	}
-	if vault.Excluded(w.exclude, rel) {
+	if w.exclude.Match(rel) {
 		return TeamFile{Path: full}
 	}
 	return TeamFile{Path: full, Key: key, Blob: e.Hash}

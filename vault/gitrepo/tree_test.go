@@ -69,15 +69,8 @@ func TestDiffNotesEqualsTheDifferenceOfFullListings(t *testing.T) {
 		if repo, err = Open(r.Dir); err != nil {
 			t.Fatal(err)
 		}
-		head, err := repo.Head()
-		if err != nil {
-			t.Fatal(err)
-		}
-		tree, err := repo.NotesTree(head, "")
-		if err != nil {
-			t.Fatal(err)
-		}
-		changes, _, err := repo.DiffNotes(prev, tree, "", nil)
+		tree := headTree(t, repo)
+		changes, _, err := repo.DiffNotes(prev, tree, "", vault.Excludes{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -265,4 +258,58 @@ func TestALooseTreeWhoseHeaderOverstatesItsSizeIsAnErrorNotAnAllocation(t *testi
 	if _, ok, err := repo.Objects.looseTree(h); !ok || err == nil {
 		t.Fatalf("a tree whose header says 1 PiB: ok %v, %v; want an error", ok, err)
 	}
+}
+
+// A committed tree deeper than vault.MaxFolderDepth is read to the bound: the
+// notes within it are notes, the folder past it is skipped and said, and
+// no tree below it is read. Catches: a 20,000-folder tree (made with git's
+// plumbing) walked whole, quadratically in its depth: 120 s and 975 MiB
+// for a refresh, where git ls-tree -r took 0.73 s.
+func TestADeepCommittedTreeIsReadToTheBoundOnly(t *testing.T) {
+	t.Parallel()
+	r := vaulttest.New(t)
+	chain := func(n int) string { return strings.Repeat("d/", n) }
+	r.CommitPaths("2026-01-02T10:00:00Z", "deep", map[string]string{
+		"a.md":                                  "# A\n",
+		chain(vault.MaxFolderDepth) + "last.md": "# The deepest note\n",
+		chain(2000) + "bottom.md":               "# Past the bound\n",
+	})
+	repo, err := Open(r.Dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	changes, skips, err := repo.DiffNotes(plumbing.ZeroHash, headTree(t, repo), "", vault.Excludes{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var keys []string
+	for _, c := range changes {
+		keys = append(keys, c.New.Key)
+	}
+	if want := []string{"a", chain(vault.MaxFolderDepth) + "last"}; !slices.Equal(keys, want) {
+		t.Errorf("notes %d: %.40q..., want a and the note %d folders down", len(keys), keys, vault.MaxFolderDepth)
+	}
+	if len(skips) != 1 || skips[0].Path != chain(vault.MaxFolderDepth)+"d" || !strings.Contains(skips[0].Reason, "deeper than") {
+		t.Errorf("skips: %.200v", skips)
+	}
+	if read := len(repo.stepTrees); read > vault.MaxFolderDepth+1 {
+		t.Errorf("%d trees read, want at most the root and %d folders", read, vault.MaxFolderDepth)
+	}
+	if _, ok := vault.KeyOf(chain(vault.MaxFolderDepth+1) + "x.md"); ok {
+		t.Errorf("a path %d folders deep is a key", vault.MaxFolderDepth+1)
+	}
+}
+
+// headTree is the tree of repo's HEAD.
+func headTree(t *testing.T, repo *Repo) plumbing.Hash {
+	t.Helper()
+	head, err := repo.Head()
+	if err != nil {
+		t.Fatal(err)
+	}
+	tree, err := repo.NotesTree(head, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tree
 }

@@ -2,6 +2,7 @@ package localscan
 
 import (
 	"bufio"
+	"bytes"
 	"crypto/sha1"
 	"errors"
 	"fmt"
@@ -9,6 +10,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"sync"
 
 	"github.com/go-git/go-git/v5/plumbing"
@@ -16,6 +18,7 @@ import (
 
 	"github.com/omh-notes/omh/internal/procs"
 	"github.com/omh-notes/omh/vault"
+	"github.com/omh-notes/omh/vault/gitcli"
 	"github.com/omh-notes/omh/vault/gitrepo"
 )
 
@@ -32,10 +35,6 @@ type recRef struct {
 // notes taking most of a second on one core. Records are changed in
 // place; a file gone loses its presence.
 func (sc *scanner) check(st *ScanState, base string, worktree bool, refs []recRef) error {
-	type moved struct {
-		recRef
-		now content
-	}
 	workers := procs.Workers(len(refs) / 64)
 	found := make([][]moved, workers)
 	var wg sync.WaitGroup
@@ -64,19 +63,69 @@ func (sc *scanner) check(st *ScanState, base string, worktree bool, refs []recRe
 		}(w)
 	}
 	wg.Wait()
-	for _, ms := range found {
-		for _, m := range ms {
-			sc.update(worktree, base, m.recRef, m.now)
-		}
+	all := slices.Concat(found...)
+	if worktree {
+		sc.asGitSees(base, all)
+	}
+	for _, m := range all {
+		sc.update(worktree, base, m.recRef, m.now)
 	}
 	return nil
 }
 
+// moved is a file whose stat moved, and what it holds now.
+type moved struct {
+	recRef
+	now content
+}
+
+// asGitSees takes, for each tracked working copy whose bytes differ from
+// HEAD's blob, the blob id git itself would compare: the file may differ
+// only by what git's attributes and settings do on the way in (eol=crlf,
+// autocrlf, a clean filter), and then it is unchanged. git hashes them as
+// it would stage them, in one process (a blob id taken from git's index
+// is git's view already). A file that differs all the same
+// keeps the id of its bytes, which are what is read as its local copy.
+// Only files whose stat moved are asked about: nothing, when nothing
+// changed. (Git's index, whose stat data git status trusts, is not read
+// for them: decoding it took 0.3 s at 38,187 notes.)
+func (sc *scanner) asGitSees(base string, ms []moved) {
+	var ask []*moved
+	for i := range ms {
+		m := &ms[i]
+		r := m.p.rec(m.i)
+		head := plumbing.Hash(r[recHead : recHead+20])
+		if r[recFlags]&flagTracked == 0 || m.now.err != nil || m.now.stat.Size < 0 || m.now.byIndex || m.now.blob == head {
+			continue
+		}
+		if !bytes.ContainsRune(m.p.path(m.i), '\n') {
+			ask = append(ask, m)
+		}
+	}
+	if len(ask) == 0 {
+		return
+	}
+	paths := make([]string, len(ask))
+	for i, m := range ask {
+		paths[i] = string(m.p.path(m.i))
+	}
+	ids, err := gitcli.StagedIDs(base, paths)
+	if err != nil {
+		return // the bytes decide, as before git could be asked
+	}
+	for i, m := range ask {
+		if r := m.p.rec(m.i); ids[i] == plumbing.Hash(r[recHead:recHead+20]) {
+			m.now.blob = ids[i]
+		}
+	}
+}
+
 // content is what a file whose stat moved holds now.
 type content struct {
-	blob plumbing.Hash
-	stat FileStat // a negative size: the file is gone
-	err  error    // it could not be read
+	blob    plumbing.Hash
+	stat    FileStat // a negative size: the file is gone
+	err     error    // it could not be read
+	byIndex bool     // blob is what git's index says, not the file's bytes'
 }
 
 // contentOf finds the blob id of the file at rel, whose stat is now stat: from
@@ -85,7 +134,7 @@ type content struct {
 func (sc *scanner) contentOf(base, rel string, askIndex bool, stat FileStat) content {
 	if askIndex {
 		if blob, known := sc.fromIndex(rel, stat); known {
-			return content{blob: blob, stat: stat}
+			return content{blob: blob, stat: stat, byIndex: true}
 		}
 	}
 	blob, stat, err := hashFile(filepath.Join(base, filepath.FromSlash(rel)))

@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"slices"
 	"sort"
@@ -59,9 +60,9 @@ type LocalFile struct {
 // LocalScan says where to look for local notes.
 type LocalScan struct {
 	Repo     *gitrepo.Repo
-	NotesDir string   // notes root relative to the repository root
-	Exclude  []string // config globs
-	Private  string   // the private folder; "" for none
+	NotesDir string         // notes root relative to the repository root
+	Exclude  vault.Excludes // config globs
+	Private  string         // the private folder; "" for none
 }
 
 // Run finds the local notes: the private folder's, remembered in private,
@@ -316,6 +317,15 @@ func (sc *scanner) collect(st *ScanState, base string, worktree bool) {
 	}
 }
 
+// shown is how a skip names the entry child of folder abs: by its path in
+// the working tree, absolute in the private folder.
+func (sc *scanner) shown(abs, child string, worktree bool) string {
+	if worktree {
+		return child
+	}
+	return filepath.Join(abs, path.Base(child))
+}
+
 // deleted reports whether a file HEAD holds, found missing from the
 // working tree, is deleted there rather than left out by a sparse checkout
 // (git's index marks those skip-worktree). git's index is read only in a
@@ -413,8 +423,8 @@ func (sc *scanner) list(st *ScanState, abs, rel string, worktree bool) (seenDir,
 		child := joinRel(rel, name)
 		switch {
 		case e.IsDir():
-			if name == ".git" || (worktree && rel == "" && name == ".omh" && sc.NotesDir == "") {
-				continue // omh's own folder holds no notes unless it holds the notes root
+			if vault.IsGitFolder(name) || (worktree && rel == "" && name == ".omh" && sc.NotesDir == "") {
+				continue // git's folder, by any name git gives it, and omh's own (unless it holds the notes root) hold no notes
 			}
 			if _, err := os.Lstat(filepath.Join(abs, name, ".git")); err == nil {
 				continue // another repository (a submodule): its notes are its own
@@ -422,16 +432,21 @@ func (sc *scanner) list(st *ScanState, abs, rel string, worktree bool) (seenDir,
 			if worktree && sc.ignored(st, child, true) {
 				continue
 			}
+			under := child // the folder's path under its layer root
+			if worktree {
+				under = sc.notesRel(child)
+			}
+			if strings.Count(under, "/") >= vault.MaxFolderDepth {
+				sc.skips = append(sc.skips, gitrepo.Skip{Path: sc.shown(abs, child, worktree),
+					Reason: fmt.Sprintf("a folder deeper than %d; nothing under it is a note", vault.MaxFolderDepth)})
+				continue
+			}
 			d.Dirs = append(d.Dirs, name)
 		case !strings.HasSuffix(name, vault.NoteExt):
 		case e.Type()&fs.ModeSymlink != 0:
-			where := filepath.Join(abs, name)
-			if worktree {
-				where = child
-			}
-			sc.skips = append(sc.skips, gitrepo.Skip{Path: where, Reason: "a symbolic link; omh never follows links"})
+			sc.skips = append(sc.skips, gitrepo.Skip{Path: sc.shown(abs, child, worktree), Reason: "a symbolic link; omh never follows links"})
 		case e.Type().IsRegular():
-			if worktree && (sc.ignored(st, child, false) || vault.Excluded(sc.Exclude, sc.notesRel(child))) {
+			if worktree && (sc.ignored(st, child, false) || sc.Exclude.Match(sc.notesRel(child))) {
 				continue
 			}
 			names = append(names, name)

@@ -6,12 +6,14 @@ import (
 	"path/filepath"
 	"reflect"
 	"sort"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/format/index"
 
+	"github.com/omh-notes/omh/vault"
 	"github.com/omh-notes/omh/vault/gitrepo"
 	"github.com/omh-notes/omh/vault/vaulttest"
 )
@@ -47,13 +49,22 @@ func (f *scanFixture) track(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	changes, _, err := f.r.DiffNotes(plumbing.ZeroHash, tree, "notes", []string{"README.md"})
+	changes, _, err := f.r.DiffNotes(plumbing.ZeroHash, tree, "notes", readmeExcluded(t))
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, c := range changes {
 		f.worktree.Track(c.New.Path, c.New.Blob)
 	}
+}
+
+// readmeExcluded is a config's exclude: README.md.
+func readmeExcluded(t *testing.T) vault.Excludes {
+	e, err := vault.CompileExcludes([]string{"README.md"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return e
 }
 
 // scan runs a scan as of a moment well after every write, so no file is
@@ -69,7 +80,7 @@ func (f *scanFixture) scan(t *testing.T, worktree bool) []string {
 func (f *scanFixture) scanCounting(t *testing.T, worktree bool) ([]string, *scanner) {
 	t.Helper()
 	f.track(t)
-	ls := LocalScan{Repo: f.r, NotesDir: "notes", Exclude: []string{"README.md"}, Private: f.repo.Private}
+	ls := LocalScan{Repo: f.r, NotesDir: "notes", Exclude: readmeExcluded(t), Private: f.repo.Private}
 	wt := f.worktree
 	if !worktree {
 		wt = nil
@@ -254,7 +265,7 @@ func TestARacyFileIsReadAgain(t *testing.T) {
 	vaulttest.WriteFile(t, path, "# one\n")
 	fi, _ := os.Stat(path)
 	f.track(t)
-	ls := LocalScan{Repo: f.r, NotesDir: "notes", Exclude: []string{"README.md"}}
+	ls := LocalScan{Repo: f.r, NotesDir: "notes", Exclude: readmeExcluded(t)}
 	first, _, err := ls.Run(f.private, f.worktree, fi.ModTime())
 	if err != nil || len(first) != 1 {
 		t.Fatalf("%v %v", first, err)
@@ -383,5 +394,77 @@ func TestAFirstScanOfACopiedTreeHashesEachFile(t *testing.T) {
 	}
 	if sc.read != n {
 		t.Errorf("first scan read %d files, want all %d (git's index vouches for none)", sc.read, n)
+	}
+}
+
+// Folders on disk deeper than vault.MaxFolderDepth are not entered: the
+// note at the bound is found, the folder past it is a skip said once.
+// Catches: a scan walking any depth a hostile tree makes, where a path
+// past the system's limit fails to open.
+func TestTheScanStopsAtTheFolderDepthBound(t *testing.T) {
+	t.Parallel()
+	f := newScanFixture(t)
+	chain := strings.Repeat("d/", vault.MaxFolderDepth)
+	vaulttest.WriteFile(t, filepath.Join(f.repo.Private, chain+"last.md"), "# At the bound\n")
+	vaulttest.WriteFile(t, filepath.Join(f.repo.Private, chain+"d", "past.md"), "# Past it\n")
+	got, sc := f.scanCounting(t, false)
+	if want := []string{"private:" + chain + "last=" + chain + "last.md"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("found %.200q", got)
+	}
+	if len(sc.skips) != 1 || sc.skips[0].Path != filepath.Join(f.repo.Private, chain+"d") || !strings.Contains(sc.skips[0].Reason, "deeper than") {
+		t.Errorf("skips: %.300v", sc.skips)
+	}
+}
+
+// With `*.md text eol=crlf` (common on teams with Windows machines) a
+// checkout writes every note with CRLF while git keeps LF: git's clean
+// filter, or its index's stat data, say whether a working copy changed,
+// not its bytes. A note checked out again (what a pull does), or touched,
+// is no local copy; a real edit is, CRLF or not. Catches: every note
+// listed twice after a pull, as team and as an uncommitted local copy,
+// while git status was clean.
+func TestAWorkingCopyGitCheckedOutWithCRLFIsUnchanged(t *testing.T) {
+	t.Parallel()
+	f := newScanFixture(t)
+	f.repo.Write(".gitattributes", "*.md text eol=crlf\n")
+	f.repo.Commit("2026-01-02T10:00:00Z", "CRLF in the working tree")
+	crlf := func(path string) {
+		t.Helper()
+		if b := vaulttest.Read(t, filepath.Join(f.repo.Dir, path)); !strings.Contains(b, "\r\n") {
+			t.Fatalf("%s was not checked out with CRLF: %q", path, b)
+		}
+	}
+	checkout := func(paths ...string) {
+		t.Helper()
+		for _, p := range paths {
+			f.repo.Remove(p)
+		}
+		f.repo.Git(append([]string{"checkout", "--"}, paths...)...)
+		for _, p := range paths {
+			crlf(p)
+		}
+	}
+	if got := f.scan(t, true); got != nil {
+		t.Fatalf("before any CRLF checkout: %v", got)
+	}
+	checkout("notes/a.md", "notes/sub/b.md")
+	if got := f.scan(t, true); got != nil {
+		t.Errorf("notes checked out again with CRLF are listed as local copies: %v", got)
+	}
+	later := time.Now().Add(time.Minute)
+	if err := os.Chtimes(filepath.Join(f.repo.Dir, "notes", "a.md"), later, later); err != nil {
+		t.Fatal(err)
+	}
+	if got := f.scan(t, true); got != nil {
+		t.Errorf("a note touched after a CRLF checkout is listed as a local copy: %v", got)
+	}
+	f.repo.Write("notes/sub/b.md", "# B\r\n\r\nEdited.\r\n")
+	if got := f.scan(t, true); !reflect.DeepEqual(got, []string{"sub/b=notes/sub/b.md"}) {
+		t.Errorf("a real edit of a CRLF note: %v, want it local", got)
+	}
+	f.repo.Remove("notes/sub/b.md")
+	f.repo.Git("checkout", "--", "notes/sub/b.md")
+	if got := f.scan(t, true); got != nil {
+		t.Errorf("after the edit was undone: %v", got)
 	}
 }

@@ -24,7 +24,7 @@ import (
 // Serve answers a client on in and out until it goes away. Without a
 // store, openErr says why none could be opened, and every call answers it.
 func Serve(ctx context.Context, s *store.Store, openErr error, version string, allowWrite bool, in io.Reader, out io.Writer) error {
-	err := New(s, openErr, version, allowWrite).Run(ctx, lineTransport{in, out})
+	err := New(s, openErr, version, allowWrite).Run(ctx, bounded(lineTransport{in, out}, maxUnanswered))
 	if errors.Is(err, io.EOF) || errors.Is(err, mcp.ErrConnectionClosed) {
 		return nil // the client went away: the session is over
 	}

@@ -832,3 +832,14 @@ func TestMCPInstructionsSayHowToReadFindsVerdict(t *testing.T) {
 		}
 	}
 }
+
+// new over MCP refuses a title with a control character as omh new does.
+// Catches: a NUL written raw into a note the server then reported written
+// and could not show.
+func TestMCPNewWithAControlCharacterInTheTitleIsRefused(t *testing.T) {
+	t.Parallel()
+	cs := mcpSession(t, demoStore(t), true)
+	if code, msg := errorOf(t, cs, "new", map[string]any{"type": "finding", "title": "Nul\x00here"}); code != "usage" || !strings.Contains(msg, "U+0000") {
+		t.Errorf("new with a NUL in the title: %s: %s", code, msg)
+	}
+}

@@ -16,11 +16,11 @@ import (
 )
 
 // The SDK's own stdio transport ends the session on the first line it
-// cannot decode, and at the end of input drops the requests still being
-// answered. lineTransport reads the same framing, one JSON-RPC message a
-// line, but answers a line that holds no message with a JSON-RPC error and
-// reads on, and at the end of input answers every request it read before
-// it lets the session end.
+// cannot decode. lineTransport reads the same framing, one JSON-RPC message
+// a line, but answers a line that holds no message with a JSON-RPC error
+// and reads on. Served through bounded, which answers every call read
+// before the session ends at the end of input, and reads no further while
+// the client leaves answers unread.
 type lineTransport struct {
 	in  io.Reader
 	out io.Writer
@@ -37,26 +37,24 @@ const (
 )
 
 func (t lineTransport) Connect(context.Context) (mcp.Connection, error) {
-	c := &lineConn{out: t.out, msgs: make(chan jsonrpc.Message), closed: make(chan struct{}),
-		answered: make(chan struct{}, 1), pending: map[jsonrpc.ID]bool{}}
+	c := &lineConn{out: t.out, writing: make(chan struct{}, 1), msgs: make(chan jsonrpc.Message), closed: make(chan struct{})}
 	go c.readLines(t.in)
 	return c, nil
 }
 
 // lineConn is one session's connection.
 type lineConn struct {
-	out     io.Writer
-	writeMu sync.Mutex // one line is written at a time
+	out io.Writer
+	// writing holds a token while a line is written, one at a time: a
+	// channel rather than a mutex, so a test sees the writers waiting on
+	// a stalled client as durably blocked (testing/synctest).
+	writing chan struct{}
 
 	msgs    chan jsonrpc.Message // the messages read, closed at the end of input
 	readErr error                // why input ended, set before msgs is closed
 
 	closeOnce sync.Once
 	closed    chan struct{}
-
-	mu       sync.Mutex
-	pending  map[jsonrpc.ID]bool // the calls read and not yet answered
-	answered chan struct{}       // a call was answered
 }
 
 // readLines reads the input line by line until it ends, passing each
@@ -278,25 +276,18 @@ func (c *lineConn) writeLine(b []byte) error {
 	if b == nil {
 		return nil
 	}
-	c.writeMu.Lock()
-	defer c.writeMu.Unlock()
+	c.writing <- struct{}{}
+	defer func() { <-c.writing }()
 	_, err := c.out.Write(append(b, '\n'))
 	return err
 }
 
-// Read returns the next message. At the end of input it first waits for
-// the calls read to be answered: the session ends when Read fails, and
-// whatever is still being answered then is dropped.
+// Read returns the next message, and why the input ended after the last.
 func (c *lineConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 	select {
 	case msg, ok := <-c.msgs:
 		if !ok {
-			return nil, c.drained(ctx)
-		}
-		if req, isReq := msg.(*jsonrpc.Request); isReq && req.ID.IsValid() {
-			c.mu.Lock()
-			c.pending[req.ID] = true
-			c.mu.Unlock()
+			return nil, c.readErr
 		}
 		return msg, nil
 	case <-c.closed:
@@ -306,43 +297,13 @@ func (c *lineConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 	}
 }
 
-// drained waits until no call is left unanswered, then returns why the
-// input ended.
-func (c *lineConn) drained(ctx context.Context) error {
-	for {
-		c.mu.Lock()
-		n := len(c.pending)
-		c.mu.Unlock()
-		if n == 0 {
-			return c.readErr
-		}
-		select {
-		case <-c.answered:
-		case <-c.closed:
-			return io.EOF
-		case <-ctx.Done():
-			return ctx.Err()
-		}
-	}
-}
-
-// Write writes a message on a line of its own; a response settles its call.
+// Write writes a message on a line of its own.
 func (c *lineConn) Write(_ context.Context, msg jsonrpc.Message) error {
 	b, err := jsonrpc.EncodeMessage(msg)
 	if err != nil {
 		return fmt.Errorf("encoding a message: %w", err)
 	}
-	err = c.writeLine(b)
-	if resp, ok := msg.(*jsonrpc.Response); ok {
-		c.mu.Lock()
-		delete(c.pending, resp.ID)
-		c.mu.Unlock()
-		select {
-		case c.answered <- struct{}{}:
-		default: // a wake-up is already waiting
-		}
-	}
-	return err
+	return c.writeLine(b)
 }
 
 // Close ends the session; the input and output stay open, as they are the
