@@ -1,6 +1,7 @@
 // Package eval measures how well omh answers a set of questions with known
 // answers: ranking (hit@1, Recall@1, Recall@5, MRR@10, nDCG@10 over ranked
-// notes), whether the answer text is on a card, whether the reply's verdict
+// notes), whether the answer text is on a card and how far into the reply,
+// whether the reply's verdict
 // tells questions nobody can answer from those it answers, and how long
 // replies are.
 package eval
@@ -12,8 +13,10 @@ import (
 	"hash/fnv"
 	"io"
 	"math"
+	"slices"
 	"sort"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/omh-notes/omh/find"
@@ -85,21 +88,27 @@ type Answer struct {
 
 // Question is the measure of one question.
 type Question struct {
-	ID            string  `json:"id"`
-	Negative      bool    `json:"negative"`
-	Rank          int     `json:"rank"`  // of the first expected note among ranked notes; 0 when absent
-	Hit1          bool    `json:"hit_1"` // the first ranked note is an expected one
-	Recall1       float64 `json:"recall_1"`
-	Recall5       float64 `json:"recall_5"`
-	MRR10         float64 `json:"mrr_10"`
-	NDCG10        float64 `json:"ndcg_10"`
-	HasAnswer     bool    `json:"has_answer"`      // the gold names answer text
-	AnswerOnCard  bool    `json:"answer_on_card"`  // that text is on a card of the reply
-	ExpectInReply bool    `json:"expect_in_reply"` // an expected note is among the reply's ranked notes
-	ReplyRank     int     `json:"reply_rank"`      // the card rank of the first expected note in the reply; 0 when none is
-	Empty         bool    `json:"empty"`           // the reply holds no note
-	// Verdict is the reply's own: answered, weak or none.
+	ID           string  `json:"id"`
+	Negative     bool    `json:"negative"`
+	Rank         int     `json:"rank"`  // of the first expected note among ranked notes; 0 when absent
+	Hit1         bool    `json:"hit_1"` // the first ranked note is an expected one
+	Recall1      float64 `json:"recall_1"`
+	Recall5      float64 `json:"recall_5"`
+	MRR10        float64 `json:"mrr_10"`
+	NDCG10       float64 `json:"ndcg_10"`
+	HasAnswer    bool    `json:"has_answer"`     // the gold names answer text
+	AnswerOnCard bool    `json:"answer_on_card"` // that text is on a card of the reply
+	// AnswerAt is how many characters of the reply an agent reads before
+	// it has read the whole answer text, where the text first appears; 0
+	// when the reply does not hold it.
+	AnswerAt      int  `json:"answer_at"`
+	ExpectInReply bool `json:"expect_in_reply"` // an expected note is among the reply's ranked notes
+	ReplyRank     int  `json:"reply_rank"`      // the card rank of the first expected note in the reply; 0 when none is
+	Empty         bool `json:"empty"`           // the reply holds no note
+	// Verdict is the reply's own: answered, weak or none; Leads, whether it
+	// said the first note stands clearly ahead.
 	Verdict    retrieve.Verdict `json:"verdict"`
+	Leads      bool             `json:"leads"`
 	ReplyChars int              `json:"reply_chars"`
 	// Reply is the reply scored, as omh find --cards prints it; kept so a
 	// test can hold it against the command's, not saved.
@@ -114,7 +123,7 @@ func (q Question) Doubted() bool {
 
 // Score measures one answer against its gold question.
 func Score(g Gold, a Answer) Question {
-	q := Question{ID: g.ID, Negative: g.Negative, HasAnswer: g.Answer != "", Verdict: a.Reply.Result.Verdict}
+	q := Question{ID: g.ID, Negative: g.Negative, HasAnswer: g.Answer != "", Verdict: a.Reply.Result.Verdict, Leads: a.Reply.Result.Leads}
 	text := a.Reply.Text()
 	q.Reply, q.ReplyChars = text, utf8.RuneCountInString(text)
 	q.Empty = len(a.Reply.Result.Hits) == 0
@@ -138,7 +147,8 @@ func Score(g Gold, a Answer) Question {
 		}
 	}
 	if q.HasAnswer {
-		q.AnswerOnCard = strings.Contains(normalize(text), normalize(g.Answer))
+		q.AnswerAt = answerAt(text, g.Answer)
+		q.AnswerOnCard = q.AnswerAt > 0
 	}
 	return q
 }
@@ -242,14 +252,49 @@ func idealDCG(gain map[string]float64) float64 {
 // normalize lower-cases, drops markdown punctuation and collapses white
 // space, on the answer and the card alike, so an answer matches a card
 // however lines were wrapped and whether the card prints "**once**" as
-// markdown or "once" as text.
-func normalize(s string) string {
-	return strings.Join(strings.Fields(markdownPunctuation.Replace(strings.ToLower(s))), " ")
+// markdown or "once" as text. ends[i] is the count of runes of s up to and
+// including the one that gave the normalized text's byte i.
+func normalize(s string) (text string, ends []int) {
+	var b strings.Builder
+	space := false
+	n := 0
+	for _, r := range s {
+		n++
+		switch r = unicode.ToLower(r); {
+		case strings.ContainsRune(markdownPunctuation, r):
+		case unicode.IsSpace(r):
+			space = b.Len() > 0
+		default:
+			if space {
+				b.WriteByte(' ')
+				ends = append(ends, n)
+				space = false
+			}
+			b.WriteRune(r)
+			for range utf8.RuneLen(r) {
+				ends = append(ends, n)
+			}
+		}
+	}
+	return b.String(), ends
 }
 
 // markdownPunctuation is what markdown writes around text rather than in
 // it: code, emphasis, links, tables, headings and quotes.
-var markdownPunctuation = strings.NewReplacer("`", "", "*", "", "_", "", "[", "", "]", "", "|", "", "#", "", ">", "")
+const markdownPunctuation = "`*_[]|#>"
+
+// answerAt is how many characters of reply come before the end of the
+// first appearance of answer in it (normalized), or 0 when it does not hold
+// it.
+func answerAt(reply, answer string) int {
+	text, ends := normalize(reply)
+	want, _ := normalize(answer)
+	i := strings.Index(text, want)
+	if i < 0 || want == "" {
+		return 0
+	}
+	return ends[i+len(want)-1]
+}
 
 // Totals are the means over a set of questions.
 type Totals struct {
@@ -271,6 +316,13 @@ type Totals struct {
 	NegativesDoubted  float64 `json:"negatives_doubted"`
 	AnswerableDoubted float64 `json:"answerable_doubted"`
 	MeanReplyChars    float64 `json:"mean_reply_chars"`
+	MedianReplyChars  float64 `json:"median_reply_chars"`
+	// AnswerWithin1000 and AnswerWithin1500 are the shares of answerable
+	// questions that name answer text whose reply holds all of it within
+	// its first 1,000 and 1,500 characters: what an agent reads before it
+	// has the answer.
+	AnswerWithin1000 float64 `json:"answer_within_1000"`
+	AnswerWithin1500 float64 `json:"answer_within_1500"`
 	// AnswerByRank splits AnswerWhenFound by the card the expected note is
 	// on (card 1, cards 2–3, cards 4 and lower), which get less room down
 	// the ranking.
@@ -296,6 +348,7 @@ func Total(qs []Question) Totals {
 	var t Totals
 	var withAnswer, found, foundWithAnswer int
 	var chars int
+	var sizes []int
 	byRank := make([]RankShare, len(rankBuckets))
 	for i, b := range rankBuckets {
 		byRank[i].Ranks = b.name
@@ -303,6 +356,7 @@ func Total(qs []Question) Totals {
 	for _, q := range qs {
 		t.Questions++
 		chars += q.ReplyChars
+		sizes = append(sizes, q.ReplyChars)
 		if q.Negative {
 			t.Negatives++
 			if q.Empty {
@@ -329,6 +383,12 @@ func Total(qs []Question) Totals {
 			if q.AnswerOnCard {
 				t.AnswerOnCard++
 			}
+			if q.AnswerOnCard && q.AnswerAt <= 1000 {
+				t.AnswerWithin1000++
+			}
+			if q.AnswerOnCard && q.AnswerAt <= 1500 {
+				t.AnswerWithin1500++
+			}
 			if q.ExpectInReply {
 				found++
 				if q.AnswerOnCard {
@@ -354,10 +414,12 @@ func Total(qs []Question) Totals {
 	t.Hit1, t.Recall1, t.Recall5 = div(t.Hit1, t.Answerable), div(t.Recall1, t.Answerable), div(t.Recall5, t.Answerable)
 	t.MRR10, t.NDCG10 = div(t.MRR10, t.Answerable), div(t.NDCG10, t.Answerable)
 	t.AnswerOnCard = div(t.AnswerOnCard, withAnswer)
+	t.AnswerWithin1000, t.AnswerWithin1500 = div(t.AnswerWithin1000, withAnswer), div(t.AnswerWithin1500, withAnswer)
 	t.AnswerWhenFound = div(float64(foundWithAnswer), found)
 	t.HonestEmpty = div(t.HonestEmpty, t.Negatives)
 	t.NegativesDoubted, t.AnswerableDoubted = div(t.NegativesDoubted, t.Negatives), div(t.AnswerableDoubted, t.Answerable)
 	t.MeanReplyChars = div(float64(chars), t.Questions)
+	t.MedianReplyChars = median(sizes)
 	for i := range byRank {
 		byRank[i].AnswerOnCard = div(byRank[i].AnswerOnCard, byRank[i].Found)
 	}
@@ -452,4 +514,19 @@ func RankedKeys(res retrieve.Result) []string {
 		}
 	}
 	return out
+}
+
+// median is the middle of xs, the mean of the two middle ones for an even
+// count; 0 for none.
+func median(xs []int) float64 {
+	if len(xs) == 0 {
+		return 0
+	}
+	xs = slices.Clone(xs)
+	slices.Sort(xs)
+	m := len(xs) / 2
+	if len(xs)%2 == 1 {
+		return float64(xs[m])
+	}
+	return float64(xs[m-1]+xs[m]) / 2
 }

@@ -4,6 +4,7 @@ import (
 	"math"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/omh-notes/omh/find"
 	"github.com/omh-notes/omh/retrieve"
@@ -102,16 +103,37 @@ func TestAnswersAreCountedByTheCardTheirNoteIsOn(t *testing.T) {
 
 func TestTotalsAverageTheRightQuestions(t *testing.T) {
 	qs := []Question{
-		{ID: "a", Recall5: 1, MRR10: 1, NDCG10: 1, Recall1: 1, HasAnswer: true, AnswerOnCard: true, ExpectInReply: true, ReplyChars: 100},
+		{ID: "a", Recall5: 1, MRR10: 1, NDCG10: 1, Recall1: 1, HasAnswer: true, AnswerOnCard: true, AnswerAt: 1200, ExpectInReply: true, ReplyChars: 100},
 		{ID: "b", Recall5: 0, HasAnswer: true, AnswerOnCard: false, ExpectInReply: false, ReplyChars: 300},
 		{ID: "c", Recall5: 1, MRR10: 0.5, NDCG10: 0.6, HasAnswer: true, ExpectInReply: true, ReplyChars: 200},
+		{ID: "d", HasAnswer: true, AnswerOnCard: true, AnswerAt: 1000, ExpectInReply: true, ReplyChars: 1100},
 		{ID: "n1", Negative: true, Empty: true, ReplyChars: 0},
 		{ID: "n2", Negative: true, Empty: false, ReplyChars: 400},
 	}
 	tot := Total(qs)
-	if tot.Answerable != 3 || tot.Negatives != 2 || !near(tot.Recall5, 2.0/3) || !near(tot.MRR10, 0.5) ||
-		!near(tot.AnswerOnCard, 1.0/3) || !near(tot.AnswerWhenFound, 0.5) || !near(tot.HonestEmpty, 0.5) || !near(tot.MeanReplyChars, 200) {
+	if tot.Answerable != 4 || tot.Negatives != 2 || !near(tot.Recall5, 2.0/4) || !near(tot.MRR10, 1.5/4) ||
+		!near(tot.AnswerOnCard, 2.0/4) || !near(tot.AnswerWhenFound, 2.0/3) || !near(tot.HonestEmpty, 0.5) || !near(tot.MeanReplyChars, 2100.0/6) ||
+		!near(tot.MedianReplyChars, 250) || !near(tot.AnswerWithin1000, 1.0/4) || !near(tot.AnswerWithin1500, 2.0/4) {
 		t.Errorf("totals %+v", tot)
+	}
+}
+
+// AnswerAt counts the reply's characters up to the end of the answer,
+// whatever markdown, case and white space the reply puts around and inside
+// it, in characters and not bytes. Catches: a position counted in the
+// normalized text (shorter than the reply by its markup) or in bytes.
+func TestTheAnswersPositionIsCountedInTheReplyAsPrinted(t *testing.T) {
+	answer := "The path to the **image** is case-sensitive: `Ré.png`"
+	printed := "the path to the image\n  is  CASE-sensitive: Ré.png"
+	for _, prefix := range []string{"", "x", "é ", "answered: …\nkey  note · team · 2026-01-01\n  L4 > ", strings.Repeat("日本 *a* | ", 50)} {
+		reply := prefix + printed + " and then more."
+		want := utf8.RuneCountInString(prefix + printed)
+		if got := answerAt(reply, answer); got != want {
+			t.Errorf("prefix %q: answer at %d, want %d", prefix, got, want)
+		}
+	}
+	if got := answerAt("the path to the image is case sensitive", answer); got != 0 {
+		t.Errorf("a reply without the answer: at %d", got)
 	}
 }
 

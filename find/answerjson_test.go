@@ -10,8 +10,8 @@ import (
 	"github.com/omh-notes/omh/vault/corpus"
 )
 
-// An answer's JSON carries the verdict and the uncovered words on the
-// reply, the coverage on each ranked note and never on a linked one, a
+// An answer's JSON carries the verdict, whether the first note leads, and
+// the uncovered and unheld words on the reply, the coverage on each ranked note and never on a linked one, a
 // linked note's parent by key and layer, and the explanation as ranking
 // gave it; a reply before the first commit has a null commit and a list
 // for a question. Catches: coverage 0 printed on linked notes, or an
@@ -22,7 +22,7 @@ func TestTheJSONAnswerCarriesVerdictCoverageAndParents(t *testing.T) {
 		return corpus.Note{Key: key, Layer: layer, Date: "2026-01-02", Type: "note", Title: key}
 	}
 	why := &retrieve.Explanation{Phrasing: 1, Terms: []retrieve.TermShare{{Term: "sync", Word: "sync", Fields: []string{"title"}, Count: 2, DF: 3, Score: 700}}}
-	res := retrieve.Result{Verdict: retrieve.Weak, Uncovered: []string{"webdav"}, Hits: []retrieve.Hit{
+	res := retrieve.Result{Verdict: retrieve.Weak, Uncovered: []string{"webdav", "server"}, Unheld: []string{"webdav"}, Hits: []retrieve.Hit{
 		{Note: note("sync", vault.Team), Depth: 0, Parent: -1, Score: 700, Coverage: 0.5, Explain: why},
 		{Note: note("nextcloud", vault.Local), Depth: 1, Parent: 0, Coverage: 0.25},
 	}}
@@ -34,7 +34,9 @@ func TestTheJSONAnswerCarriesVerdictCoverageAndParents(t *testing.T) {
 		Commit    *string  `json:"commit"`
 		Question  []string `json:"question"`
 		Verdict   string   `json:"verdict"`
+		Leads     *bool    `json:"leads"`
 		Uncovered []string `json:"uncovered"`
+		Unheld    []string `json:"unheld"`
 		Hits      []struct {
 			Depth       int      `json:"depth"`
 			Coverage    *float64 `json:"coverage"`
@@ -49,8 +51,13 @@ func TestTheJSONAnswerCarriesVerdictCoverageAndParents(t *testing.T) {
 	if err := json.Unmarshal(b, &got); err != nil {
 		t.Fatal(err)
 	}
-	if got.Commit != nil || got.Question == nil || got.Verdict != "weak" || !reflect.DeepEqual(got.Uncovered, res.Uncovered) {
+	if got.Commit != nil || got.Question == nil || got.Verdict != "weak" || got.Leads == nil || *got.Leads ||
+		!reflect.DeepEqual(got.Uncovered, res.Uncovered) || !reflect.DeepEqual(got.Unheld, res.Unheld) {
 		t.Errorf("reply fields %s", b)
+	}
+	res.Verdict, res.Leads, res.Uncovered, res.Unheld = retrieve.Answered, true, nil, nil
+	if j := AnswerJSON(res, ""); j.Verdict != "answered" || !j.Leads {
+		t.Errorf("an answered reply whose first note leads: %+v", j)
 	}
 	if len(got.Hits) != 2 {
 		t.Fatalf("hits %s", b)

@@ -14,7 +14,7 @@ func BenchmarkPassages(b *testing.B) {
 	q := ask("quokka", 4.2, "lantern", 3.1, "sits", 1.5, "the", 0.01)
 	b.SetBytes(int64(len(body)))
 	for b.Loop() {
-		if len(newNote(body, d, "", q).choose(cardRoom[0], true)) == 0 {
+		if len(newNote(body, d, "", q).choose(leadRooms[0], true)) == 0 {
 			b.Fatal("no passage")
 		}
 	}

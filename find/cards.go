@@ -58,9 +58,8 @@ type Reply struct {
 	Result          retrieve.Result
 	Commit          string
 	Cards           []Card
-	PassagesOmitted int  // passages the size aim left out
-	LinesOmitted    int  // links lines the size aim left out
-	Compacted       bool // some card left out lines by its rank (fullCards, cardRoom)
+	PassagesOmitted int // passages the size aim left out
+	LinesOmitted    int // links lines the size aim left out
 	MaxChars        int
 }
 
@@ -128,7 +127,7 @@ func Build(res retrieve.Result, commit string, snap Snapshot, maxChars int, proo
 			}
 		}
 		if h.Depth == 0 {
-			card.Matched, card.Missing = matchedWords(res.Terms, h.Matched)
+			card.Matched, card.Missing = matchedWords(res.Question, h.Matched)
 			content, err := snap.Content(h.Doc, h.Note)
 			switch {
 			case errors.Is(err, vault.ErrChangedSince):
@@ -148,20 +147,21 @@ func Build(res retrieve.Result, commit string, snap Snapshot, maxChars int, proo
 	return reply, nil
 }
 
-// matchedWords splits the question's words that carry meaning into those
-// the note holds and those it lacks, in question order: that a note lacks
-// "me" or "why" says nothing about it.
-func matchedWords(terms []retrieve.QueryTerm, matched []string) (held, lacked []string) {
+// matchedWords splits the question's own words that carry meaning into
+// those the note holds and those it lacks, in question order: that a note
+// lacks "me" or "why" says nothing about it, and the words of the
+// phrasings an agent passed are its own guesses, not what it asked.
+func matchedWords(q retrieve.Question, matched []string) (held, lacked []string) {
 	has := map[string]bool{}
 	for _, m := range matched {
 		has[m] = true
 	}
-	counts := meaningful(terms)
-	for _, t := range terms {
-		if !counts[t.Term] {
+	counts := q.Counting()
+	for _, i := range q.Own() {
+		if !counts[i] {
 			continue
 		}
-		if has[t.Term] {
+		if t := q.Terms[i]; has[t.Term] {
 			held = append(held, t.Word)
 		} else {
 			lacked = append(lacked, t.Word)

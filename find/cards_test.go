@@ -82,18 +82,43 @@ func (f fakeSnapshot) LinksOut(doc uint32, limit int) (int, error) {
 	return min(f.linksOut[doc], limit), nil
 }
 
+// parsed is the question asked in phrasings, each of its terms held by df
+// notes.
+func parsed(df int, phrasings ...string) retrieve.Question {
+	q := retrieve.ParseQuestion(phrasings)
+	for i := range q.Terms {
+		q.Terms[i].DF = df
+	}
+	return q
+}
+
+// A question made only of function words ("the of and") is scored on them
+// by the ranker, so its matched line counts them too, rather than saying
+// nothing was asked; of a question with phrasings, the matched line counts
+// the question's own words. Catches: cards of such a question reading
+// "matched 0/0" while the ranking used every word, and "matched 4/4"
+// counting the words of the agent's own phrasings.
+func TestTheMatchedWordsAreTheQuestionsOwn(t *testing.T) {
+	t.Parallel()
+	held, lacked := matchedWords(parsed(1, "the of and"), []string{"of"})
+	if !reflect.DeepEqual(held, []string{"of"}) || !reflect.DeepEqual(lacked, []string{"the", "and"}) {
+		t.Errorf("function words only: held %v lacked %v", held, lacked)
+	}
+	held, lacked = matchedWords(parsed(1, "why does Sync skip .git", "sync excluded hidden folders"), []string{"sync", "hidden", "git"})
+	if !reflect.DeepEqual(held, []string{"Sync", "git"}) || !reflect.DeepEqual(lacked, []string{"skip"}) {
+		t.Errorf("with phrasings: held %v lacked %v", held, lacked)
+	}
+}
+
 // answer builds a ranked answer of n notes, each with a long body holding
 // the rare question word twice, far apart, and the common one once.
 func answer(n int) (retrieve.Result, fakeSnapshot) {
 	res := retrieve.Result{
-		Question: []string{"why quokka lantern"},
+		Question: parsed(90, "why does the quokka lantern"), // why, does and the are function words
 		Count:    100,
-		Terms: []retrieve.QueryTerm{
-			{Term: token.Term("why"), Word: "why", DF: 90},
-			{Term: token.Term("quokka"), Word: "quokka", DF: 2, Meaningful: true},
-			{Term: token.Term("lantern"), Word: "lantern", DF: 3, Meaningful: true},
-		},
+		Verdict:  retrieve.Answered, // several notes close: the first three get full cards
 	}
+	res.Question.Terms[3].DF, res.Question.Terms[4].DF = 2, 3 // quokka, lantern
 	store := fakeSnapshot{content: map[uint32]string{}, detail: map[uint32]corpus.Detail{}}
 	for i := 0; i < n; i++ {
 		doc := uint32(i)
@@ -114,17 +139,22 @@ func TestCardsCarryPassagesMatchedWordsAndProvenance(t *testing.T) {
 	}
 	c := reply.Cards[0]
 	if got := texts(c.Passages); len(got) != 2 || !strings.Contains(got[0], "quokka") || !strings.Contains(got[1], "lantern") {
-		t.Errorf("want both words' sentences, in note order: %q", got)
+		t.Errorf("want both words' sentences, the rarer word's first: %q", got)
 	}
 	// "why" carries no meaning: it is neither matched nor missing.
 	if !reflect.DeepEqual(c.Matched, []string{"quokka", "lantern"}) || len(c.Missing) != 0 {
 		t.Errorf("matched %v missing %v", c.Matched, c.Missing)
 	}
 	text := reply.Text()
-	for _, want := range []string{"note-0  note · team · 2026-01-02\n", "  matched 2/2\n", "  L4-6 > ", "  L6-10 > ", "@ abc\n"} {
+	for _, want := range []string{"note-0  note · team · 2026-01-02\n", "  L4-6 > ", "  L6-10 > ", "@ abc\n"} {
 		if !strings.Contains(text, want) {
 			t.Errorf("card text lacks %q:\n%s", want, text)
 		}
+	}
+	// A note holding every word of the question has nothing to say on a
+	// matched line: "matched 2/2" was noise.
+	if strings.Contains(text, "matched") {
+		t.Errorf("a matched line on a card that lacks nothing:\n%s", text)
 	}
 	// Passage offsets slice the note file itself: its text, blocks joined
 	// by " · ", is the span's.
@@ -139,46 +169,41 @@ func TestCardsCarryPassagesMatchedWordsAndProvenance(t *testing.T) {
 // The matched line counts the words that carry meaning and names those
 // missing.
 func TestTheMatchedLineCountsWordsThatCarryMeaning(t *testing.T) {
-	// As the ranker marks them: "why", "does" and "me" are English
-	// function words.
-	terms := []retrieve.QueryTerm{{Term: token.Term("why"), Word: "why"}, {Term: token.Term("does"), Word: "does"},
-		{Term: token.Term("sync"), Word: "sync", Meaningful: true}, {Term: token.Term("forget"), Word: "forget", Meaningful: true},
-		{Term: token.Term("me"), Word: "me"}, {Term: token.Term("password"), Word: "password", Meaningful: true}}
-	held, lacked := matchedWords(terms, []string{token.Term("sync"), token.Term("password"), token.Term("me")})
+	// "why", "does" and "me" are English function words.
+	held, lacked := matchedWords(parsed(1, "why does sync forget me password"), []string{token.Term("sync"), token.Term("password"), token.Term("me")})
 	if !reflect.DeepEqual(held, []string{"sync", "password"}) || !reflect.DeepEqual(lacked, []string{"forget"}) {
 		t.Errorf("held %v lacked %v", held, lacked)
 	}
 }
 
-// The size aim: cards get room by rank; what does not fit is counted and
-// said; no header, matched line or commit line is ever cut.
+// The size aim: cards get room by rank and by the verdict; what does not
+// fit is counted and said; no header or commit line is ever cut.
 func TestTheSizeAimCountsWhatItLeavesOut(t *testing.T) {
 	res, store := answer(12)
 	full, _ := Build(res, "abc", store, 1<<20, nil)
 	all := 0
 	for i, c := range full.Cards {
 		all += len(c.Passages)
-		// The first card quotes both matches; the cards below it down to
-		// the eighth the best one (the rarer word), which cards 6 to 8
-		// left out when they had no room.
-		want := 2*btoi(i < apartCards) + btoi(i >= apartCards && i < len(cardRoom))
+		// The first card quotes both matches; the other full cards and the
+		// one-line cards below them the best one (the rarer word).
+		want := 1 + btoi(i < apartCards)
 		if len(c.Passages) != want {
-			t.Errorf("without an aim card %d shows %d passages, want %d (passages on the best %d)", i, len(c.Passages), want, len(cardRoom))
+			t.Errorf("without an aim card %d shows %d passages, want %d", i, len(c.Passages), want)
 		}
 		if want == 1 && !strings.Contains(c.Passages[0].Text, "quokka") {
 			t.Errorf("card %d quotes %q, not its best passage", i, c.Passages[0].Text)
 		}
 	}
-	if full.PassagesOmitted != 0 || !full.Compacted || !strings.Contains(full.Text(), fmt.Sprintf("%d+ passages", len(cardRoom)+1)) {
-		t.Fatalf("without an aim: %d omitted, compact cards said: %v\n%s", full.PassagesOmitted, full.Compacted, full.Text())
+	if full.PassagesOmitted != 0 {
+		t.Fatalf("without an aim: %d omitted\n%s", full.PassagesOmitted, full.Text())
 	}
-	aim := 1200
+	aim := 900
 	reply, _ := Build(res, "abc", store, aim, nil)
 	text := reply.Text()
 	shown := 0
 	for i, c := range reply.Cards {
 		shown += len(c.Passages)
-		if !strings.Contains(text, cardHeader(c)+"\n") || !strings.Contains(text, "matched 2/2") {
+		if !strings.Contains(text, cardHeader(c)) {
 			t.Errorf("card %d lost its provenance", i)
 		}
 		if len(c.Passages) > 0 {
@@ -200,55 +225,71 @@ func TestTheSizeAimCountsWhatItLeavesOut(t *testing.T) {
 	}
 	// An aim smaller than the provenance itself cuts passages, never cards.
 	tiny, _ := Build(res, "abc", store, 10, nil)
-	if tiny.PassagesOmitted != all || strings.Count(tiny.Text(), "  matched 2/2") != 12 {
+	if tiny.PassagesOmitted != all || strings.Count(tiny.Text(), "note · team · 2026-01-02") != 12 {
 		t.Errorf("a tiny aim: %d omitted\n%s", tiny.PassagesOmitted, tiny.Text())
 	}
 }
 
-// Every ranked card of a default reply quotes a passage: cards 6 to 8 had
-// no room, and the answer on a sixth card (obsidian-041's "There is no
-// from or source like in SQL or Dataview") was left out.
+// Every ranked card of a default reply quotes a passage, whatever the
+// verdict: cards 6 to 8 had no room, and the answer on a sixth card
+// (obsidian-041's "There is no from or source like in SQL or Dataview")
+// was left out.
 func TestEveryCardOfADefaultReplyHasRoom(t *testing.T) {
-	for r := 1; r <= retrieve.DefaultRoots; r++ {
-		if roomFor(r) < minCutRunes+len("  L1-2 > \n") {
-			t.Errorf("card %d of a default reply has room %d, too little to quote", r, roomFor(r))
+	for _, v := range []retrieve.Result{{Verdict: retrieve.Answered, Leads: true}, {Verdict: retrieve.Answered}, {Verdict: retrieve.Weak}, {Verdict: retrieve.NoMatch}} {
+		r := Reply{Result: v}
+		for at := 1; at <= retrieve.DefaultRoots; at++ {
+			if room, _ := r.room(at); room < minCutRunes+len("  L1234-1240 > \n") {
+				t.Errorf("verdict %s, leads %v: card %d of a default reply has room %d, too little to quote", v.Verdict, v.Leads, at, room)
+			}
 		}
 	}
 }
 
-// The first card gets the most room, and no card more than its rank earns:
-// with seven notes each long enough to fill any room, every card quotes
-// between half its rank's room and all of it, no card more than the card
-// above, and the first more than any other. Catches: a reply of no cards
-// passing for one that shrinks; every card given the first card's room.
-func TestRoomShrinksDownTheRanking(t *testing.T) {
+// A reply is sized by how sure it is: with the first note clearly ahead
+// its card is full and every other ranked note is one line; with notes
+// close, the first three are full; a weak answer's first two; notes that
+// share only common words are lines. Every full card quotes between half
+// its room and all of it (seven notes each long enough to fill any room),
+// no card more than the card above, and a line card no more than its
+// line. Catches: a reply of no cards passing for one that shrinks; every
+// card given the first card's room; runners-up quoted whole below a clear
+// leader.
+func TestRoomShrinksDownTheRankingAndByConfidence(t *testing.T) {
 	long := "---\nx: 1\n---\n" + strings.Repeat("The quokka sits here in the sun for a while. ", 60) + "\n"
 	const notes = 7
-	res, store := answer(notes)
-	for doc := range store.content {
-		store.content[doc] = long
-		store.detail[doc] = detailOf(long)
-	}
-	reply, err := Build(res, "abc", store, 1<<20, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(reply.Cards) != notes {
-		t.Fatalf("%d cards for %d ranked notes", len(reply.Cards), notes)
-	}
-	prev := 1 << 30
-	for i, c := range reply.Cards {
-		used := 0
-		for _, p := range c.Passages {
-			used += utf8.RuneCountInString(passageLine(p))
+	for _, c := range []struct {
+		verdict retrieve.Verdict
+		leads   bool
+		full    int
+	}{{retrieve.Answered, true, 1}, {retrieve.Answered, false, 3}, {retrieve.Weak, false, 2}, {retrieve.NoMatch, false, 0}} {
+		res, store := answer(notes)
+		res.Verdict, res.Leads = c.verdict, c.leads
+		for doc := range store.content {
+			store.content[doc] = long
+			store.detail[doc] = detailOf(long)
 		}
-		if used == 0 || used > roomFor(i+1) || used > prev || used < roomFor(i+1)/2 {
-			t.Errorf("card %d quotes %d characters; room %d, card above %d", i+1, used, roomFor(i+1), prev)
+		reply, err := Build(res, "abc", store, 1<<20, nil)
+		if err != nil {
+			t.Fatal(err)
 		}
-		if i == 1 && used >= prev {
-			t.Errorf("the second card quotes %d characters, the first %d: the first gets the most room", used, prev)
+		if len(reply.Cards) != notes {
+			t.Fatalf("%d cards for %d ranked notes", len(reply.Cards), notes)
 		}
-		prev = used
+		prev := 1 << 30
+		for i, card := range reply.Cards {
+			used := 0
+			for _, p := range card.Passages {
+				used += utf8.RuneCountInString(passageLine(p))
+			}
+			room, line := reply.room(i + 1)
+			if line != (i >= c.full) || reply.full(i) == line {
+				t.Errorf("verdict %s, leads %v: card %d is one line %v, want %v", c.verdict, c.leads, i+1, line, i >= c.full)
+			}
+			if used == 0 || used > room || used > prev || !line && used < room/2 {
+				t.Errorf("verdict %s, leads %v: card %d quotes %d characters; room %d, card above %d", c.verdict, c.leads, i+1, used, room, prev)
+			}
+			prev = used
+		}
 	}
 }
 
@@ -309,14 +350,25 @@ func TestATableOfContentsLinkingInComesLast(t *testing.T) {
 	}
 }
 
-func TestNeighboursGetHeaderOnlyCards(t *testing.T) {
+// A linked note is named on its card's links line, with its own layer and
+// date, and gets no card of its own: a header line for it and a line
+// counting the rest took 110 characters under the first card.
+func TestLinkedNotesAreNamedOnTheLinksLine(t *testing.T) {
 	res, store := answer(1)
+	linked := corpus.Ref{Doc: 7, Key: "linked", Layer: vault.Local, Date: "2026-03-03"}
+	d := store.detail[0]
+	d.Links = []corpus.Ref{linked}
+	store.detail[0] = d
 	res.Hits = append(res.Hits, retrieve.Hit{Doc: 7, Depth: 1, Parent: 0,
 		Note: corpus.Note{Key: "linked", Layer: vault.Local, Date: "2026-03-03", Type: "topic"}})
 	store.detail[7] = corpus.Detail{}
 	reply, _ := Build(res, "", store, DefaultMaxChars, nil)
-	if !strings.Contains(reply.Text(), "\n  ↳ linked  topic · local · 2026-03-03\n") || len(reply.Cards[1].Passages) != 0 {
-		t.Errorf("neighbour card:\n%s", reply.Text())
+	text := reply.Text()
+	if !strings.Contains(text, "\n  links: linked (local · 2026-03-03)\n") || strings.Contains(text, "↳") || len(reply.Cards[1].Passages) != 0 {
+		t.Errorf("linked note:\n%s", text)
+	}
+	if j := reply.ContextJSON(); len(j.Hits) != 1 || j.Hits[0].MoreLinked != 1 || len(j.Hits[0].Links) != 1 {
+		t.Errorf("the structured content counts the linked note as the card names it: %+v", j.Hits)
 	}
 	if !strings.HasSuffix(reply.Text(), "@ no commits\n") {
 		t.Error("the commit line is missing")
@@ -341,9 +393,9 @@ func btoi(b bool) int {
 	return 0
 }
 
-// Cards past the first show no plain links and no linked notes, only the
-// links in that are verdicts, to verdictCards; the reply says so once.
-// JSON keeps every link.
+// Cards past the first show no plain links, only the links in that are
+// verdicts, to verdictCards, and one-line cards none. JSON keeps every
+// link.
 func TestCompactCardsCountWhatTheyLeaveOut(t *testing.T) {
 	res, store := answer(5)
 	var hits []retrieve.Hit
@@ -362,12 +414,6 @@ func TestCompactCardsCountWhatTheyLeaveOut(t *testing.T) {
 		t.Fatal(err)
 	}
 	text := reply.Text()
-	for i := 0; i < 5; i++ {
-		full := i < fullCards
-		if got := strings.Contains(text, fmt.Sprintf("  ↳ neighbour-%d  note", i)); got != full {
-			t.Errorf("card %d: neighbour header shown %v, want %v", i, got, full)
-		}
-	}
 	if n := strings.Count(text, "  in: newer supersedes, linker\n"); n != fullCards {
 		t.Errorf("%d full in: lines, want %d\n%s", n, fullCards, text)
 	}
@@ -377,9 +423,6 @@ func TestCompactCardsCountWhatTheyLeaveOut(t *testing.T) {
 	if n := strings.Count(text, "  links: linked"); n != fullCards {
 		t.Errorf("%d links lines, want %d\n%s", n, fullCards, text)
 	}
-	if strings.Contains(text, "more linked note") || !strings.Contains(text, "… cards ranked 2+ leave out plain links, 4+ all links") {
-		t.Errorf("compact cards are not said once:\n%s", text)
-	}
 	for _, h := range reply.JSON().Hits {
 		if h.Depth == 0 && (len(h.Links) != 1 || len(h.In) != 2) {
 			t.Errorf("JSON of %s lost links: %+v %+v", h.Key, h.Links, h.In)
@@ -387,21 +430,74 @@ func TestCompactCardsCountWhatTheyLeaveOut(t *testing.T) {
 	}
 }
 
-// Cards open with the same verdict line as the tree when the notes do not
-// answer the question, and it counts against the size aim.
+// Cards open with the same verdict line as the tree, whatever the
+// verdict, and it counts against the size aim.
 func TestCardsOpenWithTheVerdictLine(t *testing.T) {
 	res, store := answer(2)
-	res.Verdict, res.Uncovered = retrieve.Weak, []string{"lantern"}
+	for _, v := range []struct {
+		verdict retrieve.Verdict
+		leads   bool
+		words   []string
+	}{{retrieve.Weak, false, []string{"lantern"}}, {retrieve.Answered, true, nil}, {retrieve.Answered, false, nil}} {
+		res.Verdict, res.Leads, res.Uncovered = v.verdict, v.leads, v.words
+		reply, err := Build(res, "abc", store, DefaultMaxChars, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		text := reply.Text()
+		if want := retrieve.VerdictLine(res) + "\n\nnote-0  "; !strings.HasPrefix(text, want) || retrieve.VerdictLine(res) == "" {
+			t.Errorf("want the reply to open with %q:\n%s", want, text)
+		}
+	}
+}
+
+// Below a note that leads clearly, each runner-up is one line: its header
+// and its best passage clipped, no links, no matched line; the card that
+// leads names its file when the path is not its key, and says nothing of
+// the question's words it lacks. The match count stands only under a weak
+// verdict, where a narrower question would help. Catches: eight full
+// cards under an answer that stood clearly ahead (3,900 characters),
+// "matched 4/4" and "… 5,656 more matches; ask a narrower question" under
+// the card that answered, a card naming Plugins/Format converter whose
+// file is en/Plugins/Format converter.md.
+func TestAClearLeaderGetsTheOnlyFullCard(t *testing.T) {
+	res, store := answer(4)
+	res.Verdict, res.Leads, res.Omitted = retrieve.Answered, true, 5656
+	res.Question.Terms[4].DF = 0 // lantern: the first card lacks nothing it could show
+	for i := range res.Hits {
+		res.Hits[i].Note.Path = "en/" + res.Hits[i].Note.Key + ".md"
+	}
+	res.Hits[0].Matched = res.Hits[0].Matched[:1]
 	reply, err := Build(res, "abc", store, DefaultMaxChars, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	text := reply.Text()
-	if want := retrieve.VerdictLine(res) + "\n\nnote-0  "; !strings.HasPrefix(text, want) {
-		t.Errorf("want the reply to open with %q:\n%s", want, text)
+	lines := strings.Split(text, "\n")
+	if !strings.Contains(text, "\n  file: en/note-0.md\n") || strings.Contains(text, "en/note-1.md") {
+		t.Errorf("the full card names its file, the lines do not:\n%s", text)
 	}
-	res.Verdict, res.Uncovered = retrieve.Answered, nil
-	if answered, _ := Build(res, "abc", store, DefaultMaxChars, nil); !strings.HasPrefix(answered.Text(), "note-0  ") {
-		t.Errorf("an answered reply opens with its first card:\n%s", answered.Text())
+	for k := 1; k < 4; k++ {
+		var line string
+		for _, l := range lines {
+			if strings.HasPrefix(l, fmt.Sprintf("note-%d  ", k)) {
+				line = l
+			}
+		}
+		c := reply.Cards[k]
+		if len(c.Passages) != 1 || line != cardHeader(c)+"  "+lineRange(c.Passages[0].LineStart, c.Passages[0].LineEnd)+" > "+c.Passages[0].Text {
+			t.Errorf("runner-up %d reads %q", k, line)
+		}
+		if n := utf8.RuneCountInString(passageLine(c.Passages[0])); n > lineRoom {
+			t.Errorf("runner-up %d quotes %d characters, more than its line's %d", k, n, lineRoom)
+		}
+	}
+	if strings.Contains(text, "matched") || strings.Contains(text, "more matches") || strings.Count(text, "  in: ")+strings.Count(text, "  links: ") > 2 {
+		t.Errorf("noise under a clear leader:\n%s", text)
+	}
+	res.Verdict, res.Leads, res.Unheld = retrieve.Weak, false, []string{"lantern"}
+	weak, _ := Build(res, "abc", store, DefaultMaxChars, nil)
+	if text := weak.Text(); !strings.Contains(text, "… 5656 more matches; ask a narrower question.\n") || strings.Contains(text, "missing: lantern") {
+		t.Errorf("a weak answer counts its matches and leaves the words no note holds to its verdict line:\n%s", text)
 	}
 }

@@ -1,6 +1,10 @@
 package find
 
-import "unicode/utf8"
+import (
+	"unicode/utf8"
+
+	"github.com/omh-notes/omh/retrieve"
+)
 
 // fit admits what a card may show while the reply stays within its size
 // aim, in the order it matters to an agent: the passages of every card in
@@ -29,14 +33,13 @@ func (r *Reply) fit(notes []*note) {
 			continue
 		}
 		at := rank(r.Cards, i)
-		room := roomFor(at)
+		room, line := r.room(at)
 		if room == 0 {
-			r.Compacted = r.Compacted || len(n.quoted) > 0
 			continue
 		}
 		// Only the first card quotes passages apart from its best one; a
 		// lower card's room goes to its best passage and its neighbours.
-		apart := at <= apartCards
+		apart := at <= apartCards && !line
 		ps := n.choose(min(room, r.MaxChars-used), apart)
 		if r.MaxChars-used < room {
 			// What the aim cut is what the card's room would have shown.
@@ -49,8 +52,7 @@ func (r *Reply) fit(notes []*note) {
 		}
 	}
 	for i, q := range blobs {
-		if q != nil && roomFor(rank(r.Cards, i)) == 0 {
-			r.Compacted = true
+		if q != nil && !r.full(i) {
 			continue
 		}
 		if q != nil {
@@ -61,10 +63,7 @@ func (r *Reply) fit(notes []*note) {
 			}
 		}
 	}
-	for i, c := range r.Cards {
-		if _, shown := r.inRefs(i); c.Hit.Depth == 0 && c.InCount > shown {
-			r.Compacted = true
-		}
+	for i := range r.Cards {
 		if line := r.inLine(i); line != "" {
 			if r.Cards[i].ShowIn = admit(utf8.RuneCountInString(line)); !r.Cards[i].ShowIn {
 				r.LinesOmitted++
@@ -73,10 +72,6 @@ func (r *Reply) fit(notes []*note) {
 	}
 	for i := range r.Cards {
 		if line := r.linksLine(i); line != "" {
-			if rank(r.Cards, i) > fullCards {
-				r.Compacted = true
-				continue
-			}
 			if r.Cards[i].ShowLinks = admit(utf8.RuneCountInString(line)); !r.Cards[i].ShowLinks {
 				r.LinesOmitted++
 			}
@@ -84,18 +79,67 @@ func (r *Reply) fit(notes []*note) {
 	}
 }
 
-// cardRoom is the room, in characters of card lines, for the passages of
-// the card of each rank: the first note is most often the one that
-// answers, so it gets the most. Ranked notes past these show their header
-// and matched line only. Measured with omh eval on the tune questions of
-// obsidian-help-en, dendron-site and vba-docs (answer on a card when the
-// note is in the reply): the first card's room from 900 to 1400 carried
-// three more answers (a table row past two others, a remark past a long
-// code example), and 120 characters for cards 6 to 8, which had none, one
-// more; the room came from cards 2 to 5, which quote one passage each
-// (apartCards) and lost no answer. The mean reply stayed under 3,900
-// characters on each vault.
-var cardRoom = []int{1400, 400, 300, 200, 200, 120, 120, 120}
+// A reply is sized by how sure its answer is. When the first note stands
+// clearly ahead (an answered verdict that leads), its card is the answer:
+// the reply is that card, its answering passage first, then one line for
+// each runner-up. When the first notes score close together, or the
+// verdict is weak, several cards are full, so an agent can compare them;
+// below them every ranked note gets one line. Notes sharing only common
+// words with the question get a line each.
+//
+// leadRooms, closeRooms and weakRooms are the room, in characters of card
+// lines, for the passages of each full card by rank; lineRoom is the
+// passage a one-line card clips: 60, the least that quotes a unit cut
+// around its words (minCutRunes) with its lines. Measured with omh eval on
+// the tune questions of obsidian-help-en, dendron-site and vba-docs with
+// their phrasings (answer anywhere on a card / within the reply's first
+// 1,000 characters / within 1,500 / median reply), the passages as choose
+// bounds them: cards by rank as before (1,400, 400, 300, 200, 200, 120,
+// 120, 120) 0.893 / 0.702 / 0.810 / 3,696; runners-up in one line of 160
+// characters 0.893 / 0.738 / 0.857 / 2,464, of 110 0.869 / 0.738 / 0.833 /
+// 2,209, of 50 0.869 / 0.738 / 0.833 / 1,858; the first close card at 700
+// rather than 900 0.869 / 0.750 / 0.845 / 1,854 (60: 1,924); the first
+// runner-up's line at 160 one answer more at a median of 2,024; the first
+// card at 1,000 rather than 1,400 two answers fewer, close cards at 500,
+// 500, 300 one. A weak answer's notes are the closest, not answers: two
+// full cards (400, 200) for the agent to judge, where three (500, 300,
+// 300) took 150 characters more a reply and carried no answer more.
+var (
+	leadRooms  = []int{1400}
+	closeRooms = []int{700, 500, 300}
+	weakRooms  = []int{400, 200}
+)
+
+const lineRoom = 60
+
+// rooms are the passage rooms of the reply's full cards, by rank.
+func (r Reply) rooms() []int {
+	switch res := r.Result; {
+	case res.Verdict == retrieve.Answered && res.Leads:
+		return leadRooms
+	case res.Verdict == retrieve.Answered:
+		return closeRooms
+	case res.Verdict == retrieve.Weak:
+		return weakRooms
+	}
+	return nil
+}
+
+// room is the passage room of the card ranked at (from 1), and whether
+// the card is one line.
+func (r Reply) room(at int) (room int, line bool) {
+	if rooms := r.rooms(); at <= len(rooms) {
+		return rooms[at-1], false
+	}
+	return lineRoom, true
+}
+
+// full reports whether card i is a full card: a ranked note within the
+// reply's full cards.
+func (r Reply) full(i int) bool {
+	_, line := r.room(rank(r.Cards, i))
+	return r.Cards[i].Hit.Depth == 0 && !line
+}
 
 // apartCards is how many of the first cards quote passages apart from
 // their best one. Below it a card's room goes to its best passage grown by
@@ -103,22 +147,10 @@ var cardRoom = []int{1400, 400, 300, 200, 200, 120, 120, 120}
 // the tune questions and took 150 characters a reply.
 const apartCards = 1
 
-// roomFor is the passage room of the card ranked r (from 1).
-func roomFor(r int) int {
-	if r < 1 || r > len(cardRoom) {
-		return 0
-	}
-	return cardRoom[r-1]
-}
-
-// Cards shrink down the ranking, as the answer is most often on the first
-// notes: the first card shows links both ways and a linked note's header;
-// the first verdictCards show the links in that are verdicts (typed links
-// such as supersedes); every card shows passages while its rank has room
-// (cardRoom), and its header and matched line. On the tune questions of
-// the real vaults the links lines of cards 2 and 3 took 600 characters a
-// reply, the room of a second card's passages. A compact card says so once,
-// at the end of the reply, and JSON keeps every link.
+// The first card shows links both ways; the first verdictCards full cards show the links in that are verdicts (typed
+// links such as supersedes). On the tune questions of the real vaults the
+// links lines of cards 2 and 3 took 600 characters a reply, the room of a
+// second card's passages. JSON keeps every link.
 const (
 	fullCards    = 1
 	verdictCards = 3
@@ -135,6 +167,6 @@ func rank(cards []Card, i int) int {
 	return n
 }
 
-// omittedLinesRunes is room for the lines saying what the aim and the
-// ranks left out, whatever their counts.
-var omittedLinesRunes = utf8.RuneCountInString(leftOutLine(9999, 9999, 1<<30)) + utf8.RuneCountInString(compactLine)
+// omittedLinesRunes is room for the line saying what the aim left out,
+// whatever its counts.
+var omittedLinesRunes = utf8.RuneCountInString(leftOutLine(9999, 9999, 1<<30))

@@ -12,8 +12,8 @@ import (
 // AnswerJSON converts a ranked answer for programs, without cards;
 // commit is "" before the first commit.
 func AnswerJSON(r retrieve.Result, commit string) reply.Answer {
-	out := reply.Answer{Question: r.Question, Hits: []reply.Hit{}, Omitted: r.Omitted, StoreEmpty: r.StoreEmpty, FilteredOut: r.FilteredOut,
-		Verdict: string(r.Verdict), Uncovered: r.Uncovered, AsOf: string(r.AsOf)}
+	out := reply.Answer{Question: r.Question.Phrasings, Hits: []reply.Hit{}, Omitted: r.Omitted, StoreEmpty: r.StoreEmpty, FilteredOut: r.FilteredOut,
+		Verdict: string(r.Verdict), Leads: r.Leads, Uncovered: r.Uncovered, Unheld: r.Unheld, AsOf: string(r.AsOf)}
 	if commit != "" {
 		out.Commit = &commit
 	}
@@ -93,7 +93,11 @@ func (r Reply) ContextJSON() reply.Cards {
 	for i := range r.Cards {
 		hits[i] = r.jsonHit(i, base.Hits[i], r.linksShown(i), r.inShown(i))
 	}
-	out.Hits, out.HitsOmitted = r.fitJSON(hits, jsonSize(out))
+	// The count of hits left out is reserved before any is admitted, as
+	// the cards reserve their omission lines.
+	out.HitsOmitted = len(r.Cards)
+	used := jsonSize(out)
+	out.Hits, out.HitsOmitted = r.fitJSON(hits, used)
 	return out
 }
 
@@ -138,17 +142,12 @@ func (r Reply) inShown(i int) []corpus.Ref {
 }
 
 // linksShown are the links out that card i's links line shows, when the
-// size aim admitted the line: the links no linked note's header under it
-// names already.
+// size aim admitted the line.
 func (r Reply) linksShown(i int) []corpus.Ref {
 	if !r.Cards[i].ShowLinks {
 		return nil
 	}
-	named := map[string]bool{}
-	for _, n := range r.neighbours(i)[:r.shownNeighbours(i)] {
-		named[n.Hit.Note.Key] = true
-	}
-	return firstRefs(unshown(r.Cards[i].Links, named))
+	return firstRefs(r.Cards[i].Links)
 }
 
 // firstRefs are the links a card's line names before "+N more".
@@ -162,13 +161,13 @@ func firstRefs(refs []corpus.Ref) []corpus.Ref {
 // content beside 3.5 kB of cards on vba-docs before it was bounded.
 func JSONRoom(maxChars int) int { return maxChars + maxChars/3 }
 
-// fitJSON admits the hits in the order they matter to an agent, while the
-// reply stays within its room: the ranked notes by rank (the first always),
-// then the linked notes the cards name under them. A ranked note that does
-// not fit leaves out itself and every note below it (hits_omitted counts
-// them); a linked note that does not fit is counted in its ranked note's
-// more_linked. used is the size of the reply without hits. --explain's
-// scores are not counted: who asks for them asks for them all.
+// fitJSON admits the ranked notes by rank (the first always) while the
+// reply stays within its room, as the cards show them: the notes each
+// links to are counted in its more_linked, as its links line counts them.
+// A ranked note that does not fit leaves out itself and every note below
+// it (hits_omitted counts them). used is the size of the reply without
+// hits. --explain's scores are not counted: who asks for them asks for
+// them all.
 func (r Reply) fitJSON(hits []reply.CardHit, used int) ([]reply.CardHit, int) {
 	// The cards' headers are never cut, so their text may pass the aim
 	// (twenty one-line cards at 1,000 characters): what it took beyond the
@@ -184,36 +183,18 @@ func (r Reply) fitJSON(hits []reply.CardHit, used int) ([]reply.CardHit, int) {
 		used += cost
 		return true
 	}
-	ranked, omitted := map[int]bool{}, 0
+	out, omitted := []reply.CardHit{}, 0
 	for i, c := range r.Cards {
 		if c.Hit.Depth != 0 {
 			continue
 		}
-		if omitted > 0 || !admit(hits[i], len(ranked) == 0) {
+		h := hits[i]
+		h.MoreLinked += len(r.neighbours(i))
+		if omitted > 0 || !admit(h, len(out) == 0) {
 			omitted++
 			continue
 		}
-		ranked[i] = true
-	}
-	named := map[int]bool{}
-	for i := range r.Cards {
-		if !ranked[i] {
-			continue
-		}
-		neighbours := r.neighbours(i)
-		for k := range neighbours {
-			if k < r.shownNeighbours(i) && admit(hits[i+1+k], false) {
-				named[i+1+k] = true
-			} else {
-				hits[i].MoreLinked++
-			}
-		}
-	}
-	out := []reply.CardHit{}
-	for i, h := range hits {
-		if ranked[i] || named[i] {
-			out = append(out, h)
-		}
+		out = append(out, h)
 	}
 	return out, omitted
 }

@@ -1,6 +1,7 @@
 package find
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -136,7 +137,7 @@ func TestUnitsAreReadWithWhatTheyHangFrom(t *testing.T) {
 
 // A chosen unit is read with its neighbours under the same heading, the
 // one after it first, before a lesser unit is quoted; a passage never runs
-// into the next section, and passages come in note order.
+// into the next section, and the best passage comes first.
 func TestPassagesGrowWithinTheirSectionInNoteOrder(t *testing.T) {
 	body := "## One\n\nFirst fact about the otter here. Second fact follows the first one. Third fact ends the section.\n\n" +
 		"## Two\n\nA heron stands in the water. The heron waits for fish all day.\n"
@@ -155,6 +156,68 @@ func TestPassagesGrowWithinTheirSectionInNoteOrder(t *testing.T) {
 		if p.Start >= p.End || strings.Count(body[p.Start:p.End], "##") > 0 {
 			t.Errorf("passage %+v spans a heading", p)
 		}
+	}
+}
+
+// The passage that answers comes first, the others after it by score, not
+// in note order: what an agent reads first is the answer. Catches: the
+// answering passage fifth on the first card, 1,238 characters into the
+// reply (obsidian-046).
+func TestTheBestPassageComesFirst(t *testing.T) {
+	body := "## One\n\nA heron stands in the water. The heron waits for fish all day.\n\n" +
+		"## Two\n\nFirst fact about the otter here. Second fact follows the first one.\n\n" +
+		"## Three\n\nThe heron flies off at dusk.\n"
+	got := texts(passagesOf(body, ask("second", 3.0, "heron", 2.0, "dusk", 0.5), 1000))
+	want := []string{"Two: First fact about the otter here. Second fact follows the first one.",
+		"One: A heron stands in the water. The heron waits for fish all day.", "Three: The heron flies off at dusk."}
+	if strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("passages %q, want %q", got, want)
+	}
+}
+
+// Passages stay short however much room a card has: a unit grown by its
+// neighbours stays within spanRunes, the first within bestRunes, so the
+// passages after the first come early in the reply. Catches: the first
+// card's room filled by growing every passage, the answer in the third
+// one past the reply's first 1,000 characters.
+func TestPassagesStayShortWhateverTheRoom(t *testing.T) {
+	var b strings.Builder
+	for i := range 12 {
+		fmt.Fprintf(&b, "## Part %d\n\n", i)
+		for j := range 8 {
+			if j == 4 {
+				fmt.Fprintf(&b, "In part %d the otter swims%s. ", i, strings.Repeat(" far", i%3))
+				continue
+			}
+			fmt.Fprintf(&b, "Sentence %d of part %d says nothing at all. ", j, i)
+		}
+		b.WriteString("\n\n")
+	}
+	n := newNote(b.String(), detailOf(b.String()), "", ask("otter", 2.0))
+	ps := n.choose(1400, true)
+	if len(ps) < 2 {
+		t.Fatalf("passages %q", texts(ps))
+	}
+	for i, p := range ps {
+		bound := spanRunes
+		if i == 0 {
+			bound = bestRunes
+		}
+		if cost := utf8.RuneCountInString(passageLine(p)); cost > bound {
+			t.Errorf("passage %d costs %d characters, more than %d: %q", i, cost, bound, p.Text)
+		}
+	}
+}
+
+// A unit longer than unitRunes (a paragraph written as one line) is
+// clipped around the question's words, even where the card has room for
+// all of it. Catches: a 700-character line quoted whole for one clause.
+func TestALongLineIsClippedAroundItsWords(t *testing.T) {
+	long := strings.Repeat("word ", 100) + "the quokka sits right here " + strings.Repeat("more ", 100) + "end.\n"
+	ps := passagesOf(long, ask("quokka", 3.0), 1400)
+	if len(ps) != 1 || !strings.Contains(ps[0].Text, "quokka") || utf8.RuneCountInString(ps[0].Text) > unitRunes+2 ||
+		!strings.HasPrefix(ps[0].Text, "…") || !strings.HasSuffix(ps[0].Text, "…") {
+		t.Errorf("passages %q", texts(ps))
 	}
 }
 
@@ -229,18 +292,7 @@ func TestSedPrintsAPassagesLines(t *testing.T) {
 func TestAGuessedAnswersInventedWordsDoNotPullTheCardAway(t *testing.T) {
 	question := "why does the ribbon vanish from the sidebar"
 	guess := "the toolbar setting under appearance hides the toolbar; a toolbar preference restores it"
-	function := map[string]bool{"why": true, "doe": true, "the": true, "from": true, "under": true, "a": true, "it": true}
-	var terms []retrieve.QueryTerm
-	seen := map[string]bool{}
-	for _, p := range []string{question, guess} {
-		token.EachToken(p, func(start, end int, term string) {
-			if !seen[term] {
-				seen[term] = true
-				terms = append(terms, retrieve.QueryTerm{Term: term, Word: p[start:end], DF: 2, Meaningful: !function[term]})
-			}
-		})
-	}
-	res := retrieve.Result{Question: []string{question, guess}, Count: 100, Terms: terms}
+	res := retrieve.Result{Question: parsed(2, question, guess), Count: 100}
 	content := "# Ribbon\n\n" + filler + "\n\nThe toolbar in the appearance preference changes the toolbar.\n\n" + filler +
 		"\n\nThe ribbon can vanish from the sidebar when the window is narrow.\n\n" + filler + "\n"
 	ps := passagesOf(content, newQuestion(res), 120)

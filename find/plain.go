@@ -345,9 +345,10 @@ func tableCells(row string) []string {
 	return cells
 }
 
-// rowText reads a table row as "header: cell; header: cell", leaving out
-// empty cells, so each value keeps the name of its column.
-func rowText(header, row string) string {
+// rowCells are a table row's cells that are not empty, each as "header:
+// cell", so each value keeps the name of its column; a card joins them
+// with "; ".
+func rowCells(header, row string) []string {
 	names := tableCells(header)
 	var parts []string
 	for i, cell := range tableCells(row) {
@@ -359,7 +360,35 @@ func rowText(header, row string) string {
 		}
 		parts = append(parts, cell)
 	}
-	return strings.Join(parts, "; ")
+	return parts
+}
+
+// clipCells joins a long row's cells keeping the first, which names the
+// row, and those answers wants, with "…" where cells were left out; a row
+// within limit runes is joined whole.
+func clipCells(cells []string, limit int, wants func(string) bool) string {
+	whole := strings.Join(cells, "; ")
+	if utf8.RuneCountInString(whole) <= limit || len(cells) < 2 {
+		return whole
+	}
+	var b strings.Builder
+	b.WriteString(cells[0])
+	skipped := false
+	for _, c := range cells[1:] {
+		if !wants(c) {
+			skipped = true
+			continue
+		}
+		if skipped {
+			b.WriteString("; …")
+			skipped = false
+		}
+		b.WriteString("; " + c)
+	}
+	if skipped {
+		b.WriteString("; …")
+	}
+	return b.String()
 }
 
 // collapse puts text on one line: every run of white space becomes one

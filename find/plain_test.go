@@ -1,6 +1,9 @@
 package find
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // Each markdown construct prints as the text a reader sees.
 func TestPassagesPrintTextNotMarkdown(t *testing.T) {
@@ -44,8 +47,27 @@ func TestTableRowsNameTheirColumns(t *testing.T) {
 		{"| a |", "| x | y |", "a: x; y"},
 	}
 	for _, tt := range tests {
-		if got := rowText(tt.header, tt.row); got != tt.want {
-			t.Errorf("rowText(%q, %q) = %q, want %q", tt.header, tt.row, got, tt.want)
+		if got := clipCells(rowCells(tt.header, tt.row), rowRunes, func(string) bool { return false }); got != tt.want {
+			t.Errorf("row %q under %q reads %q, want %q", tt.row, tt.header, got, tt.want)
 		}
+	}
+}
+
+// A wide row is clipped by its cells: the first, which names the row, and
+// those holding a question's word, "…" where cells were left out; a row
+// within the bound reads whole. Catches: a 700-character row quoted whole
+// to hand an agent one cell.
+func TestAWideRowKeepsItsNameAndTheCellsThatAnswer(t *testing.T) {
+	cells := []string{"Name: task-todo", "Description: " + strings.Repeat("pad ", 40), "Example: task-todo:call", "Note: " + strings.Repeat("more ", 40), "Since: 1.0"}
+	wants := func(c string) bool { return strings.Contains(c, "call") }
+	if got, want := clipCells(cells, 300, wants), "Name: task-todo; …; Example: task-todo:call; …"; got != want {
+		t.Errorf("clipped to %q, want %q", got, want)
+	}
+	if got := clipCells(cells[:1], 10, wants); got != cells[0] {
+		t.Errorf("a row of one cell reads %q", got)
+	}
+	short := []string{"a: 1", "b: 2"}
+	if got := clipCells(short, 300, wants); got != "a: 1; b: 2" {
+		t.Errorf("a short row reads %q", got)
 	}
 }

@@ -2,6 +2,7 @@ package find
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/omh-notes/omh/proof"
@@ -11,14 +12,14 @@ import (
 	"github.com/omh-notes/omh/vault/corpus"
 )
 
-// maxRefs bounds the links shown on one line, and maxNeighbours the
-// header-only cards of linked notes under one card; the rest are counted.
-// A hub note links to dozens of notes, and listing them all crowded the
-// passages, which carry the answer, out of the size aim.
+// maxRefs bounds the links shown on one line; the rest are counted. A hub
+// note links to dozens of notes, and listing them all crowded the
+// passages, which carry the answer, out of the size aim. The notes a card
+// links to are named there only: a header line for the first of them and
+// a line counting the rest took 110 characters under the first card.
 const (
-	maxRefs       = 2
-	maxNeighbours = 1
-	maxWords      = 8 // missing question words listed on a matched line
+	maxRefs  = 2
+	maxWords = 8 // missing question words listed on a matched line
 )
 
 // Text renders the reply as cards, ending with the commit line.
@@ -31,16 +32,23 @@ func (r Reply) Text() string {
 	}
 	var b strings.Builder
 	if line := retrieve.VerdictLine(res); line != "" {
-		b.WriteString(line + "\n\n")
+		b.WriteString(line + "\n")
 	}
+	lines := false // one-line cards have begun
 	for i, c := range r.Cards {
 		h := c.Hit
 		if h.Depth == 1 {
 			continue // drawn under the card that reached it
 		}
-		if i > 0 {
-			b.WriteByte('\n')
+		if !r.full(i) {
+			if !lines {
+				b.WriteByte('\n')
+				lines = true
+			}
+			b.WriteString(r.lineCard(i))
+			continue
 		}
+		b.WriteByte('\n')
 		b.WriteString(cardHeader(c) + "\n")
 		if h.Explain != nil {
 			b.WriteString("  " + retrieve.ExplainLine(h.Score, h.Explain) + "\n")
@@ -57,7 +65,10 @@ func (r Reply) Text() string {
 		if len(c.Stale) > 0 {
 			b.WriteString(staleLine(c.Stale))
 		}
-		if line := matchedLine(c); line != "" {
+		if file := fileOf(c.Hit.Note); file != "" {
+			b.WriteString("  file: " + file + "\n")
+		}
+		if line := matchedLine(c, res.Unheld); line != "" && !res.Leads {
 			b.WriteString("  " + line + "\n")
 		}
 		if c.ShowIn {
@@ -66,34 +77,40 @@ func (r Reply) Text() string {
 		if c.ShowLinks {
 			b.WriteString(r.linksLine(i))
 		}
-		neighbours := r.neighbours(i)
-		shown := r.shownNeighbours(i)
-		for _, n := range neighbours[:shown] {
-			fmt.Fprintf(&b, "  ↳ %s\n", cardHeader(n))
-		}
-		if more := len(neighbours) - shown + h.MoreLinked; more > 0 && rank(r.Cards, i) <= fullCards {
-			and := "and "
-			if shown == 0 {
-				and = ""
-			}
-			fmt.Fprintf(&b, "  ↳ %s%s\n", and, reply.CountOf(more, "more linked note", "more linked notes"))
-		}
 	}
-	if res.Omitted > 0 || r.PassagesOmitted > 0 || r.LinesOmitted > 0 || r.Compacted {
+	omitted := retrieve.OmittedLine(res)
+	if omitted != "" || r.PassagesOmitted > 0 || r.LinesOmitted > 0 {
 		b.WriteByte('\n')
 	}
-	if res.Omitted > 0 {
-		fmt.Fprintf(&b, "… %s; ask a narrower question.\n", reply.CountOf(res.Omitted, "more match", "more matches"))
-	}
+	b.WriteString(omitted)
 	if r.PassagesOmitted > 0 || r.LinesOmitted > 0 {
 		b.WriteString(leftOutLine(r.PassagesOmitted, r.LinesOmitted, r.MaxChars))
-	}
-	if r.Compacted {
-		b.WriteString(compactLine)
 	}
 	b.WriteString(retrieve.SourceLines(res.Stores))
 	b.WriteString(retrieve.Footer(r.Commit, res.AsOf))
 	return b.String()
+}
+
+// lineCard is card i as one line: its header, then its best passage
+// clipped, with the explanation, the retracted records a proof record
+// rests on and a changed note's line under it.
+func (r Reply) lineCard(i int) string {
+	c := r.Cards[i]
+	line := cardHeader(c)
+	for _, p := range c.Passages {
+		line += "  " + lineRange(p.LineStart, p.LineEnd) + " > " + p.Text
+	}
+	line += "\n"
+	if c.Hit.Explain != nil {
+		line += "  " + retrieve.ExplainLine(c.Hit.Score, c.Hit.Explain) + "\n"
+	}
+	if len(c.Stale) > 0 {
+		line += staleLine(c.Stale)
+	}
+	if c.Changed {
+		line += changedLine
+	}
+	return line
 }
 
 // leftOutLine says what the size aim left out.
@@ -107,10 +124,6 @@ func leftOutLine(passages, lines, maxChars int) string {
 	}
 	return fmt.Sprintf("… %s left out to keep the reply near %d characters (--max-chars).\n", strings.Join(left, " and "), maxChars)
 }
-
-// compactLine says, once, what cards leave out by their rank.
-var compactLine = fmt.Sprintf("… cards ranked %d+ leave out plain links, %d+ all links, %d+ passages; omh show KEY --lines A-B prints more of a note.\n",
-	fullCards+1, verdictCards+1, len(cardRoom)+1)
 
 // changedLine stands for the passages of a note changed since the
 // snapshot an answer is from (another process is refreshing the cache).
@@ -131,7 +144,7 @@ func (r Reply) inLine(i int) string {
 func (r Reply) inRefs(i int) ([]corpus.Ref, int) {
 	c := r.Cards[i]
 	switch n := rank(r.Cards, i); {
-	case c.Hit.Depth != 0 || n > verdictCards:
+	case !r.full(i) || n > verdictCards:
 		return nil, 0
 	case n > fullCards:
 		var verdicts []corpus.Ref
@@ -145,35 +158,17 @@ func (r Reply) inRefs(i int) ([]corpus.Ref, int) {
 	return c.shownIn, c.InCount
 }
 
-// linksLine is card i's line of links out that no linked-note header under
-// it shows already, or "".
+// linksLine is card i's line of links out, or "".
 func (r Reply) linksLine(i int) string {
 	c := r.Cards[i]
-	if c.Hit.Depth != 0 {
+	if !r.full(i) || rank(r.Cards, i) > fullCards || len(c.Links) == 0 {
 		return ""
 	}
-	neighbours := r.neighbours(i)
-	shown := map[string]bool{}
-	for _, n := range neighbours[:r.shownNeighbours(i)] {
-		shown[n.Hit.Note.Key] = true
-	}
-	links := unshown(c.Links, shown)
-	if len(links) == 0 {
-		return ""
-	}
-	return "  links: " + refList(links, len(links), c.Hit.Note.Layer, false) + "\n"
+	return "  links: " + refList(c.Links, len(c.Links), c.Hit.Note.Layer, false) + "\n"
 }
 
-// shownNeighbours is how many of card i's linked notes get a header line:
-// compact cards count them only.
-func (r Reply) shownNeighbours(i int) int {
-	if rank(r.Cards, i) > fullCards {
-		return 0
-	}
-	return min(len(r.neighbours(i)), maxNeighbours)
-}
-
-// neighbours are the header-only cards of the notes card i links to.
+// neighbours are the hits of the notes card i links to, which its links
+// line names.
 func (r Reply) neighbours(i int) []Card {
 	var out []Card
 	for _, c := range r.Cards[i+1:] {
@@ -185,15 +180,17 @@ func (r Reply) neighbours(i int) []Card {
 	return out
 }
 
-// unshown drops the links a neighbour card already shows.
-func unshown(links []corpus.Ref, shown map[string]bool) []corpus.Ref {
-	var out []corpus.Ref
-	for _, l := range links {
-		if !shown[l.Key] {
-			out = append(out, l)
-		}
+// fileOf names the note's file, under a full card's passages, when its
+// path is not its key and ".md" (a notes root, a private note's folder),
+// so an agent can open it with its own tools: the key Plugins/Format
+// converter is the file en/Plugins/Format converter.md, which only --json
+// said. Under the passages: on the header it put answers 40 characters
+// later.
+func fileOf(n corpus.Note) string {
+	if n.Path == "" || n.Path == n.Key+vault.NoteExt {
+		return ""
 	}
-	return out
+	return n.Path
 }
 
 // cardHeader is a card's first line: key, type, layer and date, and a
@@ -207,21 +204,21 @@ func cardHeader(c Card) string {
 	return line
 }
 
-// matchedLine says how many of the question's words the note holds and
-// which it lacks: enough to judge a weak match, in a few words.
-func matchedLine(c Card) string {
-	total := len(c.Matched) + len(c.Missing)
-	if total == 0 {
+// matchedLine names the question's own words the note lacks, and how many
+// it holds: enough to judge a weak match or compare close ones, in a few
+// words. A note holding them all says nothing, nor a card standing clearly
+// ahead (the words it lacks are the ones the question put its own way):
+// "matched 4/4" under the card that answered was noise.
+func matchedLine(c Card, unheld []string) string {
+	missing := slices.DeleteFunc(slices.Clone(c.Missing), func(w string) bool { return slices.Contains(unheld, w) })
+	if len(missing) == 0 {
 		return ""
 	}
-	line := fmt.Sprintf("matched %d/%d", len(c.Matched), total)
+	line := fmt.Sprintf("matched %d/%d", len(c.Matched), len(c.Matched)+len(c.Missing))
 	if len(c.Matched) == 0 {
 		line += " (the note matched by its name)"
 	}
-	if len(c.Missing) > 0 {
-		line += " · missing: " + wordList(c.Missing)
-	}
-	return line
+	return line + " · missing: " + wordList(missing)
 }
 
 // wordList shows up to maxWords words and counts the rest.

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/omh-notes/omh/token"
 	"github.com/omh-notes/omh/vault"
 )
 
@@ -93,8 +94,26 @@ func (n *note) separator(p int) string {
 	return " · "
 }
 
-// unitText is the text of the unit at position p.
-func (n *note) unitText(p int) string { return n.render(n.quoted[p]) }
+// unitText is the text of the unit at position p, a long one clipped to
+// about unitRunes around the question's words.
+func (n *note) unitText(p int) string {
+	t := n.render(n.quoted[p])
+	if utf8.RuneCountInString(t) > unitRunes {
+		return window(t, unitRunes, n)
+	}
+	return t
+}
+
+// unitRunes and rowRunes bound one unit as a passage quotes it: a line of
+// a long paragraph or a wide table row was quoted whole, 700 characters
+// to hand an agent one cell. A row is clipped by its cells, keeping the
+// first (which names the row) and those holding a question's word; other
+// units around the words. On the tune questions no answer on a card was
+// lost to either bound (a bound of 250 lost one).
+const (
+	unitRunes = 400
+	rowRunes  = 300
+)
 
 // render is unit i as text: a table row as "header: cell; …", code as
 // written, anything else without its markup.
@@ -112,7 +131,7 @@ func (n *note) render(i int) string {
 			h := n.d.Units[u.Lead]
 			header = n.content[h.Start:h.End]
 		}
-		t = rowText(header, src)
+		t = clipCells(rowCells(header, src), rowRunes, n.holdsQuestionTerm)
 	case vault.CodeUnit:
 		t = collapse(src)
 	default:
@@ -152,4 +171,13 @@ func (n *note) leadWith(section string) {
 			}
 		}
 	}
+}
+
+// holdsQuestionTerm reports whether text holds a term the question weighs.
+func (n *note) holdsQuestionTerm(text string) bool {
+	found := false
+	token.EachToken(text, func(_, _ int, term string) {
+		found = found || n.isQuestionTerm(term)
+	})
+	return found
 }

@@ -72,10 +72,17 @@ type Answer struct {
 	StoreEmpty    bool     `json:"store_empty"`
 	FilteredOut   int      `json:"filtered_out,omitempty"` // notes holding a word of the question that the filters left out
 	// Verdict is "answered", "weak" (the first notes hold too little of the
-	// question's meaningful words) or "none" (no note holds one).
+	// question's meaningful words, or it names what no note holds) or
+	// "none" (no note holds one).
 	Verdict string `json:"verdict"`
-	// Uncovered are the meaningful words a weak verdict found in no note.
-	Uncovered  []string `json:"uncovered,omitempty"`
+	// Leads: answered, and the first note stands clearly ahead of the rest.
+	Leads bool `json:"leads"`
+	// Uncovered are, with a weak verdict, the question's meaningful words
+	// none of the first notes holds.
+	Uncovered []string `json:"uncovered,omitempty"`
+	// Unheld are, with a weak verdict, the question's meaningful words no
+	// note holds at all.
+	Unheld     []string `json:"unheld,omitempty"`
 	AsOf       string   `json:"as_of,omitempty"`      // the day asked for with --as-of
 	Incomplete bool     `json:"incomplete,omitempty"` // the moment lies past a shallow clone's boundary
 	Note       string   `json:"note,omitempty"`       // why there is no answer at all, in a sentence

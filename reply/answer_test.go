@@ -58,7 +58,7 @@ func TestCardsPrintAsTheirAnswerWithoutCards(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	want := []string{"schema_version", "commit", "question", "omitted", "store_empty", "verdict", "note", "hits", "passages_omitted", "max_chars"}
+	want := []string{"schema_version", "commit", "question", "omitted", "store_empty", "verdict", "leads", "note", "hits", "passages_omitted", "max_chars"}
 	if len(keys) != len(want) {
 		t.Fatalf("with cards the fields are %q, want %q", keys, want)
 	}

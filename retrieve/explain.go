@@ -45,12 +45,11 @@ var fieldNames = []struct {
 // scales a search used, so the shares are the very numbers the ranking
 // added.
 type explainer struct {
-	sc        scorer
-	phrasings []string
-	scales    []float64
-	lists     map[string][]token.Posting
-	scores    map[string]bool
-	words     map[string]string
+	sc     scorer
+	asked  Question
+	scales []float64
+	lists  [][]token.Posting
+	scores []bool
 }
 
 // of explains a ranked note's score: each term the note holds with its
@@ -61,12 +60,12 @@ func (e explainer) of(doc uint32) *Explanation {
 	x := &Explanation{}
 	at := map[string]int{} // term → index in x.Terms
 	var most int64 = -1
-	for i, phrasing := range e.phrasings {
+	for i, uses := range e.asked.Uses {
 		var raw int64
 		var shares []TermShare
-		for _, term := range token.Terms(phrasing) {
-			list := e.lists[term]
-			if len(list) == 0 || !e.scores[term] {
+		for _, u := range uses {
+			list := e.lists[u.Term]
+			if len(list) == 0 || !e.scores[u.Term] {
 				continue
 			}
 			k := sort.Search(len(list), func(i int) bool { return list[i].Doc >= doc })
@@ -74,9 +73,10 @@ func (e explainer) of(doc uint32) *Explanation {
 				continue
 			}
 			p := list[k]
-			share := e.sc.term(len(list), e.sc.repeats(phrasing, term))(p)
+			share := e.sc.term(len(list), u.Count)(p)
 			raw += share
-			shares = append(shares, TermShare{Term: term, Word: e.words[term], Fields: fieldsOf(p.Fields), Count: int(p.TF),
+			t := e.asked.Terms[u.Term]
+			shares = append(shares, TermShare{Term: t.Term, Word: t.Word, Fields: fieldsOf(p.Fields), Count: int(p.TF),
 				DF: len(list), Score: share})
 		}
 		if len(shares) == 0 {

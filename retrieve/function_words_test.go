@@ -72,7 +72,7 @@ func TestAQuestionOfFunctionWordsOnlySaysSo(t *testing.T) {
 		t.Fatalf("got %v, verdict %q", keys(r), r.Verdict)
 	}
 	out := RenderTree(r, "")
-	if !strings.HasPrefix(out, "only common words in `the of and`; closest matches below\n") {
+	if !strings.HasPrefix(out, "none: only common words of `the of and` match; the closest notes follow\n") {
 		t.Errorf("the tree does not open with the verdict:\n%s", out)
 	}
 	tree, err := ParseTree(out)

@@ -288,16 +288,39 @@ func recencyNotLayerOrdersEqualScores(t *testing.T, rk Ranker) {
 	}
 }
 
-// Truncating silently tells the reader they saw everything.
-func TestMatchesBeyondTheBudgetAreCounted(t *testing.T) {
+// Truncating silently tells the reader they saw everything: the matches
+// past the budget are counted (JSON carries the count). The tree prints
+// it where narrowing the question would help, under a weak answer or in
+// place of the notes (--roots 0).
+// Catches: "… 5,656 more matches; ask a narrower question." under the
+// card that answered the question, which an agent took for a doubt.
+func TestMatchesBeyondTheBudgetAreCountedWhereItHelps(t *testing.T) {
 	t.Parallel()
-	r := search(t, provenanceStore(), Query{Phrasings: []string{"credentials"}, Roots: 1})
-	tree, err := ParseTree(RenderTree(r, ""))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if r.Omitted != 3 || tree.Omitted != 3 {
-		t.Errorf("omitted %d, printed %d; want 3 of 4 matches left out", r.Omitted, tree.Omitted)
+	for _, c := range []struct {
+		store    []memNote
+		question string
+		roots    int
+		printed  bool
+	}{
+		{provenanceStore(), "credentials", 1, false},
+		{provenanceStore(), "credentials", 0, true},
+		{syncStore(), "Can I sync my vault with a Nextcloud server through WebDAV?", 1, true},
+	} {
+		r, err := Search(newCorpus(c.store...), Query{Phrasings: []string{c.question}, Roots: c.roots, Ranker: DefaultRanker})
+		if err != nil {
+			t.Fatal(err)
+		}
+		tree, err := ParseTree(RenderTree(r, ""))
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := 0
+		if c.printed {
+			want = r.Omitted
+		}
+		if r.Omitted == 0 || tree.Omitted != want {
+			t.Errorf("%q, %d roots, verdict %s: omitted %d, printed %d", c.question, c.roots, r.Verdict, r.Omitted, tree.Omitted)
+		}
 	}
 }
 
@@ -632,12 +655,14 @@ func TestTheTreeParserRejectsALineMissingItsProvenance(t *testing.T) {
 		"root  team · 2026-08-07\n├─ child  local · 2026-08-06\n@ no commits\n",
 		"root  team · 2026-08-07\n└─ child  local · 2026-08-06\n└─ child2  local · 2026-08-05\n@ no commits\n",
 		"… 3 more matches; ask a narrower question.\nroot  team · 2026-08-07\n@ no commits\n",
+		"root  team · 2026-08-07\n@ no commits\n",
+		"answered: several notes score close; compare them\nroot  team · 2026-08-07\n… 1 more match; ask a narrower question.\n@ abc\n",
 	} {
 		if _, err := ParseTree(bad); err == nil {
 			t.Errorf("accepted %q", bad)
 		}
 	}
-	if tree, err := ParseTree("a key with  spaces  team · 2026-08-07\n└─ c  local · 2026-08-06\n… 1 more match; ask a narrower question.\n@ abc\n"); err != nil ||
+	if tree, err := ParseTree("weak: the closest notes lack `x`; the closest notes follow\na key with  spaces  team · 2026-08-07\n└─ c  local · 2026-08-06\n… 1 more match; ask a narrower question.\n@ abc\n"); err != nil ||
 		len(tree.Notes) != 2 || tree.Notes[0].Key != "a key with  spaces" || tree.Notes[1].Parent != "a key with  spaces" || tree.Omitted != 1 {
 		t.Errorf("rejected or misread a valid tree: %+v %v", tree, err)
 	}
@@ -704,8 +729,8 @@ func TestAHugeQuestionLooksUpAtMostMaxQueryTerms(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if c.reads > MaxQueryTerms || len(r.Terms) != MaxQueryTerms || !r.TermsCut {
-		t.Errorf("%d lookups, %d terms, cut %v; want at most %d lookups and the cut said", c.reads, len(r.Terms), r.TermsCut, MaxQueryTerms)
+	if c.reads > MaxQueryTerms || len(r.Question.Terms) != MaxQueryTerms || !r.Question.Cut {
+		t.Errorf("%d lookups, %d terms, cut %v; want at most %d lookups and the cut said", c.reads, len(r.Question.Terms), r.Question.Cut, MaxQueryTerms)
 	}
 	if len(r.Hits) == 0 || r.Hits[0].Note.Key != "sync" {
 		t.Errorf("hits %v, want sync first", keys(r))
@@ -728,12 +753,12 @@ func TestAHugeQuestionIsCutBeforeItsFirstTermPastTheBound(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := strings.Join(words[:MaxQueryTerms+1], " ") // "sync" twice, then 255 more distinct words
-	if !r.TermsCut || len(r.Question) != 1 || r.Question[0] != want {
-		t.Errorf("cut %v, question %d phrasings, first %d bytes; want the first %d bytes alone", r.TermsCut, len(r.Question), len(r.Question[0]), len(want))
+	if got := r.Question.Phrasings; !r.Question.Cut || len(got) != 1 || got[0] != want {
+		t.Errorf("cut %v, question %d phrasings, first %d bytes; want the first %d bytes alone", r.Question.Cut, len(got), len(got[0]), len(want))
 	}
 	short := []string{"sync fails", "why does sync fail"}
-	if got, cut := boundPhrasings(short); cut || !slices.Equal(got, short) {
-		t.Errorf("boundPhrasings(%q) = %q, %v; want them unchanged", short, got, cut)
+	if got := ParseQuestion(short); got.Cut || !slices.Equal(got.Phrasings, short) {
+		t.Errorf("ParseQuestion(%q) = %q, %v; want them unchanged", short, got.Phrasings, got.Cut)
 	}
 }
 

@@ -74,17 +74,6 @@ type scorer struct {
 	everyTerm bool
 }
 
-// repeats is how many times a term is written in a phrasing.
-func (scorer) repeats(phrasing, term string) int {
-	k := 0
-	token.EachToken(phrasing, func(_, _ int, t string) {
-		if t == term {
-			k++
-		}
-	})
-	return k
-}
-
 func newScorer(r Ranker, c Corpus) (scorer, error) {
 	n := c.Count()
 	switch r {

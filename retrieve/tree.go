@@ -31,32 +31,59 @@ const (
 	explainIndent = "   "
 )
 
-// Sentences printed instead of notes. ParseTree accepts exactly these.
+// Every answer opens with its verdict, the first word of its first line
+// (answered, weak or none), so an agent reads whether to trust the notes
+// below before it reads them. Sentences printed instead of notes, which
+// ParseTree accepts exactly:
 const (
-	emptyStoreSentence = "The store has no notes yet, so there is nothing to search."
-	noMatchPrefix      = "No note contains any meaningful word of "
+	emptyStoreSentence = "none: the store has no notes yet, so there is nothing to search."
+	noMatchPrefix      = "none: no note contains any meaningful word of "
 	noMatchSuffix      = "; the store holds nothing on this yet."
-	filteredPrefix     = "No note the filters let through contains any meaningful word of "
+	filteredPrefix     = "none: no note the filters let through contains any meaningful word of "
 	filteredSuffix     = " outside the filters."
 )
 
-// The line printed above the notes when the verdict is not answered.
+// The line printed above the notes, by verdict.
 const (
-	uncoveredPrefix = "no note covers "
-	commonPrefix    = "only common words in "
-	closestSuffix   = "; closest matches below"
+	leadsLine       = "answered: the first note leads clearly"
+	closeLine       = "answered: several notes score close; compare them"
+	unheldPrefix    = "weak: no note holds "
+	uncoveredPrefix = "weak: the closest notes lack "
+	commonPrefix    = "none: only common words of "
+	commonSuffix    = " match"
+	closestSuffix   = "; the closest notes follow"
 )
 
-// VerdictLine is the line an answer opens with when its notes do not
-// answer the question (see Verdict), or "" when they do.
+// VerdictLine is the line an answer with notes opens with: its verdict and
+// what it rests on. A weak one names the question's words no note holds,
+// or else those the closest notes lack. It is "" for an answer without
+// notes, whose sentence says it all.
 func VerdictLine(r Result) string {
 	switch {
-	case len(r.Hits) == 0 || r.Verdict == Answered || r.Verdict == "":
+	case len(r.Hits) == 0 && r.Omitted == 0, r.Verdict == "":
 		return ""
+	case r.Verdict == Answered && r.Leads:
+		return leadsLine
+	case r.Verdict == Answered:
+		return closeLine
+	case r.Verdict == Weak && len(r.Unheld) > 0:
+		return unheldPrefix + "`" + strings.Join(r.Unheld, " ") + "`" + closestSuffix
 	case r.Verdict == Weak:
 		return uncoveredPrefix + "`" + strings.Join(r.Uncovered, " ") + "`" + closestSuffix
 	}
-	return commonPrefix + quoteQuestion(r.Question) + closestSuffix
+	return commonPrefix + quoteQuestion(r.Question.Phrasings) + commonSuffix + closestSuffix
+}
+
+// OmittedLine counts the matching notes the answer leaves out, or is ""
+// when it need not: only a weak answer says so, where a narrower question
+// would help, or one that lists no note (--roots 0). Below an answered
+// question's notes the count was noise (an agent read "5,656 more matches; ask a narrower question" under the card
+// that answered it); JSON keeps it in omitted.
+func OmittedLine(r Result) string {
+	if r.Omitted == 0 || r.Verdict != Weak && len(r.Hits) > 0 {
+		return ""
+	}
+	return fmt.Sprintf("%s%s; ask a narrower question.\n", omittedPrefix, reply.CountOf(r.Omitted, "more match", "more matches"))
 }
 
 // CommitLabel is how an answer names the commit it was computed at.
@@ -74,9 +101,9 @@ func RenderTree(r Result, commit string) string {
 	case r.StoreEmpty:
 		b.WriteString(emptyStoreSentence + "\n")
 	case len(r.Hits) == 0 && r.Omitted == 0 && r.FilteredOut > 0:
-		fmt.Fprintf(&b, "%s%s; %s%s\n", filteredPrefix, quoteQuestion(r.Question), reply.CountOf(r.FilteredOut, "note does", "notes do"), filteredSuffix)
+		fmt.Fprintf(&b, "%s%s; %s%s\n", filteredPrefix, quoteQuestion(r.Question.Phrasings), reply.CountOf(r.FilteredOut, "note does", "notes do"), filteredSuffix)
 	case len(r.Hits) == 0 && r.Omitted == 0:
-		b.WriteString(noMatchPrefix + quoteQuestion(r.Question) + noMatchSuffix + "\n")
+		b.WriteString(noMatchPrefix + quoteQuestion(r.Question.Phrasings) + noMatchSuffix + "\n")
 	}
 	if line := VerdictLine(r); line != "" {
 		b.WriteString(line + "\n")
@@ -105,9 +132,7 @@ func RenderTree(r Result, commit string) string {
 			fmt.Fprintf(&b, "%s%s%s\n", branchLast, moreLinkedPrefix, reply.CountOf(more, "more linked note", "more linked notes"))
 		}
 	}
-	if r.Omitted > 0 {
-		fmt.Fprintf(&b, "%s%s; ask a narrower question.\n", omittedPrefix, reply.CountOf(r.Omitted, "more match", "more matches"))
-	}
+	b.WriteString(OmittedLine(r))
 	b.WriteString(SourceLines(r.Stores))
 	b.WriteString(Footer(commit, r.AsOf))
 	return b.String()
@@ -187,15 +212,17 @@ type TreeNote struct {
 
 // Tree is a rendered answer read back.
 type Tree struct {
-	// Verdict is Weak or NoMatch when the answer opens with a verdict line,
-	// else "" (the notes answer the question, or there are none).
+	// Verdict is the one the answer opens with.
 	Verdict Verdict
-	// Uncovered are the words a Weak verdict line names.
-	Uncovered []string
-	Notes     []TreeNote
-	Omitted   int
-	Commit    string     // "" for "no commits"
-	AsOf      vault.Date // the day a past moment was asked for; "" for now
+	// Leads: an answered line says the first note stands clearly ahead.
+	Leads bool
+	// Unheld and Uncovered are the words a Weak verdict line names as held
+	// by no note, or lacked by the closest notes.
+	Unheld, Uncovered []string
+	Notes             []TreeNote
+	Omitted           int
+	Commit            string     // "" for "no commits"
+	AsOf              vault.Date // the day a past moment was asked for; "" for now
 	// Stores are the lines naming the other stores the answer read.
 	Stores []TreeSource
 }
@@ -234,18 +261,21 @@ func ParseTree(s string) (Tree, error) {
 			if i != 0 || len(lines) != 2 {
 				return t, fmt.Errorf("line %d: %q must be the whole answer", i+1, line)
 			}
-		case i == 0 && strings.HasSuffix(line, closestSuffix) && (strings.HasPrefix(line, uncoveredPrefix) || strings.HasPrefix(line, commonPrefix)):
+			t.Verdict = NoMatch
+		case i == 0:
+			if err := t.readVerdict(line); err != nil {
+				return t, err
+			}
 			if len(lines) < 3 {
 				return t, fmt.Errorf("line 1: %q stands above no note", line)
-			}
-			t.Verdict = NoMatch
-			if words, ok := strings.CutPrefix(strings.TrimSuffix(line, closestSuffix), uncoveredPrefix); ok {
-				t.Verdict, t.Uncovered = Weak, strings.Fields(strings.Trim(words, "`"))
 			}
 		case strings.HasPrefix(line, omittedPrefix):
 			n, err := parseOmitted(line)
 			if err != nil || i != len(lines)-2 {
 				return t, fmt.Errorf("line %d: %q is not a closing omitted-count line", i+1, line)
+			}
+			if t.Verdict == Answered && len(t.Notes) > 0 {
+				return t, fmt.Errorf("line %d: %q counts matches below an answered question's notes", i+1, line)
 			}
 			t.Omitted = n
 		case strings.HasPrefix(line, explainIndent+explainWord):
@@ -282,6 +312,28 @@ func ParseTree(s string) (Tree, error) {
 		}
 	}
 	return t, nil
+}
+
+// readVerdict reads the verdict line an answer with notes opens with.
+func (t *Tree) readVerdict(line string) error {
+	words := func(prefix string) []string {
+		return strings.Fields(strings.Trim(strings.TrimSuffix(strings.TrimPrefix(line, prefix), closestSuffix), "`"))
+	}
+	switch {
+	case line == leadsLine:
+		t.Verdict, t.Leads = Answered, true
+	case line == closeLine:
+		t.Verdict = Answered
+	case strings.HasPrefix(line, unheldPrefix) && strings.HasSuffix(line, closestSuffix):
+		t.Verdict, t.Unheld = Weak, words(unheldPrefix)
+	case strings.HasPrefix(line, uncoveredPrefix) && strings.HasSuffix(line, closestSuffix):
+		t.Verdict, t.Uncovered = Weak, words(uncoveredPrefix)
+	case strings.HasPrefix(line, commonPrefix) && strings.HasSuffix(line, commonSuffix+closestSuffix):
+		t.Verdict = NoMatch
+	default:
+		return fmt.Errorf("line 1: %q is not a verdict", line)
+	}
+	return nil
 }
 
 // parseMoreLinked reads "└─ and N more linked notes".

@@ -27,7 +27,7 @@ func TestNeighboursAreCappedAndTheRestCounted(t *testing.T) {
 	t.Parallel()
 	r := ask(t, linker("summary", "n", 11), "otter")
 	tree := RenderTree(r, "")
-	want := "summary  team · 2026-01-02\n" +
+	want := "answered: the first note leads clearly\nsummary  team · 2026-01-02\n" +
 		"├─ n000  team · 2026-01-01\n├─ n001  team · 2026-01-01\n├─ n002  team · 2026-01-01\n" +
 		"└─ and 8 more linked notes\n@ no commits\n"
 	if !sameWords(tree, want) {

@@ -95,7 +95,7 @@ func (s *Store) Ask(q Question) (Answer, error) {
 		ans, err = a.ask(q, sel)
 		return err
 	})
-	if err == nil && ans.Result.TermsCut {
+	if err == nil && ans.Result.Question.Cut {
 		s.warn("the question and its phrasings hold more than %d distinct words; only the first %d were looked up", retrieve.MaxQueryTerms, retrieve.MaxQueryTerms)
 	}
 	if absent, ok := absentAnswer(err, q.Phrasings, q.AsOf); ok {
@@ -111,7 +111,7 @@ func (a *across) ask(q Question, sel selection) (Answer, error) {
 	if sel.none != "" && a.union.Count() > 0 {
 		// Nothing to rank: the reply names the filter that left nothing,
 		// not the store.
-		return Answer{Result: retrieve.Result{Question: q.Phrasings, Count: a.union.Count(), Verdict: retrieve.NoMatch, AsOf: v.asOf(), Stores: a.sources},
+		return Answer{Result: retrieve.Result{Question: retrieve.ParseQuestion(q.Phrasings), Count: a.union.Count(), Verdict: retrieve.NoMatch, AsOf: v.asOf(), Stores: a.sources},
 			Commit: v.snap.Commit(), Absent: sel.none, filter: sel.echo}, nil
 	}
 	// Proof records among the hits show where they stand. A plain question
@@ -176,7 +176,7 @@ func (v *view) proofDay() vault.Date {
 // the answer that says so instead: before the first commit, or past a
 // shallow clone's boundary (incomplete).
 func absentAnswer(err error, question []string, asOf string) (Answer, bool) {
-	a := Answer{Result: retrieve.Result{Question: question, StoreEmpty: true}, asked: asOf}
+	a := Answer{Result: retrieve.Result{Question: retrieve.Question{Phrasings: question}, StoreEmpty: true}, asked: asOf}
 	switch {
 	case errors.Is(err, gitrepo.ErrBeforeHistory):
 		a.Absent = "the store did not exist yet on " + asOf

@@ -45,7 +45,7 @@ func TestProofFindWithoutRecordsSaysThereAreNone(t *testing.T) {
 		t.Errorf("JSON %+v", reply)
 	}
 	r.Write("finding/slow.md", "---\ntype: finding\nrecorded: 2026-01-04\n---\n# Slow\n\n## Claim\n\n## Evidence\n\n## Answers\n")
-	if text := ask("zebra").Cards(); !strings.HasPrefix(text, "No note contains any meaningful word of `zebra`") {
+	if text := ask("zebra").Cards(); !strings.HasPrefix(text, "none: no note contains any meaningful word of `zebra`") {
 		t.Errorf("with a record: %q", text)
 	}
 }

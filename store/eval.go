@@ -154,7 +154,7 @@ func (r EvalReport) Text(w io.Writer) {
 	fmt.Fprintf(w, "ranker %s\n", r.Ranker)
 	fmt.Fprintf(w, "split  %s: %d questions (%d answerable, %d negative); %d roots, %d characters aimed at\n\n",
 		r.Split, r.Total.Questions, r.Total.Answerable, r.Total.Negatives, r.Roots, r.MaxChars)
-	fmt.Fprintf(w, "%-24s %5s %6s %6s %6s %8s %6s\n", "question", "rank", "R@5", "nDCG", "card", "verdict", "chars")
+	fmt.Fprintf(w, "%-24s %5s %6s %6s %6s %6s %8s %6s\n", "question", "rank", "R@5", "nDCG", "card", "at", "verdict", "chars")
 	for _, q := range r.Questions {
 		card := "-"
 		switch {
@@ -167,12 +167,17 @@ func (r EvalReport) Text(w io.Writer) {
 		case q.HasAnswer:
 			card = "no"
 		}
-		fmt.Fprintf(w, "%-24s %5d %6.2f %6.3f %6s %8s %6d\n", q.ID, q.Rank, q.Recall5, q.NDCG10, card, q.Verdict, q.ReplyChars)
+		at := "-"
+		if q.AnswerAt > 0 {
+			at = fmt.Sprint(q.AnswerAt)
+		}
+		fmt.Fprintf(w, "%-24s %5d %6.2f %6.3f %6s %6s %8s %6d\n", q.ID, q.Rank, q.Recall5, q.NDCG10, card, at, q.Verdict, q.ReplyChars)
 	}
 	t := r.Total
 	fmt.Fprintf(w, "\ntotal  hit@1 %.3f  R@1 %.3f  R@5 %.3f  MRR@10 %.3f  nDCG@10 %.3f\n", t.Hit1, t.Recall1, t.Recall5, t.MRR10, t.NDCG10)
-	fmt.Fprintf(w, "       answer on a card %.3f (when the note is in the reply %.3f)  honest empty %.3f  mean reply %.0f characters\n",
-		t.AnswerOnCard, t.AnswerWhenFound, t.HonestEmpty, t.MeanReplyChars)
+	fmt.Fprintf(w, "       answer on a card %.3f (when the note is in the reply %.3f)  honest empty %.3f  reply %.0f characters median, %.0f mean\n",
+		t.AnswerOnCard, t.AnswerWhenFound, t.HonestEmpty, t.MedianReplyChars, t.MeanReplyChars)
+	fmt.Fprintf(w, "       the whole answer within the reply's first 1,000 characters %.3f, 1,500 %.3f\n", t.AnswerWithin1000, t.AnswerWithin1500)
 	fmt.Fprintf(w, "       answer on a card by the expected note's card:")
 	for _, b := range t.AnswerByRank {
 		fmt.Fprintf(w, "  %s %.3f (%d)", b.Ranks, b.AnswerOnCard, b.Found)
@@ -180,8 +185,8 @@ func (r EvalReport) Text(w io.Writer) {
 	fmt.Fprintln(w)
 	fmt.Fprintf(w, "       verdict weak or none: %.3f of negatives, %.3f of answerable questions (wrongly)\n", t.NegativesDoubted, t.AnswerableDoubted)
 	if b := r.Bare; b != nil {
-		fmt.Fprintf(w, "bare   without the extra phrasings: hit@1 %.3f  R@5 %.3f  MRR@10 %.3f  answer on a card %.3f (when the note is in the reply %.3f)  weak or none %.3f of negatives, %.3f of answerable\n",
-			b.Hit1, b.Recall5, b.MRR10, b.AnswerOnCard, b.AnswerWhenFound, b.NegativesDoubted, b.AnswerableDoubted)
+		fmt.Fprintf(w, "bare   without the extra phrasings: hit@1 %.3f  R@5 %.3f  MRR@10 %.3f  answer on a card %.3f (when the note is in the reply %.3f)  within 1,000 %.3f, 1,500 %.3f  reply median %.0f  weak or none %.3f of negatives, %.3f of answerable\n",
+			b.Hit1, b.Recall5, b.MRR10, b.AnswerOnCard, b.AnswerWhenFound, b.AnswerWithin1000, b.AnswerWithin1500, b.MedianReplyChars, b.NegativesDoubted, b.AnswerableDoubted)
 	}
 	if r.compared {
 		fmt.Fprintf(w, "\nagainst the baseline: %d gained, %d lost\n", len(r.gained), len(r.lost))

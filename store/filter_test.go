@@ -296,7 +296,7 @@ func TestAFilterThatMatchesNothingSaysWhich(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if tree := ans.Tree(); !strings.HasPrefix(tree, "No note the filters let through contains any meaningful word of `flaky`; 1 note does outside the filters.") {
+	if tree := ans.Tree(); !strings.HasPrefix(tree, "none: no note the filters let through contains any meaningful word of `flaky`; 1 note does outside the filters.") {
 		t.Errorf("filters matching notes that do not answer: %q", tree)
 	}
 	if j := ans.JSON(); j.Filter == nil || j.Filter.Notes != 2 || !slices.Equal(j.Filter.Tags, []string{"cache"}) || j.Note != "" {

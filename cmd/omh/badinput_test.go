@@ -9,6 +9,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/omh-notes/omh/retrieve"
 	"github.com/omh-notes/omh/vault/vaulttest"
 )
 
@@ -53,7 +54,7 @@ func TestARepositoryWithoutCommitsAnswersFromItsLocalNotes(t *testing.T) {
 	r := vaulttest.New(t)
 	r.Write("idea.md", "# An idea about caching\n")
 	out := ok(t, r.Dir, "find", "caching")
-	if out != "idea  local · "+today(t, r, "idea.md")+"\n@ no commits\n" {
+	if out != "answered: the first note leads clearly\nidea  local · "+today(t, r, "idea.md")+"\n@ no commits\n" {
 		t.Errorf("got %q", out)
 	}
 	if reply := findJSON(t, r.Dir, "caching"); reply.Commit != nil || len(reply.Hits) != 1 {
@@ -115,7 +116,7 @@ func TestAMissingNotesRootIsSaidOnceAndTheStoreIsEmpty(t *testing.T) {
 	r.Write("elsewhere.md", "# Not under the notes root\n")
 	r.Commit("2026-01-01T10:00:00Z", "config")
 	res := omh(t, r.Dir, "find", "root")
-	if res.status != 0 || !strings.HasPrefix(res.stdout, "The store has no notes yet") ||
+	if res.status != 0 || !strings.HasPrefix(res.stdout, "none: the store has no notes yet") ||
 		lines(res.stderr) != 1 || !strings.Contains(res.stderr, "docs/notes") {
 		t.Errorf("exit %d\nstdout %q\nstderr %q", res.status, res.stdout, res.stderr)
 	}
@@ -147,7 +148,7 @@ func TestSymlinkedNotesAreNeverFollowed(t *testing.T) {
 		t.Fatal(err)
 	}
 	res := omh(t, r.Dir, "find", "zanzibar")
-	if res.status != 0 || !strings.HasPrefix(res.stdout, "No note contains") {
+	if res.status != 0 || !strings.HasPrefix(res.stdout, "none: no note contains") {
 		t.Errorf("the link's target was read: %q", res.stdout)
 	}
 	for _, name := range []string{"committed-link.md", "new-link.md"} {
@@ -167,7 +168,8 @@ func TestABinaryFileNamedMarkdownIsSkipped(t *testing.T) {
 	r.Write("real.md", "# Okapi notes\n")
 	r.Commit("2026-01-01T10:00:00Z", "binary")
 	res := omh(t, r.Dir, "find", "okapi")
-	if res.status != 0 || !strings.HasPrefix(res.stdout, "real  team") || strings.Contains(res.stdout, "image") ||
+	tree, err := retrieve.ParseTree(res.stdout)
+	if res.status != 0 || err != nil || len(tree.Notes) != 1 || tree.Notes[0].Key != "real" || strings.Contains(res.stdout, "image") ||
 		!strings.Contains(res.stderr, "image.md skipped: binary") {
 		t.Errorf("exit %d\n%s\n%s", res.status, res.stdout, res.stderr)
 	}

@@ -14,7 +14,7 @@ type FindCmd struct {
 	QuestionFlags `embed:""`
 	Type          string `name:"type" placeholder:"T" complete:"type" help:"Only ranked notes of this type."`
 	NoWorktree    bool   `name:"no-worktree" help:"Leave out uncommitted working copies, for the fastest answer."`
-	Cards         bool   `name:"cards" help:"One card per note, for agents: passages, matched words, links in and out."`
+	Cards         bool   `name:"cards" help:"Cards for agents, sized by the verdict: a leading note's card and a line per runner-up, or full cards to compare; passages first, then the file, links in and out."`
 	Ranker        string `name:"ranker" enum:"default,baseline,tuned" default:"default" help:"Scoring function: default (BM25 over fields), or baseline (the summed rarity ln((n+1)/df) of the question's words, doubled in a key or title) to compare."`
 	AsOf          string `name:"as-of" placeholder:"DATE|COMMIT" help:"A date (YYYY-MM-DD) or a commit (an id, branch or tag): answer from the store as it stood then: the team layer at that commit (for a date, the last commit on or before it), private notes recorded by then, no uncommitted edits."`
 	Explain       bool   `name:"explain" help:"Say why each note is there: a ranked note's score word by word (where the note holds it, how often, its share), a linked note's origin."`
@@ -22,7 +22,7 @@ type FindCmd struct {
 
 // Help is the detail under `omh find --help`.
 func (c *FindCmd) Help() string {
-	return `Ranks the notes by the question's words (in a note's key, title, headings, Answers section and text) and prints the best with the notes they link to, each with its layer and date. Each --also is another phrasing of the question, scored alone and added to the question's own score (scaled so the question counts most), so a note written in other words than the question can still be found. Agents should pass two or three: the question in the words the notes would use, a keyword query, and a guess at the sentence that answers it.`
+	return `Ranks the notes by the question's words (in a note's key, title, headings, Answers section and text) and prints the best with the notes they link to, each with its layer and date. Each --also is another phrasing of the question, scored alone and added to the question's own score (scaled so the question counts most), so a note written in other words than the question can still be found. Agents should pass two or three: the question in the words the notes would use, a keyword query, and a guess at the sentence that answers it. The first line is the verdict: answered (the first note leads clearly, or several score close), weak (naming the question's words the notes lack) or none (no note holds a meaningful word); weak and none mean the notes likely do not hold the answer.`
 }
 
 func (c *FindCmd) Run(e *env) error {

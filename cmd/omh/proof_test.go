@@ -146,6 +146,21 @@ func inSets(reply reply.Cards) map[string][]string {
 }
 
 // rankOf is a ranked card's position in the reply, from 1.
+// fullRanks is how many ranked cards of a reply are full, by its verdict:
+// the one that leads clearly, three close ones, two weak ones, none of
+// notes sharing only common words; the others are one line.
+func fullRanks(r reply.Cards) int {
+	switch {
+	case r.Verdict == "answered" && r.Leads:
+		return 1
+	case r.Verdict == "answered":
+		return 3
+	case r.Verdict == "weak":
+		return 2
+	}
+	return 0
+}
+
 func rankOf(reply reply.Cards, key string) int {
 	n := 0
 	for _, h := range reply.Hits {
@@ -272,10 +287,10 @@ func TestProofFindAtEachMomentAndRetractionMode(t *testing.T) {
 			if got := hitSet(reply); !reflect.DeepEqual(got, wantHits) && !(len(got) == 0 && len(wantHits) == 0) {
 				t.Errorf("hits:\n got %q\nwant %q", got, wantHits)
 			}
-			// Cards ranked past the eighth are compact: no passages, no blob lines.
+			// One-line cards quote no blob.
 			want := map[string]string{}
 			for k, v := range tc.want.blobs(reply) {
-				if rankOf(reply, k) <= 8 {
+				if rankOf(reply, k) <= fullRanks(reply) {
 					want[k] = v
 				}
 			}
@@ -335,7 +350,7 @@ func cardsAgreeWithJSON(t *testing.T, dir string, reply reply.Cards, args ...str
 	blobs := map[string]string{}
 	stale := map[string][]string{}
 	var card string
-	header := regexp.MustCompile(`^(?:  ↳ )?(\S+)  (\w+) · (team|local) · (\d{4}-\d{2}-\d{2})(?: · (.*))?$`)
+	header := regexp.MustCompile(`^(\S+)  (\w+) · (team|local) · (\d{4}-\d{2}-\d{2})(?: · (.*?))?(?:  L\d+(?:-\d+)? > .*)?$`)
 	for _, line := range strings.Split(text, "\n") {
 		if m := header.FindStringSubmatch(line); m != nil {
 			card = m[1]
@@ -370,8 +385,8 @@ func cardsAgreeWithJSON(t *testing.T, dir string, reply reply.Cards, args ...str
 		} else if h.Issue == "resolved" {
 			label += " · resolved by " + strings.Join(h.ResolvedBy, ", ")
 		}
-		if _, shown := headers[h.Key]; !shown && h.Depth == 1 && rankOf(reply, h.Parent) > 1 {
-			continue // only the first card shows a linked note's header; the others count them
+		if h.Depth == 1 {
+			continue // a linked note is named on its card's links line, with no header of its own
 		}
 		if headers[h.Key] != label {
 			t.Errorf("%s: header says %q, JSON %q", h.Key, headers[h.Key], label)

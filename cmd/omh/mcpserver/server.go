@@ -38,6 +38,18 @@ type mcpServer struct {
 	openErr error // why there is no store
 }
 
+// instructions are what an agent reads once, at initialize: how to read
+// find's verdict and when to stop. An agent that could not tell "not in
+// the notes" from "badly ranked" searched again with grep to be sure; on
+// the tune questions with phrasings weak or none was right for 28 of 28
+// replies, and a leading first note for 50 of 52 (docs/agents.md).
+const instructions = "Notes of this git repository, and of the stores it answers with. Ask find first, with phrasings. Its first line is the verdict: " +
+	"'answered: the first note leads clearly': the first card answers, stop; " +
+	"'answered: several notes score close': compare the full cards; " +
+	"'weak' or 'none': the notes do not hold it, do not search them again. " +
+	"Every reply names each note's layer (team: committed; local: this machine only), date and the commit. " +
+	"A note of another store has its store's name before its key (handbook:topic/x), as show and links take it; find's store lists the stores to ask (. is this one)."
+
 // readOnly marks a tool that changes nothing but the cache.
 var readOnly = &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true}
 
@@ -51,13 +63,12 @@ var readOnly = &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true}
 // it under 4 KB).
 func New(s *store.Store, openErr error, version string, allowWrite bool) *mcp.Server {
 	srv := mcp.NewServer(&mcp.Implementation{Name: "omh", Version: version}, &mcp.ServerOptions{
-		Instructions: "Notes of this git repository, and of the stores it answers with. Ask find first; every reply names each note's layer (team: committed; local: this machine only), date and the commit. " +
-			"A note of another store has its store's name before its key (handbook:topic/x), as show and links take it; find's store lists the stores to ask (. is this one).",
+		Instructions: instructions,
 	})
 	m := &mcpServer{turn: make(chan struct{}, 1), s: s, openErr: openErr}
 	schemas := map[string]*jsonschema.Schema{}
 	add(srv, schemas, &mcp.Tool{Name: "find", Annotations: readOnly, InputSchema: findSchema(),
-		Description: "Notes answering a question, as cards. Phrasings are your strongest lever: they lifted first note right from .55 to .87. Follow up with show or links."}, m.find)
+		Description: "Cards answering a question; line 1 is the verdict (answered: read the first cards, stop; weak, none: not in the notes). Phrasings lift right .55 to .87."}, m.find)
 	add(srv, schemas, &mcp.Tool{Name: "show", Annotations: readOnly,
 		Description: fmt.Sprintf("A note: provenance, links, content (max_chars, default %d); lines A-B pages on.", store.DefaultShowChars)}, m.show)
 	add(srv, schemas, &mcp.Tool{Name: "links", Annotations: readOnly,

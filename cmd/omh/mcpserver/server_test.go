@@ -349,7 +349,7 @@ func TestMCPWritesOnlyWithAllowWrite(t *testing.T) {
 	if _, err := os.Stat(w["path"].(string)); err != nil {
 		t.Errorf("the note is not on disk: %v", err)
 	}
-	if text, _, _ := callTool(t, cs, "find", map[string]any{"question": "zeppelins"}); !strings.HasPrefix(text, "finding/zeppelins-float-on-hydrogen  finding · local") {
+	if text, _, _ := callTool(t, cs, "find", map[string]any{"question": "zeppelins"}); !strings.HasPrefix(text, "answered: the first note leads clearly\n\nfinding/zeppelins-float-on-hydrogen  finding · local") {
 		t.Errorf("find after new: %s", text)
 	}
 	text, _, isErr = callTool(t, cs, "retract", map[string]any{"key": "finding/zeppelins-float-on-hydrogen", "reason": "helium, mostly"})
@@ -763,6 +763,45 @@ func TestMCPLinksAndShowOfAHubStayUnder16KB(t *testing.T) {
 		b, _ := json.Marshal(structured)
 		if isErr || len(text)+len(b) > 16<<10 || !strings.Contains(text, c.want) {
 			t.Errorf("%s: %d bytes of text and %d of structured content (error %v):\n%s", c.tool, len(text), len(b), isErr, text)
+		}
+	}
+}
+
+// The instructions an agent reads at initialize name the verdict lines find
+// opens with, as find prints them, and say when to stop; find's description
+// names every verdict. Catches: a verdict line reworded in the cards but
+// not in what tells the agent how to read it, guidance that names no stop.
+func TestMCPInstructionsSayHowToReadFindsVerdict(t *testing.T) {
+	t.Parallel()
+	cs := mcpSession(t, demoStore(t), false)
+	instructions := cs.InitializeResult().Instructions
+	var verdicts []string
+	for _, question := range []string{"why does the token refresh fail in the sandbox", "how do we rotate the Kubernetes secrets in production"} {
+		text, _, isError := callTool(t, cs, "find", map[string]any{"question": question})
+		first, _, _ := strings.Cut(text, "\n")
+		verdict, _, _ := strings.Cut(first, ":")
+		verdicts = append(verdicts, verdict)
+		// An answered line is named whole; a weak one goes on to name the
+		// question's words, so its verdict is named.
+		if isError || !strings.Contains(instructions, "'"+first+"'") && !strings.Contains(instructions, "'"+verdict+"'") {
+			t.Errorf("%q opens with %q, which the instructions do not name: %q", question, first, instructions)
+		}
+	}
+	if !slices.Equal(verdicts, []string{"answered", "weak"}) {
+		t.Errorf("the questions read %v, want one answered and one weak", verdicts)
+	}
+	if !strings.Contains(instructions, "stop") {
+		t.Errorf("the instructions say not when to stop: %q", instructions)
+	}
+	tools, _ := listTools(t, cs)
+	for _, tool := range tools {
+		if tool.Name != "find" {
+			continue
+		}
+		for _, v := range []string{"answered", "weak", "none"} {
+			if !strings.Contains(tool.Description, v) {
+				t.Errorf("find's description names no %q: %q", v, tool.Description)
+			}
 		}
 	}
 }
