@@ -3,6 +3,7 @@ package find
 import (
 	"errors"
 
+	"github.com/omh-notes/omh/internal/safefile"
 	"github.com/omh-notes/omh/proof"
 	"github.com/omh-notes/omh/vault"
 	"github.com/omh-notes/omh/vault/corpus"
@@ -64,7 +65,7 @@ func blobFor(snap Snapshot, p *proof.Proof, links []corpus.Ref, quoted map[uint3
 			return nil, err
 		}
 		content, err := snap.Content(c.doc, n)
-		if errors.Is(err, vault.ErrChangedSince) {
+		if errors.Is(err, safefile.ErrChangedSince) {
 			continue // no passage of a blob changed since the snapshot
 		}
 		if err != nil {

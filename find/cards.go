@@ -3,6 +3,7 @@ package find
 import (
 	"errors"
 
+	"github.com/omh-notes/omh/internal/safefile"
 	"github.com/omh-notes/omh/proof"
 	"github.com/omh-notes/omh/retrieve"
 	"github.com/omh-notes/omh/vault"
@@ -130,7 +131,7 @@ func Build(res retrieve.Result, commit string, snap Snapshot, maxChars int, proo
 			card.Matched, card.Missing = matchedWords(res.Question, h.Matched)
 			content, err := snap.Content(h.Doc, h.Note)
 			switch {
-			case errors.Is(err, vault.ErrChangedSince):
+			case errors.Is(err, safefile.ErrChangedSince):
 				card.Changed = true // its offsets point into text that is gone: nothing to quote
 			case err != nil:
 				return reply, err

@@ -11,7 +11,7 @@ import (
 )
 
 // Content returns a note's bytes as indexed, up to the indexing limit: the
-// blob the snapshot names, never a file changed since (vault.ErrChangedSince).
+// blob the snapshot names, never a file changed since (safefile.ErrChangedSince).
 func (s *Snapshot) Content(doc uint32, n corpus.Note) ([]byte, error) {
 	return s.repo.ReadIndexed(n.Layer, n.Path, n.Blob, maxNoteBytes)
 }

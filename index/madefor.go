@@ -11,8 +11,7 @@ import (
 	"path/filepath"
 
 	"github.com/go-git/go-git/v5/plumbing"
-
-	"github.com/omh-notes/omh/vault"
+	"github.com/omh-notes/omh/internal/safefile"
 	"github.com/omh-notes/omh/vault/disk"
 	"github.com/omh-notes/omh/vault/gitrepo"
 )
@@ -78,7 +77,7 @@ func claim(dir string, r *gitrepo.Repo) (notice string, emptied bool, err error)
 // readMadeFor reads the folder's record; ok is false when there is none
 // or it cannot be read, damaged says it is there but unreadable.
 func readMadeFor(dir string) (rec madeFor, ok, damaged bool) {
-	b, err := vault.ReadInside(dir, madeForName, 1<<12)
+	b, err := safefile.ReadInside(dir, madeForName, 1<<12)
 	if errors.Is(err, fs.ErrNotExist) {
 		return rec, false, false
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/object"
 
+	"github.com/omh-notes/omh/internal/exclude"
 	"github.com/omh-notes/omh/vault"
 	"github.com/omh-notes/omh/vault/gitrepo"
 )
@@ -21,7 +22,7 @@ type teamDiff struct {
 	skips   []gitrepo.Skip
 }
 
-func (rf *refresher) diffTeam(from, head plumbing.Hash, dir string, exclude vault.Excludes) (teamDiff, error) {
+func (rf *refresher) diffTeam(from, head plumbing.Hash, dir string, exclude exclude.Globs) (teamDiff, error) {
 	var d teamDiff
 	var err error
 	if !head.IsZero() {

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/omh-notes/omh/internal/safefile"
 	"github.com/omh-notes/omh/vault"
 )
 
@@ -144,7 +145,7 @@ func worktreeOf(root, commonDir string) bool {
 	gitDir := dotGit
 	switch {
 	case fi.Mode().IsRegular():
-		b, err := vault.ReadInside(root, ".git", 1<<12)
+		b, err := safefile.ReadInside(root, ".git", 1<<12)
 		target, ok := strings.CutPrefix(strings.TrimSpace(string(b)), "gitdir: ")
 		if err != nil || !ok {
 			return false

@@ -13,6 +13,7 @@ import (
 
 	"github.com/omh-notes/omh/find"
 	"github.com/omh-notes/omh/index"
+	"github.com/omh-notes/omh/internal/exclude"
 	"github.com/omh-notes/omh/reply"
 	"github.com/omh-notes/omh/retrieve"
 	"github.com/omh-notes/omh/vault"
@@ -363,7 +364,7 @@ func (s *Store) uncommitted(notes noteFiles) ([]Change, error) {
 // exclude; omh's own folder holds none unless it holds the notes root.
 type noteFiles struct {
 	dir     string
-	exclude vault.Excludes
+	exclude exclude.Globs
 }
 
 // key is the key of the note at a repository-relative path in a tree

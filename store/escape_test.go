@@ -8,7 +8,7 @@ import (
 	"syscall"
 	"testing"
 
-	"github.com/omh-notes/omh/vault"
+	"github.com/omh-notes/omh/internal/safefile"
 	"github.com/omh-notes/omh/vault/vaulttest"
 )
 
@@ -79,7 +79,7 @@ func TestATemplateThatIsNotARegularFileIsRefused(t *testing.T) {
 			if name == "a linked .omh folder" { // the config is read through it first
 				want = "bad_config"
 			}
-			if code(err) != want || !errors.Is(err, vault.ErrNotRegular) {
+			if code(err) != want || !errors.Is(err, safefile.ErrNotRegular) {
 				t.Errorf("omh new = %v, want %s naming a file that is not regular", err, want)
 			}
 			if strings.Contains(err.Error(), "\n") {
@@ -106,7 +106,7 @@ func TestAConfigThatIsNotARegularFileIsABadConfig(t *testing.T) {
 			r.Commit("2026-01-02T10:00:00Z", "notes")
 			plant(filepath.Join(r.Dir, ".omh", "config.yaml"))
 			s, _ := open(t, r.Dir)
-			if _, err := s.Index(false); code(err) != "bad_config" || !errors.Is(err, vault.ErrNotRegular) {
+			if _, err := s.Index(false); code(err) != "bad_config" || !errors.Is(err, safefile.ErrNotRegular) {
 				t.Errorf("omh index = %v, want bad_config", err)
 			}
 		})

@@ -7,6 +7,7 @@ import (
 	"github.com/go-git/go-git/v5/plumbing"
 	"golang.org/x/text/unicode/norm"
 
+	"github.com/omh-notes/omh/internal/exclude"
 	"github.com/omh-notes/omh/reply"
 	"github.com/omh-notes/omh/vault"
 	"github.com/omh-notes/omh/vault/corpus"
@@ -205,7 +206,7 @@ func cleanFolder(p string, d vault.Dialect) string {
 // what the moment's commit held (git diff's added, modified and renamed
 // files), every uncommitted working copy, and the private notes modified
 // since.
-func (s *Store) changedSince(v *view, spec string, exclude vault.Excludes) ([]uint32, error) {
+func (s *Store) changedSince(v *view, spec string, exclude exclude.Globs) ([]uint32, error) {
 	head := plumbing.NewHash(v.snap.Commit())
 	if v.snap.Commit() == "" {
 		head = plumbing.ZeroHash

@@ -11,8 +11,7 @@ import (
 	"strings"
 
 	"github.com/go-git/go-git/v5/plumbing"
-	"go.yaml.in/yaml/v3"
-
+	"github.com/omh-notes/omh/internal/safefile"
 	"github.com/omh-notes/omh/journal"
 	"github.com/omh-notes/omh/reply"
 	"github.com/omh-notes/omh/vault"
@@ -20,6 +19,7 @@ import (
 	"github.com/omh-notes/omh/vault/disk"
 	"github.com/omh-notes/omh/vault/gitcli"
 	"github.com/omh-notes/omh/vault/gitrepo"
+	"go.yaml.in/yaml/v3"
 )
 
 // Initialized says what omh init found and did; one value for people and
@@ -288,7 +288,7 @@ func (s *Store) ensureConfig() {
 	var remembered string
 	if c, err := s.openCache(); err == nil {
 		remembered = filepath.Join(c.Dir, detectedConfig)
-		raw, err := vault.ReadInside(c.Dir, detectedConfig, 1<<16)
+		raw, err := safefile.ReadInside(c.Dir, detectedConfig, 1<<16)
 		if text, ok := recalled(raw); err == nil && ok {
 			s.Repo.Detected = text
 			return

@@ -14,6 +14,7 @@ import (
 	"github.com/go-git/go-git/v5/plumbing"
 
 	"github.com/omh-notes/omh/index"
+	"github.com/omh-notes/omh/internal/exclude"
 	"github.com/omh-notes/omh/reply"
 	"github.com/omh-notes/omh/vault"
 	"github.com/omh-notes/omh/vault/gitcli"
@@ -287,7 +288,7 @@ func lintNotes(v *view, stored []index.StoredNote) []lint.LintNote {
 // conflict, which has no single entry, as its working copy: what git add
 // would stage), and the private notes. A blob the snapshot parsed already
 // is not parsed again.
-func (s *Store) stagedNotes(v *view, stored []index.StoredNote, exclude vault.Excludes) ([]lint.LintNote, error) {
+func (s *Store) stagedNotes(v *view, stored []index.StoredNote, exclude exclude.Globs) ([]lint.LintNote, error) {
 	known := make(map[plumbing.Hash]index.StoredNote, len(stored))
 	var notes []lint.LintNote
 	for _, n := range stored {

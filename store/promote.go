@@ -9,15 +9,15 @@ import (
 	"strings"
 
 	"github.com/go-git/go-git/v5/plumbing"
-	"golang.org/x/text/unicode/norm"
-
 	"github.com/omh-notes/omh/index"
+	"github.com/omh-notes/omh/internal/safefile"
 	"github.com/omh-notes/omh/journal"
 	"github.com/omh-notes/omh/reply"
 	"github.com/omh-notes/omh/vault"
 	"github.com/omh-notes/omh/vault/disk"
 	"github.com/omh-notes/omh/vault/gitcli"
 	"github.com/omh-notes/omh/vault/gitrepo"
+	"golang.org/x/text/unicode/norm"
 )
 
 // Promote moves private notes into the notes root at the same key and
@@ -160,7 +160,7 @@ func (s *Store) planPromotion(v *view, keys []string, notes []index.StoredNote, 
 		if len(files) == 1 {
 			from = files[0] // its own name, which may be spelt decomposed
 		}
-		content, err := vault.ReadInside(private, filepath.ToSlash(strings.TrimPrefix(from, private+string(filepath.Separator))), maxPromoted)
+		content, err := safefile.ReadInside(private, filepath.ToSlash(strings.TrimPrefix(from, private+string(filepath.Separator))), maxPromoted)
 		if err != nil {
 			refuseOne(reply.NotFound, "the private note %s cannot be read: %v", key, err)
 			continue

@@ -9,6 +9,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/omh-notes/omh/internal/exclude"
+	"github.com/omh-notes/omh/internal/safefile"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -37,9 +39,9 @@ func badConfig(line int, format string, args ...any) error {
 // Config is the repository's shared settings. Per-machine settings (where the
 // private folder is) never live here.
 type Config struct {
-	Notes    string   // notes root relative to the repository root; "" when not set
-	Exclude  Excludes // globs of markdown files that are not notes
-	Worktree bool     // false skips uncommitted files (config `worktree: false`)
+	Notes    string        // notes root relative to the repository root; "" when not set
+	Exclude  exclude.Globs // globs of markdown files that are not notes
+	Worktree bool          // false skips uncommitted files (config `worktree: false`)
 	// Dialect is how the notes write links and how they resolve (config
 	// dialect:, with vaults: for Dendron and site: for a markdown site).
 	Dialect Dialect
@@ -61,11 +63,11 @@ type LintConfig struct {
 // config. Unknown keys are warnings; a known key of the wrong type is an
 // error that names it.
 func LoadConfig(root string) (Config, error) {
-	raw, err := ReadInside(root, ConfigPath, maxSettingsBytes)
+	raw, err := safefile.ReadInside(root, ConfigPath, maxSettingsBytes)
 	if errors.Is(err, fs.ErrNotExist) {
 		return Config{Worktree: true}, nil
 	}
-	if errors.Is(err, ErrNotRegular) {
+	if errors.Is(err, safefile.ErrNotRegular) {
 		return Config{Worktree: true}, fmt.Errorf("%w: %w", ErrBadConfig, err)
 	}
 	if err != nil {
@@ -109,7 +111,7 @@ func ParseConfig(raw []byte, root string) (Config, error) {
 			if !ok {
 				return cfg, wrong("a list of globs")
 			}
-			ex, err := CompileExcludes(globs)
+			ex, err := exclude.Compile(globs)
 			if err != nil {
 				return cfg, badConfig(value.Line, "exclude: %w", err)
 			}
@@ -276,40 +278,6 @@ func stringList(n *yaml.Node) ([]string, bool) {
 		out = append(out, item.Value)
 	}
 	return out, true
-}
-
-// MatchSegments matches the "/"-separated parts of a name against a glob's
-// parts: "*" stays within a part, "**" spans any number of them. It fills a
-// table of which pattern suffix matches which parts suffix, so a glob with
-// many "**" costs len(pattern)×len(parts) rather than backtracking through
-// every way of splitting the parts among them.
-func MatchSegments(pattern, parts []string) bool {
-	// ok[j] reports whether pattern[i:] matches parts[j:], for the i of
-	// the previous pass, starting from the empty pattern. A path of a
-	// usual depth keeps it on the stack: every note is matched.
-	var buf [32]bool
-	ok := buf[:0]
-	if len(parts)+1 > len(buf) {
-		ok = make([]bool, 0, len(parts)+1)
-	}
-	ok = ok[:len(parts)+1]
-	ok[len(parts)] = true
-	for i := len(pattern) - 1; i >= 0; i-- {
-		if pattern[i] == "**" {
-			// "**" matches parts[j:] if what follows matches at j or
-			// at any later part.
-			for j := len(parts) - 1; j >= 0; j-- {
-				ok[j] = ok[j] || ok[j+1]
-			}
-			continue
-		}
-		for j := 0; j < len(parts); j++ {
-			m, _ := path.Match(pattern[i], parts[j])
-			ok[j] = m && ok[j+1]
-		}
-		ok[len(parts)] = false
-	}
-	return ok[0]
 }
 
 // Within reports whether path is dir or inside it, by their names alone.

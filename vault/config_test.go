@@ -2,9 +2,7 @@ package vault
 
 import (
 	"errors"
-	"math/rand/v2"
 	"os"
-	"path"
 	"path/filepath"
 	"reflect"
 	"strings"
@@ -82,46 +80,5 @@ func TestConfigReadsTheDialectAndLintSettings(t *testing.T) {
 	}
 	if len(cfg.Warnings) != 1 || !strings.Contains(cfg.Warnings[0], "lint.colour") {
 		t.Errorf("warnings %q", cfg.Warnings)
-	}
-}
-
-// matchSegmentsByBacktracking is the plain recursive reading of a glob's
-// parts, kept as the reference MatchSegments must agree with.
-func matchSegmentsByBacktracking(pattern, parts []string) bool {
-	if len(pattern) == 0 {
-		return len(parts) == 0
-	}
-	if pattern[0] == "**" {
-		for i := 0; i <= len(parts); i++ {
-			if matchSegmentsByBacktracking(pattern[1:], parts[i:]) {
-				return true
-			}
-		}
-		return false
-	}
-	if len(parts) == 0 {
-		return false
-	}
-	ok, _ := path.Match(pattern[0], parts[0])
-	return ok && matchSegmentsByBacktracking(pattern[1:], parts[1:])
-}
-
-func TestMatchSegmentsAgreesWithBacktracking(t *testing.T) {
-	t.Parallel()
-	words := []string{"**", "*", "a", "b", "a*", "?"}
-	names := []string{"a", "b", "ab", "c"}
-	r := rand.New(rand.NewPCG(1, 2))
-	for n := 0; n < 20000; n++ {
-		pattern := make([]string, r.IntN(6))
-		for i := range pattern {
-			pattern[i] = words[r.IntN(len(words))]
-		}
-		parts := make([]string, r.IntN(7))
-		for i := range parts {
-			parts[i] = names[r.IntN(len(names))]
-		}
-		if got, want := MatchSegments(pattern, parts), matchSegmentsByBacktracking(pattern, parts); got != want {
-			t.Fatalf("MatchSegments(%q, %q) = %v, want %v", pattern, parts, got, want)
-		}
 	}
 }

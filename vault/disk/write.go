@@ -2,8 +2,8 @@
 // file or the new one and never part of one; refuses new names that a
 // symbolic link, git's folder or a twin spelling would turn into another
 // file; and takes the advisory locks omh's writers and readers share.
-// Reading files safely is the note model's own (vault.ReadInside and
-// vault.OpenRegular), since it reads its config and templates through it.
+// Reading files safely is the note model's own (safefile.ReadInside and
+// safefile.Open), since it reads its config and templates through it.
 package disk
 
 import (

@@ -7,7 +7,7 @@ import (
 	"io"
 
 	"github.com/go-git/go-git/v5/plumbing"
-
+	"github.com/omh-notes/omh/internal/safefile"
 	"github.com/omh-notes/omh/vault"
 )
 
@@ -70,7 +70,7 @@ func HugeBinaryID(f io.ReaderAt, size int64) (id plumbing.Hash, ok bool, err err
 var errChanged = errors.New("changed while being read")
 
 func readFile(abs string, limit int64) (plumbing.Hash, []byte, int64, error) {
-	f, err := vault.OpenRegular(abs)
+	f, err := safefile.Open(abs)
 	if err != nil {
 		return plumbing.ZeroHash, nil, 0, err
 	}

@@ -25,7 +25,7 @@ import (
 	"github.com/go-git/go-git/v5/plumbing/storer"
 	"github.com/go-git/go-git/v5/storage/filesystem"
 	"github.com/go-git/go-git/v5/storage/filesystem/dotgit"
-
+	"github.com/omh-notes/omh/internal/safefile"
 	"github.com/omh-notes/omh/vault"
 )
 
@@ -280,7 +280,7 @@ func (r *Repo) ReadNote(layer vault.Layer, path string, blob plumbing.Hash, limi
 // indexed for a note: what its offsets (units, headings, body start) point
 // into. A local note's file is read and must hash to blob; a file another
 // process rewrote or deleted since then is read from git's objects when
-// they hold the blob (a staged copy), else the error is vault.ErrChangedSince.
+// they hold the blob (a staged copy), else the error is safefile.ErrChangedSince.
 // Cutting the new text at the old offsets quoted words from the middle of
 // other ones under the old blob's id, and a deleted file failed the whole
 // answer.
@@ -298,7 +298,7 @@ func (r *Repo) ReadIndexed(layer vault.Layer, path string, blob plumbing.Hash, l
 	if content, _, err := r.ReadBlob(blob, limit); err == nil {
 		return content, nil
 	}
-	return nil, fmt.Errorf("%s %w", path, vault.ErrChangedSince)
+	return nil, fmt.Errorf("%s %w", path, safefile.ErrChangedSince)
 }
 
 // localPath is a local note's file: path is relative to the working tree,

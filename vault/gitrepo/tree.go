@@ -12,6 +12,7 @@ import (
 	"github.com/go-git/go-git/v5/plumbing/filemode"
 	"github.com/go-git/go-git/v5/plumbing/object"
 
+	"github.com/omh-notes/omh/internal/exclude"
 	"github.com/omh-notes/omh/vault"
 )
 
@@ -107,7 +108,7 @@ type NoteChange struct {
 // The trees it reads are kept for the next StepOf, as a step's are: a
 // refresh's diff and the history step of the commit it came to read the
 // same folder trees.
-func (r *Repo) DiffNotes(old, new plumbing.Hash, dir string, exclude vault.Excludes) ([]NoteChange, []Skip, error) {
+func (r *Repo) DiffNotes(old, new plumbing.Hash, dir string, exclude exclude.Globs) ([]NoteChange, []Skip, error) {
 	r.stepMu.Lock()
 	defer r.stepMu.Unlock()
 	w := treeDiff{repo: r, dir: dir, exclude: exclude, known: r.stepTrees, read: map[plumbing.Hash][]byte{}}
@@ -119,7 +120,7 @@ func (r *Repo) DiffNotes(old, new plumbing.Hash, dir string, exclude vault.Exclu
 type treeDiff struct {
 	repo    *Repo
 	dir     string
-	exclude vault.Excludes
+	exclude exclude.Globs
 	keepOmh bool // history walks see every note path, omh's folder included
 	changes []NoteChange
 	skips   []Skip

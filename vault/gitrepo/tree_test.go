@@ -15,6 +15,7 @@ import (
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/object"
 
+	"github.com/omh-notes/omh/internal/exclude"
 	"github.com/omh-notes/omh/vault"
 	"github.com/omh-notes/omh/vault/vaulttest"
 )
@@ -70,7 +71,7 @@ func TestDiffNotesEqualsTheDifferenceOfFullListings(t *testing.T) {
 			t.Fatal(err)
 		}
 		tree := headTree(t, repo)
-		changes, _, err := repo.DiffNotes(prev, tree, "", vault.Excludes{})
+		changes, _, err := repo.DiffNotes(prev, tree, "", exclude.Globs{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -278,7 +279,7 @@ func TestADeepCommittedTreeIsReadToTheBoundOnly(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	changes, skips, err := repo.DiffNotes(plumbing.ZeroHash, headTree(t, repo), "", vault.Excludes{})
+	changes, skips, err := repo.DiffNotes(plumbing.ZeroHash, headTree(t, repo), "", exclude.Globs{})
 	if err != nil {
 		t.Fatal(err)
 	}

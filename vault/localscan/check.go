@@ -15,9 +15,8 @@ import (
 
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/format/index"
-
 	"github.com/omh-notes/omh/internal/procs"
-	"github.com/omh-notes/omh/vault"
+	"github.com/omh-notes/omh/internal/safefile"
 	"github.com/omh-notes/omh/vault/gitcli"
 	"github.com/omh-notes/omh/vault/gitrepo"
 )
@@ -224,7 +223,7 @@ func readGitIndex(path string) (map[string]index.Entry, int64) {
 // is read again.
 func hashFile(abs string) (plumbing.Hash, FileStat, error) {
 	for attempt := 0; ; attempt++ {
-		f, err := vault.OpenRegular(abs)
+		f, err := safefile.Open(abs)
 		if err != nil {
 			return plumbing.ZeroHash, FileStat{}, err
 		}

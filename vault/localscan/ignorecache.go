@@ -9,7 +9,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/omh-notes/omh/vault"
+	"github.com/omh-notes/omh/internal/safefile"
 )
 
 // ignored applies git's ignore rules to a path relative to the notes root:
@@ -70,9 +70,9 @@ func (sc *scanner) globalIgnoreFiles() []string {
 func (sc *scanner) readIgnore(st *ScanState, file string, domain []string, recordAbsent bool) *ignoreFile {
 	stat := FileStat{Size: -1}
 	var rules *ignoreFile
-	open := vault.OpenRegular // git reads no .gitignore through a link either
+	open := safefile.Open // git reads no .gitignore through a link either
 	if recordAbsent {
-		open = vault.OpenFollowing
+		open = safefile.OpenFollowing
 	}
 	if f, err := open(file); err == nil {
 		if fi, err := f.Stat(); err == nil {

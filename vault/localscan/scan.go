@@ -21,6 +21,7 @@ import (
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/format/index"
 
+	"github.com/omh-notes/omh/internal/exclude"
 	"github.com/omh-notes/omh/vault"
 	"github.com/omh-notes/omh/vault/gitrepo"
 )
@@ -60,9 +61,9 @@ type LocalFile struct {
 // LocalScan says where to look for local notes.
 type LocalScan struct {
 	Repo     *gitrepo.Repo
-	NotesDir string         // notes root relative to the repository root
-	Exclude  vault.Excludes // config globs
-	Private  string         // the private folder; "" for none
+	NotesDir string        // notes root relative to the repository root
+	Exclude  exclude.Globs // config globs
+	Private  string        // the private folder; "" for none
 }
 
 // Run finds the local notes: the private folder's, remembered in private,

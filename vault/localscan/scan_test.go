@@ -13,6 +13,7 @@ import (
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/format/index"
 
+	"github.com/omh-notes/omh/internal/exclude"
 	"github.com/omh-notes/omh/vault"
 	"github.com/omh-notes/omh/vault/gitrepo"
 	"github.com/omh-notes/omh/vault/vaulttest"
@@ -59,8 +60,8 @@ func (f *scanFixture) track(t *testing.T) {
 }
 
 // readmeExcluded is a config's exclude: README.md.
-func readmeExcluded(t *testing.T) vault.Excludes {
-	e, err := vault.CompileExcludes([]string{"README.md"})
+func readmeExcluded(t *testing.T) exclude.Globs {
+	e, err := exclude.Compile([]string{"README.md"})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,9 +9,9 @@ import (
 	"io/fs"
 	"strings"
 
-	"go.yaml.in/yaml/v3"
-
+	"github.com/omh-notes/omh/internal/safefile"
 	"github.com/omh-notes/omh/vault"
+	"go.yaml.in/yaml/v3"
 )
 
 // maxTemplateBytes bounds a repository's template, as a config file is bounded.
@@ -29,7 +29,7 @@ var builtinTemplates embed.FS
 // from says which: the file's path relative to root, or "built-in".
 func LoadTemplate(root, t string) (text, from string, err error) {
 	rel := TemplatesDir + "/" + t + vault.NoteExt
-	b, err := vault.ReadInside(root, rel, maxTemplateBytes)
+	b, err := safefile.ReadInside(root, rel, maxTemplateBytes)
 	switch {
 	case err == nil:
 		return string(b), rel, nil

@@ -1,6 +1,6 @@
 //go:build !unix
 
-package vault
+package safefile
 
 import (
 	"fmt"
@@ -16,9 +16,9 @@ import (
 // the open is not caught here as it is on unix; Windows has no FIFOs to
 // block on.
 
-// OpenRegular opens path for reading when it is a regular file, not a
+// Open opens path for reading when it is a regular file, not a
 // symbolic link.
-func OpenRegular(path string) (*os.File, error) {
+func Open(path string) (*os.File, error) {
 	fi, err := os.Lstat(path)
 	if err != nil {
 		return nil, err
@@ -58,5 +58,5 @@ func OpenInside(root, rel string) (*os.File, error) {
 			return nil, fmt.Errorf("%s is not a folder (a symbolic link or junction is not followed): %w", shown, ErrNotRegular)
 		}
 	}
-	return OpenRegular(filepath.Join(root, filepath.FromSlash(rel)))
+	return Open(filepath.Join(root, filepath.FromSlash(rel)))
 }

@@ -1,4 +1,6 @@
-package vault
+// Package exclude matches note paths against the config's exclude globs,
+// compiled once into one matcher.
+package exclude
 
 import (
 	"fmt"
@@ -6,7 +8,7 @@ import (
 	"strings"
 )
 
-// Excludes is the config's exclude globs compiled into one matcher. A glob
+// Globs are the config's exclude globs compiled into one matcher. A glob
 // without "/" matches a note file's name at any depth (README.md); one
 // with "/" (a leading one included) is anchored at the notes root; "*" and
 // "?" stay within a path segment and "**" spans any number of segments
@@ -20,7 +22,7 @@ import (
 // anchored glob is filed under the folders it names before its first
 // wildcard, so a note is tried only against the globs filed under its own
 // folders (and those that start with a wildcard).
-type Excludes struct {
+type Globs struct {
 	names    map[string]bool // globs without "/" or wildcards: file names
 	patterns []string        // globs without "/", with wildcards: for file names
 	anchored excludeNode     // globs with "/", by their leading literal folders
@@ -42,16 +44,16 @@ type anchoredGlob struct {
 	namePrefix string
 }
 
-// CompileExcludes compiles globs; a glob path.Match cannot read is an
+// Compile compiles globs; a glob path.Match cannot read is an
 // error naming it.
-func CompileExcludes(globs []string) (Excludes, error) {
-	var e Excludes
+func Compile(globs []string) (Globs, error) {
+	var e Globs
 	for _, written := range globs {
 		g := strings.TrimSpace(written)
 		anchored := strings.Contains(g, "/")
 		g = strings.TrimPrefix(g, "/")
 		if _, err := path.Match(g, ""); err != nil {
-			return Excludes{}, fmt.Errorf("%q is not a glob: %w", written, err)
+			return Globs{}, fmt.Errorf("%q is not a glob: %w", written, err)
 		}
 		switch {
 		case g == "":
@@ -108,7 +110,7 @@ func hasWildcard(g string) bool {
 
 // Match reports whether the note file at rel (relative to the notes root)
 // is excluded.
-func (e Excludes) Match(rel string) bool {
+func (e Globs) Match(rel string) bool {
 	name := rel[strings.LastIndexByte(rel, '/')+1:]
 	if e.names[name] {
 		return true
@@ -144,4 +146,38 @@ func (n *excludeNode) try(parts []string, match func(g anchoredGlob, at int) boo
 		n = n.next[parts[at]]
 	}
 	return false
+}
+
+// MatchSegments matches the "/"-separated parts of a name against a glob's
+// parts: "*" stays within a part, "**" spans any number of them. It fills a
+// table of which pattern suffix matches which parts suffix, so a glob with
+// many "**" costs len(pattern)×len(parts) rather than backtracking through
+// every way of splitting the parts among them.
+func MatchSegments(pattern, parts []string) bool {
+	// ok[j] reports whether pattern[i:] matches parts[j:], for the i of
+	// the previous pass, starting from the empty pattern. A path of a
+	// usual depth keeps it on the stack: every note is matched.
+	var buf [32]bool
+	ok := buf[:0]
+	if len(parts)+1 > len(buf) {
+		ok = make([]bool, 0, len(parts)+1)
+	}
+	ok = ok[:len(parts)+1]
+	ok[len(parts)] = true
+	for i := len(pattern) - 1; i >= 0; i-- {
+		if pattern[i] == "**" {
+			// "**" matches parts[j:] if what follows matches at j or
+			// at any later part.
+			for j := len(parts) - 1; j >= 0; j-- {
+				ok[j] = ok[j] || ok[j+1]
+			}
+			continue
+		}
+		for j := 0; j < len(parts); j++ {
+			m, _ := path.Match(pattern[i], parts[j])
+			ok[j] = m && ok[j+1]
+		}
+		ok[len(parts)] = false
+	}
+	return ok[0]
 }

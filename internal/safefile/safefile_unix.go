@@ -1,6 +1,6 @@
 //go:build unix
 
-package vault
+package safefile
 
 import (
 	"errors"
@@ -14,10 +14,10 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// OpenRegular opens path for reading when it is a regular file, without
+// Open opens path for reading when it is a regular file, without
 // following a symbolic link at its last part and without blocking on a
 // FIFO or a device.
-func OpenRegular(path string) (*os.File, error) {
+func Open(path string) (*os.File, error) {
 	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
 	if errors.Is(err, syscall.ELOOP) {
 		return nil, fmt.Errorf("%s is a symbolic link: %w", path, ErrNotRegular)

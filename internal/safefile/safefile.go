@@ -1,4 +1,4 @@
-package vault
+package safefile
 
 import (
 	"errors"
