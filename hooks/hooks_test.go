@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/omh-notes/omh/journal"
 	"github.com/omh-notes/omh/vault/gitrepo"
@@ -126,7 +127,7 @@ func TestTheRepositoryShimsAreTheInstalledOnes(t *testing.T) {
 		if out, err := exec.Command("sh", "-n", path).CombinedOutput(); err != nil {
 			t.Errorf("%s: sh -n: %v %s", path, err, out)
 		}
-		if !strings.Contains(string(b), `omh hooks run --detached `+name+` "$@" </dev/null >/dev/null 2>&1 &`) || !isShim(b) {
+		if !strings.Contains(string(b), `exec $lower omh hooks run --detached `+name+` "$@"`) || !strings.Contains(string(b), ") </dev/null >/dev/null 2>&1 &") || !isShim(b) {
 			t.Errorf("%s does not start omh hooks run --detached %s \"$@\" in the background under a version header", path, name)
 		}
 	}
@@ -359,4 +360,75 @@ func TestAManagedHookThatCallsOmhNeedsNothing(t *testing.T) {
 	if h := st.Hooks[1]; h.CallsOmh || h.Add == "" {
 		t.Errorf("%+v", h)
 	}
+}
+
+// The shim starts omh only once git, its parent, has exited: the shim is
+// run by a parent that then waits on its standard input, and an omh on
+// PATH records whether that parent was alive when it started. While the
+// parent waits, no omh starts; once it exits, omh does. Catches: the
+// background refresh starting while git finishes the commit, taking the
+// CPU from it on a busy machine (1.13× the cost of an empty hook).
+func TestTheShimStartsOmhOnlyOnceGitHasExited(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	record, pidFile := filepath.Join(dir, "record"), filepath.Join(dir, "pid")
+	vaulttest.WriteFile(t, filepath.Join(dir, "bin", "omh"), `#!/bin/sh
+if kill -0 "$(cat "$PIDFILE")" 2>/dev/null; then s=alive; else s=gone; fi
+echo "$s $*" > "$RECORD.tmp" && mv "$RECORD.tmp" "$RECORD"
+`)
+	shim := filepath.Join(dir, "post-commit")
+	vaulttest.WriteFile(t, shim, Shim("post-commit"))
+	for _, f := range []string{shim, filepath.Join(dir, "bin", "omh")} {
+		if err := os.Chmod(f, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	parent := exec.Command("sh", "-c", `echo $$ > "$PIDFILE"; "$0" arg; echo returned; read -r line || true`, shim)
+	parent.Env = append(os.Environ(), "PATH="+filepath.Join(dir, "bin")+":/usr/bin:/bin", "RECORD="+record, "PIDFILE="+pidFile)
+	stdin, err := parent.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stdout, err := parent.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := parent.Start(); err != nil {
+		t.Fatal(err)
+	}
+	var line string
+	if _, err := fmt.Fscan(stdout, &line); err != nil || line != "returned" {
+		t.Fatalf("the parent said %q, %v", line, err)
+	}
+	// An omh started at once records "alive" while the parent waits; one
+	// that waits for the parent (up to 10 s) records nothing in the 2 s
+	// given here. A slow machine can only pass a broken shim, never fail a
+	// good one.
+	for i := 0; i < 200; i++ {
+		if b, err := os.ReadFile(record); err == nil {
+			t.Fatalf("omh started while git was still running: %q", b)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	stdin.Close()
+	if err := parent.Wait(); err != nil {
+		t.Fatal(err)
+	}
+	if got := waitForFile(t, record); got != "gone hooks run --detached post-commit arg\n" {
+		t.Errorf("omh started with %q, want it started once its parent had exited", got)
+	}
+}
+
+// waitForFile returns the content of path once it exists: what a process
+// left running in the background wrote.
+func waitForFile(t *testing.T, path string) string {
+	t.Helper()
+	for i := 0; i < 6000; i++ {
+		if b, err := os.ReadFile(path); err == nil {
+			return string(b)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	t.Fatalf("%s was never written", path)
+	return ""
 }
