@@ -327,3 +327,36 @@ func TestARecordsCardQuotesItsStatementFirst(t *testing.T) {
 		t.Errorf("with room for others the Claim still comes first: %q", apart)
 	}
 }
+
+// A one-line card quotes its best unit with no heading path, clipped
+// around the question's words: its header names the note, and a path
+// took the room of the answer. Catches: runner-up lines reading "Remove a
+// collaborator from a site: Next to the…", the answer a few words on.
+func TestALineCardQuotesItsUnitWithoutItsPath(t *testing.T) {
+	body := "## A rather long section heading about many things\n\n" +
+		"The pelican appears and eats a fish whole, then flies far off over the bay.\n"
+	n := newNote(body, detailOf(body), "", ask("pelican", 2.0))
+	n.line = true
+	ps := n.choose(lineRoom, false)
+	if len(ps) != 1 || ps[0].Text != "The pelican appears and eats a fish whole, then flies far off over the bay." {
+		t.Errorf("line passage %q", texts(ps))
+	}
+	if cost := utf8.RuneCountInString(passageLine(ps[0])); cost > lineRoom {
+		t.Errorf("line passage costs %d characters, more than %d", cost, lineRoom)
+	}
+}
+
+// The first card quotes, apart from its best unit, a unit weighing
+// otherShare of it: the answer often sits a section below the sentence
+// holding most of the question's words. Catches: obsidian-037's "Delete
+// the obsidian-VERSION.asar file" left off a card that quoted the
+// section's other steps, at otherShare 0.5.
+func TestTheFirstCardQuotesAUnitWeighingAThirdOfTheBest(t *testing.T) {
+	body := "## Alpha\n\nThe walrus and the narwhal swim together.\n\n" + filler + "\n\n" +
+		"## Beta\n\nOnly the narwhal is here.\n"
+	// walrus 2 + narwhal 1.1 against narwhal 1.1: a share of 0.35.
+	got := texts(passagesOf(body, ask("walrus", 2.0, "narwhal", 1.1), 1400))
+	if len(got) != 2 || !strings.Contains(got[1], "Only the narwhal is here.") {
+		t.Errorf("passages %q", got)
+	}
+}

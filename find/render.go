@@ -37,8 +37,8 @@ func (r Reply) Text() string {
 	lines := false // one-line cards have begun
 	for i, c := range r.Cards {
 		h := c.Hit
-		if h.Depth == 1 {
-			continue // drawn under the card that reached it
+		if !r.shown(i) {
+			continue
 		}
 		if !r.full(i) {
 			if !lines {
@@ -140,11 +140,12 @@ func (r Reply) inLine(i int) string {
 
 // inRefs are the links in that card i shows, by its rank, the first of
 // them at least, and how many there are: all on the first card, verdicts
-// to verdictCards, none below or on a linked note's card.
+// to verdictCards, none below or on a linked note's card, and none under
+// a clear leader, whose card is the answer (JSON lists them).
 func (r Reply) inRefs(i int) ([]corpus.Ref, int) {
 	c := r.Cards[i]
 	switch n := rank(r.Cards, i); {
-	case !r.full(i) || n > verdictCards:
+	case !r.full(i) || n > verdictCards || r.leads():
 		return nil, 0
 	case n > fullCards:
 		var verdicts []corpus.Ref
@@ -158,10 +159,11 @@ func (r Reply) inRefs(i int) ([]corpus.Ref, int) {
 	return c.shownIn, c.InCount
 }
 
-// linksLine is card i's line of links out, or "".
+// linksLine is card i's line of links out, or "": none under a clear
+// leader, as inRefs.
 func (r Reply) linksLine(i int) string {
 	c := r.Cards[i]
-	if !r.full(i) || rank(r.Cards, i) > fullCards || len(c.Links) == 0 {
+	if !r.full(i) || rank(r.Cards, i) > fullCards || len(c.Links) == 0 || r.leads() {
 		return ""
 	}
 	return "  links: " + refList(c.Links, len(c.Links), c.Hit.Note.Layer, false) + "\n"

@@ -15,8 +15,15 @@ import (
 // prefix is what a passage opens with: the path of headings it is under,
 // "Heading › Sub: ", and the first line of the unit its first unit is read
 // with (an item's parent item, the sentence before code) when the passage
-// does not hold it.
+// does not hold it. A one-line card's passage opens with neither: its
+// header names the note, and in a line of 100 characters the path took
+// the room of the words around the match (on the tune questions, lines of 100
+// characters with the path carried two answers fewer than lines without
+// it, with phrasings and without).
 func (n *note) prefix(s span) string {
+	if n.line {
+		return ""
+	}
 	u := n.unit(s.lo)
 	out := n.path(u.Heading)
 	if u.Lead >= 0 && n.d.Units[u.Lead].Kind != vault.HeaderUnit && (s.lo == 0 || n.quoted[s.lo-1] != u.Lead) {

@@ -158,13 +158,15 @@ func TestTheTreeNamesTheOtherStoresAndReadsThemBack(t *testing.T) {
 	commit := strings.Repeat("ab", 20)
 	r.Stores = []Source{{Name: "handbook", Commit: commit}, {Name: "empty"},
 		{Name: "wiki", Problem: "/tmp/wiki does not exist", Code: "no_such_folder"}}
+	// A weak answer counts the matches it leaves out, an answered one not.
+	r.Verdict, r.Leads, r.Omitted = Weak, false, 2
 	tree := RenderTree(r, commit)
 	parsed, err := ParseTree(tree)
 	if err != nil {
 		t.Fatalf("%v\n%s", err, tree)
 	}
 	want := []TreeSource{{Name: "handbook", Commit: commit}, {Name: "empty"}, {Name: "wiki", Problem: "/tmp/wiki does not exist"}}
-	if !reflect.DeepEqual(parsed.Stores, want) || parsed.Commit != commit || !reflect.DeepEqual(parsed.Notes, treeFromHits(r)) {
+	if !reflect.DeepEqual(parsed.Stores, want) || parsed.Commit != commit || parsed.Omitted != 2 || !reflect.DeepEqual(parsed.Notes, treeFromHits(r)) {
 		t.Errorf("parsed %+v, want stores %+v\n%s", parsed, want, tree)
 	}
 	if !strings.HasSuffix(tree, "! wiki: /tmp/wiki does not exist; answered without it\n@ "+commit+"\n") {
