@@ -65,11 +65,9 @@ func (c *Cache) ToMemory() (*Cache, error) {
 	}
 	if err := m.restore(path); err != nil {
 		m.Close()
-		if m, err = openMemory(dir); err == nil {
-			_, err = m.db.Exec(schema)
-		}
+		return OpenInMemory(dir)
 	}
-	return m, err
+	return m, nil
 }
 
 // OpenInMemory is an empty cache in memory, for the repository whose

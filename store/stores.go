@@ -399,15 +399,6 @@ func (a *across) locate(doc uint32) (*view, uint32) {
 	return a.views[i], local
 }
 
-// storeOf is the name a note's store goes by in the union.
-func (a *across) storeOf(doc uint32) string {
-	i, _ := a.union.Locate(doc)
-	if m := a.members[i]; m != nil {
-		return m.Name
-	}
-	return ""
-}
-
 // closeMembers closes the stores a Store opened to answer with.
 func (s *Store) closeMembers() {
 	for _, st := range s.others {
