@@ -175,7 +175,19 @@ func (s *Store) filterParts(v *view, f Filter) ([]filterPart, error) {
 			if err != nil {
 				return nil, err
 			}
-			parts = append(parts, filterPart{"under `" + folder + "`", docs})
+			// A folder written from the repository's root, as a card's
+			// file line shows it (en/Plugins where the notes root is en),
+			// is read under the notes root when no key lies under it as
+			// written.
+			if inRoot, ok := repoFolderInNotesRoot(folder, cfg.Notes); ok && len(docs) == 0 {
+				folder = inRoot
+				if docs, err = v.snap.Under(folder, cfg.Dialect.TagNesting()); err != nil {
+					return nil, err
+				}
+			}
+			if folder != "" {
+				parts = append(parts, filterPart{"under `" + folder + "`", docs})
+			}
 		}
 	}
 	if f.Since != "" {
@@ -199,6 +211,21 @@ func cleanFolder(p string, d vault.Dialect) string {
 		p = strings.TrimSuffix(p, ".")
 	}
 	return norm.NFC.String(p)
+}
+
+// repoFolderInNotesRoot reads a folder written from the repository's root as one
+// under the notes root root: "" when it names the root itself, false when
+// it lies outside the root or there is no root.
+func repoFolderInNotesRoot(folder, root string) (string, bool) {
+	root = strings.Trim(root, "/")
+	if root == "" || root == "." {
+		return "", false
+	}
+	if folder == root {
+		return "", true
+	}
+	rest, ok := strings.CutPrefix(folder, root+"/")
+	return rest, ok && rest != ""
 }
 
 // changedSince lists the notes added or changed since the moment spec

@@ -177,6 +177,33 @@ func TestPathFilterKeepsToKeyBoundaries(t *testing.T) {
 	}
 }
 
+// --path written from the repository's root, as a card's file line shows
+// a note (en/Plugins where the notes root is en), reads under the notes
+// root when no key lies under it as written; a key folder that happens to
+// bear the root's name still wins. Catches: an agent copying the folder of
+// a card's file line and told no note is there.
+func TestPathFilterReadsAFolderWrittenFromTheRepositoryRoot(t *testing.T) {
+	t.Parallel()
+	r := vaulttest.New(t)
+	r.Write(".omh/config.yaml", "notes: en\n")
+	for _, p := range []string{"en/Plugins/a.md", "en/Plugins/b/c.md", "en/Other.md", "en/en/x.md"} {
+		r.Write(p, "# A note\n\nA note.\n")
+	}
+	r.Commit("2026-01-02T10:00:00Z", "notes")
+	s, _ := open(t, r.Dir)
+	for asked, want := range map[string][]string{
+		"Plugins":         {"Plugins/a", "Plugins/b/c"},
+		"en/Plugins":      {"Plugins/a", "Plugins/b/c"},
+		"./en/Plugins/b/": {"Plugins/b/c"},
+		"en":              {"en/x"},
+		"en/en":           {"en/x"},
+	} {
+		if got := ranked(t, s, Question{Filter: Filter{Path: asked}}); !slices.Equal(got, want) {
+			t.Errorf("--path %s: %q, want %q", asked, got, want)
+		}
+	}
+}
+
 // gitChanged is what git says changed since a commit under the working
 // tree (git diff's added, modified and renamed files against it, and the
 // untracked ones), as keys.
