@@ -511,8 +511,13 @@ func TestAClearLeaderGetsTheOnlyFullCard(t *testing.T) {
 	}
 	res.Verdict, res.Leads, res.Unheld = retrieve.Weak, false, []string{"lantern"}
 	weak, _ := Build(res, "abc", store, DefaultMaxChars, nil)
-	if text := weak.Text(); !strings.Contains(text, "… 5656 more matches; ask a narrower question.\n") || strings.Contains(text, "missing: lantern") {
-		t.Errorf("a weak answer counts its matches and leaves the words no note holds to its verdict line:\n%s", text)
+	if text := weak.Text(); strings.Contains(text, "more matches") || strings.Contains(text, "missing: lantern") {
+		t.Errorf("a weak answer naming words no note holds leaves them to its verdict line and counts no matches (no narrower question finds them):\n%s", text)
+	}
+	res.Unheld, res.Uncovered = nil, []string{"quokka"}
+	lacking, _ := Build(res, "abc", store, DefaultMaxChars, nil)
+	if text := lacking.Text(); !strings.Contains(text, "… 5656 more matches; ask a narrower question.\n") {
+		t.Errorf("a weak answer whose closest notes lack words counts its matches:\n%s", text)
 	}
 }
 

@@ -75,12 +75,14 @@ func VerdictLine(r Result) string {
 }
 
 // OmittedLine counts the matching notes the answer leaves out, or is ""
-// when it need not: only a weak answer says so, where a narrower question
-// would help, or one that lists no note (--roots 0). Below an answered
-// question's notes the count was noise (an agent read "5,656 more matches; ask a narrower question" under the card
-// that answered it); JSON keeps it in omitted.
+// when it need not: only a weak answer whose closest notes lack some of
+// its words says so, where a narrower question would help, or one that
+// lists no note (--roots 0). Below an answered question's notes the count
+// was noise (an agent read "5,656 more matches; ask a narrower question"
+// under the card that answered it), and under words no note holds too: no
+// narrower question finds them. JSON keeps it in omitted.
 func OmittedLine(r Result) string {
-	if r.Omitted == 0 || r.Verdict != Weak && len(r.Hits) > 0 {
+	if r.Omitted == 0 || (r.Verdict != Weak || len(r.Unheld) > 0) && len(r.Hits) > 0 {
 		return ""
 	}
 	return fmt.Sprintf("%s%s; ask a narrower question.\n", omittedPrefix, reply.CountOf(r.Omitted, "more match", "more matches"))
