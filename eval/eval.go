@@ -219,12 +219,16 @@ func MeasureRanking(gain map[string]float64, ranked []string) Ranking {
 	return m
 }
 
-func gains(g Gold) map[string]float64 {
-	if len(g.Gains) > 0 {
-		return g.Gains
+func gains(g Gold) map[string]float64 { return Gains(g.Expect, g.Gains) }
+
+// Gains grades each expected note: graded when the gold grades them, else
+// 1 for every expected key.
+func Gains(expect []string, graded map[string]float64) map[string]float64 {
+	if len(graded) > 0 {
+		return graded
 	}
 	out := map[string]float64{}
-	for _, k := range g.Expect {
+	for _, k := range expect {
 		out[k] = 1
 	}
 	return out

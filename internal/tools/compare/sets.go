@@ -12,6 +12,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/omh-notes/omh/eval"
 )
 
 // set says where a data set's notes and questions come from for one split.
@@ -89,18 +91,8 @@ type question struct {
 	line     []byte
 }
 
-// gain grades each expected note: the gold's gains when it has them, else 1
-// for every expected key, as omh eval grades them.
-func (q question) gain() map[string]float64 {
-	if len(q.Gains) > 0 {
-		return q.Gains
-	}
-	g := map[string]float64{}
-	for _, k := range q.Expect {
-		g[k] = 1
-	}
-	return g
-}
+// gain grades each expected note as omh eval grades them.
+func (q question) gain() map[string]float64 { return eval.Gains(q.Expect, q.Gains) }
 
 // prepared is a data set ready to measure.
 type prepared struct {
