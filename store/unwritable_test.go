@@ -3,6 +3,7 @@
 package store_test
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"io/fs"
@@ -12,6 +13,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/omh-notes/omh/journal"
 	"github.com/omh-notes/omh/vault/vaulttest"
@@ -50,12 +52,23 @@ func asAnotherUser(t *testing.T, r *vaulttest.Repo) func(args ...string) result 
 	}
 	return func(args ...string) result {
 		t.Helper()
-		cmd := exec.Command(bin, append([]string{"-C", r.Dir}, args...)...)
-		cmd.Env = append(os.Environ(), env...)
-		cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: nobody, Gid: nobody}}
 		var stdout, stderr strings.Builder
-		cmd.Stdout, cmd.Stderr = &stdout, &stderr
-		err := cmd.Run()
+		var err error
+		// A process another test forks while the copy was being written
+		// holds it open for writing until it execs, and the kernel then
+		// refuses to run it (text file busy): it lets go in a moment.
+		for try := 0; ; try++ {
+			cmd := exec.Command(bin, append([]string{"-C", r.Dir}, args...)...)
+			cmd.Env = append(os.Environ(), env...)
+			cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: nobody, Gid: nobody}}
+			stdout.Reset()
+			stderr.Reset()
+			cmd.Stdout, cmd.Stderr = &stdout, &stderr
+			if err = cmd.Run(); !errors.Is(err, syscall.ETXTBSY) || try == 100 {
+				break
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
 		res := result{stdout.String(), stderr.String(), 0}
 		if exit, ok := err.(*exec.ExitError); ok {
 			res.status = exit.ExitCode()
